@@ -1,0 +1,55 @@
+/* The variant registry: the families each .hip file exports, then run-time additions
+ * (plugins). Each family file defines `const rf_variant *const rf_family_<name>[]`,
+ * NULL-terminated. */
+#include <string.h>
+#include "variant.h"
+
+extern const rf_variant *const rf_family_sum[];
+extern const rf_variant *const rf_family_max[];
+extern const rf_variant *const rf_family_argmax[];
+extern const rf_variant *const rf_family_softmax[];
+#ifdef RF_WITH_MUTANTS
+extern const rf_variant *const rf_family_mutants[];
+#endif
+
+#define RF_MAX_VARIANTS 256
+static const rf_variant *table[RF_MAX_VARIANTS];
+static size_t table_len;
+static int table_ready;
+
+static void add_family(const rf_variant *const *fam) {
+  for (size_t i = 0; fam[i] && table_len < RF_MAX_VARIANTS; i++) table[table_len++] = fam[i];
+}
+
+static void ensure_table(void) {
+  if (table_ready) return;
+  table_ready = 1;
+  add_family(rf_family_sum);
+  add_family(rf_family_max);
+  add_family(rf_family_argmax);
+  add_family(rf_family_softmax);
+#ifdef RF_WITH_MUTANTS
+  add_family(rf_family_mutants);
+#endif
+}
+
+size_t rf_variant_count(void) { ensure_table(); return table_len; }
+
+const rf_variant *rf_variant_at(size_t i) {
+  ensure_table();
+  return i < table_len ? table[i] : NULL;
+}
+
+const rf_variant *rf_variant_find(const char *name) {
+  ensure_table();
+  for (size_t i = 0; i < table_len; i++)
+    if (strcmp(table[i]->name, name) == 0) return table[i];
+  return NULL;
+}
+
+int rf_variant_register(const rf_variant *v) {
+  ensure_table();
+  if (!v || !v->name || rf_variant_find(v->name) || table_len >= RF_MAX_VARIANTS) return -1;
+  table[table_len++] = v;
+  return 0;
+}

@@ -1,0 +1,66 @@
+/* A variant: one kernel pipeline for an op, with the metadata redfuzz needs to launch it on
+ * any case and to derive its bound. C ABI, shared by built-in kernels, mutants and plugins. */
+#ifndef RF_VARIANT_H
+#define RF_VARIANT_H
+#include <stddef.h>
+#include <stdint.h>
+#include "../fuzz/case.h"
+#include "../oracle/plan.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Launch parameters after the variant resolved the case's defaults (0 = default). */
+typedef struct {
+  uint64_t n;            /* 1-D length (sum/max/argmax) */
+  uint32_t rows, cols;   /* softmax shape */
+  uint32_t block;        /* threads per block of the first kernel */
+  uint32_t grid;         /* blocks of the first kernel */
+  uint32_t items;        /* items per thread, where the variant has that knob (else 0) */
+  uint32_t wave;         /* wave size of the device (32 on gfx1201 and NVIDIA) */
+  uint32_t num_cus;      /* compute units / SMs of the device */
+} rf_launch_cfg;
+
+/* argmax output: value and index of the first maximum (index -1 for empty input). */
+typedef struct { float value; int32_t index; } rf_argmax_out;
+
+typedef struct {
+  const float *x;        /* device input: n or rows*cols floats */
+  void *out;             /* device output: sum/max: 1 float; argmax: rf_argmax_out;
+                            softmax: rows*cols floats */
+  void *scratch;         /* device scratch of scratch_bytes(cfg) bytes (may be NULL if 0) */
+  void *stream;          /* hipStream_t (NULL = default stream) */
+  rf_launch_cfg cfg;
+} rf_launch_args;
+
+typedef struct rf_variant {
+  const char *name;      /* "<op>/<name>", e.g. "sum/two-stage-wave" */
+  rf_op op;
+  int deterministic;     /* 1: the same case gives the same bits every run */
+  int is_mutant;         /* 1: a known-bug variant (kernels/mutants), expected to fail */
+  const char *summary;   /* one line: the algorithm */
+  const char *constraints; /* one line: what launch parameters it accepts */
+  /* Fills cfg->block/grid/items from the case's requests (0 = pick the default) and the
+   * device facts already in cfg. Returns NULL when supported, else a static reason
+   * ("block 48 is not a power of two (allowed: 32..1024, power of two)"). */
+  const char *(*configure)(rf_launch_cfg *cfg);
+  size_t (*scratch_bytes)(const rf_launch_cfg *cfg);
+  /* The combining tree for this cfg (softmax: per row). */
+  void (*plan)(const rf_launch_cfg *cfg, rf_plan *out);
+  /* Enqueues every kernel (no synchronisation, no allocation). Returns 0 or the
+   * hipError_t value of the first failing launch. Zeroing the output, where the algorithm
+   * needs it, is part of the launch. */
+  int (*launch)(const rf_launch_args *a);
+} rf_variant;
+
+/* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins). */
+size_t rf_variant_count(void);
+const rf_variant *rf_variant_at(size_t i);
+const rf_variant *rf_variant_find(const char *name);
+/* Adds a variant at run time (plugins). Returns 0, or -1 when the name is taken or full. */
+int rf_variant_register(const rf_variant *v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

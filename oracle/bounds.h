@@ -1,0 +1,58 @@
+/* Error bounds derived from a variant's plan and the data (docs/TOLERANCES.md). Every bound is
+ * rigorous (rounded up), never a tuned constant. */
+#ifndef RF_BOUNDS_H
+#define RF_BOUNDS_H
+#include <stddef.h>
+#include <stdint.h>
+#include "plan.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RF_U 0x1p-24   /* unit roundoff of binary32, round to nearest */
+
+/* gamma_h = h*u / (1 - h*u) (Higham 2002, Lemma 3.1), rounded up; +inf when h*u >= 1. */
+double rf_gamma(uint64_t h);
+
+/* Facts about the input that the sum bound needs, from one pass over it. */
+typedef struct {
+  double abs_sum_up;     /* Σ|x_i| rounded up */
+  int all_finite;
+  int any_nonzero;
+  int min_exp;           /* smallest e with every x_i a multiple of 2^e (over nonzero x_i) */
+} rf_sum_facts;
+void rf_sum_facts_compute(const float *x, size_t n, rf_sum_facts *f);
+
+typedef struct {
+  double bound;          /* |ŝ - s| <= bound is required */
+  int exact;             /* 1 when the exactness condition holds (bound is 0) */
+  int overflow_possible; /* partial sums may overflow: ±inf results are then accepted */
+  double probabilistic;  /* λ·sqrt(h)·u·Σ|x_i| (Higham & Mary 2019), λ = RF_LAMBDA; not a verdict */
+} rf_sum_bound;
+#define RF_LAMBDA 4.0
+void rf_bound_sum(const rf_plan *plan, const rf_sum_facts *f, rf_sum_bound *out);
+
+/* Softmax: per-element |ŷ_j - y_j| <= rel_j * y_j + abs_floor. */
+typedef struct {
+  double exp_ulps;       /* k_e: max error of the exp in ulps (backend parameter) */
+  int ftz;               /* results that underflow flush to zero */
+} rf_exp_model;
+/* Backend models, each with its source in bounds.c. */
+extern const rf_exp_model RF_EXP_CUDA_EXPF;   /* CUDA expf: 2 ulp */
+extern const rf_exp_model RF_EXP_OCML_EXPF;   /* ROCm ocml expf: 1 ulp */
+extern const rf_exp_model RF_EXP_HOST_LIBM;   /* glibc expf (simulator) */
+
+typedef struct {
+  double *rel;           /* per element relative bound (cols entries, caller's storage) */
+  double abs_floor;      /* absolute floor for results that underflow */
+  double row_sum_bound;  /* |Σ_j ŷ_j - 1| <= row_sum_bound */
+  int constant_row;      /* every x_j equal: ŷ_j must be exactly RN(1/cols) */
+} rf_softmax_bound;
+/* y_exact and exp_sum come from the oracle for this row. */
+void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const float *x,
+                          uint32_t cols, const double *y_exact, rf_softmax_bound *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

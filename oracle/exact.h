@@ -1,0 +1,62 @@
+/* Exact oracle. Sum: a fixed-point superaccumulator over the whole float32 range, exact for
+ * any float inputs and any count up to 2^32 (and beyond), rounded once. MPFR is used only
+ * for the final rounding and for softmax. */
+#ifndef RF_EXACT_H
+#define RF_EXACT_H
+#include <stddef.h>
+#include <stdint.h>
+#include <mpfr.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Superaccumulator. Layout is private to exact_sum.c but fixed-size so it can live on the
+ * stack. Finite inputs are accumulated exactly; +inf, -inf and NaN are counted so the IEEE
+ * result (inf, -inf, NaN for inf + -inf or any NaN) is reported. */
+#define RF_XSUM_WORDS 80
+typedef struct {
+  int64_t w[RF_XSUM_WORDS];
+  uint64_t pending;   /* additions since the last carry normalisation */
+  uint64_t n_pinf, n_ninf, n_nan;
+} rf_xsum;
+
+void rf_xsum_init(rf_xsum *a);
+void rf_xsum_add(rf_xsum *a, const float *x, size_t n);
+void rf_xsum_add1(rf_xsum *a, float x);
+void rf_xsum_add_abs(rf_xsum *a, const float *x, size_t n);   /* accumulates |x_i| */
+/* The exact value into out (its precision is raised to what exactness needs, <= 400 bits);
+ * NaN / inf per IEEE when non-finite inputs were added. */
+void rf_xsum_get(const rf_xsum *a, mpfr_t out);
+/* Correctly rounded (round to nearest even) to float / to double, overflow to inf. */
+float rf_xsum_round_f32(const rf_xsum *a);
+double rf_xsum_round_f64(const rf_xsum *a);
+/* |exact - approx| rounded UP to double (+inf if non-finite). */
+double rf_xsum_abs_err_up(const rf_xsum *a, float approx);
+/* The exact sum rounded UP (towards +inf) to double; for Σ|x_i| in bounds. */
+double rf_xsum_round_up_f64(const rf_xsum *a);
+
+/* Whole-array helpers. */
+float rf_oracle_sum(const float *x, size_t n);           /* RN(Σ x_i) */
+/* max and argmax: exact. NaN policy: NaN inputs are ignored (fmaxf semantics); a row of only
+ * NaN gives NaN / index -1. Empty: max = -inf, argmax index = -1 with value -inf.
+ * Ties go to the lowest index. */
+float rf_oracle_max(const float *x, size_t n);
+int64_t rf_oracle_argmax(const float *x, size_t n, float *value);
+
+/* Softmax of one row from MPFR at >= 128 bits, m = max_j x_j:
+ *   y_exact[j] = exp(x_j - m) / Σ_k exp(x_k - m), rounded to nearest double (relative error
+ *                <= 2^-53, which bound checks account for);
+ *   y_rn[j]    = the same rounded once to float (either array may be NULL);
+ *   exp_sum    = Σ_k exp(x_k - m) rounded to double (may be NULL).
+ * A row with a NaN or +inf gives NaN outputs (documented policy); cols == 0 writes nothing. */
+void rf_oracle_softmax_row(const float *x, uint32_t cols, double *y_exact, float *y_rn,
+                           double *exp_sum);
+/* The same for rows x cols (row-major), spread over `threads` host threads (0 = all cores).
+ * exp_sum has `rows` entries; any output may be NULL. */
+void rf_oracle_softmax(const float *x, uint32_t rows, uint32_t cols, double *y_exact,
+                       float *y_rn, double *exp_sum, int threads);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,45 @@
+/* A variant's plan: the shape of its combining tree, from which its error bound follows
+ * (docs/TOLERANCES.md). Levels are listed from the inputs towards the output; `adds` is
+ * the number of floating-point additions (or max/exp-rescale steps) that the longest path
+ * from any input to the output goes through at that level. */
+#ifndef RF_PLAN_H
+#define RF_PLAN_H
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  RF_LEVEL_CHAIN,        /* one thread accumulates sequentially (grid-stride, unrolled loop) */
+  RF_LEVEL_WAVE,         /* wave shuffle tree */
+  RF_LEVEL_LDS,          /* LDS tree inside a block */
+  RF_LEVEL_ATOMIC,       /* atomics into one global accumulator (order unspecified) */
+  RF_LEVEL_SECOND_KERNEL,/* a second kernel combining per-block partials (its own levels follow) */
+  RF_LEVEL_HOST          /* the host combines */
+} rf_level_kind;
+
+typedef enum {
+  RF_DIV_IEEE,           /* y = e / s, one correctly rounded division */
+  RF_DIV_RECIP_MUL,      /* r = 1 / s once, y = e * r: two roundings */
+} rf_div_kind;
+
+#define RF_PLAN_MAX_LEVELS 8
+typedef struct {
+  uint32_t n_levels;
+  struct { rf_level_kind kind; uint64_t adds; } level[RF_PLAN_MAX_LEVELS];
+  /* softmax only */
+  uint64_t rescales;     /* online softmax: longest chain of exp(m_old - m_new) rescalings */
+  rf_div_kind div;
+} rf_plan;
+
+/* h: the sum of adds over all levels. */
+uint64_t rf_plan_depth(const rf_plan *p);
+/* Appends a level (ignores adds == 0 levels; saturates at RF_PLAN_MAX_LEVELS). */
+void rf_plan_add(rf_plan *p, rf_level_kind kind, uint64_t adds);
+/* "chain 4 > wave 5 > lds 3 > atomic 64 (h=76)" into buf. */
+void rf_plan_format(const rf_plan *p, char *buf, unsigned len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
