@@ -32,6 +32,15 @@ typedef struct {
   rf_div_kind div;
 } rf_plan;
 
+/* ceil(log2(v)) for v >= 1 (0 for v <= 1): the depth of a binary tree over v leaves. */
+static inline uint32_t rf_ceil_log2(uint64_t v) {
+  uint32_t d = 0;
+  while (((uint64_t)1 << d) < v && d < 63) d++;
+  return d;
+}
+static inline int rf_is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+static inline uint64_t rf_div_ceil(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
 /* h: the sum of adds over all levels. */
 uint64_t rf_plan_depth(const rf_plan *p);
 /* Appends a level (ignores adds == 0 levels; saturates at RF_PLAN_MAX_LEVELS). */
