@@ -1,0 +1,35 @@
+/* redfuzz: differential correctness fuzzer for GPU reductions. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static const char usage[] =
+  "usage: redfuzz <command> [options]\n"
+  "\n"
+  "Runs every GPU reduction/softmax variant on a case and holds each against an exact\n"
+  "MPFR oracle with an error bound derived from the variant's summation tree.\n"
+  "\n"
+  "commands:\n"
+  "  run      run one case (from flags or a text case file); prints a verdict table\n"
+  "  list     list the variants, their plans and launch constraints\n"
+  "  replay   replay text cases (files or folders) and check their expected verdicts\n"
+  "  shrink   shrink a failing case (text or fuzz artifact) into regressions/\n"
+  "\n"
+  "'redfuzz <command> --help' describes each command. Exit status: 0 all verdicts pass,\n"
+  "1 a failure verdict or expectation mismatch, 2 bad usage or input.\n";
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? RF_EXIT_USAGE : RF_EXIT_OK;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "run") == 0) return rf_cmd_run(argc - 1, argv + 1);
+  if (strcmp(cmd, "list") == 0) return rf_cmd_list(argc - 1, argv + 1);
+  if (strcmp(cmd, "replay") == 0) return rf_cmd_replay(argc - 1, argv + 1);
+  if (strcmp(cmd, "shrink") == 0) return rf_cmd_shrink(argc - 1, argv + 1);
+  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink; see redfuzz --help)\n",
+          cmd);
+  return RF_EXIT_USAGE;
+}

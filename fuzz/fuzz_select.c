@@ -1,0 +1,52 @@
+#include <string.h>
+#include "fuzz_select.h"
+
+static int name_in_list(const char *name, const char *list) {
+  size_t len = strlen(name);
+  for (const char *p = list; *p;) {
+    const char *comma = strchr(p, ',');
+    size_t l = comma ? (size_t)(comma - p) : strlen(p);
+    if (l == len && strncmp(p, name, l) == 0) return 1;
+    p += l + (comma ? 1 : 0);
+  }
+  return 0;
+}
+
+int rf_only_keeps(const char *only, const rf_variant *v) {
+  if (!only || !only[0]) return !v->is_mutant;
+  if (name_in_list(v->name, only)) return 1;
+  return !v->is_mutant && name_in_list(rf_op_name(v->op), only);
+}
+
+int rf_only_single_op(const char *only) {
+  int ops = 0, op = -2;
+  for (size_t i = 0; i < rf_variant_count(); i++) {
+    const rf_variant *v = rf_variant_at(i);
+    if (!rf_only_keeps(only, v)) continue;
+    ops |= 1 << v->op;
+    op = v->op;
+  }
+  return (ops & (ops - 1)) ? -1 : op;
+}
+
+void rf_force_op(rf_case *c, int op, const rf_limits *lim) {
+  if (op < 0 || (int)c->op == op) return;
+  uint64_t elems = rf_case_elems(c);
+  c->op = (rf_op)op;
+  if (c->op == RF_OP_SOFTMAX) {
+    c->cols = (uint32_t)(elems % ((uint64_t)lim->max_cols + 1));
+    c->rows = c->cols ? (uint32_t)(1 + c->seed % 8) : 1;
+    if ((uint64_t)c->rows * c->cols > lim->max_elems) c->rows = 1;
+    c->n = 0;
+  } else {
+    c->n = elems > lim->max_n ? lim->max_n : elems;
+    c->rows = c->cols = 0;
+  }
+}
+
+int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
+                               const char *only, rf_case *c) {
+  rf_case_decode(data, size, lim, c);
+  rf_force_op(c, rf_only_single_op(only), lim);
+  return 0;
+}

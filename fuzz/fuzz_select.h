@@ -1,0 +1,18 @@
+/* Variant selection and op mapping shared by the fuzz target and `redfuzz shrink`, so a crash
+ * artifact decodes to the same case in both. */
+#ifndef RF_FUZZ_SELECT_H
+#define RF_FUZZ_SELECT_H
+#include "case.h"
+#include "../kernels/variant.h"
+
+/* only: comma list of variant names and/or op names ("" = every correct variant). Mutants are
+ * selected only by name. */
+int rf_only_keeps(const char *only, const rf_variant *v);
+/* The single op of all selected variants, -1 when they span several ops, -2 when none. */
+int rf_only_single_op(const char *only);
+/* Maps a decoded case onto op (no-op when op < 0 or equal), keeping its element count. */
+void rf_force_op(rf_case *c, int op, const rf_limits *lim);
+/* Decode exactly as the fuzz target does. Returns 0. */
+int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
+                               const char *only, rf_case *c);
+#endif

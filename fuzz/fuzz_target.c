@@ -1,0 +1,84 @@
+/* The libFuzzer target: fuzz bytes → case → every selected variant → verdicts. Any verdict
+ * other than pass/unsupported prints the case and the table, then aborts so libFuzzer keeps
+ * the input. Extra counters, one per (variant, verdict, log2(error/bound) bucket), are set
+ * (not incremented) so inputs that push a variant's error toward its bound count as new
+ * coverage and the search climbs toward worst cases.
+ *
+ * Environment:
+ *   REDFUZZ_ONLY=a,b,...  run only these variants (names, or an op name for all of its correct
+ *                         variants); mutants run only when named. Default: every correct
+ *                         variant. When every selected variant has one op, cases are mapped
+ *                         onto that op (sizes carried over) so no execution is wasted. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runner.h"
+#include "report.h"
+#include "fuzz_select.h"
+
+#define RF_FUZZ_MAX_VARIANTS 256
+#define RF_BUCKETS 16
+__attribute__((used, section("__libfuzzer_extra_counters")))
+static uint8_t rf_counters[RF_FUZZ_MAX_VARIANTS][RF_V_COUNT][RF_BUCKETS];
+
+static rf_runner *runner;
+static rf_limits limits;
+static char only[1024];
+
+static int keep_variant(const rf_variant *v, void *ctx) {
+  (void)ctx;
+  return rf_only_keeps(only, v);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc; (void)argv;
+  char err[256];
+  runner = rf_runner_create(err, sizeof err);
+  if (!runner) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
+  limits = rf_runner_limits(runner);
+  const char *o = getenv("REDFUZZ_ONLY");
+  if (o) snprintf(only, sizeof only, "%s", o);
+  rf_runner_set_filter(runner, keep_variant, NULL);
+  if (rf_only_single_op(only) == -2) {
+    fprintf(stderr, "redfuzz fuzz: REDFUZZ_ONLY='%s' selects no variant (see redfuzz list)\n", only);
+    exit(2);
+  }
+  return 0;
+}
+
+static unsigned bucket_of(double ratio) {
+  if (ratio == 0) return 0;
+  if (!(ratio < INFINITY)) return RF_BUCKETS - 1;
+  int b = (int)floor(log2(ratio)) + 13;   /* 2^-12 .. 2^1 map to 1 .. 14 */
+  return b < 1 ? 1 : b > RF_BUCKETS - 1 ? RF_BUCKETS - 1 : (unsigned)b;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  rf_case c;
+  rf_fuzz_decode_like_target(data, size, &limits, only, &c);
+  rf_result res[64];
+  char err[512];
+  int n = rf_runner_run(runner, &c, res, 64, err, sizeof err);
+  if (n < 0) {
+    fprintf(stderr, "redfuzz fuzz: decoded an invalid case: %s\n", err);
+    rf_case_write_text(&c, stderr);
+    abort();   /* the decoder promised a valid case: that is a bug in redfuzz itself */
+  }
+  int failed = 0;
+  for (int i = 0; i < n; i++) {
+    size_t vi = 0;
+    while (vi < rf_variant_count() && rf_variant_at(vi) != res[i].variant) vi++;
+    if (vi < RF_FUZZ_MAX_VARIANTS) rf_counters[vi][res[i].verdict][bucket_of(res[i].ratio)] = 1;
+    failed |= rf_verdict_is_failure(res[i].verdict);
+  }
+  if (failed) {
+    fprintf(stderr, "\n==== redfuzz: failing case ====\n");
+    rf_case_write_text(&c, stderr);
+    rf_report_table(stderr, &c, res, (size_t)n);
+    fflush(stderr);
+    abort();
+  }
+  return 0;
+}

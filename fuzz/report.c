@@ -1,0 +1,82 @@
+#include <math.h>
+#include <string.h>
+#include "report.h"
+
+void rf_report_case_line(FILE *f, const rf_case *c) {
+  fprintf(f, "op=%s ", rf_op_name(c->op));
+  if (c->op == RF_OP_SOFTMAX) fprintf(f, "rows=%u cols=%u ", c->rows, c->cols);
+  else fprintf(f, "n=%llu ", (unsigned long long)c->n);
+  fprintf(f, "dist=%s seed=%llu block=%u grid=%u items=%u schedule=%s wave=%u%s%s\n",
+          rf_dist_name(c->dist), (unsigned long long)c->seed, c->block, c->grid, c->items,
+          rf_sched_name(c->sched), c->wave, c->variant[0] ? " variant=" : "", c->variant);
+}
+
+static void num(FILE *f, double v) {
+  if (v == 0) fprintf(f, " %-11s", "0");
+  else fprintf(f, " %-11.4g", v);
+}
+
+void rf_report_table(FILE *f, const rf_case *c, const rf_result *res, size_t n) {
+  (void)c;
+  fprintf(f, "%-26s %-17s %-11s %-11s %-11s %-9s %s\n", "variant", "verdict", "error", "bound",
+          "err/bound", "time_ms", "plan / detail");
+  for (size_t i = 0; i < n; i++) {
+    const rf_result *r = &res[i];
+    char verdict[32];
+    snprintf(verdict, sizeof verdict, "%s%s", rf_verdict_name(r->verdict),
+             r->suspicious ? " (susp.)" : "");
+    fprintf(f, "%-26s %-17s", r->variant->name, verdict);
+    if (r->verdict == RF_V_UNSUPPORTED) {
+      fprintf(f, " %-11s %-11s %-11s %-9s %s\n", "-", "-", "-", "-", r->detail);
+      continue;
+    }
+    num(f, r->err);
+    num(f, r->bound);
+    num(f, r->ratio);
+    fprintf(f, " %-9.3f %s%s%s\n", r->ms, r->plan, r->detail[0] ? " | " : "", r->detail);
+  }
+}
+
+void rf_json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+    else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+    else fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+/* JSON has no inf/nan: write them as strings. */
+static void jnum(FILE *f, const char *key, double v) {
+  if (isfinite(v)) fprintf(f, ",\"%s\":%.17g", key, v);
+  else fprintf(f, ",\"%s\":\"%s\"", key, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+}
+
+void rf_report_json(FILE *f, const rf_case *c, const rf_result *res, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const rf_result *r = &res[i];
+    fprintf(f, "{\"op\":\"%s\"", rf_op_name(c->op));
+    if (c->op == RF_OP_SOFTMAX) fprintf(f, ",\"rows\":%u,\"cols\":%u", c->rows, c->cols);
+    else fprintf(f, ",\"n\":%llu", (unsigned long long)c->n);
+    fprintf(f, ",\"dist\":\"%s\",\"seed\":%llu,\"block\":%u,\"grid\":%u,\"items\":%u,"
+               "\"schedule\":\"%s\",\"wave\":%u,\"variant\":",
+            rf_dist_name(c->dist), (unsigned long long)c->seed, c->block, c->grid, c->items,
+            rf_sched_name(c->sched), c->wave);
+    rf_json_string(f, r->variant->name);
+    fprintf(f, ",\"verdict\":\"%s\",\"suspicious\":%s", rf_verdict_name(r->verdict),
+            r->suspicious ? "true" : "false");
+    jnum(f, "error", r->err);
+    jnum(f, "bound", r->bound);
+    jnum(f, "ratio", r->ratio);
+    jnum(f, "ms", r->ms);
+    jnum(f, "got", r->got);
+    jnum(f, "want", r->want);
+    fprintf(f, ",\"plan\":");
+    rf_json_string(f, r->plan);
+    fprintf(f, ",\"detail\":");
+    rf_json_string(f, r->detail);
+    fprintf(f, "}\n");
+  }
+}

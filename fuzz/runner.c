@@ -1,0 +1,331 @@
+/* The runner (runner.h): generate → oracle → for each variant: poison, launch, check guards
+ * and poison, compare against the oracle within the variant's derived bound. */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "runner.h"
+#include "gen.h"
+#include "../oracle/exact.h"
+#include "../oracle/bounds.h"
+#include "buffers.h"
+
+struct rf_runner {
+  rf_device_info dev;
+  rf_guarded in, out, scratch;   /* device buffers with guard zones */
+  rf_host_buf x, y_exact, got, rel;
+  rf_variant_filter keep;
+  void *keep_ctx;
+};
+
+void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
+  r->keep = keep;
+  r->keep_ctx = ctx;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+rf_runner *rf_runner_create(char *err, size_t errlen) {
+  rf_runner *r = calloc(1, sizeof *r);
+  if (!r) { snprintf(err, errlen, "out of host memory"); return NULL; }
+  int e = rf_dev_info(&r->dev);
+  if (e) {
+    snprintf(err, errlen, "no usable device: %s", rf_dev_error_string(e));
+    free(r);
+    return NULL;
+  }
+  return r;
+}
+
+void rf_runner_destroy(rf_runner *r) {
+  if (!r) return;
+  rf_guarded_free(&r->in);
+  rf_guarded_free(&r->out);
+  rf_guarded_free(&r->scratch);
+  rf_host_buf_free(&r->x);
+  rf_host_buf_free(&r->y_exact);
+  rf_host_buf_free(&r->got);
+  rf_host_buf_free(&r->rel);
+  free(r);
+}
+
+const rf_device_info *rf_runner_device(const rf_runner *r) { return &r->dev; }
+
+rf_limits rf_runner_limits(const rf_runner *r) {
+  /* The simulator runs one fiber per GPU thread: keep its cases small enough for seconds. */
+  if (strcmp(r->dev.backend, "sim") == 0) return (rf_limits){1u << 18, 1u << 18, 8192};
+  return (rf_limits){1u << 24, 1u << 24, 65536};
+}
+
+/* ---- the exact answer for one case ------------------------------------------------------ */
+typedef struct {
+  rf_xsum xs;              /* sum */
+  rf_sum_facts facts;
+  float max_value;         /* max, argmax */
+  int64_t argmax_index;
+  const double *y;         /* softmax: exact, rows*cols */
+} oracle_answer;
+
+static void compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
+                           oracle_answer *o) {
+  switch (c->op) {
+  case RF_OP_SUM:
+    rf_xsum_init(&o->xs);
+    rf_xsum_add(&o->xs, x, elems);
+    rf_sum_facts_compute(x, elems, &o->facts);
+    break;
+  case RF_OP_MAX: o->max_value = rf_oracle_max(x, elems); break;
+  case RF_OP_ARGMAX: o->argmax_index = rf_oracle_argmax(x, elems, &o->max_value); break;
+  case RF_OP_SOFTMAX: {
+    double *y = rf_host_buf_get(&r->y_exact, elems * sizeof(double));
+    if (elems) rf_oracle_softmax(x, c->rows, c->cols, y, NULL, NULL, 0);
+    o->y = y;
+    break;
+  }
+  default: break;
+  }
+}
+
+/* ---- comparisons ------------------------------------------------------------------------ */
+static double ratio_of(double err, double bound) {
+  if (err == 0) return 0;
+  if (bound == 0) return INFINITY;
+  return err / bound;
+}
+
+static void judge_sum(const oracle_answer *o, const rf_plan *plan, float got, rf_result *res) {
+  rf_sum_bound b;
+  rf_bound_sum(plan, &o->facts, &b);
+  res->got = got;
+  res->want = rf_xsum_round_f64(&o->xs);
+  res->bound = b.bound;
+  if (!isfinite(got)) {
+    /* Partial sums may overflow in some orders: ±inf is then a legitimate result. */
+    if (isinf(got) && b.overflow_possible) {
+      res->verdict = RF_V_PASS;
+      snprintf(res->detail, sizeof res->detail, "%g accepted: partial sums may overflow", got);
+      return;
+    }
+    res->verdict = RF_V_NONFINITE;
+    res->err = INFINITY;
+    res->ratio = INFINITY;
+    return;
+  }
+  res->err = rf_xsum_abs_err_up(&o->xs, got);
+  res->ratio = ratio_of(res->err, b.bound);
+  res->suspicious = res->err > b.probabilistic;
+  res->verdict = res->err > b.bound ? RF_V_WRONG : RF_V_PASS;
+}
+
+static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
+
+static void judge_max(const oracle_answer *o, float got, rf_result *res) {
+  res->got = got;
+  res->want = o->max_value;
+  res->err = same_float(got, o->max_value) ? 0 : 1;
+  res->ratio = ratio_of(res->err, 0);
+  res->verdict = res->err ? (isfinite(got) || isinf(o->max_value) ? RF_V_WRONG : RF_V_NONFINITE)
+                          : RF_V_PASS;
+}
+
+static void judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res) {
+  res->got = got->value;
+  res->want = o->max_value;
+  res->got_index = got->index;
+  res->want_index = o->argmax_index;
+  int ok = got->index == o->argmax_index && same_float(got->value, o->max_value);
+  res->err = ok ? 0 : 1;
+  res->ratio = ratio_of(res->err, 0);
+  res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
+}
+
+static const rf_exp_model *exp_model_for(const rf_device_info *d) {
+  if (strcmp(d->backend, "cuda") == 0) return &RF_EXP_CUDA_EXPF;
+  if (strcmp(d->backend, "hip") == 0) return &RF_EXP_OCML_EXPF;
+  return &RF_EXP_HOST_LIBM;
+}
+
+static void judge_softmax(rf_runner *r, const rf_case *c, const oracle_answer *o,
+                          const rf_plan *plan, const float *got, rf_result *res) {
+  uint32_t rows = c->rows, cols = c->cols;
+  double *rel = rf_host_buf_get(&r->rel, (size_t)cols * sizeof(double));
+  const float *x = r->x.p;
+  const rf_exp_model *em = exp_model_for(&r->dev);
+  res->verdict = RF_V_PASS;
+  res->ratio = 0;
+  for (uint32_t i = 0; i < rows; i++) {
+    const float *xr = x + (size_t)i * cols, *gr = got + (size_t)i * cols;
+    const double *yr = o->y + (size_t)i * cols;
+    rf_softmax_bound b = {.rel = rel};
+    rf_bound_softmax_row(plan, em, xr, cols, yr, &b);
+    for (uint32_t j = 0; j < cols; j++) {
+      double allowed = rel[j] * yr[j] + b.abs_floor;
+      int finite = isfinite(gr[j]);
+      double err = finite ? fabs((double)gr[j] - yr[j]) : INFINITY;
+      double q = ratio_of(err, allowed);
+      if (!finite && res->verdict != RF_V_NONFINITE) {
+        res->verdict = RF_V_NONFINITE;
+      } else if (err > allowed && res->verdict == RF_V_PASS) {
+        res->verdict = RF_V_WRONG;
+      }
+      if (q > res->ratio || (i == 0 && j == 0)) {
+        res->ratio = q;
+        res->err = err;
+        res->bound = allowed;
+        res->got = gr[j];
+        res->want = yr[j];
+        res->got_index = (long long)i * cols + j;
+        res->want_index = res->got_index;
+      }
+    }
+  }
+  if (res->verdict != RF_V_PASS)
+    snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g want %.9g",
+             res->got_index / (cols ? cols : 1), res->got_index % (cols ? cols : 1),
+             (double)res->got, res->want);
+}
+
+/* ---- one variant ------------------------------------------------------------------------ */
+static size_t out_bytes(const rf_case *c) {
+  switch (c->op) {
+  case RF_OP_ARGMAX: return sizeof(rf_argmax_out);
+  case RF_OP_SOFTMAX: return (size_t)c->rows * c->cols * sizeof(float);
+  default: return sizeof(float);
+  }
+}
+
+/* Poison, launch, synchronise; fills verdict for device-side failures. Returns 0 when the
+ * output is ready to read back into `host`. */
+static int launch_once(rf_runner *r, const rf_case *c, const rf_variant *v, rf_launch_args *a,
+                       size_t scratch_bytes, void *host, size_t bytes, rf_result *res) {
+  char msg[sizeof res->detail];
+  rf_guarded_poison(&r->out);
+  if (scratch_bytes) rf_guarded_poison(&r->scratch);
+  rf_dev_last_error();
+  rf_dev_sim_take_status(msg, sizeof msg);
+  rf_dev_sim_configure(c->sched, c->seed, c->wave);
+  double t0 = now_ms();
+  int e = v->launch(a);
+  int se = rf_dev_sync();
+  res->ms = now_ms() - t0;
+  int le = rf_dev_last_error();
+  int st = rf_dev_sim_take_status(msg, sizeof msg);
+  if (st) {
+    res->verdict = st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
+                 : st == RF_DEV_STATUS_RACE ? RF_V_RACE
+                 : st == RF_DEV_STATUS_OOB ? RF_V_OOB : RF_V_LAUNCH_ERROR;
+    snprintf(res->detail, sizeof res->detail, "%s", msg);
+    return -1;
+  }
+  if (!e) e = se ? se : le;
+  if (e) {
+    res->verdict = RF_V_LAUNCH_ERROR;
+    snprintf(res->detail, sizeof res->detail, "%s", rf_dev_error_string(e));
+    return -1;
+  }
+  const char *where = rf_guarded_check(&r->out);
+  if (!where && scratch_bytes) where = rf_guarded_check(&r->scratch) ? "scratch" : NULL;
+  if (where) {
+    res->verdict = RF_V_OOB;
+    snprintf(res->detail, sizeof res->detail, "guard zone overwritten: %s", where);
+    return -1;
+  }
+  rf_guarded_read(&r->out, host, bytes);
+  size_t first = rf_find_poison(host, bytes);
+  if (first != (size_t)-1) {
+    res->verdict = RF_V_UNWRITTEN;
+    snprintf(res->detail, sizeof res->detail, "output word %zu still holds the poison", first);
+    return -1;
+  }
+  return 0;
+}
+
+static void run_variant(rf_runner *r, const rf_case *c, const rf_variant *v,
+                        const oracle_answer *o, rf_result *res) {
+  memset(res, 0, sizeof *res);
+  res->variant = v;
+  rf_launch_cfg cfg = {
+    .n = c->n, .rows = c->rows, .cols = c->cols, .block = c->block, .grid = c->grid,
+    .items = c->items, .num_cus = r->dev.num_cus,
+    .wave = strcmp(r->dev.backend, "sim") == 0 ? c->wave : r->dev.wave,
+  };
+  const char *why = v->configure(&cfg);
+  if (why) {
+    res->verdict = RF_V_UNSUPPORTED;
+    snprintf(res->detail, sizeof res->detail, "%s", why);
+    return;
+  }
+  rf_plan plan = {0};
+  v->plan(&cfg, &plan);
+  rf_plan_format(&plan, res->plan, sizeof res->plan);
+  size_t sb = v->scratch_bytes(&cfg);
+  size_t ob = out_bytes(c);
+  if (rf_guarded_reserve(&r->out, ob) || (sb && rf_guarded_reserve(&r->scratch, sb))) {
+    res->verdict = RF_V_LAUNCH_ERROR;
+    snprintf(res->detail, sizeof res->detail, "cannot allocate %zu + %zu device bytes", ob, sb);
+    return;
+  }
+  rf_launch_args a = {.x = rf_input_ptr(&r->in, c), .out = r->out.payload,
+                      .scratch = sb ? r->scratch.payload : NULL, .stream = NULL, .cfg = cfg};
+  void *got = rf_host_buf_get(&r->got, ob);
+  if (launch_once(r, c, v, &a, sb, got, ob, res)) return;
+
+  switch (c->op) {
+  case RF_OP_SUM: judge_sum(o, &plan, *(float *)got, res); break;
+  case RF_OP_MAX: judge_max(o, *(float *)got, res); break;
+  case RF_OP_ARGMAX: judge_argmax(o, got, res); break;
+  case RF_OP_SOFTMAX: judge_softmax(r, c, o, &plan, got, res); break;
+  default: break;
+  }
+  if (res->verdict != RF_V_PASS || !v->deterministic || ob == 0) return;
+
+  /* A deterministic variant must give the same bits when run again. */
+  void *again = malloc(ob);
+  rf_result second = *res;
+  if (again && launch_once(r, c, v, &a, sb, again, ob, &second) == 0 &&
+      memcmp(again, got, ob) != 0) {
+    res->verdict = RF_V_NONDETERMINISTIC;
+    snprintf(res->detail, sizeof res->detail, "a second run gave different bits");
+  } else if (second.verdict != res->verdict) {
+    *res = second;
+  }
+  free(again);
+}
+
+int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,
+                  size_t errlen) {
+  rf_limits lim = rf_runner_limits(r);
+  if (rf_case_validate(c, &lim, err, errlen)) return -1;
+  if (c->variant[0] && !rf_variant_find(c->variant)) {
+    snprintf(err, errlen, "variant: '%s' is not a known variant (see 'redfuzz list')",
+             c->variant);
+    return -1;
+  }
+  uint64_t elems = rf_case_elems(c);
+  float *x = rf_host_buf_get(&r->x, elems * sizeof(float));
+  if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
+                              (unsigned long long)elems); return -1; }
+  rf_generate(c, x);
+  if (rf_input_upload(&r->in, c, x, elems)) {
+    snprintf(err, errlen, "device upload of %llu inputs failed", (unsigned long long)elems);
+    return -1;
+  }
+  oracle_answer o = {0};
+  compute_oracle(r, c, x, elems, &o);
+
+  size_t k = 0;
+  for (size_t i = 0; i < rf_variant_count() && k < max; i++) {
+    const rf_variant *v = rf_variant_at(i);
+    if (v->op != c->op) continue;
+    if (c->variant[0] && strcmp(c->variant, v->name) != 0) continue;
+    if (r->keep && !r->keep(v, r->keep_ctx)) continue;
+    run_variant(r, c, v, &o, &out[k++]);
+  }
+  return (int)k;
+}

@@ -1,0 +1,21 @@
+# rf_runner: the device-facing runner; redfuzz: the CLI. Included from fuzz/CMakeLists.txt.
+add_library(rf_runner STATIC runner.c buffers.c verdict.c report.c shrink.c fuzz_select.c)
+target_include_directories(rf_runner PUBLIC ${CMAKE_SOURCE_DIR})
+target_link_libraries(rf_runner PUBLIC rf_core rf_kernels)
+
+file(GLOB rf_cli_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cli_*.c)
+add_executable(redfuzz ${rf_cli_srcs})
+target_link_libraries(redfuzz PRIVATE rf_runner)
+if(NOT REDFUZZ_BACKEND STREQUAL "sim")
+  # The GPU build folder must run on a machine without compilers or MPFR: static everything
+  # except the C library.
+  target_link_options(redfuzz PRIVATE -static-libstdc++ -static-libgcc)
+endif()
+
+# The libFuzzer target (clang only): REDFUZZ_FUZZER=ON.
+if(REDFUZZ_FUZZER)
+  add_executable(redfuzz_fuzz fuzz_target.c)
+  target_compile_options(redfuzz_fuzz PRIVATE -fsanitize=fuzzer)
+  target_link_options(redfuzz_fuzz PRIVATE -fsanitize=fuzzer)
+  target_link_libraries(redfuzz_fuzz PRIVATE rf_runner)
+endif()

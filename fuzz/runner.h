@@ -1,0 +1,58 @@
+/* The runner: one case in, every matching variant run on the device, each held against the
+ * exact oracle with its derived bound, one result per variant out. Device buffers are
+ * allocated once and grown as needed; outputs and scratch are poisoned before every launch
+ * and have guard zones checked after it. */
+#ifndef RF_RUNNER_H
+#define RF_RUNNER_H
+#include <stddef.h>
+#include "case.h"
+#include "verdict.h"
+#include "../kernels/variant.h"
+#include "../kernels/device.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  const rf_variant *variant;
+  rf_verdict verdict;
+  double err;          /* sum: |ŝ - s|; softmax: max_j |ŷ_j - y_j|; max/argmax: 0 or 1 (mismatch) */
+  double bound;        /* the allowed error (sum: absolute; softmax: at the worst element) */
+  double ratio;        /* err / bound: the largest over elements for softmax (0 when err = 0;
+                          +inf when err > 0 = bound) */
+  int suspicious;      /* sum error above the probabilistic level (information, not a verdict) */
+  double ms;           /* wall time of launch + synchronisation */
+  float got;           /* sum/max: result; argmax: value; softmax: worst element */
+  double want;         /* the exact value at the same place */
+  long long got_index, want_index;   /* argmax; softmax: worst element index */
+  char plan[160];
+  char detail[512];    /* reason (unsupported), message (race, launch-error), or what differs */
+} rf_result;
+
+typedef struct {
+  unsigned max_results;  /* results array size */
+  int repeat_deterministic; /* run deterministic variants twice and compare bits (default 1) */
+} rf_runner_opts;
+
+typedef struct rf_runner rf_runner;
+/* NULL on device failure (message in err). */
+rf_runner *rf_runner_create(char *err, size_t errlen);
+void rf_runner_destroy(rf_runner *r);
+const rf_device_info *rf_runner_device(const rf_runner *r);
+/* Limits for decoding cases on this backend. */
+rf_limits rf_runner_limits(const rf_runner *r);
+
+/* Restricts which variants run (NULL = all of the case's op, mutants included). */
+typedef int (*rf_variant_filter)(const rf_variant *v, void *ctx);
+void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx);
+
+/* Runs every variant of c->op (or only c->variant when set). Returns the number of results
+ * written (<= max), or -1 with a message in err when the case itself is invalid or the device
+ * failed outside any variant. */
+int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,
+                  size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,152 @@
+/* Greedy semantic shrinking (shrink.h). Each pass tries candidates from the most to the least
+ * simplifying and keeps the first that still fails the same way; passes repeat until none
+ * applies. Only the failing variant runs while shrinking, so each step costs one launch. */
+#include <stdlib.h>
+#include <string.h>
+#include "shrink.h"
+#include "report.h"
+
+static int still_fails(rf_runner *r, const rf_case *c, const rf_signature *sig) {
+  rf_case t = *c;
+  snprintf(t.variant, sizeof t.variant, "%s", sig->variant);
+  rf_result res[2];
+  char err[256];
+  int n = rf_runner_run(r, &t, res, 2, err, sizeof err);
+  return n == 1 && res[0].verdict == sig->verdict;
+}
+
+int rf_first_failure(rf_runner *r, const rf_case *c, rf_signature *sig) {
+  rf_result res[64];
+  char err[256];
+  int n = rf_runner_run(r, c, res, 64, err, sizeof err);
+  for (int i = 0; i < n; i++) {
+    if (!rf_verdict_is_failure(res[i].verdict)) continue;
+    snprintf(sig->variant, sizeof sig->variant, "%s", res[i].variant->name);
+    sig->verdict = res[i].verdict;
+    return 0;
+  }
+  return -1;
+}
+
+/* Smaller sizes to try for v, most aggressive first: 0, 1, the seed boundaries, halves, -1. */
+static size_t size_candidates(uint64_t v, uint64_t *out) {
+  static const uint64_t fixed[] = {0, 1, 2, 31, 32, 33, 255, 256, 257, 1027};
+  size_t k = 0;
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    if (fixed[i] < v) out[k++] = fixed[i];
+  for (uint64_t h = v / 2; h > 0 && k < 40; h /= 2) out[k++] = v - h;   /* v/2, 3v/4, ... */
+  if (v > 0) out[k++] = v - 1;
+  return k;
+}
+
+typedef int (*mutator)(rf_case *c, unsigned k);   /* returns 0 when k is past the last try */
+
+static int try_n(rf_case *c, unsigned k) {
+  uint64_t cand[64];
+  size_t m = c->op == RF_OP_SOFTMAX ? 0 : size_candidates(c->n, cand);
+  if (k >= m) return 0;
+  c->n = cand[k];
+  return 1;
+}
+static int try_rows(rf_case *c, unsigned k) {
+  uint64_t cand[64];
+  size_t m = c->op == RF_OP_SOFTMAX ? size_candidates(c->rows, cand) : 0;
+  if (k >= m) return 0;
+  c->rows = (uint32_t)cand[k];
+  return 1;
+}
+static int try_cols(rf_case *c, unsigned k) {
+  uint64_t cand[64];
+  size_t m = c->op == RF_OP_SOFTMAX ? size_candidates(c->cols, cand) : 0;
+  if (k >= m) return 0;
+  c->cols = (uint32_t)cand[k];
+  return 1;
+}
+/* Plainer inputs first: ones, alternating, uniform. */
+static int try_dist(rf_case *c, unsigned k) {
+  static const rf_dist order[] = {RF_DIST_ONES, RF_DIST_ALTERNATING, RF_DIST_UNIFORM};
+  for (unsigned i = 0; i < 3; i++)
+    if (order[i] == c->dist) return 0;   /* already as plain as this list gets */
+  if (k >= 3) return 0;
+  c->dist = order[k];
+  return 1;
+}
+static int try_launch(rf_case *c, unsigned k) {
+  switch (k) {
+  case 0: if (!c->block) return -1; c->block = 0; return 1;
+  case 1: if (!c->grid) return -1; c->grid = 0; return 1;
+  case 2: if (!c->items) return -1; c->items = 0; return 1;
+  case 3: if (c->sched == RF_SCHED_IN_ORDER) return -1; c->sched = RF_SCHED_IN_ORDER; return 1;
+  case 4: if (c->wave == 32) return -1; c->wave = 32; return 1;
+  default: return 0;
+  }
+}
+static int try_seed(rf_case *c, unsigned k) {
+  static const uint64_t seeds[] = {0, 1, 2, 3};
+  if (k >= 4) return 0;
+  if (c->seed <= seeds[k]) return -1;
+  c->seed = seeds[k];
+  return 1;
+}
+
+int rf_shrink(rf_runner *r, rf_case *c, const rf_signature *sig, FILE *log) {
+  static const mutator passes[] = {try_n, try_rows, try_cols, try_dist, try_launch, try_seed};
+  static const char *const names[] = {"n", "rows", "cols", "dist", "launch", "seed"};
+  rf_limits lim = rf_runner_limits(r);
+  int steps = 0, changed = 1;
+  while (changed && steps < 200) {
+    changed = 0;
+    for (size_t p = 0; p < sizeof passes / sizeof *passes; p++) {
+      for (unsigned k = 0;; k++) {
+        rf_case t = *c;
+        int m = passes[p](&t, k);
+        if (m == 0) break;
+        if (m < 0 || rf_case_equal(&t, c)) continue;
+        char why[128];
+        if (rf_case_validate(&t, &lim, why, sizeof why) || !still_fails(r, &t, sig)) continue;
+        *c = t;
+        steps++;
+        changed = 1;
+        if (log) { fprintf(log, "shrink: %s -> ", names[p]); rf_report_case_line(log, c); }
+        break;   /* restart this pass's candidates from the most aggressive */
+      }
+    }
+  }
+  return steps;
+}
+
+static uint64_t fnv1a(const void *p, size_t n) {
+  const unsigned char *b = p;
+  uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a 64 (Fowler, Noll, Vo) */
+  for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= 0x100000001b3ull; }
+  return h;
+}
+
+int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig, const char *dir,
+                        char *path, size_t pathlen, char *err, size_t errlen) {
+  rf_case all = *c;
+  all.variant[0] = 0;
+  rf_result res[64];
+  int n = rf_runner_run(r, &all, res, 64, err, errlen);
+  if (n < 0) return -1;
+  uint8_t bytes[RF_CASE_ENCODED_MAX];
+  size_t len = rf_case_encode(&all, bytes);
+  char vname[RF_VARIANT_NAME_MAX];
+  snprintf(vname, sizeof vname, "%s", sig->variant);
+  for (char *q = vname; *q; q++) if (*q == '/') *q = '-';
+  snprintf(path, pathlen, "%s/%s-%s-%08llx.case", dir, vname, rf_verdict_name(sig->verdict),
+           (unsigned long long)(fnv1a(bytes, len) & 0xffffffffu));
+  FILE *f = fopen(path, "w");
+  if (!f) { snprintf(err, errlen, "cannot write %s", path); return -1; }
+  fprintf(f, "# redfuzz regression: %s gives '%s' on this case.\n", sig->variant,
+           rf_verdict_name(sig->verdict));
+  for (int i = 0; i < n; i++)
+    if (strcmp(res[i].variant->name, sig->variant) == 0 && res[i].detail[0])
+      fprintf(f, "# detail: %s\n", res[i].detail);
+  fprintf(f, "# Replayed by 'redfuzz replay'; the expect lines are every variant's verdict.\n");
+  rf_case_write_text(&all, f);
+  for (int i = 0; i < n; i++)
+    fprintf(f, "expect %s %s\n", res[i].variant->name, rf_verdict_name(res[i].verdict));
+  fclose(f);
+  return 0;
+}

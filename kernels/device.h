@@ -1,0 +1,40 @@
+/* Device access for host C code: memory, synchronisation, device facts and, on the
+ * simulator, its schedule and status. Implemented once in HIP (device.hip) for every backend. */
+#ifndef RF_DEVICE_H
+#define RF_DEVICE_H
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  char name[128];
+  unsigned num_cus;
+  unsigned wave;
+  const char *backend;   /* "sim", "cuda" or "hip" */
+} rf_device_info;
+
+/* Each returns 0 or the backend's error code; rf_dev_error_string names it. */
+int rf_dev_info(rf_device_info *out);
+int rf_dev_alloc(void **p, size_t bytes);
+void rf_dev_free(void *p);
+int rf_dev_upload(void *dst, const void *src, size_t bytes);
+int rf_dev_download(void *dst, const void *src, size_t bytes);
+int rf_dev_sync(void);
+/* The first error since the last call (launch errors included), cleared. */
+int rf_dev_last_error(void);
+const char *rf_dev_error_string(int err);
+
+/* Simulator only (no-ops elsewhere): schedule (rf_sched), its seed and the wave size for the
+ * next launches; and the first problem the simulator saw since the last call:
+ * 0 = none, else one of RF_DEV_STATUS_* with a message naming source lines. */
+void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave);
+enum { RF_DEV_STATUS_OK = 0, RF_DEV_STATUS_DIVERGENT_BARRIER = 1, RF_DEV_STATUS_RACE = 2,
+       RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_OOB = 4 };
+int rf_dev_sim_take_status(char *msg, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

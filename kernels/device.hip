@@ -1,0 +1,70 @@
+/* rf_dev_*: the C ABI of device.h written once against the HIP subset of port.h, so the
+ * same file serves the simulator, CUDA and HIP builds. */
+#include <stdio.h>
+#include <string.h>
+#include "port.h"
+#include "device.h"
+#if defined(RF_SIM)
+#include "../sim/sim_control.h"
+#endif
+
+static int g_first_error;  /* first error seen by a call that cannot return it */
+
+static int note(hipError_t e) {
+  if (e != hipSuccess && !g_first_error) g_first_error = (int)e;
+  return (int)e;
+}
+
+extern "C" int rf_dev_info(rf_device_info *out) {
+  hipDeviceProp_t p;
+  memset(out, 0, sizeof *out);
+  int e = note(hipGetDeviceProperties(&p, 0));
+  if (e) return e;
+  snprintf(out->name, sizeof out->name, "%s", p.name);
+  out->num_cus = (unsigned)p.multiProcessorCount;
+  out->wave = (unsigned)p.warpSize;
+#if defined(RF_SIM)
+  out->backend = "sim";
+#elif defined(__CUDACC__)
+  out->backend = "cuda";
+#else
+  out->backend = "hip";
+#endif
+  return 0;
+}
+
+extern "C" int rf_dev_alloc(void **p, size_t bytes) { return note(hipMalloc(p, bytes ? bytes : 1)); }
+extern "C" void rf_dev_free(void *p) { if (p) note(hipFree(p)); }
+extern "C" int rf_dev_upload(void *dst, const void *src, size_t bytes) {
+  return note(hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice));
+}
+extern "C" int rf_dev_download(void *dst, const void *src, size_t bytes) {
+  return note(hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost));
+}
+extern "C" int rf_dev_sync(void) { return note(hipDeviceSynchronize()); }
+
+extern "C" int rf_dev_last_error(void) {
+  int e = (int)hipGetLastError();
+  if (!e) e = g_first_error;
+  g_first_error = 0;
+  return e;
+}
+
+extern "C" const char *rf_dev_error_string(int err) { return hipGetErrorString((hipError_t)err); }
+
+extern "C" void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave) {
+#if defined(RF_SIM)
+  rf_sim_configure(sched, seed, wave);
+#else
+  (void)sched; (void)seed; (void)wave;
+#endif
+}
+
+extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
+#if defined(RF_SIM)
+  return rf_sim_take_status(msg, len);
+#else
+  if (len) msg[0] = 0;
+  return RF_DEV_STATUS_OK;
+#endif
+}

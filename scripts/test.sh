@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The test command: set-up, then every check CI runs. From a fresh clone:
+#   scripts/test.sh
+# 1. bootstrap system packages; 2. build the simulator backend (plain and ThreadSanitizer)
+# and run ctest in both; 3. host code warning-clean under gcc 12 too; 4. the gfx1201
+# device-code compile check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=${JOBS:-$(nproc)}
+
+bash scripts/bootstrap.sh
+
+echo "== build: simulator backend (preset sim)"
+cmake --preset sim >/dev/null
+cmake --build --preset sim -j "$JOBS"
+echo "== ctest: simulator backend"
+ctest --preset sim -j "$JOBS"
+
+echo "== build: simulator backend under ThreadSanitizer (preset sim-tsan)"
+cmake --preset sim-tsan >/dev/null
+cmake --build --preset sim-tsan -j "$JOBS"
+echo "== ctest: ThreadSanitizer build"
+ctest --preset sim-tsan -j "$JOBS" -L tsan
+
+echo "== host C code under gcc 12 with -Wall -Wextra -Werror"
+bash scripts/check-gcc.sh
+
+echo "== gfx1201 device-code compile check"
+bash scripts/check-gfx1201.sh
