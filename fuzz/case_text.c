@@ -102,18 +102,22 @@ static int parse_u64(span s, int hex_ok, uint64_t *out) {
   return too_large ? -2 : 0;
 }
 
+static void not_a_name(int k, span v, unsigned line, char *err, size_t errlen) {
+  const char *what = k == K_OP ? "an op" : k == K_DIST ? "a distribution" : "a schedule";
+  fail(err, errlen, line, "key '%s': value '%.*s' is not %s (allowed: %s)", keys[k].name,
+       SHOW(v), what, keys[k].allowed);
+}
+
 /* Sets one field from its value. Returns 0, or -1 with the message in err. */
 static int set_field(rf_case *c, int k, span v, unsigned line, char *err, size_t errlen) {
-  char word[RF_VARIANT_NAME_MAX];
   if (k == K_OP || k == K_DIST || k == K_SCHEDULE || k == K_VARIANT) {
+    char word[RF_VARIANT_NAME_MAX];
     if (v.len >= sizeof word) {
       if (k == K_VARIANT)
         fail(err, errlen, line, "key 'variant': value '%.*s' is too long (allowed: at most %d "
              "characters)", SHOW(v), RF_VARIANT_NAME_MAX - 1);
       else
-        fail(err, errlen, line, "key '%s': value '%.*s' is not a%s %s (allowed: %s)",
-             keys[k].name, SHOW(v), k == K_OP ? "n" : "", k == K_OP ? "op" :
-             k == K_DIST ? "distribution" : "schedule", keys[k].allowed);
+        not_a_name(k, v, line, err, errlen);
       return -1;
     }
     memcpy(word, v.p, v.len);
@@ -123,13 +127,8 @@ static int set_field(rf_case *c, int k, span v, unsigned line, char *err, size_t
     else if (k == K_DIST) bad = rf_dist_parse(word, &c->dist);
     else if (k == K_SCHEDULE) bad = rf_sched_parse(word, &c->sched);
     else memcpy(c->variant, word, v.len + 1);
-    if (bad) {
-      fail(err, errlen, line, "key '%s': value '%.*s' is not a%s %s (allowed: %s)",
-           keys[k].name, SHOW(v), k == K_OP ? "n" : "", k == K_OP ? "op" :
-           k == K_DIST ? "distribution" : "schedule", keys[k].allowed);
-      return -1;
-    }
-    return 0;
+    if (bad) not_a_name(k, v, line, err, errlen);
+    return bad ? -1 : 0;
   }
   uint64_t x;
   int r = parse_u64(v, k == K_SEED, &x);
@@ -215,7 +214,7 @@ static int check_expects(const char *text, const rf_case *c, rf_expect *expects,
       if ((unsigned char)var.p[i] <= ' ' || (unsigned char)var.p[i] >= 0x7f) named_ok = 0;
     if (!named_ok) {
       fail(err, errlen, lineno, "expect: variant '%.*s' is not a variant of op %s (allowed: "
-           "\"%s/<name>\", at most %d characters)", SHOW(var), opn, opn,
+           "\"%s/<name>\", at most %d printable characters)", SHOW(var), opn, opn,
            RF_VARIANT_NAME_MAX - 1);
       return -1;
     }

@@ -1,0 +1,223 @@
+/* Text form: parsing (defaults, comments, whitespace, hex seeds, expect lines), the canonical
+ * writer and its round trip, and the exact error message of every kind of mistake. */
+#include <string.h>
+
+#include "fuzz/case.h"
+#include "fuzz/gen.h"
+#include "random_case.h"
+#include "rf_test.h"
+
+static char err[512];
+
+/* parsing text fails with exactly `want`, and leaves the output case alone */
+static int fails_with(const char *text, const char *want) {
+  rf_case c, before;
+  rf_case_default(&c);
+  c.seed = 4242;
+  before = c;
+  rf_expect ex[4];
+  size_t n = 99;
+  int r = rf_case_parse_text(text, &c, ex, 4, &n, err, sizeof err);
+  if (r != -1 || strcmp(err, want) != 0 || !rf_case_equal(&c, &before) || n != 0) {
+    fprintf(stderr, "  text:\n%s\n  got %d '%s'\n  want '%s'\n", text, r, err, want);
+    return 0;
+  }
+  return 1;
+}
+
+static int parses(const char *text, rf_case *c) {
+  int r = rf_case_parse_text(text, c, NULL, 0, NULL, err, sizeof err);
+  if (r != 0) fprintf(stderr, "  unexpected error: %s\n", err);
+  return r == 0;
+}
+
+/* the canonical text of c, through a real FILE */
+static void write_to(const rf_case *c, char *buf, size_t size) {
+  FILE *f = tmpfile();
+  rf_case_write_text(c, f);
+  rewind(f);
+  size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+static void test_defaults_and_syntax(void) {
+  rf_case c, want;
+  rf_case_default(&want);
+  CHECK(parses("", &c) && rf_case_equal(&c, &want));
+  CHECK(parses("op=sum\nn=5", &c));
+  want.n = 5;
+  CHECK(rf_case_equal(&c, &want));
+  /* comments (whole-line and trailing), blank lines, spaces, tabs, CRLF */
+  CHECK(parses("# a regression\n\n  op = max \r\n\tn=\t7   # seven\r\n\n#seed=3\nseed = 0x1F\n",
+               &c));
+  rf_case_default(&want);
+  want.op = RF_OP_MAX;
+  want.n = 7;
+  want.seed = 31;
+  CHECK(rf_case_equal(&c, &want));
+  CHECK(parses("seed=0xFFFFFFFFFFFFFFFF", &c) && c.seed == UINT64_MAX);
+  CHECK(parses("seed=18446744073709551615", &c) && c.seed == UINT64_MAX);
+  CHECK(parses("seed=0XaBc", &c) && c.seed == 0xabc);
+  /* softmax: a missing n means 0, not the 1-D default */
+  CHECK(parses("op=softmax\nrows=4\ncols=33\ndist=shifted-rows\nvariant=softmax/fused", &c));
+  CHECK(c.op == RF_OP_SOFTMAX && c.n == 0 && c.rows == 4 && c.cols == 33);
+  CHECK(c.dist == RF_DIST_SHIFTED_ROWS && strcmp(c.variant, "softmax/fused") == 0);
+  CHECK(parses("op=softmax", &c) && c.n == 0 && c.rows == 0 && c.cols == 0);
+  CHECK(parses("variant=\nschedule=wave-skew\nwave=64\nitems=64\ngrid=2147483647\nblock=1", &c));
+  CHECK(c.variant[0] == '\0' && c.sched == RF_SCHED_WAVE_SKEW && c.wave == 64);
+  CHECK(c.items == 64 && c.grid == 2147483647u && c.block == 1);
+  CHECK(parses("n=4294967296", &c) && c.n == (UINT64_C(1) << 32));
+  /* no trailing newline, a lone key=value with '=' inside the value is fine for variant */
+  CHECK(parses("variant=sum/a=b", &c) && strcmp(c.variant, "sum/a=b") == 0);
+}
+
+static void test_write_and_round_trip(void) {
+  rf_case c;
+  rf_case_default(&c);
+  char buf[2048];
+  write_to(&c, buf, sizeof buf);
+  CHECK(strcmp(buf, "op=sum\nn=1027\nrows=0\ncols=0\nseed=1\ndist=alternating\nblock=0\n"
+                    "grid=0\nitems=0\nschedule=in-order\nwave=32\nvariant=\n") == 0);
+  /* every valid case survives write -> parse (built-in limits, as parse validates with them) */
+  uint64_t s = 2024;
+  static const char *names[] = {"", "%s/lds", "%s/two-stage-wave", "%s/x"};
+  int bad = 0;
+  for (int i = 0; i < 3000; i++) {
+    rf_case d;
+    random_valid_case(&s, NULL, &c);
+    snprintf(c.variant, sizeof c.variant, names[i % 4], rf_op_name(c.op));
+    write_to(&c, buf, sizeof buf);
+    if (rf_case_parse_text(buf, &d, NULL, 0, NULL, err, sizeof err) != 0 ||
+        !rf_case_equal(&c, &d)) {
+      if (bad++ == 0) fprintf(stderr, "  round trip failed (%s):\n%s", err, buf);
+    }
+  }
+  CHECK_MSG(bad == 0, "%d of 3000 cases did not round-trip through text", bad);
+}
+
+static void test_expects(void) {
+  rf_case c;
+  rf_expect ex[3];
+  size_t n = 0;
+  const char *text = "op=sum\n"
+                     "expect sum/lds pass\n"
+                     "expect\tsum/atomic-mutant   wrong  # planted bug\n"
+                     "n=33\n"
+                     "expect sum/two-stage unsupported\n";
+  CHECK(rf_case_parse_text(text, &c, ex, 3, &n, err, sizeof err) == 0);
+  CHECK(n == 3 && c.n == 33);
+  CHECK(strcmp(ex[0].variant, "sum/lds") == 0 && strcmp(ex[0].verdict, "pass") == 0);
+  CHECK(strcmp(ex[1].variant, "sum/atomic-mutant") == 0 && strcmp(ex[1].verdict, "wrong") == 0);
+  CHECK(strcmp(ex[2].variant, "sum/two-stage") == 0 && strcmp(ex[2].verdict, "unsupported") == 0);
+  /* expects are checked even when not collected */
+  CHECK(rf_case_parse_text(text, &c, NULL, 0, &n, err, sizeof err) == 0 && n == 3);
+  /* an expect may come before the op it belongs to */
+  CHECK(rf_case_parse_text("expect max/lds pass\nop=max\n", &c, ex, 3, &n, err, sizeof err) == 0);
+  CHECK(n == 1 && c.op == RF_OP_MAX);
+  static const char *verdicts[] = {"pass", "wrong", "nonfinite", "unwritten", "oob",
+                                   "nondeterministic", "race", "divergent-barrier",
+                                   "launch-error", "timeout", "unsupported"};
+  for (size_t i = 0; i < sizeof verdicts / sizeof verdicts[0]; i++) {
+    char t[128];
+    snprintf(t, sizeof t, "expect sum/v %s\n", verdicts[i]);
+    CHECK_MSG(rf_case_parse_text(t, &c, ex, 3, &n, err, sizeof err) == 0 &&
+              strcmp(ex[0].verdict, verdicts[i]) == 0, "verdict %s", verdicts[i]);
+  }
+}
+
+static void test_errors(void) {
+  CHECK(fails_with("op=sum\nblok=3\n", "line 2: unknown key 'blok' (allowed: op, n, rows, cols, "
+                   "seed, dist, block, grid, items, schedule, wave, variant)"));
+  CHECK(fails_with("op=sum\n\nblock=abc\n", "line 3: key 'block': value 'abc' is not a number "
+                   "(allowed: 0 or 1..1024)"));
+  CHECK(fails_with("n=-1", "line 1: key 'n': value '-1' is not a number (allowed: "
+                   "0..4294967296)"));
+  CHECK(fails_with("n=", "line 1: key 'n': value '' is not a number (allowed: 0..4294967296)"));
+  CHECK(fails_with("wave=0x20", "line 1: key 'wave': value '0x20' is not a number (allowed: 32 "
+                   "or 64)"));
+  CHECK(fails_with("seed=0x", "line 1: key 'seed': value '0x' is not a number (allowed: "
+                   "decimal or 0x hex, 0..18446744073709551615)"));
+  CHECK(fails_with("seed=18446744073709551616", "line 1: key 'seed': value "
+                   "'18446744073709551616' is out of range (allowed: decimal or 0x hex, "
+                   "0..18446744073709551615)"));
+  CHECK(fails_with("seed=0x10000000000000000", "line 1: key 'seed': value "
+                   "'0x10000000000000000' is out of range (allowed: decimal or 0x hex, "
+                   "0..18446744073709551615)"));
+  CHECK(fails_with("grid=4294967296", "line 1: key 'grid': value '4294967296' is out of range "
+                   "(allowed: 0 or 1..2147483647)"));
+  /* out of range values that fit the field: reported by validation, on the key's line */
+  CHECK(fails_with("op=sum\nn=5\nblock=2000\n", "line 3: block: 2000 is out of range (allowed: 0 "
+                   "= variant default, or 1..1024)"));
+  CHECK(fails_with("grid=2147483648\nn=1", "line 1: grid: 2147483648 is out of range (allowed: 0 "
+                   "= variant default, or 1..2147483647)"));
+  CHECK(fails_with("\nitems=65", "line 2: items: 65 is out of range (allowed: 0 = variant "
+                   "default, or 1..64)"));
+  CHECK(fails_with("wave=48", "line 1: wave: 48 is out of range (allowed: 32 or 64)"));
+  CHECK(fails_with("n=4294967297", "line 1: n: 4294967297 is out of range (allowed: "
+                   "0..4294967296)"));
+  CHECK(fails_with("rows=2\nop=softmax\nn=8\ncols=3", "line 3: n: 8 is out of range for softmax "
+                   "(allowed: 0; softmax uses rows and cols)"));
+  CHECK(fails_with("rows=2", "line 1: rows: 2 is out of range for sum (allowed: 0; only softmax "
+                   "has rows and cols)"));
+  CHECK(fails_with("op=softmax\ncols=1048577", "line 2: cols: 1048577 is out of range (allowed: "
+                   "0..1048576)"));
+  CHECK(fails_with("op=softmax\ncols=1048576\nrows=8192\n#end", "line 3: rows*cols: "
+                   "8192*1048576 = 8589934592 is out of range (allowed: 0..4294967296)"));
+  CHECK(fails_with("op=max\nvariant=sum/lds", "line 2: variant: 'sum/lds' is not a valid name "
+                   "(allowed: \"\" = every variant, or \"max/<name>\", at most 63 printable "
+                   "characters without spaces or '#')"));
+  {
+    char text[128], want[256];
+    char name[68] = "sum/";
+    memset(name + 4, 'a', 63); /* 67 characters */
+    name[67] = '\0';
+    snprintf(text, sizeof text, "variant=%s", name);
+    snprintf(want, sizeof want, "line 1: key 'variant': value '%s' is too long (allowed: at "
+             "most 63 characters)", name);
+    CHECK(fails_with(text, want));
+  }
+  /* names */
+  CHECK(fails_with("op=summ", "line 1: key 'op': value 'summ' is not an op (allowed: sum, max, "
+                   "argmax, softmax)"));
+  CHECK(fails_with("dist=gauss", "line 1: key 'dist': value 'gauss' is not a distribution "
+                   "(allowed: alternating, ones, wide, negative, equal-max, shifted-rows, "
+                   "uniform, index-weighted, spike, subnormal, near-overflow, sorted)"));
+  CHECK(fails_with("schedule=backwards", "line 1: key 'schedule': value 'backwards' is not a "
+                   "schedule (allowed: in-order, reverse, random, wave-skew)"));
+  /* structure */
+  CHECK(fails_with("n=3\n# x\nn=4\n", "line 3: key 'n' is repeated (first on line 1)"));
+  CHECK(fails_with("op sum", "line 1: 'op sum' is not key=value (allowed: key=value, "
+                   "expect <variant> <verdict>, # comment)"));
+  CHECK(fails_with("=5", "line 1: unknown key '' (allowed: op, n, rows, cols, seed, dist, block, "
+                   "grid, items, schedule, wave, variant)"));
+  CHECK(fails_with("expect=5", "line 1: unknown key 'expect' (allowed: op, n, rows, cols, seed, "
+                   "dist, block, grid, items, schedule, wave, variant)"));
+  /* expect lines */
+  CHECK(fails_with("n=1\nexpect sum/lds wrongg\n", "line 2: expect: verdict 'wrongg' is unknown "
+                   "(allowed: pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, "
+                   "divergent-barrier, launch-error, timeout, unsupported)"));
+  CHECK(fails_with("expect sum/lds", "line 1: expect: 'expect sum/lds' is not "
+                   "'expect <variant> <verdict>'"));
+  CHECK(fails_with("expect sum/lds pass now", "line 1: expect: 'expect sum/lds pass now' is not "
+                   "'expect <variant> <verdict>'"));
+  CHECK(fails_with("op=max\nexpect sum/lds pass", "line 2: expect: variant 'sum/lds' is not a "
+                   "variant of op max (allowed: \"max/<name>\", at most 63 printable "
+                   "characters)"));
+  CHECK(fails_with("expect sum/lds pass\nexpect sum/x pass\nexpect sum/lds wrong",
+                   "line 3: expect: variant 'sum/lds' already has an expect on line 1"));
+  CHECK(fails_with("expect sum/a pass\nexpect sum/b pass\nexpect sum/c pass\nexpect sum/d pass\n"
+                   "expect sum/e pass", "line 5: expect: too many expect lines (allowed: at most "
+                   "4)"));
+  /* syntax errors come in line order, before validation */
+  CHECK(fails_with("block=5000\nfoo=1", "line 2: unknown key 'foo' (allowed: op, n, rows, cols, "
+                   "seed, dist, block, grid, items, schedule, wave, variant)"));
+}
+
+int main(void) {
+  test_defaults_and_syntax();
+  test_write_and_round_trip();
+  test_expects();
+  test_errors();
+  return rf_test_done();
+}

@@ -1,0 +1,353 @@
+/* Generators: each distribution has the property it exists for, checked over many seeds and
+ * shapes; each property checker is also shown rejecting a planted violation. */
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz/case.h"
+#include "fuzz/gen.h"
+#include "rf_test.h"
+
+static float buf[1 << 16], buf2[1 << 16];
+
+static uint32_t bits_of(float x) {
+  uint32_t b;
+  memcpy(&b, &x, sizeof b);
+  return b;
+}
+
+static void make(rf_case *c, rf_op op, rf_dist d, uint64_t seed, uint64_t n, uint32_t rows,
+                 uint32_t cols) {
+  rf_case_default(c);
+  c->op = op;
+  c->dist = d;
+  c->seed = seed;
+  c->n = op == RF_OP_SOFTMAX ? 0 : n;
+  c->rows = rows;
+  c->cols = cols;
+}
+
+/* Shapes exercised per distribution: 1-D lengths and softmax shapes. */
+static const uint64_t lengths[] = {1, 2, 3, 31, 32, 33, 255, 257, 1000, 1027, 4096};
+static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 32}, {4, 33}, {2, 255}, {3, 257},
+                                     {7, 2}, {5, 1000}};
+#define NLEN (sizeof lengths / sizeof lengths[0])
+#define NSHAPE (sizeof shapes / sizeof shapes[0])
+
+/* ---- property checkers: 1 when every element (or row) of x[0..n) has it ---------------- */
+static int all_one(const float *x, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) if (x[i] != 1.0f) return 0;
+  return 1;
+}
+static int all_finite_normal(const float *x, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    uint32_t e = bits_of(x[i]) >> 23 & 0xFF;
+    if (e == 0 || e == 0xFF) return 0;
+  }
+  return 1;
+}
+static int all_moderate_negative(const float *x, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++)
+    if (!(x[i] <= -0x1p-8f && x[i] > -0x1p8f)) return 0;
+  return 1;
+}
+/* at least two entries equal the row's maximum, which is 2.0 (one entry when len is 1) */
+static int rows_share_max(const float *x, uint64_t rows, uint64_t len) {
+  for (uint64_t r = 0; r < rows; r++) {
+    const float *row = x + r * len;
+    float m = row[0];
+    uint64_t count = 0;
+    for (uint64_t j = 1; j < len; j++) if (row[j] > m) m = row[j];
+    for (uint64_t j = 0; j < len; j++) count += row[j] == m;
+    if (m != 2.0f || count < (len >= 2 ? 2u : 1u) || count > 8) return 0;
+  }
+  return 1;
+}
+/* in [-1, 1) on the 2^-23 grid */
+static int all_uniform_grid(const float *x, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    float k = x[i] * 0x1p23f; /* exact */
+    if (!(x[i] >= -1.0f && x[i] < 1.0f) || k != (float)(int32_t)k) return 0;
+  }
+  return 1;
+}
+/* exactly one entry per row in [2^20, 2^21), the rest within 2^-20 */
+static int rows_have_one_spike(const float *x, uint64_t rows, uint64_t len) {
+  for (uint64_t r = 0; r < rows; r++) {
+    uint64_t spikes = 0;
+    for (uint64_t j = 0; j < len; j++) {
+      float v = x[r * len + j];
+      if (v >= 0x1p20f && v < 0x1p21f) spikes++;
+      else if (!(v >= -0x1p-20f && v <= 0x1p-20f)) return 0;
+    }
+    if (spikes != 1) return 0;
+  }
+  return 1;
+}
+static int all_subnormal(const float *x, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    float a = x[i] < 0 ? -x[i] : x[i];
+    if (!(a > 0.0f && a < FLT_MIN)) return 0;
+  }
+  return 1;
+}
+static int all_near_overflow(const float *x, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    float a = x[i] < 0 ? -x[i] : x[i];
+    if (!(a >= 0x1p126f && a <= FLT_MAX)) return 0;
+  }
+  return 1;
+}
+static int ascending(const float *x, uint64_t n) {
+  for (uint64_t i = 1; i < n; i++) if (x[i] < x[i - 1]) return 0;
+  return 1;
+}
+/* row r is row 0 shifted by {0, +1000, -1000}[r % 3], exactly; row 0 in [-8, 8) */
+static int rows_shifted(const float *x, uint64_t rows, uint64_t len) {
+  static const double shift[3] = {0, 1000, -1000};
+  for (uint64_t j = 0; j < len; j++)
+    if (!(x[j] >= -8.0f && x[j] < 8.0f)) return 0;
+  for (uint64_t r = 1; r < rows; r++)
+    for (uint64_t j = 0; j < len; j++)
+      if ((double)x[r * len + j] != (double)x[j] + shift[r % 3]) return 0;
+  return 1;
+}
+
+/* Exact sum (the values here are small integers or +-1, so double is exact). */
+static double exact_sum(const float *x, uint64_t n) {
+  double s = 0;
+  for (uint64_t i = 0; i < n; i++) s += x[i];
+  return s;
+}
+
+static void test_alternating(void) {
+  rf_case c;
+  make(&c, RF_OP_SUM, RF_DIST_ALTERNATING, 1, 1027, 0, 0);
+  rf_case d;
+  rf_case_default(&d);
+  CHECK(rf_case_equal(&c, &d)); /* the default case is seed 000's 1027 alternating inputs */
+  rf_generate(&c, buf);
+  CHECK(buf[0] == 1.0f && buf[1] == -1.0f && exact_sum(buf, 1027) == 1.0);
+  c.seed = 0; /* bit 0 picks the first sign */
+  rf_generate(&c, buf);
+  CHECK(buf[0] == -1.0f && exact_sum(buf, 1027) == -1.0);
+  c.seed = 0xFFFFFFFFFFFFFFFEu;
+  rf_generate(&c, buf);
+  CHECK(buf[0] == -1.0f);
+  for (size_t k = 0; k < NLEN; k++) {
+    c.n = lengths[k];
+    c.seed = 12345 + k;
+    rf_generate(&c, buf);
+    double want = c.n % 2 == 0 ? 0.0 : c.seed & 1 ? 1.0 : -1.0;
+    CHECK_MSG(exact_sum(buf, c.n) == want, "n %llu", (unsigned long long)c.n);
+  }
+}
+
+static void test_per_element(void) {
+  rf_case c;
+  for (uint64_t seed = 0; seed < 40; seed++) {
+    make(&c, RF_OP_SUM, RF_DIST_ONES, seed, 4096, 0, 0);
+    rf_generate(&c, buf);
+    CHECK(all_one(buf, 4096));
+    c.dist = RF_DIST_WIDE;
+    rf_generate(&c, buf);
+    CHECK(all_finite_normal(buf, 4096));
+    c.dist = RF_DIST_NEGATIVE;
+    rf_generate(&c, buf);
+    CHECK(all_moderate_negative(buf, 4096));
+    c.dist = RF_DIST_UNIFORM;
+    rf_generate(&c, buf);
+    CHECK(all_uniform_grid(buf, 4096));
+    c.dist = RF_DIST_SUBNORMAL;
+    rf_generate(&c, buf);
+    CHECK(all_subnormal(buf, 4096));
+    c.dist = RF_DIST_NEAR_OVERFLOW;
+    rf_generate(&c, buf);
+    CHECK(all_near_overflow(buf, 4096));
+  }
+  /* wide covers the exponent range and both signs */
+  make(&c, RF_OP_MAX, RF_DIST_WIDE, 7, 4096, 0, 0);
+  rf_generate(&c, buf);
+  int lo = 255, hi = 0, neg = 0;
+  for (int i = 0; i < 4096; i++) {
+    int e = (int)(bits_of(buf[i]) >> 23 & 0xFF);
+    lo = e < lo ? e : lo;
+    hi = e > hi ? e : hi;
+    neg += buf[i] < 0;
+  }
+  CHECK(lo <= 3 && hi >= 252 && neg > 1800 && neg < 2300);
+  /* subnormal and near-overflow both take both signs */
+  c.dist = RF_DIST_SUBNORMAL;
+  rf_generate(&c, buf);
+  neg = 0;
+  for (int i = 0; i < 4096; i++) neg += buf[i] < 0;
+  CHECK(neg > 1800 && neg < 2300);
+  /* shifted-rows, 1-D: uniform shifted by 1000 */
+  c.dist = RF_DIST_SHIFTED_ROWS;
+  rf_generate(&c, buf);
+  int in = 1;
+  for (int i = 0; i < 4096; i++) in &= buf[i] >= 999.0f && buf[i] < 1001.0f;
+  CHECK(in);
+}
+
+static void test_index_weighted(void) {
+  rf_case c;
+  make(&c, RF_OP_SUM, RF_DIST_INDEX_WEIGHTED, 3, 65536, 0, 0);
+  rf_generate(&c, buf);
+  /* integers 1..7; x[i] == x[i + s] only for s a multiple of 7, so power-of-two strides (blocks,
+   * waves) never alias and a dropped element shows in the exact sum */
+  int ok = 1;
+  for (int i = 0; i < 65536; i++) ok &= buf[i] == (float)(1 + (i + 3) % 7);
+  CHECK(ok);
+  for (int s = 1; s <= 1024; s *= 2) CHECK(buf[0] != buf[s] && buf[5] != buf[5 + s]);
+  double sum = exact_sum(buf, 65536);
+  CHECK(sum < 16777216.0); /* exact in binary32: every partial sum is an integer < 2^24 */
+  CHECK(exact_sum(buf + 1, 65535) != sum && exact_sum(buf, 65535) != sum);
+}
+
+static void test_row_wise(void) {
+  rf_case c;
+  for (uint64_t seed = 0; seed < 30; seed++) {
+    for (size_t k = 0; k < NLEN; k++) {
+      uint64_t n = lengths[k];
+      make(&c, RF_OP_ARGMAX, RF_DIST_EQUAL_MAX, seed, n, 0, 0);
+      rf_generate(&c, buf);
+      CHECK_MSG(rows_share_max(buf, 1, n), "equal-max n %llu seed %llu", (unsigned long long)n,
+                (unsigned long long)seed);
+      c.dist = RF_DIST_SPIKE;
+      rf_generate(&c, buf);
+      CHECK(rows_have_one_spike(buf, 1, n));
+    }
+    for (size_t k = 0; k < NSHAPE; k++) {
+      uint32_t rows = shapes[k][0], cols = shapes[k][1];
+      make(&c, RF_OP_SOFTMAX, RF_DIST_EQUAL_MAX, seed, 0, rows, cols);
+      rf_generate(&c, buf);
+      CHECK(rows_share_max(buf, rows, cols));
+      c.dist = RF_DIST_SPIKE;
+      rf_generate(&c, buf);
+      CHECK(rows_have_one_spike(buf, rows, cols));
+      c.dist = RF_DIST_SHIFTED_ROWS;
+      rf_generate(&c, buf);
+      CHECK(rows_shifted(buf, rows, cols));
+    }
+  }
+  /* the count and positions of the maxima depend on the seed */
+  int counts[9] = {0};
+  uint64_t first_pos[2] = {0, 0};
+  for (uint64_t seed = 0; seed < 200; seed++) {
+    make(&c, RF_OP_ARGMAX, RF_DIST_EQUAL_MAX, seed, 1000, 0, 0);
+    rf_generate(&c, buf);
+    int count = 0;
+    uint64_t first = 1000;
+    for (int i = 0; i < 1000; i++)
+      if (buf[i] == 2.0f) { count++; if (first == 1000) first = (uint64_t)i; }
+    counts[count]++;
+    first_pos[seed & 1] += first;
+  }
+  for (int k = 2; k <= 8; k++) CHECK_MSG(counts[k] > 0, "never %d maxima", k);
+  CHECK(first_pos[0] != first_pos[1]);
+}
+
+static int float_cmp(const void *a, const void *b) {
+  float x = *(const float *)a, y = *(const float *)b;
+  return (x > y) - (x < y);
+}
+
+static void test_sorted(void) {
+  rf_case c;
+  for (size_t k = 0; k < NLEN; k++) {
+    make(&c, RF_OP_MAX, RF_DIST_SORTED, 100 + k, lengths[k], 0, 0);
+    rf_generate(&c, buf);
+    CHECK(ascending(buf, c.n));
+    /* the same values as uniform with this seed, in order */
+    c.dist = RF_DIST_UNIFORM;
+    rf_generate(&c, buf2);
+    qsort(buf2, (size_t)c.n, sizeof *buf2, float_cmp);
+    CHECK(memcmp(buf, buf2, (size_t)c.n * sizeof *buf) == 0);
+  }
+  make(&c, RF_OP_SOFTMAX, RF_DIST_SORTED, 5, 0, 5, 1000);
+  rf_generate(&c, buf);
+  CHECK(ascending(buf, 5000));
+}
+
+/* Per-element distributions do not depend on n (shrinking keeps the prefix); seeds matter. */
+static void test_prefix_and_seed(void) {
+  static const rf_dist per_element[] = {RF_DIST_ALTERNATING, RF_DIST_WIDE, RF_DIST_NEGATIVE,
+                                        RF_DIST_UNIFORM, RF_DIST_INDEX_WEIGHTED,
+                                        RF_DIST_SUBNORMAL, RF_DIST_NEAR_OVERFLOW,
+                                        RF_DIST_SHIFTED_ROWS};
+  for (size_t k = 0; k < sizeof per_element / sizeof per_element[0]; k++) {
+    rf_case c;
+    make(&c, RF_OP_SUM, per_element[k], 77, 1000, 0, 0);
+    rf_generate(&c, buf);
+    c.n = 10;
+    rf_generate(&c, buf2);
+    CHECK(memcmp(buf, buf2, 10 * sizeof *buf) == 0);
+    c.n = 1000;
+    c.seed = 78;
+    rf_generate(&c, buf2);
+    CHECK_MSG(memcmp(buf, buf2, 1000 * sizeof *buf) != 0, "dist %d ignores the seed",
+              (int)per_element[k]);
+  }
+}
+
+/* Each checker above rejects a planted violation, so the passes above mean something. */
+static void test_checkers_catch_planted(void) {
+  rf_case c;
+  make(&c, RF_OP_SUM, RF_DIST_ONES, 1, 100, 0, 0);
+  rf_generate(&c, buf);
+  buf[50] = 0.0f;
+  CHECK(!all_one(buf, 100));
+  c.dist = RF_DIST_WIDE;
+  rf_generate(&c, buf);
+  buf[3] = 1e-40f;
+  CHECK(!all_finite_normal(buf, 100));
+  c.dist = RF_DIST_NEGATIVE;
+  rf_generate(&c, buf);
+  buf[99] = 0.0f;
+  CHECK(!all_moderate_negative(buf, 100));
+  c.dist = RF_DIST_EQUAL_MAX;
+  rf_generate(&c, buf);
+  for (int i = 0, seen = 0; i < 100; i++) /* keep only the first maximum */
+    if (buf[i] == 2.0f && seen++) buf[i] = 0.5f;
+  CHECK(!rows_share_max(buf, 1, 100));
+  c.dist = RF_DIST_UNIFORM;
+  rf_generate(&c, buf);
+  buf[7] = 1.0f;
+  CHECK(!all_uniform_grid(buf, 100));
+  buf[7] = 0x1p-30f;
+  CHECK(!all_uniform_grid(buf, 100));
+  c.dist = RF_DIST_SPIKE;
+  rf_generate(&c, buf);
+  buf[buf[0] >= 0x1p20f ? 1 : 0] = 0x1p20f; /* a second spike */
+  CHECK(!rows_have_one_spike(buf, 1, 100));
+  c.dist = RF_DIST_SUBNORMAL;
+  rf_generate(&c, buf);
+  buf[0] = FLT_MIN;
+  CHECK(!all_subnormal(buf, 100));
+  c.dist = RF_DIST_NEAR_OVERFLOW;
+  rf_generate(&c, buf);
+  buf[0] = 0x1p125f;
+  CHECK(!all_near_overflow(buf, 100));
+  c.dist = RF_DIST_SORTED;
+  rf_generate(&c, buf);
+  float t = buf[10];
+  buf[10] = buf[11];
+  buf[11] = t;
+  CHECK(buf[10] == buf[11] || !ascending(buf, 100));
+  make(&c, RF_OP_SOFTMAX, RF_DIST_SHIFTED_ROWS, 1, 0, 3, 33);
+  rf_generate(&c, buf);
+  buf[33 * 2 + 5] += 1.0f; /* row 2 no longer row 0 - 1000 */
+  CHECK(!rows_shifted(buf, 3, 33));
+}
+
+int main(void) {
+  test_alternating();
+  test_per_element();
+  test_index_weighted();
+  test_row_wise();
+  test_sorted();
+  test_prefix_and_seed();
+  test_checkers_catch_planted();
+  return rf_test_done();
+}
