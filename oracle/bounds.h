@@ -16,10 +16,10 @@ double rf_gamma(uint64_t h);
 
 /* Facts about the input that the sum bound needs, from one pass over it. */
 typedef struct {
-  double abs_sum_up;     /* Σ|x_i| rounded up */
+  double abs_sum_up;     /* Σ|x_i| rounded up (over the finite x_i) */
   int all_finite;
   int any_nonzero;
-  int min_exp;           /* smallest e with every x_i a multiple of 2^e (over nonzero x_i) */
+  int min_exp;           /* largest e with every nonzero finite x_i a multiple of 2^e (0 if none) */
 } rf_sum_facts;
 void rf_sum_facts_compute(const float *x, size_t n, rf_sum_facts *f);
 
@@ -31,10 +31,12 @@ typedef struct {
 } rf_sum_bound;
 #define RF_LAMBDA 4.0
 void rf_bound_sum(const rf_plan *plan, const rf_sum_facts *f, rf_sum_bound *out);
+/* 1 when abs_err (|ŝ - s| rounded up, e.g. rf_xsum_abs_err_up) is within the bound. */
+int rf_sum_within(const rf_sum_bound *b, double abs_err);
 
-/* Softmax: per-element |ŷ_j - y_j| <= rel_j * y_j + abs_floor. */
+/* Softmax: per-element |ŷ_j - y_j| <= rel_j * y_j + abs_floor, y_j = y_exact[j] as given. */
 typedef struct {
-  double exp_ulps;       /* k_e: max error of the exp in ulps (backend parameter) */
+  double exp_ulps;       /* k_e: max error of the exp against the exact value, in ulps */
   int ftz;               /* results that underflow flush to zero */
 } rf_exp_model;
 /* Backend models, each with its source in bounds.c. */
@@ -51,6 +53,9 @@ typedef struct {
 /* y_exact and exp_sum come from the oracle for this row. */
 void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const float *x,
                           uint32_t cols, const double *y_exact, rf_softmax_bound *out);
+/* 1 when |y_hat - y_exact| <= rel[j] * y_exact + abs_floor (the right side rounded up, the
+ * left side compared exactly); 0 for non-finite y_hat. */
+int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact);
 
 #ifdef __cplusplus
 }
