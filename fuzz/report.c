@@ -18,14 +18,14 @@ static void num(FILE *f, double v) {
 
 void rf_report_table(FILE *f, const rf_case *c, const rf_result *res, size_t n) {
   (void)c;
-  fprintf(f, "%-26s %-17s %-11s %-11s %-11s %-9s %s\n", "variant", "verdict", "error", "bound",
+  fprintf(f, "%-30s %-17s %-11s %-11s %-11s %-9s %s\n", "variant", "verdict", "error", "bound",
           "err/bound", "time_ms", "plan / detail");
   for (size_t i = 0; i < n; i++) {
     const rf_result *r = &res[i];
     char verdict[32];
     snprintf(verdict, sizeof verdict, "%s%s", rf_verdict_name(r->verdict),
              r->suspicious ? " (susp.)" : "");
-    fprintf(f, "%-26s %-17s", r->variant->name, verdict);
+    fprintf(f, "%-30s %-17s", r->variant->name, verdict);
     if (r->verdict == RF_V_UNSUPPORTED) {
       fprintf(f, " %-11s %-11s %-11s %-9s %s\n", "-", "-", "-", "-", r->detail);
       continue;

@@ -62,7 +62,13 @@ extern "C" void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave) {
 
 extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
 #if defined(RF_SIM)
-  return rf_sim_take_status(msg, len);
+  switch (rf_sim_take_status(msg, len)) {
+  case RF_SIM_OK: return RF_DEV_STATUS_OK;
+  case RF_SIM_DIVERGENT_BARRIER: return RF_DEV_STATUS_DIVERGENT_BARRIER;
+  case RF_SIM_RACE: return RF_DEV_STATUS_RACE;
+  case RF_SIM_TIMEOUT: return RF_DEV_STATUS_TIMEOUT;
+  default: return RF_DEV_STATUS_LAUNCH_ERROR;
+  }
 #else
   if (len) msg[0] = 0;
   return RF_DEV_STATUS_OK;

@@ -12,8 +12,9 @@ extern "C" {
 
 /* Superaccumulator. Layout is private to exact_sum.c but fixed-size so it can live on the
  * stack. Finite inputs are accumulated exactly; +inf, -inf and NaN are counted so the IEEE
- * result (inf, -inf, NaN for inf + -inf or any NaN) is reported. */
-#define RF_XSUM_WORDS 80
+ * result (inf, -inf, NaN for inf + -inf or any NaN) is reported. An exact zero sum is +0,
+ * also when every input was -0 (what a kernel starting from 0.0f returns). */
+#define RF_XSUM_WORDS 10   /* base-2^32 digits from 2^-149 up, the top one signed */
 typedef struct {
   int64_t w[RF_XSUM_WORDS];
   uint64_t pending;   /* additions since the last carry normalisation */
@@ -39,7 +40,8 @@ double rf_xsum_round_up_f64(const rf_xsum *a);
 float rf_oracle_sum(const float *x, size_t n);           /* RN(Σ x_i) */
 /* max and argmax: exact. NaN policy: NaN inputs are ignored (fmaxf semantics); a row of only
  * NaN gives NaN / index -1. Empty: max = -inf, argmax index = -1 with value -inf.
- * Ties go to the lowest index. */
+ * Ties go to the lowest index. Comparisons are IEEE, so -0.0 and +0.0 tie; max returns the
+ * value at the argmax index (the first of equal zeros, with its sign). */
 float rf_oracle_max(const float *x, size_t n);
 int64_t rf_oracle_argmax(const float *x, size_t n, float *value);
 
@@ -48,7 +50,10 @@ int64_t rf_oracle_argmax(const float *x, size_t n, float *value);
  *                <= 2^-53, which bound checks account for);
  *   y_rn[j]    = the same rounded once to float (either array may be NULL);
  *   exp_sum    = Σ_k exp(x_k - m) rounded to double (may be NULL).
- * A row with a NaN or +inf gives NaN outputs (documented policy); cols == 0 writes nothing. */
+ * All three are correctly rounded from the true values (subnormal results included).
+ * A row with a NaN or +inf gives NaN outputs (documented policy), and so does a row of only
+ * -inf (0/0); a -inf entry in a row with a finite maximum gives exactly 0; cols == 0 writes
+ * nothing. */
 void rf_oracle_softmax_row(const float *x, uint32_t cols, double *y_exact, float *y_rn,
                            double *exp_sum);
 /* The same for rows x cols (row-major), spread over `threads` host threads (0 = all cores).
