@@ -12,6 +12,7 @@ int rf_cmd_run(int argc, char **argv);
 int rf_cmd_list(int argc, char **argv);
 int rf_cmd_replay(int argc, char **argv);
 int rf_cmd_shrink(int argc, char **argv);
+int rf_cmd_sweep(int argc, char **argv);
 
 /* A case being assembled from flags: which fields were given explicitly. */
 typedef struct { rf_case c; int from_file, set_n, set_shape; } rf_cli_case;

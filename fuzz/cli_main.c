@@ -14,6 +14,7 @@ static const char usage[] =
   "  list     list the variants, their plans and launch constraints\n"
   "  replay   replay text cases (files or folders) and check their expected verdicts\n"
   "  shrink   shrink a failing case (text or fuzz artifact) into regressions/\n"
+  "  sweep    every variant over lists of sizes, distributions, launches, schedules\n"
   "\n"
   "'redfuzz <command> --help' describes each command. Exit status: 0 all verdicts pass,\n"
   "1 a failure verdict or expectation mismatch, 2 bad usage or input.\n";
@@ -29,7 +30,8 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "list") == 0) return rf_cmd_list(argc - 1, argv + 1);
   if (strcmp(cmd, "replay") == 0) return rf_cmd_replay(argc - 1, argv + 1);
   if (strcmp(cmd, "shrink") == 0) return rf_cmd_shrink(argc - 1, argv + 1);
-  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink; see redfuzz --help)\n",
+  if (strcmp(cmd, "sweep") == 0) return rf_cmd_sweep(argc - 1, argv + 1);
+  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, sweep; see redfuzz --help)\n",
           cmd);
   return RF_EXIT_USAGE;
 }

@@ -25,6 +25,9 @@ typedef struct {
   float got;           /* sum/max: result; argmax: value; softmax: worst element */
   double want;         /* the exact value at the same place */
   long long got_index, want_index;   /* argmax; softmax: worst element index */
+  double abs_sum;      /* sum: Σ|x_i| rounded up (the scale of the bound) */
+  double probabilistic;/* sum: λ·√h·u·Σ|x_i| (Higham & Mary 2019) */
+  uint64_t depth;      /* h: the plan's longest chain */
   char plan[160];
   char detail[512];    /* reason (unsupported), message (race, launch-error), or what differs */
 } rf_result;

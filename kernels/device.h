@@ -26,6 +26,13 @@ int rf_dev_sync(void);
 int rf_dev_last_error(void);
 const char *rf_dev_error_string(int err);
 
+/* Device timing on the default stream: start, then stop returns the elapsed milliseconds
+ * (it synchronises). -1 on error. */
+int rf_dev_timer_start(void);
+double rf_dev_timer_stop_ms(void);
+/* Device-to-device copy (asynchronous on the default stream): the copy-bandwidth ceiling. */
+int rf_dev_copy(void *dst, const void *src, size_t bytes);
+
 /* Simulator only (no-ops elsewhere): schedule (rf_sched), its seed and the wave size for the
  * next launches; and the first problem the simulator saw since the last call:
  * 0 = none, else one of RF_DEV_STATUS_* with a message naming source lines. */

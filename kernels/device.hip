@@ -52,6 +52,25 @@ extern "C" int rf_dev_last_error(void) {
 
 extern "C" const char *rf_dev_error_string(int err) { return hipGetErrorString((hipError_t)err); }
 
+static hipEvent_t g_t0, g_t1;
+
+extern "C" int rf_dev_timer_start(void) {
+  if (!g_t0 && (note(hipEventCreate(&g_t0)) || note(hipEventCreate(&g_t1)))) return -1;
+  return note(hipEventRecord(g_t0, 0)) ? -1 : 0;
+}
+
+extern "C" double rf_dev_timer_stop_ms(void) {
+  float ms = 0;
+  if (note(hipEventRecord(g_t1, 0)) || note(hipEventSynchronize(g_t1)) ||
+      note(hipEventElapsedTime(&ms, g_t0, g_t1)))
+    return -1;
+  return ms;
+}
+
+extern "C" int rf_dev_copy(void *dst, const void *src, size_t bytes) {
+  return note(hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, 0));
+}
+
 extern "C" void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave) {
 #if defined(RF_SIM)
   rf_sim_configure(sched, seed, wave);

@@ -1,0 +1,184 @@
+/* redfuzz sweep: the cross product of sizes, distributions, launch parameters and simulator
+ * schedules, every variant on each, in one process; one line per failure and a per-variant
+ * summary. The boundary check the seeds ask for, done exhaustively. */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "report.h"
+
+static const char help[] =
+  "usage: redfuzz sweep [options]\n"
+  "\n"
+  "Runs every variant on every combination of the lists below (comma-separated) and prints\n"
+  "one line per failing result, then per variant: runs, passed, unsupported, failed.\n"
+  "Exit status 1 when a correct variant fails (mutants are reported, not counted).\n"
+  "\n"
+  "  --op LIST          ops (default: sum,max,argmax,softmax)\n"
+  "  --n LIST           lengths, integers or 2^k (default: 0,1,31,32,33,255,256,257,1027)\n"
+  "  --shape LIST       softmax shapes RxC (default: 1x1,2x31,3x32,4x33,2x255,3x257,1x0)\n"
+  "  --dist LIST        distributions or 'all' (default: all)\n"
+  "  --block LIST       block sizes, 0 = variant default (default: 0)\n"
+  "  --grid LIST        first-kernel grids, 0 = default (default: 0)\n"
+  "  --schedule LIST    simulator schedules or 'all' (default: in-order)\n"
+  "  --wave LIST        simulator wave sizes (default: 32)\n"
+  "  --seed LIST        seeds (default: 1)\n"
+  "  --variant NAME     only this variant\n"
+  "  --mutants          also run the mutants (their failures are listed as 'caught')\n"
+  "  --quiet            no per-failure lines\n";
+
+#define MAXL 64
+typedef struct { unsigned long long v[MAXL]; char s[MAXL][32]; int n; } list;
+
+static int parse_list(const char *arg, list *l, int numeric) {
+  l->n = 0;
+  char buf[2048];
+  snprintf(buf, sizeof buf, "%s", arg);
+  for (char *tok = strtok(buf, ","); tok && l->n < MAXL; tok = strtok(NULL, ",")) {
+    snprintf(l->s[l->n], sizeof l->s[0], "%s", tok);
+    if (numeric) {
+      char *end;
+      unsigned long long v;
+      if (strncmp(tok, "2^", 2) == 0) {
+        unsigned long long k = strtoull(tok + 2, &end, 10);
+        if (*end || k > 40) return -1;
+        v = 1ull << k;
+      } else {
+        v = strtoull(tok, &end, 0);
+        if (*end || tok[0] == '-' || !tok[0]) return -1;
+      }
+      l->v[l->n] = v;
+    }
+    l->n++;
+  }
+  return l->n ? 0 : -1;
+}
+
+typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
+
+int rf_cmd_sweep(int argc, char **argv) {
+  list ops, ns, shapes, dists, blocks, grids, scheds, waves, seeds;
+  parse_list("sum,max,argmax,softmax", &ops, 0);
+  parse_list("0,1,31,32,33,255,256,257,1027", &ns, 1);
+  parse_list("1x1,2x31,3x32,4x33,2x255,3x257,1x0", &shapes, 0);
+  parse_list("all", &dists, 0);
+  parse_list("0", &blocks, 1);
+  parse_list("0", &grids, 1);
+  parse_list("in-order", &scheds, 0);
+  parse_list("32", &waves, 1);
+  parse_list("1", &seeds, 1);
+  const char *variant = "";
+  int mutants = 0, quiet = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 0; }
+    if (strcmp(a, "--mutants") == 0) { mutants = 1; continue; }
+    if (strcmp(a, "--quiet") == 0) { quiet = 1; continue; }
+    if (i + 1 >= argc) { fprintf(stderr, "redfuzz sweep: unknown option or missing value: '%s'\n", a); return RF_EXIT_USAGE; }
+    const char *v = argv[++i];
+    list *l = NULL;
+    int numeric = 0;
+    if (strcmp(a, "--op") == 0) l = &ops;
+    else if (strcmp(a, "--n") == 0) { l = &ns; numeric = 1; }
+    else if (strcmp(a, "--shape") == 0) l = &shapes;
+    else if (strcmp(a, "--dist") == 0) l = &dists;
+    else if (strcmp(a, "--block") == 0) { l = &blocks; numeric = 1; }
+    else if (strcmp(a, "--grid") == 0) { l = &grids; numeric = 1; }
+    else if (strcmp(a, "--schedule") == 0) l = &scheds;
+    else if (strcmp(a, "--wave") == 0) { l = &waves; numeric = 1; }
+    else if (strcmp(a, "--seed") == 0) { l = &seeds; numeric = 1; }
+    else if (strcmp(a, "--variant") == 0) { variant = v; continue; }
+    else { fprintf(stderr, "redfuzz sweep: unknown option '%s' (see redfuzz sweep --help)\n", a); return RF_EXIT_USAGE; }
+    if (parse_list(v, l, numeric)) {
+      fprintf(stderr, "redfuzz sweep: %s: '%s' is not valid (allowed: a comma-separated list%s)\n",
+              a, v, numeric ? " of integers or 2^k" : "");
+      return RF_EXIT_USAGE;
+    }
+  }
+  if (strcmp(dists.s[0], "all") == 0) {
+    dists.n = 0;
+    for (int d = 0; d < RF_DIST_COUNT; d++) snprintf(dists.s[dists.n++], 32, "%s", rf_dist_name(d));
+  }
+  if (strcmp(scheds.s[0], "all") == 0) {
+    scheds.n = 0;
+    for (int d = 0; d < RF_SCHED_COUNT; d++) snprintf(scheds.s[scheds.n++], 32, "%s", rf_sched_name(d));
+  }
+  /* Validate names before starting. */
+  for (int i = 0; i < ops.n; i++) { rf_op o; if (rf_op_parse(ops.s[i], &o)) { fprintf(stderr, "redfuzz sweep: --op: '%s' is not valid (allowed: sum, max, argmax, softmax)\n", ops.s[i]); return RF_EXIT_USAGE; } }
+  for (int i = 0; i < dists.n; i++) { rf_dist d; if (rf_dist_parse(dists.s[i], &d)) { fprintf(stderr, "redfuzz sweep: --dist: '%s' is not a distribution (see redfuzz run --help)\n", dists.s[i]); return RF_EXIT_USAGE; } }
+  for (int i = 0; i < scheds.n; i++) { rf_sched s; if (rf_sched_parse(scheds.s[i], &s)) { fprintf(stderr, "redfuzz sweep: --schedule: '%s' is not valid (allowed: in-order, reverse, random, wave-skew, all)\n", scheds.s[i]); return RF_EXIT_USAGE; } }
+  for (int i = 0; i < shapes.n; i++) { unsigned r, c; char x; if (sscanf(shapes.s[i], "%u%c%u", &r, &x, &c) != 3 || x != 'x') { fprintf(stderr, "redfuzz sweep: --shape: '%s' is not RxC\n", shapes.s[i]); return RF_EXIT_USAGE; } }
+
+  rf_runner *r = rf_cli_runner("sweep");
+  if (!r) return RF_EXIT_FAIL;
+  rf_limits lim = rf_runner_limits(r);
+  tally t[256] = {{0}};
+  size_t nt = rf_variant_count() < 256 ? rf_variant_count() : 256;
+  for (size_t i = 0; i < nt; i++) t[i].v = rf_variant_at(i);
+  long cases = 0, skipped = 0;
+  for (int oi = 0; oi < ops.n; oi++) {
+    rf_op op;
+    rf_op_parse(ops.s[oi], &op);
+    int nsizes = op == RF_OP_SOFTMAX ? shapes.n : ns.n;
+    for (int si = 0; si < nsizes; si++)
+    for (int di = 0; di < dists.n; di++)
+    for (int ki = 0; ki < seeds.n; ki++)
+    for (int bi = 0; bi < blocks.n; bi++)
+    for (int gi = 0; gi < grids.n; gi++)
+    for (int ci = 0; ci < scheds.n; ci++)
+    for (int wi = 0; wi < waves.n; wi++) {
+      rf_case c;
+      rf_case_default(&c);
+      c.op = op;
+      if (op == RF_OP_SOFTMAX) {
+        unsigned rr, cc; char x;
+        sscanf(shapes.s[si], "%u%c%u", &rr, &x, &cc);
+        c.n = 0; c.rows = rr; c.cols = cc;
+      } else {
+        c.n = ns.v[si];
+      }
+      rf_dist_parse(dists.s[di], &c.dist);
+      rf_sched_parse(scheds.s[ci], &c.sched);
+      c.seed = seeds.v[ki];
+      c.block = (uint32_t)blocks.v[bi];
+      c.grid = (uint32_t)grids.v[gi];
+      c.wave = (uint32_t)waves.v[wi];
+      snprintf(c.variant, sizeof c.variant, "%s", variant);
+      char err[512];
+      if (rf_case_validate(&c, &lim, err, sizeof err)) { skipped++; continue; }
+      rf_result res[64];
+      int n = rf_runner_run(r, &c, res, 64, err, sizeof err);
+      if (n < 0) { fprintf(stderr, "redfuzz sweep: %s\n", err); skipped++; continue; }
+      cases++;
+      for (int i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < nt && t[k].v != res[i].variant) k++;
+        if (k == nt || (res[i].variant->is_mutant && !mutants)) continue;
+        t[k].runs++;
+        if (res[i].verdict == RF_V_PASS) t[k].pass++;
+        else if (res[i].verdict == RF_V_UNSUPPORTED) t[k].unsup++;
+        else {
+          t[k].fail++;
+          if (!quiet) {
+            printf("%s %-28s %-17s ", res[i].variant->is_mutant ? "caught" : "FAIL  ",
+                   res[i].variant->name, rf_verdict_name(res[i].verdict));
+            rf_report_case_line(stdout, &c);
+            if (!res[i].variant->is_mutant && res[i].detail[0]) printf("       %s\n", res[i].detail);
+          }
+        }
+      }
+      if (cases % 200 == 0) { fprintf(stderr, "sweep: %ld cases\n", cases); }
+    }
+  }
+  long bad = 0, good = 0;
+  printf("\n%-30s %8s %8s %8s %8s\n", "variant", "runs", "pass", "unsupp.", "failed");
+  for (size_t k = 0; k < nt; k++) {
+    if (!t[k].runs) continue;
+    printf("%-30s %8ld %8ld %8ld %8ld%s\n", t[k].v->name, t[k].runs, t[k].pass, t[k].unsup,
+           t[k].fail, t[k].v->is_mutant ? (t[k].fail ? "  (mutant: caught)" : "  (mutant: NOT caught)") : "");
+    if (!t[k].v->is_mutant) { bad += t[k].fail; good += t[k].pass + t[k].unsup; }
+  }
+  printf("sweep: %ld cases (%ld outside this backend's limits skipped)\n", cases, skipped);
+  printf("%ld passed, %ld failed\n", good, bad);
+  rf_runner_destroy(r);
+  return bad ? RF_EXIT_FAIL : RF_EXIT_OK;
+}

@@ -1,0 +1,35 @@
+/* The known-bug mutants (docs/MUTANTS.md), one per file, gathered into the family the registry
+ * reads when REDFUZZ_MUTANTS is ON. */
+#include "../variant.h"
+
+#if !defined(__HIP_DEVICE_COMPILE__)
+extern "C" {
+extern const rf_variant rf_mut_sum_pad_one;
+extern const rf_variant rf_mut_sum_tree_no_barrier;
+extern const rf_variant rf_mut_sum_sync_in_if;
+extern const rf_variant rf_mut_sum_drop_tail;
+extern const rf_variant rf_mut_sum_second_stage_drops;
+extern const rf_variant rf_mut_sum_vec4_overrun;
+extern const rf_variant rf_mut_sum_vec4_skip_tail;
+extern const rf_variant rf_mut_sum_atomic_not_zeroed;
+extern const rf_variant rf_mut_sum_grid_stride_double;
+extern const rf_variant rf_mut_max_pad_zero;
+extern const rf_variant rf_mut_max_wave_no_pad;
+extern const rf_variant rf_mut_argmax_ties_high;
+extern const rf_variant rf_mut_softmax_lds_reuse_race;
+extern const rf_variant rf_mut_softmax_mask_zero;
+extern const rf_variant rf_mut_softmax_online_no_rescale;
+}
+
+/* The single-declaration form of extern "C" gives the const array external linkage. */
+extern "C" const rf_variant *const rf_family_mutants[] = {
+    &rf_mut_sum_pad_one,           &rf_mut_sum_tree_no_barrier,
+    &rf_mut_sum_sync_in_if,        &rf_mut_sum_drop_tail,
+    &rf_mut_sum_second_stage_drops, &rf_mut_sum_vec4_overrun,
+    &rf_mut_sum_vec4_skip_tail,    &rf_mut_sum_atomic_not_zeroed,
+    &rf_mut_sum_grid_stride_double, &rf_mut_max_pad_zero,
+    &rf_mut_max_wave_no_pad,
+    &rf_mut_argmax_ties_high,      &rf_mut_softmax_lds_reuse_race,
+    &rf_mut_softmax_mask_zero,     &rf_mut_softmax_online_no_rescale,
+    NULL};
+#endif

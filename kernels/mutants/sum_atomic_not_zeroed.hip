@@ -1,0 +1,29 @@
+/* sum/mut-atomic-not-zeroed: sum/lds whose launch forgets to zero the output before the blocks
+ * atomicAdd into it. Under the harness the output holds NaN poison (result NaN); on a GPU in
+ * a loop the previous launch's sum accumulates. With n = 0 nothing writes the output. */
+#include "mut_common.h"
+
+__global__ void rf_mut_not_zeroed_kernel(const float *__restrict__ x, rf_mut_u64 n, float *out) {
+  RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
+  const rf_mut_u64 i = rf_mut_gid();
+  sd[threadIdx.x] = i < n ? x[i] : 0.0f;
+  rf_mut_sum_tree(sd);
+  if (threadIdx.x == 0) atomicAdd(out, sd[0]);
+}
+
+#if !defined(__HIP_DEVICE_COMPILE__)
+static int rf_mut_not_zeroed_launch(const rf_launch_args *a) {
+  /* BUG: no hipMemsetAsync(a->out, 0, ...) before the accumulating kernel */
+  if (a->cfg.n == 0) return 0;
+  hipLaunchKernelGGL(rf_mut_not_zeroed_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0,
+                     (hipStream_t)a->stream, a->x, (rf_mut_u64)a->cfg.n, (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+extern "C" const rf_variant rf_mut_sum_atomic_not_zeroed = {
+    "sum/mut-atomic-not-zeroed", RF_OP_SUM, 0, 1,
+    "MUTANT sum/lds that atomicAdds into the output without zeroing it inside the launch",
+    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
+    rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
+    rf_mut_not_zeroed_launch};
+#endif

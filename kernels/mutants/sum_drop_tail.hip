@@ -1,0 +1,26 @@
+/* sum/mut-drop-tail: sum/lds launched with grid = n / block (floor) instead of ceil, so the
+ * last n mod block elements are never read (and n < block launches nothing: the result is 0).
+ * The plan is the correct design's, ceil(n / block) blocks. */
+#include "mut_common.h"
+
+__global__ void rf_mut_drop_tail_kernel(const float *__restrict__ x, rf_mut_u64 n, float *out) {
+  RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
+  const rf_mut_u64 i = rf_mut_gid();
+  sd[threadIdx.x] = i < n ? x[i] : 0.0f;
+  rf_mut_sum_tree(sd);
+  if (threadIdx.x == 0) atomicAdd(out, sd[0]);
+}
+
+#if !defined(__HIP_DEVICE_COMPILE__)
+static int rf_mut_drop_tail_launch(const rf_launch_args *a) {
+  const uint32_t grid = (uint32_t)(a->cfg.n / a->cfg.block);   /* BUG: floor, not ceil */
+  return rf_mut_launch_accumulating(a, rf_mut_drop_tail_kernel, grid);
+}
+
+extern "C" const rf_variant rf_mut_sum_drop_tail = {
+    "sum/mut-drop-tail", RF_OP_SUM, 0, 1,
+    "MUTANT sum/lds launched with floor(n/block) blocks: the last n mod block elements are lost",
+    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
+    rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
+    rf_mut_drop_tail_launch};
+#endif

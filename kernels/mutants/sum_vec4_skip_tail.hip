@@ -1,0 +1,33 @@
+/* sum/mut-vec4-skip-tail: the float4 sum (mut_vec4.h) without the scalar tail: the
+ * (n - head) mod 4 elements after the last whole quad are never added. Exposed when that count
+ * is nonzero; which n expose it depends on the input's alignment (the case seed's misalign). */
+#include "mut_vec4.h"
+
+__global__ void rf_mut_vec4_skip_tail_kernel(const float *__restrict__ x, rf_mut_u64 n,
+                                             float *out) {
+  RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
+  const rf_mut_u64 head = rf_mut_vec4_head(x, n);
+  const rf_mut_u64 quads = (n - head) / 4;
+  const float4 *x4 = reinterpret_cast<const float4 *>(x + head);
+  const rf_mut_u64 g = rf_mut_gid(), stride = (rf_mut_u64)gridDim.x * blockDim.x;
+  float local = 0.0f;
+  if (g < head) local += x[g];
+  for (rf_mut_u64 j = g; j < quads; j += stride) local += rf_mut_quad_sum(x4[j]);
+  /* BUG: the scalar tail is missing:
+   *   if (g < n - (head + 4 * quads)) local += x[head + 4 * quads + g]; */
+  sd[threadIdx.x] = local;
+  rf_mut_sum_tree(sd);
+  if (threadIdx.x == 0) atomicAdd(out, sd[0]);
+}
+
+#if !defined(__HIP_DEVICE_COMPILE__)
+static int rf_mut_vec4_skip_tail_launch(const rf_launch_args *a) {
+  return rf_mut_launch_accumulating(a, rf_mut_vec4_skip_tail_kernel, a->cfg.grid);
+}
+
+extern "C" const rf_variant rf_mut_sum_vec4_skip_tail = {
+    "sum/mut-vec4-skip-tail", RF_OP_SUM, 0, 1,
+    "MUTANT float4 sum that drops the scalar tail: (n - head) mod 4 elements are lost",
+    RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_no_scratch, rf_mut_vec4_plan,
+    rf_mut_vec4_skip_tail_launch};
+#endif

@@ -1,0 +1,408 @@
+/* The softmax variants: y[r][c] = exp(x[r][c] - m_r) / Σ_j exp(x[r][j] - m_r), m_r the row
+ * maximum (seed 004 §10.2). Every variant is deterministic (no atomics). docs/KERNELS_SOFTMAX.md
+ * has the algorithms, the plans and the NaN policy.
+ *
+ * NaN policy (oracle/exact.h): a row holding NaN or +inf gives NaN everywhere. No special
+ * case is needed: the max ignores NaN (fmaxf) but exp(NaN - m) puts NaN in the row sum, and a
+ * +inf max makes exp(inf - inf) = NaN. Masked lanes contribute -inf to a max and 0 to a sum
+ * (seed 004 §10.5.5), never 0 to a max. */
+#include "port.h"
+#include "variant.h"
+#include "launch_common.h"
+
+#define RF_SM_MAX_BLOCK 1024u
+#define RF_SM_MAX_WAVES 32u       /* 1024 threads / wave 32 */
+#define RF_SM_MAX_GRID 65535u
+#define RF_SM_DEFAULT_BLOCK 256u
+
+typedef unsigned long long rf_sm_u64;
+
+/* ---- device building blocks ---------------------------------------------------------------- */
+
+/* Butterflies over `lanes` (a power of two <= warpSize): every lane of a group ends with the
+ * same value (a + b and b + a round alike). The whole wave must call them. */
+static __device__ __forceinline__ float rf_sm_wave_max(float v, unsigned lanes) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
+  return v;
+}
+static __device__ __forceinline__ float rf_sm_wave_sum(float v, unsigned lanes) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_xor(v, (int)o);
+  return v;
+}
+
+/* Online softmax state (Milakov & Gimelshein 2018, "Online normalizer calculation for
+ * softmax"): m the largest element seen, s = Σ exp(x - m) over the elements seen.
+ * Empty: m = -inf, s = 0. */
+static __device__ __forceinline__ void rf_sm_online_push(float *m, float *s, float x) {
+  if (x > *m) {
+    /* New maximum: rescale the old sum. exp(x - x) is 1 for finite x and NaN for x = +inf,
+     * which poisons the row as the policy says. */
+    *s = *s * expf(*m - x) + expf(x - x);
+    *m = x;
+  } else if (x != -INFINITY) {
+    /* -inf adds exp(-inf - m) = 0 and is skipped, so that m = -inf never meets x = -inf
+     * (exp(-inf + inf) = NaN). NaN lands here and poisons s. */
+    *s += expf(x - *m);
+  }
+}
+
+/* (m, s) <- (m, s) combined with (om, os). Both empty (m = om = -inf): no exp(-inf + inf), the
+ * sums just add (they are 0, or NaN that must survive). m is never NaN: NaN never wins x > m. */
+static __device__ __forceinline__ void rf_sm_online_merge(float *m, float *s, float om, float os) {
+  const float mm = fmaxf(*m, om);
+  if (mm == -INFINITY)
+    *s = *s + os;
+  else
+    *s = *s * expf(*m - mm) + os * expf(om - mm);
+  *m = mm;
+}
+
+static __device__ __forceinline__ void rf_sm_wave_online(float *m, float *s, unsigned lanes) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) {
+    const float om = __shfl_xor(*m, (int)o), os = __shfl_xor(*s, (int)o);
+    rf_sm_online_merge(m, s, om, os);
+  }
+}
+
+/* ---- kernels: softmax/3kernel (seed 004 §10.5.1 hip-baseline-3kernel) ---------------------- */
+
+/* One thread per row, serial maximum. The seed starts from the lowest finite float; -inf is the
+ * true identity (an all -inf row must not turn into a finite max). */
+__global__ void rf_sm3_row_max_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                      float *__restrict__ row_max) {
+  const rf_sm_u64 stride = (rf_sm_u64)gridDim.x * blockDim.x;
+  for (rf_sm_u64 r = (rf_sm_u64)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    const float *row = x + r * cols;
+    float m = -INFINITY;
+    for (unsigned c = 0; c < cols; c++) m = fmaxf(m, row[c]);
+    row_max[r] = m;
+  }
+}
+
+/* One thread per row: exp(x - m) into the exp buffer and the serial row sum. */
+__global__ void rf_sm3_exp_sum_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                      const float *__restrict__ row_max, float *__restrict__ exps,
+                                      float *__restrict__ row_sum) {
+  const rf_sm_u64 stride = (rf_sm_u64)gridDim.x * blockDim.x;
+  for (rf_sm_u64 r = (rf_sm_u64)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    const float *row = x + r * cols;
+    float *e = exps + r * cols;
+    const float m = row_max[r];
+    float s = 0.0f;
+    for (unsigned c = 0; c < cols; c++) {
+      const float v = expf(row[c] - m);
+      e[c] = v;
+      s += v;
+    }
+    row_sum[r] = s;
+  }
+}
+
+/* One thread per element (grid-stride): y = e / s. */
+__global__ void rf_sm3_normalize_kernel(const float *__restrict__ exps, unsigned rows,
+                                        unsigned cols, const float *__restrict__ row_sum,
+                                        float *__restrict__ y) {
+  const rf_sm_u64 total = (rf_sm_u64)rows * cols, stride = (rf_sm_u64)gridDim.x * blockDim.x;
+  for (rf_sm_u64 i = (rf_sm_u64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride)
+    y[i] = exps[i] / row_sum[i / cols];
+}
+
+/* ---- kernels: one block per row (grid-stride over rows when grid < rows) ------------------- */
+
+/* seed 004 §10.5.2 hip-fused-block-lds, with its fix: strided local max, LDS max tree, reader
+ * barrier, strided local sum of exp(x - m), the same LDS reused for the sum tree, normalize.
+ * lds is dynamic: blockDim.x floats. The row loop is block-uniform, so every thread reaches
+ * every barrier. */
+__global__ void rf_sm_block_lds_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                       float *__restrict__ y) {
+  RF_DYN_SHARED(float, lds);
+  const unsigned t = threadIdx.x, nt = blockDim.x;
+  for (rf_sm_u64 r = blockIdx.x; r < rows; r += gridDim.x) {
+    const float *row = x + r * cols;
+    float *out = y + r * cols;
+
+    float m = -INFINITY;
+    for (unsigned c = t; c < cols; c += nt) m = fmaxf(m, row[c]);
+    lds[t] = m;
+    __syncthreads();
+    for (unsigned s = nt / 2; s > 0; s >>= 1) {
+      if (t < s) lds[t] = fmaxf(lds[t], lds[t + s]);
+      __syncthreads();
+    }
+    const float row_max = lds[0];
+    __syncthreads();   /* reader barrier (seed 004 §10.5.2): all have read the max before lds
+                          is overwritten with the sums */
+
+    float sum = 0.0f;
+    for (unsigned c = t; c < cols; c += nt) sum += expf(row[c] - row_max);
+    lds[t] = sum;
+    __syncthreads();
+    for (unsigned s = nt / 2; s > 0; s >>= 1) {
+      if (t < s) lds[t] += lds[t + s];
+      __syncthreads();
+    }
+    const float denom = lds[0];
+    __syncthreads();   /* reader barrier: all have read the sum before the next row's max
+                          overwrites lds */
+
+    for (unsigned c = t; c < cols; c += nt) out[c] = expf(row[c] - row_max) / denom;
+  }
+}
+
+/* The same three passes with wave-shuffle finishes: each wave reduces by butterfly, lane 0 puts
+ * the wave's value in wave_part, the first wave combines them into `shared_row`.
+ * Why no extra reader barrier is needed: wave_part is written (next phase) only after a barrier
+ * that follows the first wave's read of it; shared_row[0] (the max) is overwritten by the sum
+ * only after the barrier that follows everyone's read of the max, and the next row writes it
+ * only after its first barrier, which follows everyone's read of the sum. */
+__global__ void rf_sm_block_wave_kernel(const float *__restrict__ x, unsigned rows,
+                                        unsigned cols, float *__restrict__ y) {
+  RF_SHARED(float, wave_part, RF_SM_MAX_WAVES);
+  RF_SHARED(float, shared_row, 1);
+  const unsigned t = threadIdx.x, nt = blockDim.x;
+  const unsigned lane = t % warpSize, wave = t / warpSize, waves = nt / warpSize;
+  for (rf_sm_u64 r = blockIdx.x; r < rows; r += gridDim.x) {
+    const float *row = x + r * cols;
+    float *out = y + r * cols;
+
+    float m = -INFINITY;
+    for (unsigned c = t; c < cols; c += nt) m = fmaxf(m, row[c]);
+    m = rf_sm_wave_max(m, warpSize);
+    if (lane == 0) wave_part[wave] = m;
+    __syncthreads();
+    if (wave == 0) {   /* the whole first wave: every lane takes part in the shuffles */
+      m = rf_sm_wave_max(lane < waves ? wave_part[lane] : -INFINITY, waves);
+      if (lane == 0) shared_row[0] = m;
+    }
+    __syncthreads();
+    const float row_max = shared_row[0];
+
+    float sum = 0.0f;
+    for (unsigned c = t; c < cols; c += nt) sum += expf(row[c] - row_max);
+    sum = rf_sm_wave_sum(sum, warpSize);
+    if (lane == 0) wave_part[wave] = sum;
+    __syncthreads();   /* also the reader barrier of shared_row[0] (the max) */
+    if (wave == 0) {
+      sum = rf_sm_wave_sum(lane < waves ? wave_part[lane] : 0.0f, waves);
+      if (lane == 0) shared_row[0] = sum;
+    }
+    __syncthreads();
+    const float denom = shared_row[0];
+
+    for (unsigned c = t; c < cols; c += nt) out[c] = expf(row[c] - row_max) / denom;
+  }
+}
+
+/* Online softmax: one pass keeps a running (max, rescaled sum) per thread; the pairs combine by
+ * butterfly in each wave, wave pairs through LDS, the first wave combines them; then 1/s once
+ * and y = exp(x - m) * (1/s). Barrier reasoning as in rf_sm_block_wave_kernel. */
+__global__ void rf_sm_online_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                    float *__restrict__ y) {
+  RF_SHARED(float, wave_m, RF_SM_MAX_WAVES);
+  RF_SHARED(float, wave_s, RF_SM_MAX_WAVES);
+  RF_SHARED(float, shared_row, 2);
+  const unsigned t = threadIdx.x, nt = blockDim.x;
+  const unsigned lane = t % warpSize, wave = t / warpSize, waves = nt / warpSize;
+  for (rf_sm_u64 r = blockIdx.x; r < rows; r += gridDim.x) {
+    const float *row = x + r * cols;
+    float *out = y + r * cols;
+
+    float m = -INFINITY, s = 0.0f;
+    for (unsigned c = t; c < cols; c += nt) rf_sm_online_push(&m, &s, row[c]);
+    rf_sm_wave_online(&m, &s, warpSize);
+    if (lane == 0) {
+      wave_m[wave] = m;
+      wave_s[wave] = s;
+    }
+    __syncthreads();
+    if (wave == 0) {
+      m = lane < waves ? wave_m[lane] : -INFINITY;
+      s = lane < waves ? wave_s[lane] : 0.0f;
+      rf_sm_wave_online(&m, &s, waves);
+      if (lane == 0) {
+        shared_row[0] = m;
+        shared_row[1] = s;
+      }
+    }
+    __syncthreads();
+    const float row_max = shared_row[0], inv = 1.0f / shared_row[1];
+
+    for (unsigned c = t; c < cols; c += nt) out[c] = expf(row[c] - row_max) * inv;
+  }
+}
+
+/* ---- host: configure ----------------------------------------------------------------------- */
+
+/* Grid for per-row kernels: a requested grid wins (blocks stride over the rows, extra blocks
+ * idle); the default is one block per row, capped. No items knob. */
+static const char *rf_sm_pick_grid(rf_launch_cfg *cfg, uint64_t default_grid) {
+  cfg->items = 0;
+  if (cfg->grid == 0) {
+    if (default_grid > RF_SM_MAX_GRID) default_grid = RF_SM_MAX_GRID;
+    cfg->grid = default_grid ? (uint32_t)default_grid : 1;
+  } else if (cfg->grid > RF_SM_MAX_GRID) {
+    return rf_reason("grid %u is not supported (allowed: 1..%u)", cfg->grid, RF_SM_MAX_GRID);
+  }
+  return NULL;
+}
+
+/* One thread per row and per element: no tree, any block size. */
+static const char *rf_sm_configure_3kernel(rf_launch_cfg *cfg) {
+  if (cfg->block == 0) cfg->block = RF_SM_DEFAULT_BLOCK;
+  if (cfg->block > RF_SM_MAX_BLOCK)
+    return rf_reason("block %u is not supported (allowed: 1..%u)", cfg->block, RF_SM_MAX_BLOCK);
+  return rf_sm_pick_grid(cfg, rf_div_ceil(cfg->rows, cfg->block));
+}
+
+/* LDS trees work for any power of two block, 1 included. */
+static const char *rf_sm_configure_block_lds(rf_launch_cfg *cfg) {
+  const char *why = rf_pick_block_pow2(cfg, RF_SM_DEFAULT_BLOCK, 1, RF_SM_MAX_BLOCK, 0);
+  return why ? why : rf_sm_pick_grid(cfg, cfg->rows);
+}
+
+/* Shuffle variants: whole waves of 32 or 64 lanes (the LDS holds up to 32 wave values). */
+static const char *rf_sm_configure_waves(rf_launch_cfg *cfg) {
+  if (cfg->wave != 32 && cfg->wave != 64)
+    return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
+  const char *why = rf_pick_block_pow2(cfg, RF_SM_DEFAULT_BLOCK, cfg->wave, RF_SM_MAX_BLOCK, 1);
+  return why ? why : rf_sm_pick_grid(cfg, cfg->rows);
+}
+
+/* Exp buffer (rows x cols), then the row maxima and the row sums. */
+static size_t rf_sm_3kernel_scratch(const rf_launch_cfg *cfg) {
+  return ((size_t)cfg->rows * cfg->cols + 2 * (size_t)cfg->rows) * sizeof(float);
+}
+
+static size_t rf_sm_no_scratch(const rf_launch_cfg *cfg) {
+  (void)cfg;
+  return 0;
+}
+
+/* ---- host: plans (per row: the row-sum tree; rescales; the division) ----------------------- */
+
+/* Elements the busiest thread of a row adds, from 0: ceil(cols / block). */
+static uint64_t rf_sm_chain(const rf_launch_cfg *cfg) { return rf_div_ceil(cfg->cols, cfg->block); }
+
+/* One thread sums the whole row from 0: cols additions. */
+static void rf_sm_plan_3kernel(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  p->div = RF_DIV_IEEE;
+  rf_plan_add(p, RF_LEVEL_CHAIN, cfg->cols);
+}
+
+static void rf_sm_plan_block_lds(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  p->div = RF_DIV_IEEE;
+  if (!cfg->cols) return;
+  rf_plan_add(p, RF_LEVEL_CHAIN, rf_sm_chain(cfg));
+  rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(cfg->block));
+}
+
+static void rf_sm_plan_block_wave(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  p->div = RF_DIV_IEEE;
+  if (!cfg->cols) return;
+  rf_plan_add(p, RF_LEVEL_CHAIN, rf_sm_chain(cfg));
+  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->wave));
+  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block / cfg->wave));
+}
+
+/* The sum has the block-wave shape. Rescales: a thread's first term is rescaled at most once
+ * per later element of that thread (k - 1), then at most once per combining level (only the
+ * side with the smaller max is multiplied): log2(wave) + log2(block / wave). */
+static void rf_sm_plan_online(const rf_launch_cfg *cfg, rf_plan *p) {
+  rf_sm_plan_block_wave(cfg, p);
+  p->div = RF_DIV_RECIP_MUL;
+  if (!cfg->cols) return;
+  p->rescales = rf_sm_chain(cfg) - 1 + rf_ceil_log2(cfg->block);
+}
+
+/* ---- host: launch -------------------------------------------------------------------------- */
+
+/* Threads of the normalize kernel: one element each, grid capped (it strides). */
+static uint32_t rf_sm_normalize_grid(const rf_launch_cfg *cfg) {
+  uint64_t g = rf_div_ceil((uint64_t)cfg->rows * cfg->cols, cfg->block);
+  if (g > RF_SM_MAX_GRID) g = RF_SM_MAX_GRID;
+  return (uint32_t)g;
+}
+
+static int rf_sm_launch_3kernel(const rf_launch_args *a) {
+  const rf_launch_cfg *c = &a->cfg;
+  if (c->rows == 0 || c->cols == 0) return 0;   /* nothing to write */
+  const hipStream_t st = (hipStream_t)a->stream;
+  float *exps = (float *)a->scratch;
+  float *row_max = exps + (size_t)c->rows * c->cols, *row_sum = row_max + c->rows;
+  hipLaunchKernelGGL(rf_sm3_row_max_kernel, dim3(c->grid), dim3(c->block), 0, st, a->x, c->rows,
+                     c->cols, row_max);
+  int err = (int)hipGetLastError();
+  if (err) return err;
+  hipLaunchKernelGGL(rf_sm3_exp_sum_kernel, dim3(c->grid), dim3(c->block), 0, st, a->x, c->rows,
+                     c->cols, (const float *)row_max, exps, row_sum);
+  if ((err = (int)hipGetLastError())) return err;
+  hipLaunchKernelGGL(rf_sm3_normalize_kernel, dim3(rf_sm_normalize_grid(c)), dim3(c->block), 0,
+                     st, (const float *)exps, c->rows, c->cols, (const float *)row_sum,
+                     (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+static int rf_sm_launch_block_lds(const rf_launch_args *a) {
+  const rf_launch_cfg *c = &a->cfg;
+  if (c->rows == 0 || c->cols == 0) return 0;
+  hipLaunchKernelGGL(rf_sm_block_lds_kernel, dim3(c->grid), dim3(c->block),
+                     c->block * sizeof(float), (hipStream_t)a->stream, a->x, c->rows, c->cols,
+                     (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+static int rf_sm_launch_block_wave(const rf_launch_args *a) {
+  const rf_launch_cfg *c = &a->cfg;
+  if (c->rows == 0 || c->cols == 0) return 0;
+  hipLaunchKernelGGL(rf_sm_block_wave_kernel, dim3(c->grid), dim3(c->block), 0,
+                     (hipStream_t)a->stream, a->x, c->rows, c->cols, (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+static int rf_sm_launch_online(const rf_launch_args *a) {
+  const rf_launch_cfg *c = &a->cfg;
+  if (c->rows == 0 || c->cols == 0) return 0;
+  hipLaunchKernelGGL(rf_sm_online_kernel, dim3(c->grid), dim3(c->block), 0,
+                     (hipStream_t)a->stream, a->x, c->rows, c->cols, (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+/* ---- the family ---------------------------------------------------------------------------- */
+
+static const rf_variant rf_sm_3kernel_variant = {
+    "softmax/3kernel", RF_OP_SOFTMAX, 1, 0,
+    "seed 004 baseline: one thread per row for the max, then for exp(x-m) into a scratch buffer "
+    "+ serial row sum; one thread per element divides",
+    "block 1..1024 (any); grid 1..65535 for the per-row kernels (default ceil(rows/block)); "
+    "no items",
+    rf_sm_configure_3kernel, rf_sm_3kernel_scratch, rf_sm_plan_3kernel, rf_sm_launch_3kernel};
+
+static const rf_variant rf_sm_block_lds_variant = {
+    "softmax/block-lds", RF_OP_SOFTMAX, 1, 0,
+    "seed 004 fused: one block per row, strided max, LDS max tree, reader barrier, strided "
+    "exp-sum, LDS reused for the sum tree, e/s",
+    "block power of two 1..1024; grid 1..65535 (default rows; blocks stride over rows); no items",
+    rf_sm_configure_block_lds, rf_sm_no_scratch, rf_sm_plan_block_lds, rf_sm_launch_block_lds};
+
+static const rf_variant rf_sm_block_wave_variant = {
+    "softmax/block-wave", RF_OP_SOFTMAX, 1, 0,
+    "one block per row, strided max and exp-sum, each finished by wave butterflies, wave "
+    "values via LDS, first wave combines; e/s",
+    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; blocks stride "
+    "over rows); no items",
+    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_block_wave, rf_sm_launch_block_wave};
+
+static const rf_variant rf_sm_online_variant = {
+    "softmax/online", RF_OP_SOFTMAX, 1, 0,
+    "one block per row, one pass of running (max, rescaled sum) per thread, pairs combined with "
+    "rescaling by wave butterflies then the first wave; e * (1/s)",
+    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; blocks stride "
+    "over rows); no items",
+    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_online, rf_sm_launch_online};
+
+extern "C" const rf_variant *const rf_family_softmax[] = {
+    &rf_sm_3kernel_variant, &rf_sm_block_lds_variant, &rf_sm_block_wave_variant,
+    &rf_sm_online_variant, NULL};

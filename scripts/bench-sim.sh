@@ -1,0 +1,26 @@
+#!/bin/sh
+# Simulator throughput, plain and ThreadSanitizer builds: builds tests/sim/bench_sim in
+# build-sim and build-sim-tsan (override with BUILD_PLAIN / BUILD_TSAN) and prints
+# elements per second for a grid-stride + LDS-tree sum (n = 2^16, block 256) and a
+# block-per-row softmax (64 x 1024). Figures only, no thresholds.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+plain=${BUILD_PLAIN:-$root/build-sim}
+tsan=${BUILD_TSAN:-$root/build-sim-tsan}
+cc=${CC:-clang-19}
+cxx=${CXX:-clang++-19}
+
+build() {  # build <dir> <sanitizer>
+  if [ ! -f "$1/build.ninja" ]; then
+    cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" -DREDFUZZ_SANITIZE="$2" >/dev/null
+  fi
+  ninja -C "$1" bench_sim >/dev/null
+}
+
+build "$plain" ""
+"$plain/tests/sim/bench_sim"
+echo
+build "$tsan" thread
+# The options the simulator also sets by default (sim/tsan_report.cpp).
+TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:report_signal_unsafe=0} "$tsan/tests/sim/bench_sim"

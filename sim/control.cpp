@@ -1,0 +1,52 @@
+/* rf_sim_configure / rf_sim_take_status and friends (sim_control.h). */
+#include "engine.h"
+#include "fuzz/case.h"
+#include "sanitizer_hooks.h"
+#include "status.h"
+
+static_assert(int{RF_SIM_SCHED_IN_ORDER} == int{RF_SCHED_IN_ORDER} &&
+                  int{RF_SIM_SCHED_REVERSE} == int{RF_SCHED_REVERSE} &&
+                  int{RF_SIM_SCHED_RANDOM} == int{RF_SCHED_RANDOM} &&
+                  int{RF_SIM_SCHED_WAVE_SKEW} == int{RF_SCHED_WAVE_SKEW},
+              "simulator schedules must match rf_sched");
+
+extern "C" {
+
+void rf_sim_configure(int schedule, uint64_t seed, unsigned wave) {
+  rf_sim::Engine &e = rf_sim::engine();
+  if (schedule < RF_SIM_SCHED_IN_ORDER || schedule > RF_SIM_SCHED_WAVE_SKEW) {
+    rf_sim::status_report(RF_SIM_LAUNCH_ERROR, "configure: unknown schedule %d (in-order used)",
+                          schedule);
+    schedule = RF_SIM_SCHED_IN_ORDER;
+  }
+  if (wave != 32 && wave != 64) {
+    rf_sim::status_report(RF_SIM_LAUNCH_ERROR, "configure: wave %u is not 32 or 64 (32 used)",
+                          wave);
+    wave = 32;
+  }
+  e.schedule = schedule;
+  e.seed = seed;
+  e.launch_index = 0;
+  rf_sim::wave_size = static_cast<int>(wave);
+}
+
+int rf_sim_take_status(char *msg, size_t len) { return rf_sim::status_take(msg, len); }
+
+const char *rf_sim_status_name(int code) {
+  switch (code) {
+    case RF_SIM_OK: return "ok";
+    case RF_SIM_DIVERGENT_BARRIER: return "divergent-barrier";
+    case RF_SIM_RACE: return "race";
+    case RF_SIM_LAUNCH_ERROR: return "launch-error";
+    case RF_SIM_TIMEOUT: return "timeout";
+  }
+  return nullptr;
+}
+
+void rf_sim_set_step_budget(uint64_t switches) { rf_sim::engine().budget = switches; }
+
+int rf_sim_race_detection(void) { return rf_sim::san::tsan ? 1 : 0; }
+
+uint64_t rf_sim_switch_count(void) { return rf_sim::engine().total_switches; }
+
+}  // extern "C"

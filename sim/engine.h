@@ -1,0 +1,122 @@
+/* Internal state of the simulator: the fibers of the running block, the block's barrier and
+ * wave-collective bookkeeping, and the switching primitives. One launch runs at a time. */
+#ifndef RF_SIM_ENGINE_H
+#define RF_SIM_ENGINE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "lds.h"
+#include "relaxed.h"
+#include "schedule.h"
+#include "sim_port.h"
+#include "sync_cells.h"
+
+namespace rf_sim {
+
+/* 0x7FDADBAD: a quiet NaN (exponent all ones, mantissa bit 22 set) with a recognisable
+ * payload; what unwritten LDS and shuffles from missing lanes read as. */
+constexpr uint32_t kPoisonBits = 0x7FDADBADu;
+constexpr size_t kLdsLimit = 65536;     // per block, as gfx1201's sharedMemPerBlock
+constexpr unsigned kMaxWaves = kMaxBlockThreads / 32;
+
+enum Wait : uint8_t { kRunning = 0, kAtBarrier = 1, kAtWave = 2, kDone = 3 };
+
+/* One GPU thread of the running block (slot i runs thread i of every block). */
+struct Fiber {
+  ThreadView view{};               // written only by this fiber, at its start
+  Relaxed<void *> ctx;             // saved context while not running
+  Relaxed<uint8_t> wait;           // Wait
+  Relaxed<const char *> site_file; // where it waits (barrier or wave operation)
+  Relaxed<int> site_line;
+  Relaxed<uintptr_t> sync;         // race-detector sync object of what it waits at
+  Relaxed<uint32_t> xin, xout;     // wave exchange: value given, value received
+  Relaxed<int> xkind, xarg, xwidth;
+  // Fixed once the slot exists.
+  unsigned index = 0;
+  char *stack_lo = nullptr;
+  size_t stack_size = 0;
+  Relaxed<void *> tsan;            // race-detector fiber (the host's changes per launching thread)
+};
+
+struct BarrierState {
+  Relaxed<unsigned> arrived;
+  Relaxed<const char *> file;       // site of the first arrival of this generation
+  Relaxed<int> line;
+  Relaxed<uintptr_t> sync;
+  Relaxed<bool> mismatch;           // some thread arrived at another site
+};
+
+struct WaveState {
+  Relaxed<unsigned> arrived;
+  Relaxed<const char *> file;
+  Relaxed<int> line;
+  Relaxed<uintptr_t> sync;
+  Relaxed<bool> mismatch;
+};
+
+/* Thrown inside a fiber to unwind its kernel frames when the launch is abandoned. */
+struct AbortUnwind {};
+
+struct Engine {
+  // Configuration: host only.
+  int schedule = RF_SIM_SCHED_IN_ORDER;
+  uint64_t seed = 0;
+  uint64_t budget = uint64_t{1} << 28;
+  uint64_t launch_index = 0;
+  uint64_t total_switches = 0;
+  hipError_t last_error = hipSuccess;
+
+  // Launch constants: written by the host before the launch, read by fibers.
+  unsigned nthreads = 0, wave = 32, nwaves = 0;
+  void (*invoke)(void *) = nullptr;
+  void *pack = nullptr;
+  bool in_launch = false;
+
+  // Block state: touched by fibers and the host.
+  Relaxed<uint32_t> block_x, block_y, block_z;
+  Relaxed<unsigned> done;
+  Relaxed<int> abort_code;          // RF_SIM_* once the launch is being abandoned
+  Relaxed<uint64_t> switches;       // this launch
+  Relaxed<unsigned> skew_wave;
+  Relaxed<Fiber *> current;
+  RunSet run;
+  Prng rng;
+  BarrierState barrier;
+  WaveState waves[kMaxWaves];
+
+  Fiber fibers[kMaxBlockThreads];
+  Fiber host;                       // the launching thread's context
+  Lds lds;
+  SyncCells cells;
+};
+
+/* A namespace-scope object, not a function-local static: no initialisation guard, which
+ * the race reporter could not take from inside a report. */
+extern Engine the_engine;
+inline Engine &engine() { return the_engine; }
+
+/* Relative source path for messages (the project root prefix stripped). */
+const char *short_path(const char *file);
+/* Records the problem, makes the launch fail, and (inside a fiber) unwinds it. */
+[[noreturn]] void abandon_in_fiber(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void abandon_from_host(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Scheduling points of the running fiber. */
+void suspend(Fiber *self);  // self is not runnable: run someone else until it is resumed
+void yield(Fiber *self);    // self stays runnable: let the schedule choose
+
+/* The indices of thread `linear` of the running block, computed from launch constants. */
+rf_sim_uint3 thread_index_of(unsigned linear);
+
+/* Defined next to the race reporter so that linking the simulator links the reporter's
+ * hooks too (the sanitizer runtime's weak defaults would otherwise be used). */
+void race_reporting_linked();
+
+/* Builds the divergent-barrier message for a block in which no thread can run. */
+void describe_stuck_block(char *msg, size_t len);
+/* In a fiber whose barrier or wave operation was reached from different call sites. Kept
+ * out of line: the hot barrier frames stay small (fewer cache lines per switch). */
+[[noreturn]] void abandon_divergent();
+
+}  // namespace rf_sim
+#endif

@@ -1,0 +1,127 @@
+/* The host runtime subset: device memory is host memory, streams and events are
+ * synchronous, launches run before hipLaunchKernelGGL returns. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "engine.h"
+
+using rf_sim::engine;
+
+struct rf_sim_event {
+  double ms;  // host monotonic clock at the last record
+};
+
+static double now_ms() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+extern "C" {
+
+hipError_t hipMalloc(void **ptr, size_t bytes) {
+  if (!ptr) return hipErrorInvalidValue;
+  *ptr = nullptr;
+  if (bytes == 0) return hipSuccess;
+  *ptr = malloc(bytes);  // plain heap: AddressSanitizer sees out-of-bounds accesses
+  if (!*ptr) return engine().last_error = hipErrorOutOfMemory;
+  return hipSuccess;
+}
+
+hipError_t hipFree(void *ptr) {
+  free(ptr);
+  return hipSuccess;
+}
+
+hipError_t hipMemcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind) {
+  if (bytes == 0) return hipSuccess;
+  if (!dst || !src) return engine().last_error = hipErrorInvalidValue;
+  memmove(dst, src, bytes);
+  return hipSuccess;
+}
+
+hipError_t hipMemset(void *dst, int value, size_t bytes) {
+  if (bytes == 0) return hipSuccess;
+  if (!dst) return engine().last_error = hipErrorInvalidValue;
+  memset(dst, value, bytes);
+  return hipSuccess;
+}
+
+hipError_t rf_sim_memcpy_async(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
+                               hipStream_t) {
+  return hipMemcpy(dst, src, bytes, kind);
+}
+
+hipError_t rf_sim_memset_async(void *dst, int value, size_t bytes, hipStream_t) {
+  return hipMemset(dst, value, bytes);
+}
+
+hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
+hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+
+hipError_t hipGetLastError(void) {
+  hipError_t e = engine().last_error;
+  engine().last_error = hipSuccess;
+  return e;
+}
+
+hipError_t hipPeekAtLastError(void) { return engine().last_error; }
+
+const char *hipGetErrorString(hipError_t err) {
+  switch (err) {
+    case hipSuccess: return "no error";
+    case hipErrorInvalidValue: return "invalid argument";
+    case hipErrorOutOfMemory: return "out of memory";
+    case hipErrorInvalidConfiguration: return "invalid configuration argument";
+    case hipErrorInvalidDevice: return "invalid device ordinal";
+    case hipErrorLaunchTimeOut: return "the launch timed out (simulator step budget)";
+    case hipErrorLaunchFailure: return "unspecified launch failure";
+  }
+  return "unknown error";
+}
+
+hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int device) {
+  if (!prop) return hipErrorInvalidValue;
+  if (device != 0) return hipErrorInvalidDevice;
+  memset(prop, 0, sizeof *prop);
+  strcpy(prop->name, "redfuzz-sim");
+  prop->totalGlobalMem = size_t{1} << 34;
+  prop->sharedMemPerBlock = rf_sim::kLdsLimit;
+  prop->warpSize = rf_sim::wave_size;
+  prop->maxThreadsPerBlock = 1024;
+  prop->multiProcessorCount = 8;
+  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024;
+  prop->maxThreadsDim[2] = 64;
+  prop->maxGridSize[0] = 0x7fffffff;
+  prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
+  return hipSuccess;
+}
+
+hipError_t hipEventCreate(hipEvent_t *event) {
+  if (!event) return hipErrorInvalidValue;
+  *event = new rf_sim_event{now_ms()};
+  return hipSuccess;
+}
+
+hipError_t rf_sim_event_record(hipEvent_t event, hipStream_t) {
+  if (!event) return hipErrorInvalidValue;
+  event->ms = now_ms();
+  return hipSuccess;
+}
+
+hipError_t hipEventSynchronize(hipEvent_t event) {
+  return event ? hipSuccess : hipErrorInvalidValue;
+}
+
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
+  if (!ms || !start || !stop) return hipErrorInvalidValue;
+  *ms = static_cast<float>(stop->ms - start->ms);
+  return hipSuccess;
+}
+
+hipError_t hipEventDestroy(hipEvent_t event) {
+  delete event;
+  return hipSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,103 @@
+#include "lds.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "engine.h"
+#include "sanitizer_hooks.h"
+
+namespace rf_sim {
+
+/* Room for the 64 KiB limit plus red zones between up to 128 declarations. */
+static constexpr size_t kRedzone = san::asan ? 64 : 0;
+static constexpr size_t kArenaBytes = kLdsLimit + 128 * 64;
+
+static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+
+static char *map_arena(char *at) {
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED : 0);
+  void *p = mmap(at, kArenaBytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+  if (p == MAP_FAILED) {
+    perror("rf-sim: mapping the LDS arena");
+    abort();
+  }
+  return static_cast<char *>(p);
+}
+
+void Lds::begin_launch(size_t dynamic_bytes) {
+  if (!arena_) arena_ = map_arena(nullptr);
+  dynamic_ = dynamic_bytes;
+  high_water_ = 0;
+}
+
+void Lds::begin_block() {
+  static uint64_t serial;  // host only: unique across launches
+  serial_.set(++serial);
+  // Under ThreadSanitizer the previous block's accesses must not meet this block's: mapping
+  // fresh pages resets their shadow, with no happens-before edge between the two blocks.
+  if (san::tsan) map_arena(arena_);
+  size_t first = align_up(dynamic_ + kRedzone, 16);
+  size_t fill = high_water_ > first ? high_water_ : first;
+  san::unpoison(arena_, kArenaBytes);
+  fill_poison(0, fill);
+  san::poison(arena_, kArenaBytes);
+  san::unpoison(arena_, dynamic_);
+  filled_.set(fill);
+  top_.set(dynamic_);
+  logical_.set(dynamic_);
+}
+
+void Lds::end_block() {
+  size_t top = top_.get();
+  if (top > high_water_) high_water_ = top;
+}
+
+void Lds::fill_poison(size_t from, size_t to) {
+  // Byte k of the arena holds byte (k mod 4) of the little-endian poison word, so every
+  // 4-byte-aligned float or int reads as kPoisonBits.
+  unsigned char pattern[4];
+  memcpy(pattern, &kPoisonBits, 4);
+  size_t k = from;
+  for (; k < to && (k & 3); k++) arena_[k] = static_cast<char>(pattern[k & 3]);
+  uint32_t *w = reinterpret_cast<uint32_t *>(arena_ + k);
+  for (; k + 4 <= to; k += 4) *w++ = kPoisonBits;
+  for (; k < to; k++) arena_[k] = static_cast<char>(pattern[k & 3]);
+}
+
+void *Lds::place(LdsSite *site, size_t bytes, size_t align, const char *file, int line,
+                 SyncCells &cells) {
+  uint64_t serial = serial_.get();
+  if (site->block_serial.load(std::memory_order_relaxed) != serial) {
+    // The first thread of this block to reach the declaration places it.
+    size_t a = align < 16 ? 16 : align;
+    size_t logical = align_up(logical_.get(), align) + bytes;
+    if (logical > kLdsLimit)
+      abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
+                       "LDS limit: the declaration at %s:%d (%zu bytes) brings the block to "
+                       "%zu bytes (dynamic %zu), above %zu",
+                       short_path(file), line, bytes, logical, dynamic_, kLdsLimit);
+    size_t off = align_up(top_.get() + kRedzone, a);
+    if (off + bytes + kRedzone > kArenaBytes)
+      abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
+                       "LDS: too many declarations for the simulator's arena at %s:%d",
+                       short_path(file), line);
+    top_.set(off + bytes);
+    logical_.set(logical);
+    san::unpoison(arena_ + off, bytes);
+    size_t filled = filled_.get();
+    if (off + bytes > filled) {
+      fill_poison(off > filled ? off : filled, off + bytes);
+      filled_.set(off + bytes);
+    }
+    // Threads that reach the declaration later see the poison written above.
+    uintptr_t sync = cells.take();
+    san::release(sync);
+    site->sync.store(sync, std::memory_order_relaxed);
+    site->offset.store(static_cast<uint32_t>(off), std::memory_order_relaxed);
+    site->block_serial.store(serial, std::memory_order_relaxed);
+  }
+  san::acquire(site->sync.load(std::memory_order_relaxed));
+  return arena_ + site->offset.load(std::memory_order_relaxed);
+}
+
+}  // namespace rf_sim

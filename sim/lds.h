@@ -1,0 +1,42 @@
+/* The LDS of the running block: one arena with the launch's dynamic LDS at offset 0 and the
+ * RF_SHARED declarations after it, in the order threads first reach them. Poisoned with NaN
+ * (kPoisonBits) at block start; under AddressSanitizer every declaration is fenced by
+ * poisoned red zones, so an overrun is reported at the line that makes it. */
+#ifndef RF_SIM_LDS_H
+#define RF_SIM_LDS_H
+#include <stddef.h>
+#include <stdint.h>
+#include "relaxed.h"
+
+namespace rf_sim {
+
+struct LdsSite;
+class SyncCells;
+
+class Lds {
+ public:
+  /* Host, before a launch. */
+  void begin_launch(size_t dynamic_bytes);
+  /* Host, before each block: a fresh poisoned arena for a new block serial. */
+  void begin_block();
+  /* Host, after each block. */
+  void end_block();
+  void *dynamic_base() const { return arena_; }
+  /* In a fiber: the declaration's memory in this block; abandons the launch when the block
+   * would exceed 64 KiB. */
+  void *place(LdsSite *site, size_t bytes, size_t align, const char *file, int line,
+              SyncCells &cells);
+
+ private:
+  void fill_poison(size_t from, size_t to);
+  char *arena_ = nullptr;
+  size_t dynamic_ = 0;
+  size_t high_water_ = 0;          // largest arena extent of a block of this launch
+  Relaxed<uint64_t> serial_;       // which block the arena belongs to
+  Relaxed<size_t> top_;            // end of the last placed declaration
+  Relaxed<size_t> logical_;        // bytes in use as a GPU would count them
+  Relaxed<size_t> filled_;         // [0, filled_) holds poison or data of this block
+};
+
+}  // namespace rf_sim
+#endif

@@ -1,0 +1,62 @@
+/* Control API of the CPU SIMT simulator, for the runner (C ABI).
+ *
+ * Configure before a case, run the variant's launches, then take the status: the first
+ * problem any launch had since the last take (divergent barrier, race, launch error,
+ * timeout), with a message naming kernel source lines. */
+#ifndef RF_SIM_CONTROL_H
+#define RF_SIM_CONTROL_H
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Schedules; the values equal rf_sched in fuzz/case.h (checked by a static assertion). */
+enum {
+  RF_SIM_SCHED_IN_ORDER = 0,  /* lowest-numbered runnable thread first, blocks ascending */
+  RF_SIM_SCHED_REVERSE = 1,   /* highest-numbered runnable thread first, blocks descending */
+  RF_SIM_SCHED_RANDOM = 2,    /* seeded uniform choice among runnable threads, block order
+                                 a seeded permutation */
+  RF_SIM_SCHED_WAVE_SKEW = 3  /* per phase one seeded wave runs ahead, the rest in order */
+};
+
+/* Status codes; rf_sim_status_name gives the matching verdict name. */
+enum {
+  RF_SIM_OK = 0,
+  RF_SIM_DIVERGENT_BARRIER = 1, /* barrier or wave operation not reached by all threads */
+  RF_SIM_RACE = 2,              /* ThreadSanitizer reported a data race in a kernel */
+  RF_SIM_LAUNCH_ERROR = 3,      /* invalid configuration, LDS limit, bad shuffle width */
+  RF_SIM_TIMEOUT = 4            /* the launch exceeded the step budget */
+};
+
+/* Applies to every later launch. schedule: RF_SIM_SCHED_*; seed drives the random and
+ * wave-skew schedules; wave: 32 or 64 (anything else is recorded as a launch error and 32
+ * is used). Also restarts the launch counter, so the same configuration followed by the
+ * same launches gives the same interleavings, hence the same bits. */
+void rf_sim_configure(int schedule, uint64_t seed, unsigned wave);
+
+/* Returns RF_SIM_OK or the code of the first problem since the last take and clears it.
+ * msg (may be NULL) receives a one-line description, e.g.
+ * "race: write at kernels/softmax.hip:88 and read at kernels/softmax.hip:84". */
+int rf_sim_take_status(char *msg, size_t len);
+
+/* "ok", "divergent-barrier", "race", "launch-error", "timeout"; NULL when unknown. */
+const char *rf_sim_status_name(int code);
+
+/* Watchdog: a launch that switches between GPU threads more than this many times ends with
+ * RF_SIM_TIMEOUT (default 1 << 28, about a few seconds). A thread that loops forever
+ * without reaching a barrier or wave operation cannot be preempted and is not caught. */
+void rf_sim_set_step_budget(uint64_t switches);
+
+/* 1 when this build reports races (ThreadSanitizer build), else 0. */
+int rf_sim_race_detection(void);
+
+/* Context switches between GPU threads since the process started (for benchmarks and
+ * tests that check a schedule really interleaves). */
+uint64_t rf_sim_switch_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,228 @@
+/* port.h's HIP subset for the CPU simulator (included by kernels/port.h when RF_SIM is
+ * defined). The kernel files are compiled unmodified as C++17: every GPU thread runs as a
+ * fiber; __syncthreads is a block barrier and the __shfl family are wave collectives, both
+ * scheduling points; LDS declarations (RF_SHARED, RF_DYN_SHARED) get a per-block arena
+ * poisoned with NaN. See docs/SIMULATOR.md. */
+#ifndef RF_SIM_PORT_H
+#define RF_SIM_PORT_H
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <atomic>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include "sim_control.h"
+#include "sim_hip_runtime.h"
+
+/* ---- qualifiers: plain C++ functions on the CPU (__restrict__ is a compiler keyword) ---- */
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+
+/* ---- vector and index types ---------------------------------------------------------- */
+struct dim3 {
+  uint32_t x, y, z;
+  constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+struct rf_sim_uint3 { uint32_t x, y, z; };
+struct alignas(16) float4 { float x, y, z, w; };
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+
+namespace rf_sim {
+/* What threadIdx/blockIdx read: the running fiber's own indices. */
+struct ThreadView { rf_sim_uint3 thread_idx, block_idx; };
+/* Launch-wide constants, set before a launch starts. */
+struct LaunchView { dim3 block_dim, grid_dim; };
+/* The running fiber's view. A relaxed atomic: written by the scheduler, read by fibers;
+ * under ThreadSanitizer it must not create happens-before edges between GPU threads. */
+extern std::atomic<const ThreadView *> current_view;
+extern LaunchView launch_view;
+extern int wave_size;
+inline const ThreadView &self() { return *current_view.load(std::memory_order_relaxed); }
+}  // namespace rf_sim
+
+#define threadIdx (::rf_sim::self().thread_idx)
+#define blockIdx (::rf_sim::self().block_idx)
+#define blockDim (static_cast<const dim3 &>(::rf_sim::launch_view.block_dim))
+#define gridDim (static_cast<const dim3 &>(::rf_sim::launch_view.grid_dim))
+/* A run-time value (32 or 64, per rf_sim_configure), like warpSize in current ROCm. */
+inline const int &warpSize = ::rf_sim::wave_size;
+
+/* ---- math ---------------------------------------------------------------------------- */
+inline float __expf(float x) { return expf(x); }
+inline float __int_as_float(int v) { float f; memcpy(&f, &v, 4); return f; }
+inline int __float_as_int(float f) { int v; memcpy(&v, &f, 4); return v; }
+inline unsigned __float_as_uint(float f) { unsigned v; memcpy(&v, &f, 4); return v; }
+inline float __uint_as_float(unsigned v) { float f; memcpy(&f, &v, 4); return f; }
+
+/* ---- synchronisation ----------------------------------------------------------------- */
+namespace rf_sim {
+void syncthreads(const char *file, int line);
+void threadfence();
+enum ShuffleKind { SHFL_IDX = 0, SHFL_UP = 1, SHFL_DOWN = 2, SHFL_XOR = 3 };
+/* One lane's part of a wave collective: returns the 32 bits the lane receives. */
+uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line);
+
+template <typename T> struct is_shuffle_type
+    : std::integral_constant<bool, std::is_same<T, float>::value || std::is_same<T, int>::value ||
+                                       std::is_same<T, unsigned>::value> {};
+template <typename T> inline T shuffle(T v, int kind, int arg, int width, const char *file,
+                                       int line) {
+  static_assert(is_shuffle_type<T>::value, "wave operations take float, int or unsigned");
+  uint32_t bits;
+  memcpy(&bits, &v, 4);
+  bits = wave_exchange(bits, kind, arg, width, file, line);
+  memcpy(&v, &bits, 4);
+  return v;
+}
+}  // namespace rf_sim
+
+/* The call site of a barrier names it in divergent-barrier reports. */
+#define __syncthreads() ::rf_sim::syncthreads(__FILE__, __LINE__)
+#define __threadfence() ::rf_sim::threadfence()
+
+/* Wave operations, HIP semantics; the caller's line comes in through __builtin_LINE. */
+template <typename T>
+inline T __shfl(T v, int src_lane, int width = warpSize, const char *file = __builtin_FILE(),
+                int line = __builtin_LINE()) {
+  return ::rf_sim::shuffle(v, ::rf_sim::SHFL_IDX, src_lane, width, file, line);
+}
+template <typename T>
+inline T __shfl_up(T v, unsigned delta, int width = warpSize,
+                   const char *file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return ::rf_sim::shuffle(v, ::rf_sim::SHFL_UP, static_cast<int>(delta > 0x7fffffffu ? 0x7fffffffu : delta), width, file, line);
+}
+template <typename T>
+inline T __shfl_down(T v, unsigned delta, int width = warpSize,
+                     const char *file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return ::rf_sim::shuffle(v, ::rf_sim::SHFL_DOWN, static_cast<int>(delta > 0x7fffffffu ? 0x7fffffffu : delta), width, file, line);
+}
+template <typename T>
+inline T __shfl_xor(T v, int lane_mask, int width = warpSize,
+                    const char *file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return ::rf_sim::shuffle(v, ::rf_sim::SHFL_XOR, lane_mask, width, file, line);
+}
+
+/* ---- atomics: __atomic builtins, relaxed like HIP's (ThreadSanitizer sees atomics) ----- */
+namespace rf_sim {
+void atomic_observed();   /* models __threadfence publication for the race detector */
+template <typename T> inline T atomic_rmw_cas(T *p, T (*op)(T, T), T v) {
+  T old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(p, &old, op(old, v), true, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+  atomic_observed();
+  return old;
+}
+}  // namespace rf_sim
+
+inline float atomicAdd(float *p, float v) {
+  uint32_t *u = reinterpret_cast<uint32_t *>(p);
+  uint32_t old = __atomic_load_n(u, __ATOMIC_RELAXED);
+  for (;;) {
+    float f;
+    memcpy(&f, &old, 4);
+    f += v;
+    uint32_t nu;
+    memcpy(&nu, &f, 4);
+    if (__atomic_compare_exchange_n(u, &old, nu, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+  }
+  ::rf_sim::atomic_observed();
+  float r;
+  memcpy(&r, &old, 4);
+  return r;
+}
+#define RF_SIM_ATOMIC_INT_OPS(T)                                                               \
+  inline T atomicAdd(T *p, T v) {                                                              \
+    T r = __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                                          \
+    ::rf_sim::atomic_observed();                                                               \
+    return r;                                                                                  \
+  }                                                                                            \
+  inline T atomicMax(T *p, T v) {                                                              \
+    return ::rf_sim::atomic_rmw_cas<T>(p, [](T a, T b) { return a > b ? a : b; }, v);          \
+  }                                                                                            \
+  inline T atomicCAS(T *p, T cmp, T v) {                                                       \
+    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
+    ::rf_sim::atomic_observed();                                                               \
+    return cmp;                                                                                \
+  }
+RF_SIM_ATOMIC_INT_OPS(int)
+RF_SIM_ATOMIC_INT_OPS(unsigned)
+RF_SIM_ATOMIC_INT_OPS(unsigned long long)
+#undef RF_SIM_ATOMIC_INT_OPS
+inline int atomicExch(int *p, int v) {
+  int r = __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+  ::rf_sim::atomic_observed();
+  return r;
+}
+inline unsigned atomicExch(unsigned *p, unsigned v) {
+  unsigned r = __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+  ::rf_sim::atomic_observed();
+  return r;
+}
+inline float atomicExch(float *p, float v) {
+  uint32_t nu;
+  memcpy(&nu, &v, 4);
+  uint32_t r = __atomic_exchange_n(reinterpret_cast<uint32_t *>(p), nu, __ATOMIC_RELAXED);
+  ::rf_sim::atomic_observed();
+  float f;
+  memcpy(&f, &r, 4);
+  return f;
+}
+
+/* ---- LDS --------------------------------------------------------------------------- */
+namespace rf_sim {
+/* One per RF_SHARED declaration site (a function-local static, so a template kernel gets
+ * one per instantiation). Records where the site lives in the current block's arena. */
+struct LdsSite {
+  std::atomic<uint64_t> block_serial{0};
+  std::atomic<uint32_t> offset{0};
+  std::atomic<uintptr_t> sync{0};
+};
+void *lds_static(LdsSite *site, size_t bytes, size_t align, const char *file, int line);
+void *lds_dynamic();
+}  // namespace rf_sim
+
+/* Every thread executing the same declaration in a block gets the same pointer. */
+#define RF_SHARED(type, name, count)                                                          \
+  static ::rf_sim::LdsSite rf_sim_lds_site_##name;                                           \
+  type *const name = static_cast<type *>(::rf_sim::lds_static(                               \
+      &rf_sim_lds_site_##name, sizeof(type) * static_cast<size_t>(count), alignof(type),     \
+      __FILE__, __LINE__))
+/* The launch's dynamic LDS (shmem argument), at the start of the arena. */
+#define RF_DYN_SHARED(type, name) type *const name = static_cast<type *>(::rf_sim::lds_dynamic())
+
+/* ---- launch ------------------------------------------------------------------------- */
+namespace rf_sim {
+/* Runs the whole grid before returning; errors go to hipGetLastError and the status. */
+void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t stream, void (*invoke)(void *),
+            void *pack, const char *file, int line);
+
+template <typename... P, typename... A>
+inline void launch_kernel(const char *file, int line, void (*kernel)(P...), dim3 grid,
+                          dim3 block, size_t shmem, hipStream_t stream, A &&...args) {
+  static_assert(sizeof...(P) == sizeof...(A), "hipLaunchKernelGGL: wrong number of arguments");
+  // Arguments convert to the kernel's parameter types once, on the host, as in HIP.
+  struct Pack {
+    void (*kernel)(P...);
+    std::tuple<typename std::decay<P>::type...> args;
+  };
+  Pack pack{kernel, std::tuple<typename std::decay<P>::type...>(
+                        static_cast<typename std::decay<P>::type>(std::forward<A>(args))...)};
+  launch(grid, block, shmem, stream,
+         [](void *p) {
+           Pack *k = static_cast<Pack *>(p);
+           std::apply(k->kernel, k->args);
+         },
+         &pack, file, line);
+}
+}  // namespace rf_sim
+
+#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...)                            \
+  ::rf_sim::launch_kernel(__FILE__, __LINE__, (kernel), ::dim3(grid), ::dim3(block),         \
+                          static_cast<size_t>(shmem), (stream), ##__VA_ARGS__)
+
+#endif

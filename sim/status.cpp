@@ -1,0 +1,64 @@
+#include "status.h"
+#include <stdio.h>
+#include <string.h>
+#include <mutex>
+#include "sim_control.h"
+
+#if defined(__clang__) || defined(__GNUC__)
+#define RF_SIM_UNTRACKED __attribute__((no_sanitize("thread")))
+#else
+#define RF_SIM_UNTRACKED
+#endif
+
+namespace rf_sim {
+
+static std::mutex status_mutex;  // launches from several host threads are serialised too
+static int status_code;
+static char status_msg[512];
+
+RF_SIM_UNTRACKED static void store(int code, const char *text) {
+  if (status_code != RF_SIM_OK) return;  // the first problem wins
+  status_code = code;
+  size_t n = 0;
+  while (text[n] && n + 1 < sizeof status_msg) {
+    status_msg[n] = text[n];
+    n++;
+  }
+  status_msg[n] = '\0';
+}
+
+RF_SIM_UNTRACKED void status_report_text(int code, const char *text) {
+  std::lock_guard<std::mutex> lock(status_mutex);
+  store(code, text);
+}
+
+void status_vreport(int code, const char *fmt, va_list ap) {
+  char text[sizeof status_msg];
+  vsnprintf(text, sizeof text, fmt, ap);
+  status_report_text(code, text);
+}
+
+void status_report(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  status_vreport(code, fmt, ap);
+  va_end(ap);
+}
+
+RF_SIM_UNTRACKED int status_take(char *msg, size_t len) {
+  std::lock_guard<std::mutex> lock(status_mutex);
+  int code = status_code;
+  if (msg && len) {
+    size_t n = 0;
+    while (status_msg[n] && n + 1 < len) {
+      msg[n] = status_msg[n];
+      n++;
+    }
+    msg[n] = '\0';
+  }
+  status_code = RF_SIM_OK;
+  status_msg[0] = '\0';
+  return code;
+}
+
+}  // namespace rf_sim

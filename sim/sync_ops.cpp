@@ -1,0 +1,175 @@
+/* The kernel-facing scheduling points: block barriers, wave collectives and LDS
+ * declarations, plus __threadfence and the atomics' hook. */
+#include <string.h>
+#include "engine.h"
+#include "sanitizer_hooks.h"
+
+namespace rf_sim {
+
+static bool same_site(const char *f1, int l1, const char *f2, int l2) {
+  return l1 == l2 && (f1 == f2 || strcmp(f1, f2) == 0);
+}
+
+static Fiber *running_fiber(const char *what, const char *file, int line) {
+  Engine &e = engine();
+  Fiber *f = e.current.get();
+  if (!e.in_launch || f == nullptr || f == &e.host)
+    abandon_from_host(RF_SIM_LAUNCH_ERROR, "%s outside a kernel at %s:%d", what,
+                      short_path(file), line);
+  return f == &e.host ? nullptr : f;
+}
+
+/* ---- __syncthreads ------------------------------------------------------------------ */
+
+void syncthreads(const char *file, int line) {
+  Engine &e = engine();
+  Fiber *self = running_fiber("__syncthreads()", file, line);
+  if (!self) return;
+  BarrierState &b = e.barrier;
+  unsigned n = b.arrived.get();
+  if (n == 0) {
+    b.file.set(file);
+    b.line.set(line);
+    b.sync.set(e.cells.take());  // a fresh sync object per barrier generation
+  } else if (!same_site(b.file.get(), b.line.get(), file, line)) {
+    b.mismatch.set(true);
+  }
+  self->site_file.set(file);
+  self->site_line.set(line);
+  self->sync.set(b.sync.get());
+  self->wait.set(kAtBarrier);
+  e.run.remove(self->index);
+  san::release(self->sync.get());
+  b.arrived.set(n + 1);
+  if (n + 1 == e.nthreads) {
+    if (b.mismatch.get()) abandon_divergent();
+    // Every thread is here: the generation completes and a new phase starts. (Each thread
+    // marks itself running when it resumes: no pass over all the records here.)
+    b.arrived.set(0);
+    e.run.fill(e.nthreads);
+    e.skew_wave.set(e.rng.below(e.nwaves));
+    yield(self);
+  } else {
+    suspend(self);
+  }
+  self->wait.set(kRunning);
+  san::acquire(self->sync.get());
+}
+
+/* ---- wave collectives --------------------------------------------------------------- */
+
+/* Source lane of lane `lane` (HIP's definitions, amd_warp_functions.h / the CUDA guide):
+ * width splits the wave into segments; up/down out of the segment and xor past its end
+ * read the lane's own value; __shfl takes the source lane modulo width. */
+static unsigned source_lane(unsigned lane, int kind, int arg, int width, unsigned wave) {
+  long long self = lane, w = width, seg = self & ~(w - 1);
+  long long src;
+  switch (kind) {
+    case SHFL_UP:
+      src = self - arg;
+      if (src < seg) src = self;
+      break;
+    case SHFL_DOWN:
+      src = ((self & (w - 1)) + arg >= w) ? self : self + arg;
+      break;
+    case SHFL_XOR:
+      src = self ^ arg;
+      if (src >= ((self + w) & ~(w - 1))) src = self;
+      break;
+    default:
+      src = (arg & (w - 1)) + seg;
+      break;
+  }
+  return static_cast<unsigned>(src) & (wave - 1);  // the hardware lane index wraps
+}
+
+static void complete_wave(unsigned w) {
+  Engine &e = engine();
+  unsigned first = w * e.wave;
+  unsigned lanes = e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
+  for (unsigned l = 0; l < lanes; l++) {
+    Fiber &f = e.fibers[first + l];
+    unsigned src = source_lane(l, f.xkind.get(), f.xarg.get(), f.xwidth.get(), e.wave);
+    // A lane past the end of a partial wave does not exist: it reads as poison.
+    f.xout.set(src < lanes ? e.fibers[first + src].xin.get() : kPoisonBits);
+    f.wait.set(kRunning);
+    e.run.add(first + l);
+  }
+  e.waves[w].arrived.set(0);
+}
+
+uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file,
+                       int line) {
+  Engine &e = engine();
+  Fiber *self = running_fiber("wave operation", file, line);
+  if (!self) return bits;
+  if (width <= 0 || (width & (width - 1)) || static_cast<unsigned>(width) > e.wave)
+    abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
+                     "launch error: wave operation at %s:%d with width %d (must be a power of "
+                     "two <= warpSize %u)",
+                     short_path(file), line, width, e.wave);
+  unsigned w = self->index / e.wave;
+  unsigned first = w * e.wave;
+  unsigned lanes = e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
+  WaveState &ws = e.waves[w];
+  unsigned n = ws.arrived.get();
+  if (n == 0) {
+    ws.file.set(file);
+    ws.line.set(line);
+    ws.sync.set(e.cells.take());  // a fresh sync object per (wave, collective)
+    ws.mismatch.set(false);
+  } else if (!same_site(ws.file.get(), ws.line.get(), file, line)) {
+    ws.mismatch.set(true);
+  }
+  self->xin.set(bits);
+  self->xkind.set(kind);
+  self->xarg.set(arg);
+  self->xwidth.set(width);
+  self->site_file.set(file);
+  self->site_line.set(line);
+  self->sync.set(ws.sync.get());
+  self->wait.set(kAtWave);
+  e.run.remove(self->index);
+  san::release(self->sync.get());
+  ws.arrived.set(n + 1);
+  if (n + 1 == lanes) {
+    if (ws.mismatch.get()) abandon_divergent();
+    complete_wave(w);
+    yield(self);
+  } else {
+    suspend(self);
+  }
+  san::acquire(self->sync.get());
+  return self->xout.get();
+}
+
+/* ---- memory ordering ---------------------------------------------------------------- */
+
+// __threadfence publishes this thread's earlier writes; a later fence or atomic of any
+// thread observes them. An over-approximation of the GPU memory model that keeps the
+// usual "write, fence, atomic counter" pattern free of false race reports.
+static char fence_sync;
+
+void threadfence() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  san::release(reinterpret_cast<uintptr_t>(&fence_sync));
+  san::acquire(reinterpret_cast<uintptr_t>(&fence_sync));
+}
+
+void atomic_observed() { san::acquire(reinterpret_cast<uintptr_t>(&fence_sync)); }
+
+/* ---- LDS --------------------------------------------------------------------------- */
+
+void *lds_static(LdsSite *site, size_t bytes, size_t align, const char *file, int line) {
+  Engine &e = engine();
+  if (!running_fiber("RF_SHARED", file, line)) return nullptr;
+  return e.lds.place(site, bytes, align, file, line, e.cells);
+}
+
+void *lds_dynamic() {
+  Engine &e = engine();
+  if (!running_fiber("RF_DYN_SHARED", "?", 0)) return nullptr;
+  return e.lds.dynamic_base();
+}
+
+}  // namespace rf_sim

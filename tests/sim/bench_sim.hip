@@ -1,0 +1,158 @@
+/* Simulator throughput (run by scripts/bench-sim.sh; not a test): a grid-stride + LDS-tree
+ * sum at n = 2^16 with block 256, and a block-per-row softmax at 64 x 1024, in elements per
+ * second of the whole launch sequence. Prints figures only. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <vector>
+#include "kernels/port.h"
+
+__global__ void sum_partials(const float *x, float *partial, int n) {
+  RF_SHARED(float, s, 1024);
+  unsigned t = threadIdx.x;
+  float acc = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + t; i < n; i += blockDim.x * gridDim.x) acc += x[i];
+  s[t] = acc;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) partial[blockIdx.x] = s[0];
+}
+
+/* The fused softmax of seed chapter 004: max tree, reader barrier, sum tree, normalise. */
+__global__ void softmax_lds(const float *x, float *y, int cols) {
+  RF_SHARED(float, s, 1024);
+  const float *row = x + static_cast<size_t>(blockIdx.x) * cols;
+  unsigned t = threadIdx.x;
+  float m = -INFINITY;
+  for (int c = t; c < cols; c += blockDim.x) m = fmaxf(m, row[c]);
+  s[t] = m;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (t < stride) s[t] = fmaxf(s[t], s[t + stride]);
+    __syncthreads();
+  }
+  const float maximum = s[0];
+  __syncthreads();
+  float sum = 0.0f;
+  for (int c = t; c < cols; c += blockDim.x) sum += expf(row[c] - maximum);
+  s[t] = sum;
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  const float denominator = s[0];
+  for (int c = t; c < cols; c += blockDim.x)
+    y[static_cast<size_t>(blockIdx.x) * cols + c] = expf(row[c] - maximum) / denominator;
+}
+
+/* The same softmax with wave shuffles for the in-wave part: fewer barriers, more
+ * collectives. */
+__device__ float wave_max(float v) {
+  for (int d = warpSize / 2; d > 0; d /= 2) v = fmaxf(v, __shfl_xor(v, d));
+  return v;
+}
+__device__ float wave_sum(float v) {
+  for (int d = warpSize / 2; d > 0; d /= 2) v += __shfl_xor(v, d);
+  return v;
+}
+__global__ void softmax_wave(const float *x, float *y, int cols) {
+  RF_SHARED(float, partial, 32);
+  const float *row = x + static_cast<size_t>(blockIdx.x) * cols;
+  unsigned t = threadIdx.x, lane = t % warpSize, wave = t / warpSize;
+  unsigned waves = blockDim.x / warpSize;
+  float m = -INFINITY;
+  for (int c = t; c < cols; c += blockDim.x) m = fmaxf(m, row[c]);
+  m = wave_max(m);
+  if (lane == 0) partial[wave] = m;
+  __syncthreads();
+  m = wave_max(lane < waves ? partial[lane] : -INFINITY);
+  __syncthreads();
+  float sum = 0.0f;
+  for (int c = t; c < cols; c += blockDim.x) sum += expf(row[c] - m);
+  sum = wave_sum(sum);
+  if (lane == 0) partial[wave] = sum;
+  __syncthreads();
+  sum = wave_sum(lane < waves ? partial[lane] : 0.0f);
+  for (int c = t; c < cols; c += blockDim.x)
+    y[static_cast<size_t>(blockIdx.x) * cols + c] = expf(row[c] - m) / sum;
+}
+
+/* CPU time of this thread: the machine may be shared, and the simulator runs on one thread. */
+static double cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+template <typename Launch>
+static void measure(const char *what, double elements, Launch launch) {
+  rf_sim_configure(RF_SIM_SCHED_IN_ORDER, 1, 32);
+  launch();  // warm: fiber stacks and LDS arena exist from here on
+  uint64_t switches0 = rf_sim_switch_count();
+  int reps = 0;
+  double best = 1e30, start = cpu_seconds();
+  do {
+    double t0 = cpu_seconds();
+    launch();
+    double s = cpu_seconds() - t0;
+    if (s < best) best = s;
+    reps++;
+  } while (cpu_seconds() - start < 1.0 && reps < 200);
+  char msg[256];
+  int status = rf_sim_take_status(msg, sizeof msg);
+  uint64_t switches = (rf_sim_switch_count() - switches0) / static_cast<uint64_t>(reps);
+  printf("%-62s %8.2f M elements/s  (%.3f ms CPU per run, %llu switches, %.0f ns/switch%s%s)\n",
+         what, elements / best / 1e6, best * 1e3, static_cast<unsigned long long>(switches),
+         switches ? best * 1e9 / static_cast<double>(switches) : 0.0, status ? ", status: " : "",
+         status ? msg : "");
+}
+
+int main() {
+  printf("rf-sim benchmark (%s build), schedule in-order, wave 32\n",
+         rf_sim_race_detection() ? "ThreadSanitizer" : "plain");
+  const int n = 1 << 16;
+  std::vector<float> hx(n);
+  for (int i = 0; i < n; i++) hx[i] = static_cast<float>(i % 17) - 8.0f;
+  float *x, *partial, *total;
+  hipMalloc(&x, n * sizeof(float));
+  hipMalloc(&partial, 1024 * sizeof(float));
+  hipMalloc(&total, sizeof(float));
+  hipMemcpy(x, hx.data(), n * sizeof(float), hipMemcpyHostToDevice);
+  for (int grid : {8, 64, 256}) {
+    char what[96];
+    snprintf(what, sizeof what, "sum grid-stride+LDS tree n=2^16 block 256 grid %d (+1 block)", grid);
+    measure(what, n, [&] {
+      hipLaunchKernelGGL(sum_partials, dim3(grid), dim3(256), 0, 0, x, partial, n);
+      hipLaunchKernelGGL(sum_partials, dim3(1), dim3(256), 0, 0, partial, total, grid);
+    });
+  }
+  const int rows = 64, cols = 1024;
+  std::vector<float> hs(rows * cols);
+  for (int i = 0; i < rows * cols; i++) hs[i] = static_cast<float>((i * 37) % 101) / 10.0f;
+  float *sx, *sy;
+  hipMalloc(&sx, hs.size() * sizeof(float));
+  hipMalloc(&sy, hs.size() * sizeof(float));
+  hipMemcpy(sx, hs.data(), hs.size() * sizeof(float), hipMemcpyHostToDevice);
+  for (int block : {256, 1024}) {
+    char what[96];
+    snprintf(what, sizeof what, "softmax block-per-row LDS trees 64x1024 block %d", block);
+    measure(what, rows * cols, [&] {
+      hipLaunchKernelGGL(softmax_lds, dim3(rows), dim3(block), 0, 0, sx, sy, cols);
+    });
+    snprintf(what, sizeof what, "softmax block-per-row wave shuffles 64x1024 block %d", block);
+    measure(what, rows * cols, [&] {
+      hipLaunchKernelGGL(softmax_wave, dim3(rows), dim3(block), 0, 0, sx, sy, cols);
+    });
+  }
+  hipFree(x);
+  hipFree(partial);
+  hipFree(total);
+  hipFree(sx);
+  hipFree(sy);
+  return 0;
+}

@@ -1,0 +1,32 @@
+/* Helpers shared by the simulator tests: device buffers and status checks. */
+#ifndef RF_SIM_TEST_UTIL_H
+#define RF_SIM_TEST_UTIL_H
+#include <string.h>
+#include <vector>
+#include "kernels/port.h"
+#include "rf_test.h"
+
+template <typename T> static T *dev_alloc(size_t n) {
+  T *p = nullptr;
+  hipMalloc(&p, n * sizeof(T));
+  return p;
+}
+template <typename T> static T *dev_from(const std::vector<T> &v) {
+  T *p = dev_alloc<T>(v.size());
+  hipMemcpy(p, v.data(), v.size() * sizeof(T), hipMemcpyHostToDevice);
+  return p;
+}
+template <typename T> static std::vector<T> host_from(const T *p, size_t n) {
+  std::vector<T> v(n);
+  hipMemcpy(v.data(), p, n * sizeof(T), hipMemcpyDeviceToHost);
+  return v;
+}
+
+static const char *const kScheduleNames[] = {"in-order", "reverse", "random", "wave-skew"};
+
+static inline uint32_t float_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+#endif
