@@ -12,7 +12,11 @@ int rf_cmd_run(int argc, char **argv);
 int rf_cmd_list(int argc, char **argv);
 int rf_cmd_replay(int argc, char **argv);
 int rf_cmd_shrink(int argc, char **argv);
+int rf_cmd_study(int argc, char **argv);
+int rf_cmd_bench(int argc, char **argv);
 int rf_cmd_sweep(int argc, char **argv);
+int rf_cmd_encode(int argc, char **argv);
+int rf_cmd_decode(int argc, char **argv);
 
 /* A case being assembled from flags: which fields were given explicitly. */
 typedef struct { rf_case c; int from_file, set_n, set_shape; } rf_cli_case;

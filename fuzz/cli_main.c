@@ -14,7 +14,13 @@ static const char usage[] =
   "  list     list the variants, their plans and launch constraints\n"
   "  replay   replay text cases (files or folders) and check their expected verdicts\n"
   "  shrink   shrink a failing case (text or fuzz artifact) into regressions/\n"
+  "  study    error against summation order: every variant x distribution x size x seed,\n"
+  "           CSV tables of error and error/bound (scripts/study.sh adds the plots)\n"
+  "  bench    time every variant (median ms, GB/s) beside the copy ceiling and CUB, each\n"
+  "           with its oracle verdict\n"
   "  sweep    every variant over lists of sizes, distributions, launches, schedules\n"
+  "  encode   text case -> binary fuzz input (seed corpus)\n"
+  "  decode   binary fuzz input -> text case, as the fuzz target decodes it\n"
   "\n"
   "'redfuzz <command> --help' describes each command. Exit status: 0 all verdicts pass,\n"
   "1 a failure verdict or expectation mismatch, 2 bad usage or input.\n";
@@ -30,8 +36,12 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "list") == 0) return rf_cmd_list(argc - 1, argv + 1);
   if (strcmp(cmd, "replay") == 0) return rf_cmd_replay(argc - 1, argv + 1);
   if (strcmp(cmd, "shrink") == 0) return rf_cmd_shrink(argc - 1, argv + 1);
+  if (strcmp(cmd, "study") == 0) return rf_cmd_study(argc - 1, argv + 1);
+  if (strcmp(cmd, "bench") == 0) return rf_cmd_bench(argc - 1, argv + 1);
   if (strcmp(cmd, "sweep") == 0) return rf_cmd_sweep(argc - 1, argv + 1);
-  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, sweep; see redfuzz --help)\n",
+  if (strcmp(cmd, "encode") == 0) return rf_cmd_encode(argc - 1, argv + 1);
+  if (strcmp(cmd, "decode") == 0) return rf_cmd_decode(argc - 1, argv + 1);
+  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, study, bench, sweep, encode, decode; see redfuzz --help)\n",
           cmd);
   return RF_EXIT_USAGE;
 }

@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <string.h>
 #include "fuzz_select.h"
 
@@ -49,4 +50,16 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
   rf_case_decode(data, size, lim, c);
   rf_force_op(c, rf_only_single_op(only), lim);
   return 0;
+}
+
+rf_limits rf_fuzz_limits(const rf_limits *runner_limits, const char *backend) {
+  rf_limits l = *runner_limits;
+  uint64_t cap = strcmp(backend, "sim") == 0 ? (1u << 12) : l.max_elems;
+  const char *env = getenv("REDFUZZ_MAX_ELEMS");
+  if (env && *env) cap = strtoull(env, NULL, 0);
+  if (cap < 1) cap = 1;
+  if (l.max_n > cap) l.max_n = cap;
+  if (l.max_elems > cap) l.max_elems = cap;
+  if (l.max_cols > cap) l.max_cols = (uint32_t)cap;
+  return l;
 }

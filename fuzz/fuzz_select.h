@@ -12,7 +12,11 @@ int rf_only_keeps(const char *only, const rf_variant *v);
 int rf_only_single_op(const char *only);
 /* Maps a decoded case onto op (no-op when op < 0 or equal), keeping its element count. */
 void rf_force_op(rf_case *c, int op, const rf_limits *lim);
-/* Decode exactly as the fuzz target does. Returns 0. */
+/* The limits fuzz inputs decode under: the runner's, except on the simulator where cases
+ * stay at most 2^12 elements so a campaign makes many executions per second;
+ * REDFUZZ_MAX_ELEMS overrides (it can only lower the runner's limits). */
+rf_limits rf_fuzz_limits(const rf_limits *runner_limits, const char *backend);
+/* Decode exactly as the fuzz target does (lim from rf_fuzz_limits). Returns 0. */
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
                                const char *only, rf_case *c);
 #endif

@@ -8,7 +8,9 @@
  *   REDFUZZ_ONLY=a,b,...  run only these variants (names, or an op name for all of its correct
  *                         variants); mutants run only when named. Default: every correct
  *                         variant. When every selected variant has one op, cases are mapped
- *                         onto that op (sizes carried over) so no execution is wasted. */
+ *                         onto that op (sizes carried over) so no execution is wasted.
+ *   REDFUZZ_MAX_ELEMS=N   cap on elements per case (default: 2^12 on the simulator, the
+ *                         runner's limit on GPUs). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,7 +39,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   char err[256];
   runner = rf_runner_create(err, sizeof err);
   if (!runner) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
-  limits = rf_runner_limits(runner);
+  rf_limits rl = rf_runner_limits(runner);
+  limits = rf_fuzz_limits(&rl, rf_runner_device(runner)->backend);
   const char *o = getenv("REDFUZZ_ONLY");
   if (o) snprintf(only, sizeof only, "%s", o);
   rf_runner_set_filter(runner, keep_variant, NULL);

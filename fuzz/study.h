@@ -44,7 +44,8 @@ typedef struct {
   double rel_abs;      /* sum: err / Σ|x_i| */
   double ulps;         /* err in ulps of the exact result rounded to binary32 */
   double bound, ratio; /* the derived bound at the same place and err / bound */
-  double scale;        /* the unit the scaled columns divide by: u·Σ|x_i| (sum), u·y_j (softmax) */
+  double scale;        /* the unit the scaled columns divide by: u·Σ|x_i| (sum), u·max(y_j,
+                          2^-126) (softmax: relative, except for results that underflow) */
   double scaled_err, scaled_bound;
   double sqrt_h;       /* √h: the probabilistic level (Higham & Mary 2019) in the scaled unit */
 } rf_study_measure;

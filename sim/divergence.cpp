@@ -16,8 +16,7 @@ struct Group {
 };
 }  // namespace
 
-static void describe_groups(const char *title, unsigned lo, unsigned hi, char *msg,
-                            size_t len) {
+static void describe_groups(const char *title, unsigned lo, unsigned hi, char *msg, size_t len) {
   Engine &e = engine();
   Group groups[8];
   unsigned ngroups = 0, more = 0;
@@ -28,8 +27,8 @@ static void describe_groups(const char *title, unsigned lo, unsigned hi, char *m
     int line = w == kDone ? 0 : f.site_line.get();
     if (w == kRunning) file = "", line = 0;
     unsigned g = 0;
-    while (g < ngroups && !(groups[g].wait == w && groups[g].line == line &&
-                            strcmp(groups[g].file, file) == 0))
+    while (g < ngroups &&
+           !(groups[g].wait == w && groups[g].line == line && strcmp(groups[g].file, file) == 0))
       g++;
     if (g == ngroups) {
       if (ngroups == 8) {
@@ -51,9 +50,9 @@ static void describe_groups(const char *title, unsigned lo, unsigned hi, char *m
                        : gr.wait == kAtWave  ? "wait at the wave operation at"
                        : gr.wait == kDone    ? "exited"
                                              : "are running";
-    n += static_cast<size_t>(snprintf(msg + n, len - n, "%s %u thread%s %s%s (first thread (%u,%u,%u))",
-                                      g ? ";" : "", gr.count, gr.count == 1 ? "" : "s", what,
-                                      where, t.x, t.y, t.z));
+    n += static_cast<size_t>(
+        snprintf(msg + n, len - n, "%s %u thread%s %s%s (first thread (%u,%u,%u))", g ? ";" : "",
+                 gr.count, gr.count == 1 ? "" : "s", what, where, t.x, t.y, t.z));
   }
   if (more && n < len) snprintf(msg + n, len - n, "; %u more threads elsewhere", more);
 }
@@ -67,8 +66,8 @@ void describe_stuck_block(char *msg, size_t len) {
     if (e.waves[w].arrived.get() == 0) continue;
     unsigned lo = w * e.wave, hi = lo + e.wave < e.nthreads ? lo + e.wave : e.nthreads;
     snprintf(title, sizeof title,
-             "divergent wave operation: block (%u,%u,%u) wave %u (threads %u..%u):", bx, by,
-             bz, w, lo, hi - 1);
+             "divergent wave operation: block (%u,%u,%u) wave %u (threads %u..%u):", bx, by, bz, w,
+             lo, hi - 1);
     describe_groups(title, lo, hi, msg, len);
     return;
   }

@@ -276,8 +276,7 @@ static const char *check_config(dim3 grid, dim3 block, size_t shmem) {
   uint64_t threads = uint64_t{block.x} * block.y * block.z;
   if (threads == 0 || threads > kMaxBlockThreads || block.x > 1024 || block.y > 1024 ||
       block.z > 64) {
-    snprintf(why, sizeof why, "block (%u,%u,%u) is not 1..1024 threads", block.x, block.y,
-             block.z);
+    snprintf(why, sizeof why, "block (%u,%u,%u) is not 1..1024 threads", block.x, block.y, block.z);
     return why;
   }
   if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 0x7fffffffu || grid.y > 65535 ||
@@ -313,8 +312,8 @@ static std::vector<uint64_t> block_order(uint64_t blocks) {
 static std::mutex launch_mutex;
 static thread_local bool launching;
 
-void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(void *),
-            void *pack, const char *file, int line) {
+void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(void *), void *pack,
+            const char *file, int line) {
   Engine &e = engine();
   if (launching)  // a kernel launching a kernel: not part of the subset
     abandon_in_fiber(RF_SIM_LAUNCH_ERROR, "launch error: kernel launch inside a kernel at %s:%d",
@@ -329,12 +328,14 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   launch_view.grid_dim = grid;
   e.nthreads = block.x * block.y * block.z;
   e.wave = static_cast<unsigned>(wave_size);
+  e.wave_shift = e.wave == 64 ? 6 : 5;
   e.nwaves = (e.nthreads + e.wave - 1) / e.wave;
   e.invoke = invoke;
   e.pack = pack;
   e.run.set_size(e.nthreads);
   prepare_slots(e.nthreads);
   race_reporting_linked();
+  install_oob_reporting();
   e.abort_code.set(RF_SIM_OK);
   e.switches.set(0);
   e.cells.reset();
@@ -346,7 +347,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.in_launch = true;
   launching = true;
   for (uint64_t k = 0; k < blocks; k++) {
-    uint64_t b = !order.empty() ? order[k]
+    uint64_t b = !order.empty()                       ? order[k]
                  : e.schedule == RF_SIM_SCHED_REVERSE ? blocks - 1 - k
                                                       : k;
     if (!run_block(b)) break;
@@ -356,8 +357,10 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   launching = false;
   e.total_switches += e.switches.get();
   int code = e.abort_code.get();
-  if (code == RF_SIM_TIMEOUT) e.last_error = hipErrorLaunchTimeOut;
-  else if (code != RF_SIM_OK) e.last_error = hipErrorLaunchFailure;
+  if (code == RF_SIM_TIMEOUT)
+    e.last_error = hipErrorLaunchTimeOut;
+  else if (code != RF_SIM_OK)
+    e.last_error = hipErrorLaunchFailure;
 }
 
 }  // namespace rf_sim

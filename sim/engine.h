@@ -15,34 +15,34 @@ namespace rf_sim {
 /* 0x7FDADBAD: a quiet NaN (exponent all ones, mantissa bit 22 set) with a recognisable
  * payload; what unwritten LDS and shuffles from missing lanes read as. */
 constexpr uint32_t kPoisonBits = 0x7FDADBADu;
-constexpr size_t kLdsLimit = 65536;     // per block, as gfx1201's sharedMemPerBlock
+constexpr size_t kLdsLimit = 65536;  // per block, as gfx1201's sharedMemPerBlock
 constexpr unsigned kMaxWaves = kMaxBlockThreads / 32;
 
 enum Wait : uint8_t { kRunning = 0, kAtBarrier = 1, kAtWave = 2, kDone = 3 };
 
 /* One GPU thread of the running block (slot i runs thread i of every block). */
 struct Fiber {
-  ThreadView view{};               // written only by this fiber, at its start
-  Relaxed<void *> ctx;             // saved context while not running
-  Relaxed<uint8_t> wait;           // Wait
-  Relaxed<const char *> site_file; // where it waits (barrier or wave operation)
+  ThreadView view{};                // written only by this fiber, at its start
+  Relaxed<void *> ctx;              // saved context while not running
+  Relaxed<uint8_t> wait;            // Wait
+  Relaxed<const char *> site_file;  // where it waits (barrier or wave operation)
   Relaxed<int> site_line;
-  Relaxed<uintptr_t> sync;         // race-detector sync object of what it waits at
-  Relaxed<uint32_t> xin, xout;     // wave exchange: value given, value received
+  Relaxed<uintptr_t> sync;      // race-detector sync object of what it waits at
+  Relaxed<uint32_t> xin, xout;  // wave exchange: value given, value received
   Relaxed<int> xkind, xarg, xwidth;
   // Fixed once the slot exists.
   unsigned index = 0;
   char *stack_lo = nullptr;
   size_t stack_size = 0;
-  Relaxed<void *> tsan;            // race-detector fiber (the host's changes per launching thread)
+  Relaxed<void *> tsan;  // race-detector fiber (the host's changes per launching thread)
 };
 
 struct BarrierState {
   Relaxed<unsigned> arrived;
-  Relaxed<const char *> file;       // site of the first arrival of this generation
+  Relaxed<const char *> file;  // site of the first arrival of this generation
   Relaxed<int> line;
   Relaxed<uintptr_t> sync;
-  Relaxed<bool> mismatch;           // some thread arrived at another site
+  Relaxed<bool> mismatch;  // some thread arrived at another site
 };
 
 struct WaveState {
@@ -67,6 +67,7 @@ struct Engine {
 
   // Launch constants: written by the host before the launch, read by fibers.
   unsigned nthreads = 0, wave = 32, nwaves = 0;
+  unsigned wave_shift = 5;  // log2(wave): the wave of a thread without a division
   void (*invoke)(void *) = nullptr;
   void *pack = nullptr;
   bool in_launch = false;
@@ -74,8 +75,8 @@ struct Engine {
   // Block state: touched by fibers and the host.
   Relaxed<uint32_t> block_x, block_y, block_z;
   Relaxed<unsigned> done;
-  Relaxed<int> abort_code;          // RF_SIM_* once the launch is being abandoned
-  Relaxed<uint64_t> switches;       // this launch
+  Relaxed<int> abort_code;     // RF_SIM_* once the launch is being abandoned
+  Relaxed<uint64_t> switches;  // this launch
   Relaxed<unsigned> skew_wave;
   Relaxed<Fiber *> current;
   RunSet run;
@@ -84,7 +85,7 @@ struct Engine {
   WaveState waves[kMaxWaves];
 
   Fiber fibers[kMaxBlockThreads];
-  Fiber host;                       // the launching thread's context
+  Fiber host;  // the launching thread's context
   Lds lds;
   SyncCells cells;
 };
@@ -111,6 +112,9 @@ rf_sim_uint3 thread_index_of(unsigned linear);
 /* Defined next to the race reporter so that linking the simulator links the reporter's
  * hooks too (the sanitizer runtime's weak defaults would otherwise be used). */
 void race_reporting_linked();
+/* AddressSanitizer build: turns reports raised in kernels into RF_SIM_OOB (asan_report.cpp);
+ * replaces any error-report callback installed before the first launch. */
+void install_oob_reporting();
 
 /* Builds the divergent-barrier message for a block in which no thread can run. */
 void describe_stuck_block(char *msg, size_t len);

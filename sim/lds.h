@@ -31,11 +31,11 @@ class Lds {
   void fill_poison(size_t from, size_t to);
   char *arena_ = nullptr;
   size_t dynamic_ = 0;
-  size_t high_water_ = 0;          // largest arena extent of a block of this launch
-  Relaxed<uint64_t> serial_;       // which block the arena belongs to
-  Relaxed<size_t> top_;            // end of the last placed declaration
-  Relaxed<size_t> logical_;        // bytes in use as a GPU would count them
-  Relaxed<size_t> filled_;         // [0, filled_) holds poison or data of this block
+  size_t high_water_ = 0;     // largest arena extent of a block of this launch
+  Relaxed<uint64_t> serial_;  // which block the arena belongs to
+  Relaxed<size_t> top_;       // end of the last placed declaration
+  Relaxed<size_t> logical_;   // bytes in use as a GPU would count them
+  Relaxed<size_t> filled_;    // [0, filled_) holds poison or data of this block
 };
 
 }  // namespace rf_sim

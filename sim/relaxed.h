@@ -8,7 +8,8 @@
 
 namespace rf_sim {
 
-template <typename T> class Relaxed {
+template <typename T>
+class Relaxed {
  public:
   constexpr Relaxed(T v = T()) : v_(v) {}
   Relaxed(const Relaxed &) = delete;

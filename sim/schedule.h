@@ -38,7 +38,7 @@ class Prng {
 class RunSet {
  public:
   void set_size(unsigned n) { words_ = (n + 63) / 64; }  // per launch, before any block
-  void fill(unsigned n) {                                 // threads [0, n) runnable
+  void fill(unsigned n) {                                // threads [0, n) runnable
     for (unsigned k = 0; k < words_; k++) {
       unsigned lo = k * 64;
       w_[k].set(n >= lo + 64 ? ~uint64_t{0} : (n > lo ? (uint64_t{1} << (n - lo)) - 1 : 0));
@@ -67,7 +67,8 @@ class RunSet {
   }
   unsigned count() const {
     unsigned c = 0;
-    for (unsigned k = 0; k < words_; k++) c += static_cast<unsigned>(__builtin_popcountll(w_[k].get()));
+    for (unsigned k = 0; k < words_; k++)
+      c += static_cast<unsigned>(__builtin_popcountll(w_[k].get()));
     return c;
   }
   int nth(unsigned n) const {  // the n-th runnable thread in ascending order
@@ -94,8 +95,8 @@ class RunSet {
 /* Next thread to run under `schedule` (RF_SIM_SCHED_*), or -1 when none is runnable.
  * wave-skew runs the lanes of skew_wave first (they run ahead to their next barrier or
  * exit), then the rest in order. */
-inline int pick_next(const RunSet &run, int schedule, Prng &rng, unsigned skew_wave,
-                     unsigned wave, unsigned nthreads) {
+inline int pick_next(const RunSet &run, int schedule, Prng &rng, unsigned skew_wave, unsigned wave,
+                     unsigned nthreads) {
   switch (schedule) {
     case 1:  // reverse
       return run.highest();

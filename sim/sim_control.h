@@ -14,11 +14,11 @@ extern "C" {
 
 /* Schedules; the values equal rf_sched in fuzz/case.h (checked by a static assertion). */
 enum {
-  RF_SIM_SCHED_IN_ORDER = 0,  /* lowest-numbered runnable thread first, blocks ascending */
-  RF_SIM_SCHED_REVERSE = 1,   /* highest-numbered runnable thread first, blocks descending */
-  RF_SIM_SCHED_RANDOM = 2,    /* seeded uniform choice among runnable threads, block order
-                                 a seeded permutation */
-  RF_SIM_SCHED_WAVE_SKEW = 3  /* per phase one seeded wave runs ahead, the rest in order */
+  RF_SIM_SCHED_IN_ORDER = 0, /* lowest-numbered runnable thread first, blocks ascending */
+  RF_SIM_SCHED_REVERSE = 1,  /* highest-numbered runnable thread first, blocks descending */
+  RF_SIM_SCHED_RANDOM = 2,   /* seeded uniform choice among runnable threads, block order
+                                a seeded permutation */
+  RF_SIM_SCHED_WAVE_SKEW = 3 /* per phase one seeded wave runs ahead, the rest in order */
 };
 
 /* Status codes; rf_sim_status_name gives the matching verdict name. */
@@ -27,7 +27,10 @@ enum {
   RF_SIM_DIVERGENT_BARRIER = 1, /* barrier or wave operation not reached by all threads */
   RF_SIM_RACE = 2,              /* ThreadSanitizer reported a data race in a kernel */
   RF_SIM_LAUNCH_ERROR = 3,      /* invalid configuration, LDS limit, bad shuffle width */
-  RF_SIM_TIMEOUT = 4            /* the launch exceeded the step budget */
+  RF_SIM_TIMEOUT = 4,           /* the launch exceeded the step budget */
+  RF_SIM_OOB = 5                /* AddressSanitizer report in a kernel (only when the kernels
+                                   are built with -fsanitize-recover=address and run with
+                                   ASAN_OPTIONS=halt_on_error=0; otherwise ASan aborts) */
 };
 
 /* Applies to every later launch. schedule: RF_SIM_SCHED_*; seed drives the random and
@@ -41,7 +44,7 @@ void rf_sim_configure(int schedule, uint64_t seed, unsigned wave);
  * "race: write at kernels/softmax.hip:88 and read at kernels/softmax.hip:84". */
 int rf_sim_take_status(char *msg, size_t len);
 
-/* "ok", "divergent-barrier", "race", "launch-error", "timeout"; NULL when unknown. */
+/* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob"; NULL when unknown. */
 const char *rf_sim_status_name(int code);
 
 /* Watchdog: a launch that switches between GPU threads more than this many times ends with

@@ -28,16 +28,16 @@ typedef enum hipMemcpyKind {
   hipMemcpyDefault = 4
 } hipMemcpyKind;
 
-typedef struct rf_sim_stream *hipStream_t;   /* every stream is the one synchronous queue */
+typedef struct rf_sim_stream *hipStream_t; /* every stream is the one synchronous queue */
 typedef struct rf_sim_event *hipEvent_t;
 
 typedef struct hipDeviceProp_t {
-  char name[256];              /* "redfuzz-sim" */
+  char name[256]; /* "redfuzz-sim" */
   size_t totalGlobalMem;
-  size_t sharedMemPerBlock;    /* 65536, as gfx1201 */
-  int warpSize;                /* the configured wave size */
-  int maxThreadsPerBlock;      /* 1024 */
-  int multiProcessorCount;     /* 8 */
+  size_t sharedMemPerBlock; /* 65536, as gfx1201 */
+  int warpSize;             /* the configured wave size */
+  int maxThreadsPerBlock;   /* 1024 */
+  int multiProcessorCount;  /* 8 */
   int maxThreadsDim[3];
   int maxGridSize[3];
 } hipDeviceProp_t;
@@ -65,15 +65,15 @@ hipError_t rf_sim_event_record(hipEvent_t event, hipStream_t stream);
 #ifdef __cplusplus
 }
 /* C++ overloads with HIP's defaults and typed pointers. */
-template <typename T> inline hipError_t hipMalloc(T **ptr, size_t bytes) {
+template <typename T>
+inline hipError_t hipMalloc(T **ptr, size_t bytes) {
   return hipMalloc(reinterpret_cast<void **>(ptr), bytes);
 }
 inline hipError_t hipMemcpyAsync(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
                                  hipStream_t stream = nullptr) {
   return rf_sim_memcpy_async(dst, src, bytes, kind, stream);
 }
-inline hipError_t hipMemsetAsync(void *dst, int value, size_t bytes,
-                                 hipStream_t stream = nullptr) {
+inline hipError_t hipMemsetAsync(void *dst, int value, size_t bytes, hipStream_t stream = nullptr) {
   return rf_sim_memset_async(dst, value, bytes, stream);
 }
 inline hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream = nullptr) {

@@ -27,15 +27,23 @@ struct dim3 {
   uint32_t x, y, z;
   constexpr dim3(uint32_t x_ = 1, uint32_t y_ = 1, uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
 };
-struct rf_sim_uint3 { uint32_t x, y, z; };
-struct alignas(16) float4 { float x, y, z, w; };
+struct rf_sim_uint3 {
+  uint32_t x, y, z;
+};
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
 
 namespace rf_sim {
 /* What threadIdx/blockIdx read: the running fiber's own indices. */
-struct ThreadView { rf_sim_uint3 thread_idx, block_idx; };
+struct ThreadView {
+  rf_sim_uint3 thread_idx, block_idx;
+};
 /* Launch-wide constants, set before a launch starts. */
-struct LaunchView { dim3 block_dim, grid_dim; };
+struct LaunchView {
+  dim3 block_dim, grid_dim;
+};
 /* The running fiber's view. A relaxed atomic: written by the scheduler, read by fibers;
  * under ThreadSanitizer it must not create happens-before edges between GPU threads. */
 extern std::atomic<const ThreadView *> current_view;
@@ -53,10 +61,26 @@ inline const int &warpSize = ::rf_sim::wave_size;
 
 /* ---- math ---------------------------------------------------------------------------- */
 inline float __expf(float x) { return expf(x); }
-inline float __int_as_float(int v) { float f; memcpy(&f, &v, 4); return f; }
-inline int __float_as_int(float f) { int v; memcpy(&v, &f, 4); return v; }
-inline unsigned __float_as_uint(float f) { unsigned v; memcpy(&v, &f, 4); return v; }
-inline float __uint_as_float(unsigned v) { float f; memcpy(&f, &v, 4); return f; }
+inline float __int_as_float(int v) {
+  float f;
+  memcpy(&f, &v, 4);
+  return f;
+}
+inline int __float_as_int(float f) {
+  int v;
+  memcpy(&v, &f, 4);
+  return v;
+}
+inline unsigned __float_as_uint(float f) {
+  unsigned v;
+  memcpy(&v, &f, 4);
+  return v;
+}
+inline float __uint_as_float(unsigned v) {
+  float f;
+  memcpy(&f, &v, 4);
+  return f;
+}
 
 /* ---- synchronisation ----------------------------------------------------------------- */
 namespace rf_sim {
@@ -66,11 +90,14 @@ enum ShuffleKind { SHFL_IDX = 0, SHFL_UP = 1, SHFL_DOWN = 2, SHFL_XOR = 3 };
 /* One lane's part of a wave collective: returns the 32 bits the lane receives. */
 uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line);
 
-template <typename T> struct is_shuffle_type
+template <typename T>
+struct is_shuffle_type
     : std::integral_constant<bool, std::is_same<T, float>::value || std::is_same<T, int>::value ||
                                        std::is_same<T, unsigned>::value> {};
-template <typename T> inline T shuffle(T v, int kind, int arg, int width, const char *file,
-                                       int line) {
+/* Any delta of a wave's size or more behaves alike (own value); keep it an int. */
+inline int clamp_delta(unsigned d) { return d > 0x7fffffffu ? 0x7fffffff : static_cast<int>(d); }
+template <typename T>
+inline T shuffle(T v, int kind, int arg, int width, const char *file, int line) {
   static_assert(is_shuffle_type<T>::value, "wave operations take float, int or unsigned");
   uint32_t bits;
   memcpy(&bits, &v, 4);
@@ -91,28 +118,29 @@ inline T __shfl(T v, int src_lane, int width = warpSize, const char *file = __bu
   return ::rf_sim::shuffle(v, ::rf_sim::SHFL_IDX, src_lane, width, file, line);
 }
 template <typename T>
-inline T __shfl_up(T v, unsigned delta, int width = warpSize,
-                   const char *file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return ::rf_sim::shuffle(v, ::rf_sim::SHFL_UP, static_cast<int>(delta > 0x7fffffffu ? 0x7fffffffu : delta), width, file, line);
+inline T __shfl_up(T v, unsigned delta, int width = warpSize, const char *file = __builtin_FILE(),
+                   int line = __builtin_LINE()) {
+  return ::rf_sim::shuffle(v, ::rf_sim::SHFL_UP, ::rf_sim::clamp_delta(delta), width, file, line);
 }
 template <typename T>
-inline T __shfl_down(T v, unsigned delta, int width = warpSize,
-                     const char *file = __builtin_FILE(), int line = __builtin_LINE()) {
-  return ::rf_sim::shuffle(v, ::rf_sim::SHFL_DOWN, static_cast<int>(delta > 0x7fffffffu ? 0x7fffffffu : delta), width, file, line);
+inline T __shfl_down(T v, unsigned delta, int width = warpSize, const char *file = __builtin_FILE(),
+                     int line = __builtin_LINE()) {
+  return ::rf_sim::shuffle(v, ::rf_sim::SHFL_DOWN, ::rf_sim::clamp_delta(delta), width, file, line);
 }
 template <typename T>
-inline T __shfl_xor(T v, int lane_mask, int width = warpSize,
-                    const char *file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline T __shfl_xor(T v, int lane_mask, int width = warpSize, const char *file = __builtin_FILE(),
+                    int line = __builtin_LINE()) {
   return ::rf_sim::shuffle(v, ::rf_sim::SHFL_XOR, lane_mask, width, file, line);
 }
 
 /* ---- atomics: __atomic builtins, relaxed like HIP's (ThreadSanitizer sees atomics) ----- */
 namespace rf_sim {
-void atomic_observed();   /* models __threadfence publication for the race detector */
-template <typename T> inline T atomic_rmw_cas(T *p, T (*op)(T, T), T v) {
+void atomic_observed(); /* models __threadfence publication for the race detector */
+template <typename T>
+inline T atomic_rmw_cas(T *p, T (*op)(T, T), T v) {
   T old = __atomic_load_n(p, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(p, &old, op(old, v), true, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED)) {
+  while (
+      !__atomic_compare_exchange_n(p, &old, op(old, v), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
   }
   atomic_observed();
   return old;
@@ -135,19 +163,20 @@ inline float atomicAdd(float *p, float v) {
   memcpy(&r, &old, 4);
   return r;
 }
-#define RF_SIM_ATOMIC_INT_OPS(T)                                                               \
-  inline T atomicAdd(T *p, T v) {                                                              \
-    T r = __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                                          \
-    ::rf_sim::atomic_observed();                                                               \
-    return r;                                                                                  \
-  }                                                                                            \
-  inline T atomicMax(T *p, T v) {                                                              \
-    return ::rf_sim::atomic_rmw_cas<T>(p, [](T a, T b) { return a > b ? a : b; }, v);          \
-  }                                                                                            \
-  inline T atomicCAS(T *p, T cmp, T v) {                                                       \
-    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
-    ::rf_sim::atomic_observed();                                                               \
-    return cmp;                                                                                \
+#define RF_SIM_ATOMIC_INT_OPS(T)                                                        \
+  inline T atomicAdd(T *p, T v) {                                                       \
+    T r = __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                                   \
+    ::rf_sim::atomic_observed();                                                        \
+    return r;                                                                           \
+  }                                                                                     \
+  inline T atomicMax(T *p, T v) {                                                       \
+    return ::rf_sim::atomic_rmw_cas<T>(                                                 \
+        p, [](T a, T b) { return a > b ? a : b; }, v);                                  \
+  }                                                                                     \
+  inline T atomicCAS(T *p, T cmp, T v) {                                                \
+    __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
+    ::rf_sim::atomic_observed();                                                        \
+    return cmp;                                                                         \
   }
 RF_SIM_ATOMIC_INT_OPS(int)
 RF_SIM_ATOMIC_INT_OPS(unsigned)
@@ -187,11 +216,11 @@ void *lds_dynamic();
 }  // namespace rf_sim
 
 /* Every thread executing the same declaration in a block gets the same pointer. */
-#define RF_SHARED(type, name, count)                                                          \
-  static ::rf_sim::LdsSite rf_sim_lds_site_##name;                                           \
-  type *const name = static_cast<type *>(::rf_sim::lds_static(                               \
-      &rf_sim_lds_site_##name, sizeof(type) * static_cast<size_t>(count), alignof(type),     \
-      __FILE__, __LINE__))
+#define RF_SHARED(type, name, count)                                                           \
+  static ::rf_sim::LdsSite rf_sim_lds_site_##name;                                             \
+  type *const name = static_cast<type *>(                                                      \
+      ::rf_sim::lds_static(&rf_sim_lds_site_##name, sizeof(type) * static_cast<size_t>(count), \
+                           alignof(type), __FILE__, __LINE__))
 /* The launch's dynamic LDS (shmem argument), at the start of the arena. */
 #define RF_DYN_SHARED(type, name) type *const name = static_cast<type *>(::rf_sim::lds_dynamic())
 
@@ -202,8 +231,8 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t stream, void (*invo
             void *pack, const char *file, int line);
 
 template <typename... P, typename... A>
-inline void launch_kernel(const char *file, int line, void (*kernel)(P...), dim3 grid,
-                          dim3 block, size_t shmem, hipStream_t stream, A &&...args) {
+inline void launch_kernel(const char *file, int line, void (*kernel)(P...), dim3 grid, dim3 block,
+                          size_t shmem, hipStream_t stream, A &&...args) {
   static_assert(sizeof...(P) == sizeof...(A), "hipLaunchKernelGGL: wrong number of arguments");
   // Arguments convert to the kernel's parameter types once, on the host, as in HIP.
   struct Pack {
@@ -212,17 +241,18 @@ inline void launch_kernel(const char *file, int line, void (*kernel)(P...), dim3
   };
   Pack pack{kernel, std::tuple<typename std::decay<P>::type...>(
                         static_cast<typename std::decay<P>::type>(std::forward<A>(args))...)};
-  launch(grid, block, shmem, stream,
-         [](void *p) {
-           Pack *k = static_cast<Pack *>(p);
-           std::apply(k->kernel, k->args);
-         },
-         &pack, file, line);
+  launch(
+      grid, block, shmem, stream,
+      [](void *p) {
+        Pack *k = static_cast<Pack *>(p);
+        std::apply(k->kernel, k->args);
+      },
+      &pack, file, line);
 }
 }  // namespace rf_sim
 
-#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...)                            \
-  ::rf_sim::launch_kernel(__FILE__, __LINE__, (kernel), ::dim3(grid), ::dim3(block),         \
+#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...)                  \
+  ::rf_sim::launch_kernel(__FILE__, __LINE__, (kernel), ::dim3(grid), ::dim3(block), \
                           static_cast<size_t>(shmem), (stream), ##__VA_ARGS__)
 
 #endif

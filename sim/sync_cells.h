@@ -14,7 +14,7 @@ namespace rf_sim {
 
 class SyncCells {
  public:
-  void reset() { next_.set(0); }  // host, at the start of a launch
+  void reset() { next_.set(0); }                            // host, at the start of a launch
   uintptr_t take() { return san::tsan ? take_cell() : 0; }  // 0 without race detection
 
  private:

@@ -14,8 +14,8 @@ static Fiber *running_fiber(const char *what, const char *file, int line) {
   Engine &e = engine();
   Fiber *f = e.current.get();
   if (!e.in_launch || f == nullptr || f == &e.host)
-    abandon_from_host(RF_SIM_LAUNCH_ERROR, "%s outside a kernel at %s:%d", what,
-                      short_path(file), line);
+    abandon_from_host(RF_SIM_LAUNCH_ERROR, "%s outside a kernel at %s:%d", what, short_path(file),
+                      line);
   return f == &e.host ? nullptr : f;
 }
 
@@ -69,16 +69,12 @@ static unsigned source_lane(unsigned lane, int kind, int arg, int width, unsigne
       src = self - arg;
       if (src < seg) src = self;
       break;
-    case SHFL_DOWN:
-      src = ((self & (w - 1)) + arg >= w) ? self : self + arg;
-      break;
+    case SHFL_DOWN: src = ((self & (w - 1)) + arg >= w) ? self : self + arg; break;
     case SHFL_XOR:
       src = self ^ arg;
       if (src >= ((self + w) & ~(w - 1))) src = self;
       break;
-    default:
-      src = (arg & (w - 1)) + seg;
-      break;
+    default: src = (arg & (w - 1)) + seg; break;
   }
   return static_cast<unsigned>(src) & (wave - 1);  // the hardware lane index wraps
 }
@@ -98,8 +94,7 @@ static void complete_wave(unsigned w) {
   e.waves[w].arrived.set(0);
 }
 
-uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file,
-                       int line) {
+uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line) {
   Engine &e = engine();
   Fiber *self = running_fiber("wave operation", file, line);
   if (!self) return bits;
@@ -108,7 +103,7 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
                      "launch error: wave operation at %s:%d with width %d (must be a power of "
                      "two <= warpSize %u)",
                      short_path(file), line, width, e.wave);
-  unsigned w = self->index / e.wave;
+  unsigned w = self->index >> e.wave_shift;
   unsigned first = w * e.wave;
   unsigned lanes = e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
   WaveState &ws = e.waves[w];

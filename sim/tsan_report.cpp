@@ -12,10 +12,9 @@ void rf_sim::race_reporting_linked() {}
 #include "status.h"
 
 extern "C" {
-int __tsan_get_report_data(void *report, const char **description, int *count,
-                           int *stack_count, int *mop_count, int *loc_count, int *mutex_count,
-                           int *thread_count, int *unique_tid_count, void **sleep_trace,
-                           unsigned long trace_size);
+int __tsan_get_report_data(void *report, const char **description, int *count, int *stack_count,
+                           int *mop_count, int *loc_count, int *mutex_count, int *thread_count,
+                           int *unique_tid_count, void **sleep_trace, unsigned long trace_size);
 int __tsan_get_report_mop(void *report, unsigned long idx, int *tid, void **addr, int *size,
                           int *write, int *atomic, void **trace, unsigned long trace_size);
 void __sanitizer_symbolize_pc(void *pc, const char *fmt, char *out_buf, size_t out_buf_size);
@@ -89,8 +88,8 @@ RF_SIM_UNTRACKED bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
   for (int i = 0; i < 2; i++) {
     int tid = 0, size = 0, write = 0, atomic = 0;
     void *addr = nullptr, *trace[4] = {nullptr, nullptr, nullptr, nullptr};
-    __tsan_get_report_mop(r, static_cast<unsigned long>(i), &tid, &addr, &size, &write,
-                          &atomic, trace, 4);
+    __tsan_get_report_mop(r, static_cast<unsigned long>(i), &tid, &addr, &size, &write, &atomic,
+                          trace, 4);
     pcs[i] = trace[0];
     kind[i] = atomic ? (write ? "atomic write" : "atomic read") : (write ? "write" : "read");
     source_line(trace[0], where[i], sizeof where[i]);
@@ -99,9 +98,9 @@ RF_SIM_UNTRACKED bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
   char text[480];
   const rf_sim::ThreadView &v = cur->view;
   snprintf(text, sizeof text,
-           "race: %s at %s (block (%u,%u,%u) thread (%u,%u,%u)) and earlier %s at %s",
-           kind[0], where[0], v.block_idx.x, v.block_idx.y, v.block_idx.z, v.thread_idx.x,
-           v.thread_idx.y, v.thread_idx.z, kind[1], where[1]);
+           "race: %s at %s (block (%u,%u,%u) thread (%u,%u,%u)) and earlier %s at %s", kind[0],
+           where[0], v.block_idx.x, v.block_idx.y, v.block_idx.z, v.thread_idx.x, v.thread_idx.y,
+           v.thread_idx.z, kind[1], where[1]);
   rf_sim::status_report_text(RF_SIM_RACE, text);
   return already_printed(pcs[0], pcs[1]);
 }

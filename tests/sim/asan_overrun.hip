@@ -1,6 +1,9 @@
 /* AddressSanitizer build only: an LDS overrun and a global overrun inside a kernel are
- * reported at the kernel line that makes them. ASan aborts on the report; its report
- * callback checks the text first and prints the marker ctest looks for. */
+ * reported at the kernel line that makes them.
+ *   `lds` / `global`: ASan's default, abort on the report; a report callback checks the
+ *     text first and prints the marker ctest looks for.
+ *   `status`: built with -fsanitize-recover=address and run with halt_on_error=0: both
+ *     overruns become the simulator status `oob` naming kind and line, and the run goes on. */
 #include <stdlib.h>
 #include "sim_test_util.h"
 
@@ -33,22 +36,46 @@ static void on_report(const char *report) {
     fprintf(stderr, "rf-sim asan check: expected %s at %s\n", want_kind, where);
 }
 
+static void launch(bool lds, float *x, float *out, int n) {
+  if (lds)
+    hipLaunchKernelGGL(lds_overrun, dim3(1), dim3(n), 0, 0, out);
+  else
+    hipLaunchKernelGGL(global_overrun, dim3(1), dim3(n), 0, 0, x, out, n);
+}
+
+static void check_status(bool lds, float *x, float *out, int n) {
+  char msg[512], where[64];
+  launch(lds, x, out, n);
+  int status = rf_sim_take_status(msg, sizeof msg);
+  snprintf(where, sizeof where, "asan_overrun.hip:%d", lds ? kLineLds : kLineGlobal);
+  printf("%s\n", msg);
+  CHECK_MSG(status == RF_SIM_OOB &&
+                strstr(msg, lds ? "use-after-poison" : "heap-buffer-overflow") &&
+                strstr(msg, where),
+            "want oob at %s: %s %s", where, rf_sim_status_name(status), msg);
+}
+
 int main(int argc, char **argv) {
-  __asan_set_error_report_callback(on_report);
-  bool lds = argc > 1 && strcmp(argv[1], "lds") == 0;
+  const char *mode = argc > 1 ? argv[1] : "status";
   const int n = 32;
   float *x = dev_from(std::vector<float>(n, 1.0f));
   float *out = dev_alloc<float>(n);
   rf_sim_configure(RF_SIM_SCHED_IN_ORDER, 0, 32);
-  if (lds) {
-    want_kind = "use-after-poison";
-    want_line = kLineLds;
-    hipLaunchKernelGGL(lds_overrun, dim3(1), dim3(n), 0, 0, out);
-  } else {
-    want_kind = "heap-buffer-overflow";
-    want_line = kLineGlobal;
-    hipLaunchKernelGGL(global_overrun, dim3(1), dim3(n), 0, 0, x, out, n);
+  if (strcmp(mode, "status") == 0) {
+    check_status(true, x, out, n);
+    check_status(false, x, out, n);
+    hipLaunchKernelGGL(global_overrun, dim3(1), dim3(n - 1), 0, 0, x, out, n);  // in bounds
+    CHECK(rf_sim_take_status(nullptr, 0) == RF_SIM_OK);
+    hipFree(x);
+    hipFree(out);
+    return rf_test_done();
   }
+  bool lds = strcmp(mode, "lds") == 0;
+  launch(lds, x, out, 1);  // in bounds; the simulator installs its report callback here
+  __asan_set_error_report_callback(on_report);
+  want_kind = lds ? "use-after-poison" : "heap-buffer-overflow";
+  want_line = lds ? kLineLds : kLineGlobal;
+  launch(lds, x, out, n);
   fprintf(stderr, "rf-sim asan check: no report\n");
   return 1;
 }

@@ -125,7 +125,8 @@ int main() {
   hipMemcpy(x, hx.data(), n * sizeof(float), hipMemcpyHostToDevice);
   for (int grid : {8, 64, 256}) {
     char what[96];
-    snprintf(what, sizeof what, "sum grid-stride+LDS tree n=2^16 block 256 grid %d (+1 block)", grid);
+    snprintf(what, sizeof what, "sum grid-stride+LDS tree n=2^16 block 256 grid %d (+1 block)",
+             grid);
     measure(what, n, [&] {
       hipLaunchKernelGGL(sum_partials, dim3(grid), dim3(256), 0, 0, x, partial, n);
       hipLaunchKernelGGL(sum_partials, dim3(1), dim3(256), 0, 0, partial, total, grid);
@@ -141,13 +142,11 @@ int main() {
   for (int block : {256, 1024}) {
     char what[96];
     snprintf(what, sizeof what, "softmax block-per-row LDS trees 64x1024 block %d", block);
-    measure(what, rows * cols, [&] {
-      hipLaunchKernelGGL(softmax_lds, dim3(rows), dim3(block), 0, 0, sx, sy, cols);
-    });
+    measure(what, rows * cols,
+            [&] { hipLaunchKernelGGL(softmax_lds, dim3(rows), dim3(block), 0, 0, sx, sy, cols); });
     snprintf(what, sizeof what, "softmax block-per-row wave shuffles 64x1024 block %d", block);
-    measure(what, rows * cols, [&] {
-      hipLaunchKernelGGL(softmax_wave, dim3(rows), dim3(block), 0, 0, sx, sy, cols);
-    });
+    measure(what, rows * cols,
+            [&] { hipLaunchKernelGGL(softmax_wave, dim3(rows), dim3(block), 0, 0, sx, sy, cols); });
   }
   hipFree(x);
   hipFree(partial);

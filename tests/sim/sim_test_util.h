@@ -6,17 +6,20 @@
 #include "kernels/port.h"
 #include "rf_test.h"
 
-template <typename T> static T *dev_alloc(size_t n) {
+template <typename T>
+static T *dev_alloc(size_t n) {
   T *p = nullptr;
   hipMalloc(&p, n * sizeof(T));
   return p;
 }
-template <typename T> static T *dev_from(const std::vector<T> &v) {
+template <typename T>
+static T *dev_from(const std::vector<T> &v) {
   T *p = dev_alloc<T>(v.size());
   hipMemcpy(p, v.data(), v.size() * sizeof(T), hipMemcpyHostToDevice);
   return p;
 }
-template <typename T> static std::vector<T> host_from(const T *p, size_t n) {
+template <typename T>
+static std::vector<T> host_from(const T *p, size_t n) {
   std::vector<T> v(n);
   hipMemcpy(v.data(), p, n * sizeof(T), hipMemcpyDeviceToHost);
   return v;

@@ -41,7 +41,7 @@ __global__ void atomics_kernel(Counters *c, int *tickets, int *cas_seen) {
 __global__ void cas_semantics(int *p, int *ret) {
   ret[0] = atomicCAS(p, 5, 9);   // *p is 7: no swap, returns 7
   ret[1] = atomicCAS(p, 7, 11);  // swaps, returns 7
-  ret[2] = *p;                    // 11
+  ret[2] = *p;                   // 11
 }
 
 int main() {

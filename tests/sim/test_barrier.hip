@@ -52,7 +52,8 @@ static void run_mirror(dim3 block, unsigned blocks, int rounds, int schedule, un
 }
 
 int main() {
-  const unsigned sizes[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257, 500, 1000, 1023, 1024};
+  const unsigned sizes[] = {1,   2,   31,  32,  33,  63,   64,   65,
+                            100, 255, 256, 257, 500, 1000, 1023, 1024};
   for (unsigned n : sizes)
     for (int s = 0; s < 4; s++) run_mirror(dim3(n), 2, 3, s, 32);
   for (unsigned n : {33u, 64u, 96u, 1024u})

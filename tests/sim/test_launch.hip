@@ -12,7 +12,10 @@ __global__ void record_ids(unsigned *out, int scale, float half) {
 
 __global__ void wave_size_kernel(int *out) { out[threadIdx.x] = warpSize; }
 
-template <int kA, int kB> __global__ void template_kernel(int *out) { out[threadIdx.x] = kA * kB; }
+template <int kA, int kB>
+__global__ void template_kernel(int *out) {
+  out[threadIdx.x] = kA * kB;
+}
 
 enum { kLineBadLaunch = __LINE__ + 2 };
 static void bad_launch(dim3 grid, dim3 block, size_t shmem, hipError_t want) {
@@ -94,7 +97,7 @@ int main() {
   CHECK(hipStreamSynchronize(nullptr) == hipSuccess && hipDeviceSynchronize() == hipSuccess);
   got = host_from(ids, total);
   CHECK(got[0] == 1 && got[1] == 0);
-  hipEvent_t start, stop;
+  hipEvent_t start = nullptr, stop = nullptr;
   CHECK(hipEventCreate(&start) == hipSuccess && hipEventCreate(&stop) == hipSuccess);
   CHECK(hipEventRecord(start) == hipSuccess);
   hipLaunchKernelGGL(record_ids, grid, block, 0, 0, ids, 1, 0.0f);

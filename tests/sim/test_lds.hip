@@ -36,7 +36,8 @@ __global__ void three_regions(int *bad, int n_dyn) {
 }
 
 /* A declaration of `count` floats; thread 0 touches both ends. */
-template <int kCount> __global__ void big_static(float *out) {
+template <int kCount>
+__global__ void big_static(float *out) {
   RF_SHARED(float, big, kCount);
   if (threadIdx.x == 0) {
     big[0] = 1.0f;
@@ -66,11 +67,11 @@ static void test_poison_and_fresh_blocks(int schedule) {
   std::vector<unsigned> got = host_from(seen, blocks * threads);
   size_t poisoned = 0;
   for (unsigned v : got) poisoned += v == 0x7FDADBADu;
-  CHECK_MSG(poisoned == got.size(), "%s: %zu of %zu reads saw the poison",
-            kScheduleNames[schedule], poisoned, got.size());
+  CHECK_MSG(poisoned == got.size(), "%s: %zu of %zu reads saw the poison", kScheduleNames[schedule],
+            poisoned, got.size());
   float as_float;
   memcpy(&as_float, &got[0], 4);
-  CHECK(as_float != as_float);  // a NaN
+  CHECK(as_float != as_float);         // a NaN
   CHECK((got[0] & 0x00400000u) != 0);  // quiet: arithmetic on it raises no invalid flag
   hipFree(seen);
 }
@@ -83,7 +84,8 @@ static void test_regions(unsigned threads, int n_dyn) {
   char msg[512];
   CHECK_MSG(rf_sim_take_status(msg, sizeof msg) == RF_SIM_OK, "%s", msg);
   std::vector<int> got = host_from(bad, 2 * threads);
-  for (unsigned i = 0; i < got.size(); i++) CHECK_MSG(got[i] == 0, "thread %u: flags %d", i, got[i]);
+  for (unsigned i = 0; i < got.size(); i++)
+    CHECK_MSG(got[i] == 0, "thread %u: flags %d", i, got[i]);
   hipFree(bad);
 }
 
@@ -112,6 +114,7 @@ static void test_limits() {
   char needle[64];
   snprintf(needle, sizeof needle, "test_lds.hip:%d", kLineOverLimit);
   CHECK_MSG(strstr(msg, needle) != nullptr, "want %s in: %s", needle, msg);
+  printf("%s\n", msg);
   // The simulator recovers: the next launch works.
   hipLaunchKernelGGL(static_plus_dynamic, dim3(1), dim3(2), 64, 0, out);
   CHECK(hipGetLastError() == hipSuccess);

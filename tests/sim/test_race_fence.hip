@@ -50,13 +50,16 @@ int main() {
   int status;
   for (int s = 0; s < 4; s++) {
     float got = run(true, s, &status, msg, sizeof msg);
-    CHECK_MSG(got == 36.0f && status == RF_SIM_OK, "with fence, %s: %g, %s", kScheduleNames[s], got, msg);
+    CHECK_MSG(got == 36.0f && status == RF_SIM_OK, "with fence, %s: %g, %s", kScheduleNames[s], got,
+              msg);
     got = run(false, s, &status, msg, sizeof msg);
-    printf("without fence, %s: %g, status %s: %s\n", kScheduleNames[s], got, rf_sim_status_name(status), msg);
+    printf("without fence, %s: %g, status %s: %s\n", kScheduleNames[s], got,
+           rf_sim_status_name(status), msg);
     if (rf_sim_race_detection()) {
       snprintf(p, sizeof p, "test_race_fence.hip:%d", g_line_publish);
       snprintf(c, sizeof c, "test_race_fence.hip:%d", g_line_collect);
-      CHECK_MSG(status == RF_SIM_RACE && strstr(msg, p) && strstr(msg, c), "want %s and %s: %s", p, c, msg);
+      CHECK_MSG(status == RF_SIM_RACE && strstr(msg, p) && strstr(msg, c), "want %s and %s: %s", p,
+                c, msg);
     } else {
       // Blocks run one after another on the CPU: the missing fence cannot change the sum.
       CHECK_MSG(got == 36.0f && status == RF_SIM_OK, "%s: %g %s", kScheduleNames[s], got, msg);

@@ -50,7 +50,8 @@ static const int kRows = 4, kCols = 300;
 static std::vector<float> make_input() {
   std::vector<float> x(kRows * kCols);
   for (int r = 0; r < kRows; r++)
-    for (int c = 0; c < kCols; c++) x[r * kCols + c] = static_cast<float>((c * 37 + r * 11) % 101) / 10.0f - 5.0f;
+    for (int c = 0; c < kCols; c++)
+      x[r * kCols + c] = static_cast<float>((c * 37 + r * 11) % 101) / 10.0f - 5.0f;
   return x;
 }
 
@@ -112,7 +113,8 @@ int main() {
   for (unsigned block : {64u, 256u, 1024u})
     for (uint64_t seed = 1; seed <= 3; seed++) {
       err = run<false>(RF_SIM_SCHED_WAVE_SKEW, seed, block, &status, msg, sizeof msg);
-      CHECK_MSG(err > 1e-3, "wave-skew block %u seed %llu: error %g", block, (unsigned long long)seed, err);
+      CHECK_MSG(err > 1e-3, "wave-skew block %u seed %llu: error %g", block,
+                (unsigned long long)seed, err);
       if (rf_sim_race_detection())  // reported again at every launch, not only the first
         CHECK_MSG(status == RF_SIM_RACE && contains_line(msg, g_line_read_max) &&
                       contains_line(msg, g_line_reuse),
@@ -122,7 +124,8 @@ int main() {
   for (unsigned block : {64u, 256u, 1024u})
     for (int s = 0; s < 4; s++) {
       err = run<true>(s, 7, block, &status, msg, sizeof msg);
-      CHECK_MSG(err < 1e-5, "corrected kernel, block %u %s: error %g", block, kScheduleNames[s], err);
+      CHECK_MSG(err < 1e-5, "corrected kernel, block %u %s: error %g", block, kScheduleNames[s],
+                err);
       CHECK_MSG(status == RF_SIM_OK, "corrected kernel, block %u %s: %s %s", block,
                 kScheduleNames[s], rf_sim_status_name(status), msg);
     }

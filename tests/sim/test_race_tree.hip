@@ -5,7 +5,8 @@
  *   - with the barrier the sum is exact and nothing is reported. */
 #include "sim_test_util.h"
 
-template <bool kBarrierInLoop> __global__ void tree_sum(const float *x, float *out) {
+template <bool kBarrierInLoop>
+__global__ void tree_sum(const float *x, float *out) {
   RF_SHARED(float, s, 1024);
   unsigned t = threadIdx.x;
   s[t] = x[blockIdx.x * blockDim.x + t];
@@ -23,8 +24,8 @@ template <bool kBarrierInLoop> __global__ void tree_sum(const float *x, float *o
 }
 int g_line_tree;
 
-static float run(bool barrier, int schedule, uint64_t seed, unsigned block, int *status,
-                 char *msg, size_t len) {
+static float run(bool barrier, int schedule, uint64_t seed, unsigned block, int *status, char *msg,
+                 size_t len) {
   const unsigned blocks = 2;
   std::vector<float> ones(blocks * block, 1.0f);  // every partial sum is exact
   float *dx = dev_from(ones);
@@ -51,7 +52,8 @@ int main() {
       printf("no barrier in the loop, block %u, %s: sum %g of %u, status %s: %s\n", block,
              kScheduleNames[s], got, block, rf_sim_status_name(status), msg);
       if (s == RF_SIM_SCHED_IN_ORDER || s == RF_SIM_SCHED_WAVE_SKEW)
-        CHECK_MSG(got != static_cast<float>(block), "%s should give a wrong sum", kScheduleNames[s]);
+        CHECK_MSG(got != static_cast<float>(block), "%s should give a wrong sum",
+                  kScheduleNames[s]);
       if (rf_sim_race_detection()) {
         snprintf(needle, sizeof needle, "test_race_tree.hip:%d", g_line_tree);
         CHECK_MSG(status == RF_SIM_RACE && strstr(msg, needle), "block %u %s: want race at %s: %s",

@@ -7,7 +7,8 @@
 #include "sim_test_util.h"
 
 /* Lane 0 of wave 0 publishes; lane 0 of wave 1 reads after its own wave's shuffle. */
-template <bool kCrossWave> __global__ void publish_then_shuffle(float *out) {
+template <bool kCrossWave>
+__global__ void publish_then_shuffle(float *out) {
   RF_SHARED(float, s, 2);
   unsigned t = threadIdx.x, reader = kCrossWave ? warpSize : 0, writer = kCrossWave ? 0 : 1;
   enum { kLineWrite = __LINE__ + 1 };
@@ -44,7 +45,8 @@ int main() {
     float got = run(true, s, &status, msg, sizeof msg);
     printf("cross-wave, %s: read %g, status %s: %s\n", kScheduleNames[s], got,
            rf_sim_status_name(status), msg);
-    if (s == RF_SIM_SCHED_REVERSE) CHECK_MSG(got != got, "reverse should read the poison (got %g)", got);
+    if (s == RF_SIM_SCHED_REVERSE)
+      CHECK_MSG(got != got, "reverse should read the poison (got %g)", got);
     if (rf_sim_race_detection()) {
       snprintf(w, sizeof w, "test_race_wave.hip:%d", g_line_write);
       snprintf(r, sizeof r, "test_race_wave.hip:%d", g_line_read);
@@ -54,7 +56,8 @@ int main() {
       CHECK_MSG(status == RF_SIM_OK, "%s", msg);
     }
     got = run(false, s, &status, msg, sizeof msg);
-    CHECK_MSG(got == 42.0f && status == RF_SIM_OK, "in-wave, %s: read %g, %s", kScheduleNames[s], got, msg);
+    CHECK_MSG(got == 42.0f && status == RF_SIM_OK, "in-wave, %s: read %g, %s", kScheduleNames[s],
+              got, msg);
   }
   return rf_test_done();
 }

@@ -33,11 +33,14 @@ __global__ void tickets_after_barrier(int *counter, int *ticket) {
 
 static std::vector<float> spread_input(int n) {
   std::vector<float> x(n);
-  for (int i = 0; i < n; i++) x[i] = ldexpf(1.0f + (i % 7) / 8.0f, (i * 13) % 40 - 20) * (i % 3 ? 1 : -1);
+  for (int i = 0; i < n; i++)
+    x[i] = ldexpf(1.0f + (i % 7) / 8.0f, (i * 13) % 40 - 20) * (i % 3 ? 1 : -1);
   return x;
 }
 
-template <typename Launch> static std::vector<float> run(int schedule, uint64_t seed, unsigned wave, int n, int outs, Launch launch) {
+template <typename Launch>
+static std::vector<float> run(int schedule, uint64_t seed, unsigned wave, int n, int outs,
+                              Launch launch) {
   std::vector<float> x = spread_input(n);
   float *dx = dev_from(x);
   float *dout = dev_from(std::vector<float>(outs, 0.0f));
@@ -79,7 +82,8 @@ static void test_reproducible_bits() {
     for (uint64_t seed : {1ull, 5ull}) {
       uint32_t a = float_bits(run(s, seed, 32, n, 1, launch)[0]);
       uint32_t b = float_bits(run(s, seed, 32, n, 1, launch)[0]);
-      CHECK_MSG(a == b, "%s seed %llu: %08x then %08x", kScheduleNames[s], (unsigned long long)seed, a, b);
+      CHECK_MSG(a == b, "%s seed %llu: %08x then %08x", kScheduleNames[s], (unsigned long long)seed,
+                a, b);
       if (std::find(distinct.begin(), distinct.end(), a) == distinct.end()) distinct.push_back(a);
     }
   // The schedules really reorder the atomics: the rounding differs between some of them.
@@ -130,8 +134,10 @@ static void test_interleavings() {
     for (unsigned t = lo; t < hi; t++) ok = ok && k[t] == next++;
     for (unsigned t = 0; t < block; t++)
       if (t < lo || t >= hi) ok = ok && k[t] == next++;
-    CHECK_MSG(ok, "wave-skew seed %llu: wave %u first, then not in order", (unsigned long long)seed, first_wave);
-    if (std::find(chosen.begin(), chosen.end(), first_wave) == chosen.end()) chosen.push_back(first_wave);
+    CHECK_MSG(ok, "wave-skew seed %llu: wave %u first, then not in order", (unsigned long long)seed,
+              first_wave);
+    if (std::find(chosen.begin(), chosen.end(), first_wave) == chosen.end())
+      chosen.push_back(first_wave);
   }
   CHECK_MSG(chosen.size() >= 2, "wave-skew picked the same wave for every seed");
 }

@@ -6,12 +6,17 @@
 
 enum Op { kIdx, kUp, kDown, kXor, kIdxDefaultWidth, kDownDefaultWidth };
 
-template <typename T> static T lane_value(unsigned t, unsigned b) {
+template <typename T>
+static T lane_value(unsigned t, unsigned b) {
   return static_cast<T>(static_cast<int>(t * 3u + b * 1000u + 1u) * (t % 2 ? -1 : 1));
 }
-template <> unsigned lane_value<unsigned>(unsigned t, unsigned b) { return t * 2654435761u + b; }
+template <>
+unsigned lane_value<unsigned>(unsigned t, unsigned b) {
+  return t * 2654435761u + b;
+}
 
-template <typename T> __global__ void shuffle_kernel(T *out, int op, int arg, int width) {
+template <typename T>
+__global__ void shuffle_kernel(T *out, int op, int arg, int width) {
   unsigned t = threadIdx.x;
   T v = lane_value<T>(t, blockIdx.x);
   T r = v;
@@ -85,7 +90,8 @@ static void check_case(unsigned wave, unsigned block, unsigned blocks, int op, i
 static void check_invalid_width(unsigned wave, int width) {
   int *out = dev_alloc<int>(64);
   rf_sim_configure(RF_SIM_SCHED_IN_ORDER, 0, wave);
-  hipLaunchKernelGGL(shuffle_kernel<int>, dim3(1), dim3(64), 0, 0, out, static_cast<int>(kDown), 1, width);
+  hipLaunchKernelGGL(shuffle_kernel<int>, dim3(1), dim3(64), 0, 0, out, static_cast<int>(kDown), 1,
+                     width);
   CHECK(hipGetLastError() == hipErrorLaunchFailure);
   char msg[512];
   CHECK(rf_sim_take_status(msg, sizeof msg) == RF_SIM_LAUNCH_ERROR);

@@ -6,8 +6,12 @@
 static int shared_counter;
 
 int main() {
-  std::thread a([] { for (int i = 0; i < 1000; i++) shared_counter++; });
-  std::thread b([] { for (int i = 0; i < 1000; i++) shared_counter++; });
+  std::thread a([] {
+    for (int i = 0; i < 1000; i++) shared_counter++;
+  });
+  std::thread b([] {
+    for (int i = 0; i < 1000; i++) shared_counter++;
+  });
   a.join();
   b.join();
   printf("counter %d\n", shared_counter);

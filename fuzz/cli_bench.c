@@ -1,0 +1,556 @@
+/* redfuzz bench: times every variant (median of per-launch device-event times) beside the
+ * device's copy bandwidth and, on cuda, CUB; every row carries an oracle verdict so a fast
+ * but wrong kernel never tops the table. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "bench.h"
+#include "gen.h"
+#include "report.h"
+#include "../kernels/reference/cub_ref.h"
+
+static const char help[] =
+  "usage: redfuzz bench [--op sum|max|argmax|softmax|all] [--n LIST] [--shape LIST]\n"
+  "                     [--warmup W] [--repeat R] [--variant NAME] [--torch-ms MS] [--json]\n"
+  "\n"
+  "Times every variant that is not a mutant (or only --variant, mutants included) on uniform\n"
+  "random input (seed 1): W untimed launches, then R launches each timed alone with device\n"
+  "events; prints the median. Beside each size: the device-to-device copy of the input (the\n"
+  "bandwidth ceiling) and, on the cuda backend, cub::DeviceReduce. Each variant's verdict\n"
+  "comes from the runner (the same case against the exact oracle, with poison, guard and\n"
+  "determinism checks) and, for sum/max/argmax, from the output of the last timed launch.\n"
+  "\n"
+  "  --op OP         sum | max | argmax | softmax | all                    (default all)\n"
+  "  --n LIST        lengths for sum/max/argmax, comma-separated; N or 2^K\n"
+  "                                                    (default 2^22,2^24,2^26)\n"
+  "  --shape LIST    softmax shapes RxC, comma-separated         (default 4096x1024)\n"
+  "  --warmup W      untimed launches before timing                       (default 10)\n"
+  "  --repeat R      timed launches; the median is reported               (default 50)\n"
+  "  --variant NAME  only this variant (its op; mutants allowed)\n"
+  "  --torch-ms MS   torch.softmax's median ms for the one softmax shape\n"
+  "                  (scripts/torch_softmax_bench.py); fills x_ref of the softmax rows\n"
+  "  --json          one JSON object per row instead of the table\n"
+  "\n"
+  "Columns: GB/s = logical bytes / median time, where sum/max/argmax move 4n+4 bytes and\n"
+  "softmax 2*rows*cols*4; the copy row moves 2x the input (read + write). %copy = GB/s as a\n"
+  "percentage of the copy's. x_ref = median_ms / the reference's (CUB for sum/max/argmax,\n"
+  "torch for softmax): below 1 is faster than the reference.\n"
+  "Exit status: 0 every verdict passed, 1 a failure verdict or device error, 2 bad usage.\n";
+
+#define MAX_SIZES 16
+#define BENCH "redfuzz bench"
+
+typedef struct {
+  int want_op[RF_OP_COUNT];
+  uint64_t n[MAX_SIZES];
+  uint32_t rows[MAX_SIZES], cols[MAX_SIZES];
+  size_t n_count, shape_count;
+  unsigned warmup, repeat;
+  const rf_variant *only;
+  double torch_ms;   /* NAN when not given */
+  int json;
+} bench_opts;
+
+/* ---- flags ------------------------------------------------------------------------------ */
+static int usage_error(const char *flag, const char *val, const char *allowed) {
+  fprintf(stderr, BENCH ": %s: '%s' is not valid (allowed: %s)\n", flag, val, allowed);
+  return -1;
+}
+
+/* "N" (decimal or 0x hex) or "2^K". */
+static int parse_count(const char *s, uint64_t *out) {
+  char *end;
+  if (!*s || *s == '-' || *s == '+') return -1;
+  errno = 0;
+  if (s[0] == '2' && s[1] == '^') {
+    unsigned long k = strtoul(s + 2, &end, 10);
+    if (errno || end == s + 2 || *end || k > 62) return -1;
+    *out = UINT64_C(1) << k;
+    return 0;
+  }
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || *end) return -1;
+  *out = v;
+  return 0;
+}
+
+/* Splits a comma-separated list in place; each item goes through `one`. */
+static int parse_list(const char *flag, char *val, size_t *count,
+                      int (*one)(const char *item, size_t k, void *ctx), void *ctx,
+                      const char *allowed) {
+  *count = 0;
+  for (char *item = strtok(val, ","); item; item = strtok(NULL, ",")) {
+    if (*count == MAX_SIZES) return usage_error(flag, item, "at most 16 sizes");
+    if (one(item, *count, ctx)) return usage_error(flag, item, allowed);
+    ++*count;
+  }
+  return *count ? 0 : usage_error(flag, val, allowed);
+}
+
+static int one_n(const char *item, size_t k, void *ctx) {
+  bench_opts *o = ctx;
+  return parse_count(item, &o->n[k]) || o->n[k] == 0 ? -1 : 0;
+}
+
+static int one_shape(const char *item, size_t k, void *ctx) {
+  bench_opts *o = ctx;
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", item);
+  char *x = strchr(buf, 'x');
+  if (!x) return -1;
+  *x = 0;
+  uint64_t r, c;
+  if (parse_count(buf, &r) || parse_count(x + 1, &c) || !r || !c || r > UINT32_MAX ||
+      c > UINT32_MAX)
+    return -1;
+  o->rows[k] = (uint32_t)r;
+  o->cols[k] = (uint32_t)c;
+  return 0;
+}
+
+static int parse_flags(int argc, char **argv, bench_opts *o) {
+  int op_given = 0;
+  rf_op op = RF_OP_SUM;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 1; }
+    if (strcmp(a, "--json") == 0) { o->json = 1; continue; }
+    static const char *const with_value[] = {"--op", "--n", "--shape", "--warmup", "--repeat",
+                                             "--variant", "--torch-ms"};
+    int known = 0;
+    for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
+      known |= strcmp(a, with_value[k]) == 0;
+    if (!known) {
+      fprintf(stderr, BENCH ": unknown option '%s' (see redfuzz bench --help)\n", a);
+      return -1;
+    }
+    if (i + 1 >= argc) { fprintf(stderr, BENCH ": %s needs a value\n", a); return -1; }
+    char *v = argv[++i];
+    uint64_t u;
+    if (strcmp(a, "--op") == 0) {
+      if (strcmp(v, "all") == 0) op_given = 0;
+      else if (rf_op_parse(v, &op)) return usage_error(a, v, "sum, max, argmax, softmax, all");
+      else op_given = 1;
+    } else if (strcmp(a, "--n") == 0) {
+      if (parse_list(a, v, &o->n_count, one_n, o, "positive N or 2^K, comma-separated"))
+        return -1;
+    } else if (strcmp(a, "--shape") == 0) {
+      if (parse_list(a, v, &o->shape_count, one_shape, o, "RxC, R and C positive, comma-separated"))
+        return -1;
+    } else if (strcmp(a, "--warmup") == 0 || strcmp(a, "--repeat") == 0) {
+      int repeat = a[2] == 'r';
+      if (parse_count(v, &u) || u > 100000 || (repeat && u == 0))
+        return usage_error(a, v, repeat ? "1..100000" : "0..100000");
+      *(repeat ? &o->repeat : &o->warmup) = (unsigned)u;
+    } else if (strcmp(a, "--variant") == 0) {
+      o->only = rf_variant_find(v);
+      if (!o->only) return usage_error(a, v, "a name from 'redfuzz list'");
+    } else {
+      char *end;
+      errno = 0;
+      o->torch_ms = strtod(v, &end);
+      if (errno || *end || !(o->torch_ms > 0) || isinf(o->torch_ms))
+        return usage_error(a, v, "a positive number of milliseconds");
+    }
+  }
+  if (o->only && op_given && o->only->op != op) {
+    fprintf(stderr, BENCH ": --variant %s is a %s variant, but --op is %s\n", o->only->name,
+            rf_op_name(o->only->op), rf_op_name(op));
+    return -1;
+  }
+  if (o->only) { op_given = 1; op = o->only->op; }
+  for (int k = 0; k < RF_OP_COUNT; k++) o->want_op[k] = !op_given || (rf_op)k == op;
+  if (!isnan(o->torch_ms) && o->shape_count != 1) {
+    fprintf(stderr, BENCH ": --torch-ms needs exactly one softmax --shape (got %zu)\n",
+            o->shape_count);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- rows ------------------------------------------------------------------------------- */
+typedef struct {
+  const rf_case *c;
+  const char *name;
+  const char *verdict;   /* "pass", "wrong", ... "-" (copy), "unverified" */
+  int timed_only;        /* verdict from the timed output alone (beyond the runner's limits) */
+  double ms, gbps, pct_copy, x_ref;   /* NAN: not applicable */
+  char detail[512];
+} bench_row;
+
+static void size_text(const rf_case *c, char *buf, size_t len) {
+  if (c->op == RF_OP_SOFTMAX) snprintf(buf, len, "%ux%u", c->rows, c->cols);
+  else snprintf(buf, len, "%llu", (unsigned long long)c->n);
+}
+
+static void cell(double v, int width, int prec) {
+  if (isnan(v)) printf(" %*s", width, "-");
+  else printf(" %*.*f", width, prec, v);
+}
+
+static void jnum(const char *key, double v) {
+  if (isfinite(v)) printf(",\"%s\":%.6g", key, v);
+  else printf(",\"%s\":null", key);
+}
+
+static void print_header(void) {
+  printf("%-8s %-12s %-30s %-17s %10s %9s %7s %8s  %s\n", "op", "size", "variant", "verdict",
+         "median_ms", "GB/s", "%copy", "x_ref", "detail (failures, unsupported)");
+}
+
+static void print_row(const bench_opts *o, const bench_row *r) {
+  char size[48], verdict[40];
+  size_text(r->c, size, sizeof size);
+  snprintf(verdict, sizeof verdict, "%s%s", r->verdict, r->timed_only ? "*" : "");
+  if (o->json) {
+    printf("{\"op\":\"%s\"", rf_op_name(r->c->op));
+    if (r->c->op == RF_OP_SOFTMAX) printf(",\"rows\":%u,\"cols\":%u", r->c->rows, r->c->cols);
+    else printf(",\"n\":%llu", (unsigned long long)r->c->n);
+    printf(",\"variant\":");
+    rf_json_string(stdout, r->name);
+    printf(",\"verdict\":");
+    rf_json_string(stdout, r->verdict);
+    printf(",\"timed_output_only\":%s", r->timed_only ? "true" : "false");
+    jnum("median_ms", r->ms);
+    jnum("gbps", r->gbps);
+    jnum("pct_copy", r->pct_copy);
+    jnum("x_ref", r->x_ref);
+    printf(",\"detail\":");
+    rf_json_string(stdout, r->detail);
+    printf("}\n");
+  } else {
+    printf("%-8s %-12s %-30s %-17s", rf_op_name(r->c->op), size, r->name, verdict);
+    cell(r->ms, 10, 4);
+    cell(r->gbps, 9, 1);
+    cell(r->pct_copy, 7, 1);
+    cell(r->x_ref, 8, 2);
+    printf("%s%s\n", r->detail[0] ? "  " : "", r->detail);
+  }
+  fflush(stdout);
+}
+
+/* ---- one size: input, ceiling, reference, variants --------------------------------------- */
+typedef struct {
+  const bench_opts *o;
+  rf_runner *runner;
+  rf_limits limits;       /* the runner's: larger cases are checked from the timed output */
+  int is_sim, failed, any_timed_only;
+  double *samples;
+} bench_run;
+
+typedef struct {
+  rf_case c;
+  float *x;               /* host input */
+  void *in, *out;         /* device input and output (plain buffers: speed, not checks) */
+  size_t in_bytes, out_bytes;
+  double bytes;           /* logical bytes per launch */
+  double copy_gbps;       /* the ceiling */
+  double ref_ms;          /* CUB or torch; NAN when none */
+} bench_size;
+
+typedef struct { void *dst; const void *src; size_t bytes; } copy_ctx;
+static int launch_copy(void *p) {
+  copy_ctx *k = p;
+  return rf_dev_copy(k->dst, k->src, k->bytes);
+}
+
+typedef struct {
+  rf_op op;
+  void *tmp;
+  size_t tmp_bytes;
+  const float *x;
+  void *out;
+  uint64_t n;
+} cub_ctx;
+static int launch_cub(void *p) {
+  cub_ctx *k = p;
+  return rf_cub_reduce(k->op, k->tmp, &k->tmp_bytes, k->x, k->out, k->n);
+}
+
+typedef struct { const rf_variant *v; rf_launch_args a; } variant_ctx;
+static int launch_variant(void *p) {
+  variant_ctx *k = p;
+  return k->v->launch(&k->a);
+}
+
+static const char *error_text(int e) {
+  return e == -1 ? "device timer failed" : rf_dev_error_string(e);
+}
+
+/* Times fn; fills r->ms, r->gbps, r->pct_copy, r->x_ref. 0, or -1 with r->detail set. */
+static int time_row(bench_run *b, const bench_size *s, rf_bench_launch_fn fn, void *ctx,
+                    double bytes, bench_row *r) {
+  int e = rf_bench_time(fn, ctx, b->o->warmup, b->o->repeat, b->samples);
+  if (e) {
+    /* The simulator names what went wrong (a divergent barrier, a timeout) and where. */
+    int st = rf_dev_sim_take_status(r->detail, sizeof r->detail);
+    rf_verdict v = st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
+                 : st == RF_DEV_STATUS_RACE ? RF_V_RACE
+                 : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
+                 : st == RF_DEV_STATUS_OOB ? RF_V_OOB : RF_V_LAUNCH_ERROR;
+    if (!st) snprintf(r->detail, sizeof r->detail, "%s", error_text(e));
+    r->verdict = rf_verdict_name(v);
+    b->failed = 1;
+    return -1;
+  }
+  r->ms = rf_bench_median(b->samples, b->o->repeat);
+  r->gbps = rf_bench_gbps(bytes, r->ms);
+  r->pct_copy = 100.0 * r->gbps / s->copy_gbps;
+  r->x_ref = r->ms / s->ref_ms;
+  return 0;
+}
+
+static void row_init(bench_row *r, const bench_size *s, const char *name) {
+  memset(r, 0, sizeof *r);
+  r->c = &s->c;
+  r->name = name;
+  r->verdict = "-";
+  r->ms = r->gbps = r->pct_copy = r->x_ref = NAN;
+}
+
+static int within_limits(const rf_case *c, const rf_limits *lim) {
+  char err[256];
+  return rf_case_validate(c, lim, err, sizeof err) == 0;
+}
+
+static void bench_copy(bench_run *b, bench_size *s) {
+  bench_row r;
+  row_init(&r, s, "copy (ceiling)");
+  void *dst = NULL;
+  int e = rf_dev_alloc(&dst, s->in_bytes);
+  copy_ctx k = {dst, s->in, s->in_bytes};
+  if (e) {
+    snprintf(r.detail, sizeof r.detail, "cannot allocate the copy's destination: %s",
+             rf_dev_error_string(e));
+    b->failed = 1;
+  } else if (time_row(b, s, launch_copy, &k, 2.0 * (double)s->in_bytes, &r) == 0) {
+    s->copy_gbps = r.gbps;
+    r.pct_copy = 100;
+  }
+  rf_dev_free(dst);
+  print_row(b->o, &r);
+}
+
+/* CUB has no error bound we could derive (its tree is private): max and argmax are checked
+ * exactly, sum against the bound of any summation order, γ_(n−1)·Σ|x_i| (Higham §4.2). */
+static void bench_cub(bench_run *b, bench_size *s) {
+  const rf_case *c = &s->c;
+  bench_row r;
+  row_init(&r, s, rf_cub_name(c->op));
+  cub_ctx k = {c->op, NULL, 0, s->in, s->out, c->n};
+  int e = rf_cub_reduce(c->op, NULL, &k.tmp_bytes, s->in, s->out, c->n);
+  if (!e) e = rf_dev_alloc(&k.tmp, k.tmp_bytes);
+  if (e) {
+    snprintf(r.detail, sizeof r.detail, "%s", error_text(e));
+    r.verdict = rf_verdict_name(RF_V_LAUNCH_ERROR);
+    b->failed = 1;
+  } else if (time_row(b, s, launch_cub, &k, s->bytes, &r) == 0) {
+    s->ref_ms = r.ms;
+    r.x_ref = 1;
+    unsigned char got[sizeof(rf_argmax_out)];
+    rf_plan any_order = {0};
+    rf_plan_add(&any_order, RF_LEVEL_CHAIN, c->n - 1);
+    snprintf(r.detail, sizeof r.detail, "cannot read the output back");
+    rf_verdict v = rf_dev_download(got, s->out, s->out_bytes)
+                       ? RF_V_LAUNCH_ERROR
+                       : rf_bench_check_1d(c->op, &any_order, s->x, c->n, got, r.detail,
+                                           sizeof r.detail);
+    r.verdict = rf_verdict_name(v);
+    b->failed |= rf_verdict_is_failure(v);
+  }
+  rf_dev_free(k.tmp);
+  print_row(b->o, &r);
+}
+
+/* The runner's verdict (when the case is within its limits) and, for 1-D ops, the check of
+ * the last timed output; the first failure wins. */
+static void verify(bench_run *b, const bench_size *s, const rf_variant *v, const rf_plan *plan,
+                   bench_row *r) {
+  rf_case c = s->c;
+  snprintf(c.variant, sizeof c.variant, "%s", v->name);
+  rf_verdict verdict = RF_V_PASS;
+  int checked = 0;
+  if (within_limits(&c, &b->limits)) {
+    rf_result res;
+    char err[256];
+    int n = rf_runner_run(b->runner, &c, &res, 1, err, sizeof err);
+    if (n == 1) {
+      verdict = res.verdict;
+      if (res.detail[0] || !rf_verdict_is_failure(verdict))
+        snprintf(r->detail, sizeof r->detail, "%s", res.detail);
+      else
+        snprintf(r->detail, sizeof r->detail, "got %.9g want %.17g: error %.3g, bound %.3g",
+                 (double)res.got, res.want, res.err, res.bound);
+      checked = 1;
+    } else {
+      verdict = RF_V_LAUNCH_ERROR;
+      snprintf(r->detail, sizeof r->detail, "runner: %s", n < 0 ? err : "variant filtered out");
+    }
+  }
+  if (c.op != RF_OP_SOFTMAX && !rf_verdict_is_failure(verdict)) {
+    unsigned char got[sizeof(rf_argmax_out)];
+    char detail[256] = "cannot read the output back";
+    rf_verdict t = rf_dev_download(got, s->out, s->out_bytes)
+                       ? RF_V_LAUNCH_ERROR
+                       : rf_bench_check_1d(c.op, plan, s->x, c.n, got, detail, sizeof detail);
+    if (rf_verdict_is_failure(t) || !checked) {
+      verdict = t;
+      snprintf(r->detail, sizeof r->detail, "%s%s", detail[0] ? "timed output: " : "", detail);
+    }
+    r->timed_only = !checked;
+    checked = 1;
+  }
+  r->verdict = checked ? rf_verdict_name(verdict) : "unverified";
+  b->any_timed_only |= r->timed_only;
+  b->failed |= checked && rf_verdict_is_failure(verdict);
+}
+
+static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v) {
+  const rf_case *c = &s->c;
+  const rf_device_info *d = rf_runner_device(b->runner);
+  bench_row r;
+  row_init(&r, s, v->name);
+  char size[48];
+  size_text(c, size, sizeof size);
+  fprintf(stderr, BENCH ": %s %s: %s\n", rf_op_name(c->op), size, v->name);
+  variant_ctx k = {v, {.x = s->in, .out = s->out, .cfg = {
+    .n = c->n, .rows = c->rows, .cols = c->cols, .num_cus = d->num_cus,
+    .wave = b->is_sim ? c->wave : d->wave}}};
+  const char *why = v->configure(&k.a.cfg);
+  if (why) {
+    r.verdict = rf_verdict_name(RF_V_UNSUPPORTED);
+    snprintf(r.detail, sizeof r.detail, "%s", why);
+    print_row(b->o, &r);
+    return;
+  }
+  rf_plan plan = {0};
+  v->plan(&k.a.cfg, &plan);
+  void *scratch = NULL;
+  size_t sb = v->scratch_bytes(&k.a.cfg);
+  int e = sb ? rf_dev_alloc(&scratch, sb) : 0;
+  k.a.scratch = scratch;
+  if (e) {
+    r.verdict = rf_verdict_name(RF_V_LAUNCH_ERROR);
+    snprintf(r.detail, sizeof r.detail, "cannot allocate %zu scratch bytes: %s", sb,
+             rf_dev_error_string(e));
+    b->failed = 1;
+  } else {
+    rf_dev_sim_configure(c->sched, c->seed, c->wave);
+    if (time_row(b, s, launch_variant, &k, s->bytes, &r) == 0) verify(b, s, v, &plan, &r);
+  }
+  rf_dev_free(scratch);
+  print_row(b->o, &r);
+}
+
+static int keep_variant(const bench_opts *o, const rf_variant *v, rf_op op) {
+  if (v->op != op) return 0;
+  return o->only ? v == o->only : !v->is_mutant;
+}
+
+static void bench_one_size(bench_run *b, const rf_case *c) {
+  bench_size s = {.c = *c, .ref_ms = NAN, .copy_gbps = NAN};
+  uint64_t elems = rf_case_elems(c);
+  s.in_bytes = (size_t)elems * sizeof(float);
+  s.out_bytes = c->op == RF_OP_SOFTMAX ? s.in_bytes
+              : c->op == RF_OP_ARGMAX ? sizeof(rf_argmax_out) : sizeof(float);
+  s.bytes = rf_bench_bytes(c->op, c->n, c->rows, c->cols);
+  s.x = malloc(s.in_bytes);
+  int e = -1;
+  if (s.x) {
+    rf_generate(c, s.x);
+    e = rf_dev_alloc(&s.in, s.in_bytes);
+    if (!e) e = rf_dev_alloc(&s.out, s.out_bytes);
+    if (!e) e = rf_dev_upload(s.in, s.x, s.in_bytes);
+  }
+  if (e) {
+    char size[48];
+    size_text(c, size, sizeof size);
+    fprintf(stderr, BENCH ": %s %s: cannot prepare the input: %s\n", rf_op_name(c->op), size,
+            s.x ? rf_dev_error_string(e) : "out of host memory");
+    b->failed = 1;
+  } else {
+    bench_copy(b, &s);
+    if (c->op == RF_OP_SOFTMAX) s.ref_ms = b->o->torch_ms;
+    else if (rf_cub_available()) bench_cub(b, &s);
+    for (size_t i = 0; i < rf_variant_count(); i++)
+      if (keep_variant(b->o, rf_variant_at(i), c->op)) bench_variant(b, &s, rf_variant_at(i));
+  }
+  rf_dev_free(s.in);
+  rf_dev_free(s.out);
+  free(s.x);
+}
+
+/* The cases to time, in table order; on the simulator, sizes beyond the runner's limits are
+ * refused (it runs one fiber per GPU thread: such a size would take hours). */
+static int collect_cases(const bench_opts *o, const rf_limits *lim, int is_sim, rf_case *out,
+                         size_t *count) {
+  *count = 0;
+  for (int op = 0; op < RF_OP_COUNT; op++) {
+    if (!o->want_op[op]) continue;
+    size_t sizes = op == RF_OP_SOFTMAX ? o->shape_count : o->n_count;
+    for (size_t k = 0; k < sizes; k++) {
+      rf_case c;
+      rf_case_default(&c);
+      c.op = (rf_op)op;
+      c.dist = RF_DIST_UNIFORM;
+      c.seed = 1;
+      c.n = op == RF_OP_SOFTMAX ? 0 : o->n[k];
+      c.rows = op == RF_OP_SOFTMAX ? o->rows[k] : 0;
+      c.cols = op == RF_OP_SOFTMAX ? o->cols[k] : 0;
+      char err[256];
+      if (rf_case_validate(&c, is_sim ? lim : NULL, err, sizeof err)) {
+        fprintf(stderr, BENCH ": %s%s\n", err,
+                is_sim ? " on the sim backend (pass smaller --n / --shape)" : "");
+        return -1;
+      }
+      out[(*count)++] = c;
+    }
+  }
+  return 0;
+}
+
+int rf_cmd_bench(int argc, char **argv) {
+  bench_opts o = {.n = {UINT64_C(1) << 22, UINT64_C(1) << 24, UINT64_C(1) << 26}, .n_count = 3,
+                  .rows = {4096}, .cols = {1024}, .shape_count = 1,
+                  .warmup = 10, .repeat = 50, .torch_ms = NAN};
+  int p = parse_flags(argc, argv, &o);
+  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+
+  rf_runner *runner = rf_cli_runner("bench");
+  if (!runner) return RF_EXIT_FAIL;
+  const rf_device_info *d = rf_runner_device(runner);
+  bench_run b = {.o = &o, .runner = runner, .limits = rf_runner_limits(runner),
+                 .is_sim = strcmp(d->backend, "sim") == 0};
+  rf_case cases[RF_OP_COUNT * MAX_SIZES];
+  size_t n_cases;
+  if (collect_cases(&o, &b.limits, b.is_sim, cases, &n_cases)) {
+    rf_runner_destroy(runner);
+    return RF_EXIT_USAGE;
+  }
+  b.samples = malloc(o.repeat * sizeof *b.samples);
+  if (!b.samples) { rf_runner_destroy(runner); return RF_EXIT_FAIL; }
+  if (!o.json) {
+    printf("device: %s (%s backend, wave %u, %u CUs)\n", d->name, d->backend, d->wave,
+           d->num_cus);
+    printf("input: uniform [-1, 1), seed 1; %u warmup, median of %u launches timed with device "
+           "events\n", o.warmup, o.repeat);
+    print_header();
+  }
+  for (size_t i = 0; i < n_cases; i++) bench_one_size(&b, &cases[i]);
+  if (!o.json) {
+    printf("\nGB/s: logical bytes / median time (sum/max/argmax 4n+4, softmax 2*rows*cols*4; "
+           "copy: 2x the input, read + write).\n%%copy: of the copy row's GB/s. x_ref: median_ms"
+           " / the reference's (CUB; torch for softmax); below 1 is faster.\n");
+    if (!rf_cub_available()) printf("CUB: n/a (cuda backend only)\n");
+    if (o.want_op[RF_OP_SOFTMAX] && isnan(o.torch_ms))
+      printf("torch: n/a (pass --torch-ms; scripts/bench.sh does)\n");
+    if (b.any_timed_only)
+      printf("*: the size is beyond the runner's limits: verdict from the last timed output "
+             "against the exact oracle only (no poison, guard or determinism checks).\n");
+  }
+  free(b.samples);
+  rf_runner_destroy(runner);
+  return b.failed ? RF_EXIT_FAIL : RF_EXIT_OK;
+}

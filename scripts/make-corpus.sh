@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Regenerates the binary seed corpus corpus/bin/*.bin from the text cases corpus/text/*.case
+# with `redfuzz encode`, so the corpus always matches the codec version.
+#   scripts/make-corpus.sh [--build DIR] [--check]
+# --check: do not write; exit 1 when a committed .bin differs from its text case.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=build; CHECK=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) BUILD=$2; shift 2;;
+    --check) CHECK=1; shift;;
+    -h|--help) sed -n '2,5p' "$0"; exit 0;;
+    *) echo "make-corpus: unknown option '$1'" >&2; exit 2;;
+  esac
+done
+RF=$BUILD/fuzz/redfuzz
+[ -x "$RF" ] || { echo "make-corpus: $RF not built (cmake --preset sim && cmake --build --preset sim)" >&2; exit 2; }
+mkdir -p corpus/bin
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+stale=0; n=0
+for t in corpus/text/*.case; do
+  b=corpus/bin/$(basename "${t%.case}").bin
+  "$RF" encode "$t" "$tmp/x.bin"
+  n=$((n + 1))
+  if [ "$CHECK" = 1 ]; then
+    cmp -s "$tmp/x.bin" "$b" || { echo "stale: $b (regenerate with scripts/make-corpus.sh)"; stale=$((stale + 1)); }
+  else
+    cp "$tmp/x.bin" "$b"
+  fi
+done
+echo "corpus: $n cases, $stale stale"
+[ "$stale" -eq 0 ]

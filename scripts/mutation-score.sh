@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Mutation score: fuzz each known-bug mutant alone from the seed corpus and report whether,
+# how fast and with which verdict it is caught.
+#   scripts/mutation-score.sh [--backend sim|cuda] [--budget S] [--build DIR] [--tsan]
+# --tsan: use the ThreadSanitizer simulator build (races are reported as `race`).
+# Prints a table: mutant, caught, verdict, seconds and executions to first detection.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BACKEND=sim; BUDGET=60; BUILD=""; TSAN=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --backend) BACKEND=$2; shift 2;;
+    --budget) BUDGET=$2; shift 2;;
+    --build) BUILD=$2; shift 2;;
+    --tsan) TSAN=1; shift;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0;;
+    *) echo "mutation-score.sh: unknown option '$1'" >&2; exit 2;;
+  esac
+done
+EXTRA=()
+if [ "$TSAN" = 1 ]; then
+  : "${BUILD:=build-fuzz-$BACKEND-tsan}"; EXTRA=(-DREDFUZZ_SANITIZE=thread)
+  export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 ${TSAN_OPTIONS:-}"
+fi
+: "${BUILD:=build-fuzz-$BACKEND}"
+FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
+if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
+  cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON -DREDFUZZ_MUTANTS=ON "${EXTRA[@]}" >/dev/null
+  cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
+fi
+mutants=$("$RF" list --json | grep '"mutant":true' | sed 's/.*"variant":"\([^"]*\)".*/\1/')
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+printf '%-32s %-7s %-18s %9s %9s\n' mutant caught verdict seconds execs
+caught=0; total=0; times=()
+for m in $mutants; do
+  total=$((total + 1))
+  mkdir -p "$work/$total"
+  t0=$(date +%s.%N)
+  set +e
+  REDFUZZ_ONLY="$m" timeout $((BUDGET + 30)) "$FUZZ" -max_total_time="$BUDGET" -timeout=60 \
+    -artifact_prefix="$work/$total/" -print_final_stats=1 "$work/$total" corpus/bin \
+    > "$work/$total.log" 2>&1
+  set -e
+  t1=$(date +%s.%N)
+  secs=$(echo "$t1 - $t0" | bc)
+  verdict=$(awk -v m="$m" '$1 == m && $2 != "pass" && $2 != "unsupported" {print $2; exit}' "$work/$total.log")
+  execs=$(grep -aoE 'stat::number_of_executed_units: *[0-9]+' "$work/$total.log" | grep -oE '[0-9]+$' || true)
+  [ -z "$execs" ] && execs=$(grep -aoE '^#[0-9]+' "$work/$total.log" | tail -n 1 | tr -d '#')
+  if [ -n "$verdict" ]; then
+    caught=$((caught + 1)); times+=("$secs")
+    printf '%-32s %-7s %-18s %9.2f %9s\n' "$m" yes "$verdict" "$secs" "${execs:-?}"
+  else
+    printf '%-32s %-7s %-18s %9s %9s\n' "$m" NO - ">$BUDGET" "${execs:-?}"
+  fi
+done
+median=$(printf '%s\n' "${times[@]:-}" | sort -g | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2); else print "-"}')
+echo "mutation score: $caught/$total caught; median seconds to detection: $median (backend $BACKEND$([ "$TSAN" = 1 ] && echo ', TSan'))"
+echo "$caught passed, $((total - caught)) failed"
