@@ -3,6 +3,7 @@
  * summary. The boundary check the seeds ask for, done exhaustively. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cli.h"
 #include "report.h"
 
@@ -21,10 +22,14 @@ static const char help[] =
   "  --grid LIST        first-kernel grids, 0 = default (default: 0)\n"
   "  --schedule LIST    simulator schedules or 'all' (default: in-order)\n"
   "  --wave LIST        simulator wave sizes (default: 32)\n"
-  "  --seed LIST        seeds (default: 1)\n"
+  "  --seed LIST        seeds, integers or ranges a..b (at most 64 values; default: 1)\n"
   "  --variant NAME     only this variant\n"
   "  --mutants          also run the mutants (their failures are listed as 'caught')\n"
-  "  --quiet            no per-failure lines\n";
+  "  --quiet            no per-failure lines\n"
+  "  --json             also print every result as a JSON line (for comparing backends)\n"
+  "\n"
+  "The summary ends with the verified runs per second (one kernel run checked against the\n"
+  "oracle; deterministic variants are launched twice to check their bits).\n";
 
 #define MAXL 64
 typedef struct { unsigned long long v[MAXL]; char s[MAXL][32]; int n; } list;
@@ -35,6 +40,18 @@ static int parse_list(const char *arg, list *l, int numeric) {
   snprintf(buf, sizeof buf, "%s", arg);
   for (char *tok = strtok(buf, ","); tok && l->n < MAXL; tok = strtok(NULL, ",")) {
     snprintf(l->s[l->n], sizeof l->s[0], "%s", tok);
+    if (numeric && strstr(tok, "..")) {           /* a..b: every integer in between */
+      char *end;
+      unsigned long long a = strtoull(tok, &end, 0), b;
+      if (strncmp(end, "..", 2) != 0) return -1;
+      b = strtoull(end + 2, &end, 0);
+      if (*end || b < a || b - a >= MAXL) return -1;
+      for (unsigned long long v = a; v <= b && l->n < MAXL; v++) {
+        snprintf(l->s[l->n], sizeof l->s[0], "%llu", v);
+        l->v[l->n++] = v;
+      }
+      continue;
+    }
     if (numeric) {
       char *end;
       unsigned long long v;
@@ -67,12 +84,13 @@ int rf_cmd_sweep(int argc, char **argv) {
   parse_list("32", &waves, 1);
   parse_list("1", &seeds, 1);
   const char *variant = "";
-  int mutants = 0, quiet = 0;
+  int mutants = 0, quiet = 0, json = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 0; }
     if (strcmp(a, "--mutants") == 0) { mutants = 1; continue; }
     if (strcmp(a, "--quiet") == 0) { quiet = 1; continue; }
+    if (strcmp(a, "--json") == 0) { json = 1; continue; }
     if (i + 1 >= argc) { fprintf(stderr, "redfuzz sweep: unknown option or missing value: '%s'\n", a); return RF_EXIT_USAGE; }
     const char *v = argv[++i];
     list *l = NULL;
@@ -115,6 +133,8 @@ int rf_cmd_sweep(int argc, char **argv) {
   size_t nt = rf_variant_count() < 256 ? rf_variant_count() : 256;
   for (size_t i = 0; i < nt; i++) t[i].v = rf_variant_at(i);
   long cases = 0, skipped = 0;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   for (int oi = 0; oi < ops.n; oi++) {
     rf_op op;
     rf_op_parse(ops.s[oi], &op);
@@ -149,6 +169,7 @@ int rf_cmd_sweep(int argc, char **argv) {
       int n = rf_runner_run(r, &c, res, 64, err, sizeof err);
       if (n < 0) { fprintf(stderr, "redfuzz sweep: %s\n", err); skipped++; continue; }
       cases++;
+      if (json) rf_report_json(stdout, &c, res, (size_t)n);
       for (int i = 0; i < n; i++) {
         size_t k = 0;
         while (k < nt && t[k].v != res[i].variant) k++;
@@ -169,15 +190,19 @@ int rf_cmd_sweep(int argc, char **argv) {
       if (cases % 200 == 0) { fprintf(stderr, "sweep: %ld cases\n", cases); }
     }
   }
-  long bad = 0, good = 0;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+  long bad = 0, good = 0, runs = 0;
   printf("\n%-30s %8s %8s %8s %8s\n", "variant", "runs", "pass", "unsupp.", "failed");
   for (size_t k = 0; k < nt; k++) {
     if (!t[k].runs) continue;
     printf("%-30s %8ld %8ld %8ld %8ld%s\n", t[k].v->name, t[k].runs, t[k].pass, t[k].unsup,
            t[k].fail, t[k].v->is_mutant ? (t[k].fail ? "  (mutant: caught)" : "  (mutant: NOT caught)") : "");
     if (!t[k].v->is_mutant) { bad += t[k].fail; good += t[k].pass + t[k].unsup; }
+    runs += t[k].pass + t[k].fail;
   }
-  printf("sweep: %ld cases (%ld outside this backend's limits skipped)\n", cases, skipped);
+  printf("sweep: %ld cases (%ld outside this backend's limits skipped) in %.2f s: %.0f verified "
+         "runs/s\n", cases, skipped, secs, secs > 0 ? runs / secs : 0.0);
   printf("%ld passed, %ld failed\n", good, bad);
   rf_runner_destroy(r);
   return bad ? RF_EXIT_FAIL : RF_EXIT_OK;

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Verified variant runs per second (one kernel run checked against the exact oracle), per op,
+# at n = 4096 (softmax 4x1024) and n = 2^20 (softmax 256x4096), on the given build's backend.
+#   scripts/throughput.sh [--build DIR] [--seeds a..b]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=build; SEEDS=1..64
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) BUILD=$2; shift 2;;
+    --seeds) SEEDS=$2; shift 2;;
+    -h|--help) sed -n '2,4p' "$0"; exit 0;;
+    *) echo "throughput.sh: unknown option '$1'" >&2; exit 2;;
+  esac
+done
+RF=$BUILD/fuzz/redfuzz
+[ -x "$RF" ] || { echo "throughput.sh: $RF not built" >&2; exit 2; }
+printf '%-8s %-12s %s\n' op size "verified runs/s"
+for op in sum max argmax softmax; do
+  for size in small large; do
+    if [ "$op" = softmax ]; then
+      [ $size = small ] && args=(--shape 4x1024) || args=(--shape 256x4096)
+    else
+      [ $size = small ] && args=(--n 4096) || args=(--n 2^20)
+    fi
+    out=$("$RF" sweep --op $op "${args[@]}" --dist uniform --seed "$SEEDS" --quiet 2>/dev/null || true)
+    if echo "$out" | grep -q '^sweep: 0 cases'; then line="n/a (beyond this backend's limits)"
+    else line=$(echo "$out" | grep -o '[0-9]* verified runs/s'); fi
+    printf '%-8s %-12s %s\n' $op "${args[1]}" "$line"
+  done
+done
