@@ -216,7 +216,10 @@ static int clamp_range(study_cfg *S, const rf_limits *lim, const char *backend) 
 /* mkdir -p */
 static int make_dirs(const char *path) {
   char p[1024];
-  if (snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) return -1;
+  if (!*path || snprintf(p, sizeof p, "%s", path) >= (int)sizeof p) {
+    errno = EINVAL;
+    return -1;
+  }
   for (char *s = p + 1; ; s++) {
     if (*s != '/' && *s) continue;
     char keep = *s;
@@ -304,8 +307,9 @@ static void write_meta(const study_cfg *S, const rf_device_info *d, int argc, ch
   for (size_t i = 0; i < S->n_sizes; i++) fprintf(f, " %llu", (unsigned long long)S->sizes[i]);
   fprintf(f, "\nseeds: 1..%u\n", S->seeds);
   if (S->op == RF_OP_SOFTMAX) fprintf(f, "rows: %u (fewer where rows*cols > the limit)\n", S->rows);
-  fprintf(f, "launch: each variant's default block/grid/items; simulator schedule in-order, "
-             "wave 32\nfit window: n >= %llu", (unsigned long long)S->fit_min);
+  fprintf(f, "launch: each variant's default block/grid/items%s\nfit window: n >= %llu",
+          strcmp(d->backend, "sim") == 0 ? "; simulator schedule in-order, wave 32" : "",
+          (unsigned long long)S->fit_min);
   if (S->fit_max != UINT64_MAX) fprintf(f, ", n <= %llu", (unsigned long long)S->fit_max);
   fputc('\n', f);
   if (S->clamp_note[0]) fprintf(f, "%s\n", S->clamp_note);
@@ -328,16 +332,15 @@ int rf_cmd_study(int argc, char **argv) {
   int rc = parse_args(argc, argv, &S, &variants_arg, &dists_arg);
   if (rc) return rc == 1 ? RF_EXIT_OK : rc;
   if ((rc = resolve_lists(&S, variants_arg, dists_arg))) return rc;
+  if (make_dirs(S.out)) {
+    fprintf(stderr, "redfuzz study: --out '%s': %s\n", S.out, strerror(errno));
+    return RF_EXIT_USAGE;
+  }
   rf_runner *r = rf_cli_runner("study");
   if (!r) return RF_EXIT_FAIL;
   rf_limits lim = rf_runner_limits(r);
   const rf_device_info *dev = rf_runner_device(r);
   if ((rc = clamp_range(&S, &lim, dev->backend))) { rf_runner_destroy(r); return rc; }
-  if (make_dirs(S.out)) {
-    fprintf(stderr, "redfuzz study: --out %s: %s\n", S.out, strerror(errno));
-    rf_runner_destroy(r);
-    return RF_EXIT_USAGE;
-  }
 
   progress P = {.total = S.n_var * S.n_dists * S.n_sizes * S.seeds, .tty = isatty(2)};
   rf_study_run *runs = calloc(P.total ? P.total : 1, sizeof *runs);

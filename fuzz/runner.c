@@ -79,7 +79,8 @@ const rf_device_info *rf_runner_device(const rf_runner *r) { return &r->dev; }
 rf_limits rf_runner_limits(const rf_runner *r) {
   /* The simulator runs one fiber per GPU thread: keep its cases small enough for seconds. */
   if (strcmp(r->dev.backend, "sim") == 0) return (rf_limits){1u << 18, 1u << 18, 8192};
-  return (rf_limits){1u << 24, 1u << 24, 65536};
+  /* GPUs: 1-D up to 2^26 (the study's range), softmax up to 2^24 elements. */
+  return (rf_limits){1u << 26, 1u << 24, 65536};
 }
 
 static void compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
