@@ -1,0 +1,93 @@
+/* The runner's checkers each catch the bug they claim to: planted variants, registered at
+ * run time, that leave the output unwritten, write past it, give different bits on a second
+ * run, fail to launch, or miss the exact answer by one ulp; and a correct planted variant
+ * passes. Compiled through kernels/port.h like any kernel. */
+#include <math.h>
+#include <string.h>
+#include "kernels/port.h"
+#include "kernels/variant.h"
+#include "fuzz/runner.h"
+#include "rf_test.h"
+
+/* One thread sums sequentially (exactly the plan "chain n") and writes out[0..k). */
+__global__ void seq_sum(const float *x, unsigned long long n, float *out, int extra_words,
+                        float add_ulps, int negate_zero) {
+  if (threadIdx.x != 0 || blockIdx.x != 0) return;
+  float s = 0.0f;
+  for (unsigned long long i = 0; i < n; i++) s += x[i];
+  if (add_ulps != 0) s = __int_as_float(__float_as_int(s) + (int)add_ulps);
+  if (negate_zero && s == 0.0f) s = -0.0f;
+  out[0] = s;
+  for (int k = 1; k <= extra_words; k++) out[k] = 0.0f;   /* past the 4-byte output */
+}
+
+static const char *cfg_any(rf_launch_cfg *c) { c->block = 1; c->grid = 1; return NULL; }
+static size_t no_scratch(const rf_launch_cfg *c) { (void)c; return 0; }
+static void chain_plan(const rf_launch_cfg *c, rf_plan *p) { rf_plan_add(p, RF_LEVEL_CHAIN, c->n); }
+
+static int launch_k(const rf_launch_args *a, int extra, float ulps, int negz, unsigned block) {
+  hipLaunchKernelGGL(seq_sum, dim3(1), dim3(block), 0, (hipStream_t)a->stream, a->x,
+                     (unsigned long long)a->cfg.n, (float *)a->out, extra, ulps, negz);
+  return (int)hipGetLastError();
+}
+static int l_correct(const rf_launch_args *a) { return launch_k(a, 0, 0, 0, 1); }
+static int l_unwritten(const rf_launch_args *a) { (void)a; return 0; }
+static int l_oob(const rf_launch_args *a) { return launch_k(a, 2, 0, 0, 1); }
+static int l_off_by_ulp(const rf_launch_args *a) { return launch_k(a, 0, 1, 0, 1); }
+static int l_bad_launch(const rf_launch_args *a) { return launch_k(a, 0, 0, 0, 4096); }
+static int flip;
+/* +0 on one run, -0 on the next: both exact, different bits. */
+static int l_flip_zero(const rf_launch_args *a) { return launch_k(a, 0, 0, (flip ^= 1), 1); }
+
+#define PLANT(var, nm, det, fn) \
+  static const rf_variant var = {nm, RF_OP_SUM, det, 1, "planted", "any", cfg_any, no_scratch, \
+                                 chain_plan, fn}
+PLANT(v_correct, "sum/test-correct", 1, l_correct);
+PLANT(v_unwritten, "sum/test-unwritten", 1, l_unwritten);
+PLANT(v_oob, "sum/test-oob", 1, l_oob);
+PLANT(v_ulp, "sum/test-off-by-ulp", 1, l_off_by_ulp);
+PLANT(v_bad, "sum/test-bad-launch", 1, l_bad_launch);
+PLANT(v_flip, "sum/test-flip-zero", 1, l_flip_zero);
+
+static rf_verdict run_one(rf_runner *r, const char *variant, uint64_t n, rf_dist dist,
+                          rf_result *res) {
+  rf_case c;
+  rf_case_default(&c);
+  c.n = n;
+  c.dist = dist;
+  snprintf(c.variant, sizeof c.variant, "%s", variant);
+  char err[256];
+  int k = rf_runner_run(r, &c, res, 1, err, sizeof err);
+  CHECK_MSG(k == 1, "%s: %s", variant, err);
+  return k == 1 ? res->verdict : RF_V_COUNT;
+}
+
+int main(void) {
+  const rf_variant *plants[] = {&v_correct, &v_unwritten, &v_oob, &v_ulp, &v_bad, &v_flip};
+  for (size_t i = 0; i < sizeof plants / sizeof *plants; i++)
+    CHECK(rf_variant_register(plants[i]) == 0);
+  CHECK(rf_variant_register(&v_correct) == -1);   /* names are unique */
+  char err[256];
+  rf_runner *r = rf_runner_create(err, sizeof err);
+  CHECK_MSG(r != NULL, "%s", err);
+  if (!r) return rf_test_done();
+  rf_result res;
+
+  CHECK(run_one(r, "sum/test-correct", 1027, RF_DIST_UNIFORM, &res) == RF_V_PASS);
+  CHECK(res.err <= res.bound && res.bound > 0);
+  CHECK(run_one(r, "sum/test-correct", 1027, RF_DIST_ONES, &res) == RF_V_PASS);
+  CHECK(res.bound == 0 && res.err == 0);
+  CHECK(run_one(r, "sum/test-unwritten", 33, RF_DIST_ONES, &res) == RF_V_UNWRITTEN);
+  CHECK(run_one(r, "sum/test-oob", 33, RF_DIST_ONES, &res) == RF_V_OOB);
+  CHECK(strstr(res.detail, "after the buffer") != NULL);
+  /* With ones the bound is exactly 0: one ulp off is wrong. */
+  CHECK(run_one(r, "sum/test-off-by-ulp", 33, RF_DIST_ONES, &res) == RF_V_WRONG);
+  CHECK(res.bound == 0 && res.err > 0);
+  CHECK(run_one(r, "sum/test-bad-launch", 33, RF_DIST_ONES, &res) == RF_V_LAUNCH_ERROR);
+  /* alternating with even n sums to exactly 0: +0 then -0 is caught only by the bit check. */
+  CHECK(run_one(r, "sum/test-flip-zero", 32, RF_DIST_ALTERNATING, &res) == RF_V_NONDETERMINISTIC);
+  /* n = 0: the correct plant writes 0 and passes. */
+  CHECK(run_one(r, "sum/test-correct", 0, RF_DIST_ONES, &res) == RF_V_PASS);
+  rf_runner_destroy(r);
+  return rf_test_done();
+}
