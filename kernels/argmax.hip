@@ -159,6 +159,10 @@ __global__ void rf_argmax_decode_kernel(const float *__restrict__ x, const rf_ar
   }
 }
 
+/* Everything below is host code: kept out of clang's HIP device pass, which would otherwise
+ * emit the variant tables and miss the host functions they point to (see sum.hip). */
+#if !defined(__HIP_DEVICE_COMPILE__)
+
 /* ---- host: configure ----------------------------------------------------------------------- */
 
 /* Indices are int32 and RF_ARGMAX_NONE must stay above every real one. A requested grid wins;
@@ -285,3 +289,5 @@ static const rf_variant rf_argmax_wave_variant = {
 
 extern "C" const rf_variant *const rf_family_argmax[] = {&rf_argmax_lds_variant,
                                                          &rf_argmax_wave_variant, NULL};
+
+#endif /* !__HIP_DEVICE_COMPILE__ */

@@ -114,6 +114,10 @@ __global__ void rf_max_partials_wave_kernel(const float *__restrict__ x, rf_max_
   if (threadIdx.x == 0) out[blockIdx.x] = count == 0 ? -INFINITY : m;
 }
 
+/* Everything below is host code: kept out of clang's HIP device pass, which would otherwise
+ * emit the variant tables and miss the host functions they point to (see sum.hip). */
+#if !defined(__HIP_DEVICE_COMPILE__)
+
 /* ---- host: configure ----------------------------------------------------------------------- */
 
 /* Grid-stride variants: a requested grid wins; the default is min(CUs x 8, ceil(n/block))
@@ -263,3 +267,5 @@ static const rf_variant rf_max_two_stage_variant = {
 
 extern "C" const rf_variant *const rf_family_max[] = {&rf_max_lds_variant, &rf_max_wave_variant,
                                                       &rf_max_two_stage_variant, NULL};
+
+#endif /* !__HIP_DEVICE_COMPILE__ */

@@ -231,6 +231,10 @@ __global__ void rf_sm_online_kernel(const float *__restrict__ x, unsigned rows, 
   }
 }
 
+/* Everything below is host code: kept out of clang's HIP device pass, which would otherwise
+ * emit the variant tables and miss the host functions they point to (see sum.hip). */
+#if !defined(__HIP_DEVICE_COMPILE__)
+
 /* ---- host: configure ----------------------------------------------------------------------- */
 
 /* Grid for per-row kernels: a requested grid wins (blocks stride over the rows, extra blocks
@@ -406,3 +410,5 @@ static const rf_variant rf_sm_online_variant = {
 extern "C" const rf_variant *const rf_family_softmax[] = {
     &rf_sm_3kernel_variant, &rf_sm_block_lds_variant, &rf_sm_block_wave_variant,
     &rf_sm_online_variant, NULL};
+
+#endif /* !__HIP_DEVICE_COMPILE__ */

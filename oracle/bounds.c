@@ -114,7 +114,29 @@ static double growth_up(uint64_t h) {
   return e;
 }
 
+/* NVIDIA float atomics: PTX ISA, `atom` / `red` with .add.f32: "rounds to nearest even and
+ * flushes subnormal inputs and results to sign-preserving zero". Found when correct
+ * atomic-merging sum kernels failed on `subnormal` inputs on an H200 (docs/TOLERANCES.md). */
+const rf_sum_model RF_SUM_IEEE = {0};
+const rf_sum_model RF_SUM_ATOMIC_FTZ = {1};
+
+/* Each flushing atomic addition changes its input and its result by less than 2^-126 each. */
+static double atomic_flush_err(const rf_plan *plan, const rf_sum_facts *f,
+                               const rf_sum_model *m) {
+  /* All inputs multiples of 2^-126: every partial sum is zero or normal, nothing flushes. */
+  if (!m->atomic_ftz || !f->any_nonzero || f->min_exp >= -126) return 0;
+  uint64_t atomics = 0;
+  for (uint32_t i = 0; i < plan->n_levels; i++)
+    if (plan->level[i].kind == RF_LEVEL_ATOMIC) atomics += plan->level[i].adds;
+  return atomics ? up_mul(up_count(atomics), 0x1p-125) : 0;
+}
+
 void rf_bound_sum(const rf_plan *plan, const rf_sum_facts *f, rf_sum_bound *out) {
+  rf_bound_sum_model(plan, f, &RF_SUM_IEEE, out);
+}
+
+void rf_bound_sum_model(const rf_plan *plan, const rf_sum_facts *f, const rf_sum_model *m,
+                        rf_sum_bound *out) {
   uint64_t h = rf_plan_depth(plan);
   double g = rf_gamma(h);
   /* Every computed partial sum p of a subset J satisfies |p| <= (1 + u)^h Σ_J |x_i|, and so
@@ -123,19 +145,23 @@ void rf_bound_sum(const rf_plan *plan, const rf_sum_facts *f, rf_sum_bound *out)
   memset(out, 0, sizeof *out);
   out->overflow_possible = peak >= RF_F32_OVERFLOW_THRESHOLD;
   if (!f->all_finite) return; /* documented policy: IEEE results are compared directly */
+  double flush = atomic_flush_err(plan, f, m);
 
   /* Exactness: every partial sum is a signed subset sum, a multiple of 2^e no larger than
    * Σ|x_i|; such a value with |value| <= 2^(24+e) and <= FLT_MAX is a float, so every
-   * addition is exact in any order. */
-  if (!f->any_nonzero ||
-      (f->abs_sum_up <= ldexp(1.0, 24 + f->min_exp) && f->abs_sum_up <= FLT_MAX)) {
+   * addition is exact in any order (unless an atomic flushes a subnormal). */
+  if (flush == 0 && (!f->any_nonzero ||
+      (f->abs_sum_up <= ldexp(1.0, 24 + f->min_exp) && f->abs_sum_up <= FLT_MAX))) {
     out->exact = 1;
     out->overflow_possible = 0;
     return;
   }
   /* Higham 2002, §4.2 with Lemma 3.1: |ŝ - s| <= γ_h Σ|x_i| for any tree of depth h.
-   * Subnormal partial sums add no term: an addition whose result is subnormal is exact. */
-  out->bound = isinf(g) ? INFINITY : up_mul(g, f->abs_sum_up);
+   * Subnormal partial sums add no term: an addition whose result is subnormal is exact.
+   * Flushing atomics perturb the summands by at most `flush` in total: the tree then sums
+   * values whose absolute sum is at most Σ|x_i| + flush, and the result moves by `flush`. */
+  double scale = flush ? up_add(f->abs_sum_up, flush) : f->abs_sum_up;
+  out->bound = isinf(g) ? INFINITY : up_add(up_mul(g, scale), flush);
   double sqrt_h = next_up(sqrt(up_count(h)));
   out->probabilistic = up_mul(up_mul(RF_LAMBDA, sqrt_h), up_mul(RF_U, f->abs_sum_up));
 }

@@ -30,7 +30,14 @@ typedef struct {
   double probabilistic;  /* λ·sqrt(h)·u·Σ|x_i| (Higham & Mary 2019), λ = RF_LAMBDA; not a verdict */
 } rf_sum_bound;
 #define RF_LAMBDA 4.0
+/* IEEE arithmetic everywhere (the simulator). */
 void rf_bound_sum(const rf_plan *plan, const rf_sum_facts *f, rf_sum_bound *out);
+/* The same on a backend whose float atomics flush subnormal inputs and results to zero
+ * (NVIDIA; assumed possible on AMD too): each RF_LEVEL_ATOMIC addition adds < 2^-125. */
+typedef struct { int atomic_ftz; } rf_sum_model;
+extern const rf_sum_model RF_SUM_IEEE, RF_SUM_ATOMIC_FTZ;
+void rf_bound_sum_model(const rf_plan *plan, const rf_sum_facts *f, const rf_sum_model *m,
+                        rf_sum_bound *out);
 /* 1 when abs_err (|ŝ - s| rounded up, e.g. rf_xsum_abs_err_up) is within the bound. */
 int rf_sum_within(const rf_sum_bound *b, double abs_err);
 

@@ -2,40 +2,50 @@
 # Error against summation order (issue 6, docs/STUDY.md): runs `redfuzz study` from a build
 # folder, then gnuplot draws the PNGs into the same output folder.
 #   scripts/study.sh [--build DIR] [--out DIR] [extra redfuzz study args...]
+#   scripts/study.sh --plot-only [--out DIR]   (plots an earlier run, e.g. one from a GPU host)
 # Defaults: --build build (the sim preset), --out out/study. Any backend works; the study
-# clamps the size range to what the backend accepts and says so.
+# clamps the size range to what the backend accepts and says so. Without gnuplot the study
+# still runs and the plots are left for --plot-only on a machine that has it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=build
 out=out/study
+plot_only=0
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="${2:?--build needs a folder}"; shift 2 ;;
     --out) out="${2:?--out needs a folder}"; shift 2 ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    --plot-only) plot_only=1; shift ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
 
-rf="$build/fuzz/redfuzz"
-[ -x "$rf" ] || rf="$build/redfuzz"
-if [ ! -x "$rf" ]; then
-  echo "study.sh: no redfuzz in $build (build it: cmake --preset sim && cmake --build --preset sim)" >&2
+status=0
+if [ "$plot_only" -eq 0 ]; then
+  rf="$build/fuzz/redfuzz"
+  [ -x "$rf" ] || rf="$build/redfuzz"
+  if [ ! -x "$rf" ]; then
+    echo "study.sh: no redfuzz in $build (build it: cmake --preset sim && cmake --build --preset sim)" >&2
+    exit 2
+  fi
+  mkdir -p "$out"
+  "$rf" study --out "$out" ${extra[@]+"${extra[@]}"} | tee "$out/fit.txt" || status=$?
+  # Exit 1 is a failure verdict: the tables are complete and worth plotting; 2 is bad usage.
+  if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then exit "$status"; fi
+fi
+
+if [ ! -f "$out/fit.csv" ]; then
+  echo "study.sh: $out/fit.csv is missing: nothing to plot" >&2
   exit 2
 fi
 if ! command -v gnuplot >/dev/null; then
-  echo "study.sh: gnuplot is missing (scripts/bootstrap.sh installs gnuplot-nox)" >&2
-  exit 2
+  echo "study.sh: gnuplot is missing (scripts/bootstrap.sh installs gnuplot-nox); the tables" \
+       "are in $out, plot them later with: scripts/study.sh --plot-only --out DIR" >&2
+  exit "$status"
 fi
-
-status=0
-mkdir -p "$out"
-"$rf" study --out "$out" ${extra[@]+"${extra[@]}"} | tee "$out/fit.txt" || status=$?
-# Exit 1 is a failure verdict: the tables are complete and worth plotting; 2 is bad usage.
-if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then exit "$status"; fi
-
 # The plotted names, in the study's order, from its own tables.
 op=$(awk -F, 'NR == 2 { print $1; exit }' "$out/fit.csv")
 variants=$(awk -F, 'NR > 1 && !seen[$2]++ { printf "%s ", $2 }' "$out/fit.csv")

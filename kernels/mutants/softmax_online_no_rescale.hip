@@ -36,12 +36,12 @@ __global__ void rf_mut_no_rescale_kernel(const float *__restrict__ x, uint32_t c
   sm[t] = m;
   ss[t] = s;
   __syncthreads();
-  for (unsigned st = blockDim.x / 2; st > 0; st >>= 1) {
-    if (t < st) {
-      float mt = sm[t], s_t = ss[t];
-      rf_mut_online_merge(&mt, &s_t, sm[t + st], ss[t + st]);
-      sm[t] = mt;
-      ss[t] = s_t;
+  for (unsigned half = blockDim.x / 2; half > 0; half >>= 1) {
+    if (t < half) {
+      float mine_m = sm[t], mine_s = ss[t];
+      rf_mut_online_merge(&mine_m, &mine_s, sm[t + half], ss[t + half]);
+      sm[t] = mine_m;
+      ss[t] = mine_s;
     }
     __syncthreads();
   }
