@@ -41,7 +41,8 @@ export REDFUZZ_ONLY="$ONLY"
 echo "fuzz.sh: $BACKEND backend, ${TIME}s, $JOBS jobs, variants: ${ONLY:-every correct variant}"
 start=$(date +%s)
 set +e
-"$FUZZ" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -timeout=60 -max_total_time="$TIME" \
+"$FUZZ" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -rss_limit_mb=8192 -timeout=60 \
+  -max_total_time="$TIME" \
   -artifact_prefix="$OUT/artifacts/" -print_final_stats=1 "$OUT/corpus" corpus/bin \
   > "$OUT/fuzz.log" 2>&1 &
 pid=$!

@@ -42,7 +42,7 @@ for m in $mutants; do
     > "$work/$total.log" 2>&1
   set -e
   t1=$(date +%s.%N)
-  secs=$(echo "$t1 - $t0" | bc)
+  secs=$(awk -v a="$t0" -v b="$t1" "BEGIN{print b-a}")
   verdict=$(awk -v m="$m" '$1 == m && $2 != "pass" && $2 != "unsupported" {print $2; exit}' "$work/$total.log")
   execs=$(grep -aoE 'stat::number_of_executed_units: *[0-9]+' "$work/$total.log" | grep -oE '[0-9]+$' || true)
   [ -z "$execs" ] && execs=$(grep -aoE '^#[0-9]+' "$work/$total.log" | tail -n 1 | tr -d '#')
