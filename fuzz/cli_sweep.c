@@ -72,6 +72,8 @@ static int parse_list(const char *arg, list *l, int numeric) {
 
 typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 
+static int not_mutant(const rf_variant *v, void *ctx) { (void)ctx; return !v->is_mutant; }
+
 int rf_cmd_sweep(int argc, char **argv) {
   list ops, ns, shapes, dists, blocks, grids, scheds, waves, seeds;
   parse_list("sum,max,argmax,softmax", &ops, 0);
@@ -129,6 +131,7 @@ int rf_cmd_sweep(int argc, char **argv) {
   rf_runner *r = rf_cli_runner("sweep");
   if (!r) return RF_EXIT_FAIL;
   rf_limits lim = rf_runner_limits(r);
+  if (!mutants && !variant[0]) rf_runner_set_filter(r, not_mutant, NULL);
   tally t[256] = {{0}};
   size_t nt = rf_variant_count() < 256 ? rf_variant_count() : 256;
   for (size_t i = 0; i < nt; i++) t[i].v = rf_variant_at(i);

@@ -27,8 +27,15 @@ RF_SIM_UNTRACKED static void store(int code, const char *text) {
   status_msg[n] = '\0';
 }
 
+/* A race recorded by the report hook happened before whatever is stored or taken now. */
+RF_SIM_UNTRACKED static void store_deferred_race() {
+  char text[sizeof status_msg];
+  if (take_deferred_race(text, sizeof text)) store(RF_SIM_RACE, text);
+}
+
 RF_SIM_UNTRACKED void status_report_text(int code, const char *text) {
   std::lock_guard<std::mutex> lock(status_mutex);
+  store_deferred_race();
   store(code, text);
 }
 
@@ -47,6 +54,7 @@ void status_report(int code, const char *fmt, ...) {
 
 RF_SIM_UNTRACKED int status_take(char *msg, size_t len) {
   std::lock_guard<std::mutex> lock(status_mutex);
+  store_deferred_race();
   int code = status_code;
   if (msg && len) {
     size_t n = 0;
