@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
-# The main job: set-up, build, then a short look for bugs on the default backend (sim).
-# Runs the seeds' boundary cases for every op and distribution through the CLI and prints
-# the verdict tables. (A libFuzzer campaign, scripts/fuzz.sh, takes over once it exists.)
+# The main job: set-up, build, then a short fuzz campaign on the default backend (sim).
+#   scripts/run.sh [--time S]        (default 60 s of fuzzing)
+# 1. the seeds' boundary lengths and shapes, every variant and distribution (redfuzz sweep);
+# 2. a libFuzzer campaign over every correct variant (scripts/fuzz.sh), new failures shrunk
+#    into regressions/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+TIME=60
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --time) TIME=$2; shift 2;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0;;
+    *) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+  esac
+done
 bash scripts/bootstrap.sh
 cmake --preset sim >/dev/null
 cmake --build --preset sim -j "$(nproc)"
-RF=build/redfuzz
+echo "== boundary sweep (simulator): every variant, every distribution, the seeds' sizes"
 status=0
-for n in 0 1 31 32 33 255 256 257 1027; do
-  for dist in alternating ones uniform negative wide; do
-    for op in sum max argmax; do
-      $RF run --op "$op" --n "$n" --dist "$dist" || status=1
-    done
-  done
-done
-for shape in 1x1 2x31 3x32 4x33 2x255 3x257; do
-  for dist in uniform shifted-rows equal-max negative; do
-    $RF run --op softmax --rows "${shape%x*}" --cols "${shape#*x}" --dist "$dist" || status=1
-  done
-done
+build/fuzz/redfuzz sweep --mutants | tail -n 40 || status=1
+echo "== fuzz campaign: ${TIME}s on the simulator"
+bash scripts/fuzz.sh --backend sim --time "$TIME" || status=1
 exit $status

@@ -1,15 +1,15 @@
 /* ThreadSanitizer integration: a race report raised while a kernel runs becomes the status
  * RF_SIM_RACE with the source lines of both accesses; default options keep the process
  * running and report every launch's race, not only the first in the process. Compiled to
- * nothing outside the ThreadSanitizer build. */
+ * (almost) nothing outside the ThreadSanitizer build. */
 #include "engine.h"
+#include "status.h"
 
 void rf_sim::race_reporting_linked() {}
 
 #if defined(RF_TSAN) && RF_TSAN
 #include <stdio.h>
-#include <string.h>
-#include "status.h"
+#include <atomic>
 
 extern "C" {
 int __tsan_get_report_data(void *report, const char **description, int *count, int *stack_count,
@@ -31,6 +31,13 @@ bool OnFinalize(bool failed);
 
 #define RF_SIM_UNTRACKED __attribute__((no_sanitize("thread")))
 
+/* The report hook runs while the runtime holds its report locks. Anything that reaches a
+ * ThreadSanitizer interceptor from there (a mutex, strcmp, snprintf, malloc) traces an
+ * event, and once the thread's trace part is full that waits for a trace reset which needs
+ * those locks: the process hangs (seen after a few dozen racy launches). So the hook only
+ * copies PCs and indices into the static slot below, with plain loads, stores and one
+ * atomic; symbolising and formatting happen when the status record takes the race
+ * (take_deferred_race, from rf_sim_take_status or the next problem recorded). */
 namespace {
 // Reports that were printed and did not come from a kernel: they still fail the process.
 int other_reports;
@@ -39,6 +46,17 @@ int other_reports;
 constexpr int kPrintedMax = 256;
 void *printed[kPrintedMax][2];
 int nprinted;
+
+// The first kernel race since the last take. The hook fills it only when empty (the first
+// problem wins) and publishes it with a release store; the taker reads it after an acquire.
+enum : int { kEmpty, kFilling, kFull };
+struct DeferredRace {
+  std::atomic<int> state{kEmpty};
+  void *pc[2];
+  bool write[2], atomic[2];
+  rf_sim_uint3 block, thread;  // of the current (first) access
+};
+DeferredRace deferred;
 
 RF_SIM_UNTRACKED bool already_printed(void *a, void *b) {
   for (int i = 0; i < nprinted; i++)
@@ -52,20 +70,37 @@ RF_SIM_UNTRACKED bool already_printed(void *a, void *b) {
   return false;
 }
 
+// strcmp is intercepted: not usable inside the hook.
+RF_SIM_UNTRACKED bool same_text(const char *a, const char *b) {
+  while (*a && *a == *b) a++, b++;
+  return *a == *b;
+}
+
 /* "file:line" of the first frame of pc, the project root prefix stripped. */
 RF_SIM_UNTRACKED void source_line(void *pc, char *out, size_t len) {
   char buf[512];
   buf[0] = '\0';
   __sanitizer_symbolize_pc(pc, "%s:%l", buf, sizeof buf);
-  const char *s = rf_sim::short_path(buf);
-  size_t n = 0;
-  while (s[n] && n + 1 < len) {
-    out[n] = s[n];
-    n++;
-  }
-  out[n] = '\0';
+  snprintf(out, len, "%s", rf_sim::short_path(buf));
+}
+
+RF_SIM_UNTRACKED const char *access_kind(bool write, bool atomic) {
+  return atomic ? (write ? "atomic write" : "atomic read") : (write ? "write" : "read");
 }
 }  // namespace
+
+RF_SIM_UNTRACKED bool rf_sim::take_deferred_race(char *text, size_t len) {
+  if (deferred.state.load(std::memory_order_acquire) != kFull) return false;
+  char where[2][256];
+  for (int i = 0; i < 2; i++) source_line(deferred.pc[i], where[i], sizeof where[i]);
+  // Current access first, then the earlier one it conflicts with.
+  const rf_sim_uint3 &b = deferred.block, &t = deferred.thread;
+  snprintf(text, len, "race: %s at %s (block (%u,%u,%u) thread (%u,%u,%u)) and earlier %s at %s",
+           access_kind(deferred.write[0], deferred.atomic[0]), where[0], b.x, b.y, b.z, t.x, t.y,
+           t.z, access_kind(deferred.write[1], deferred.atomic[1]), where[1]);
+  deferred.state.store(kEmpty, std::memory_order_release);
+  return true;
+}
 
 RF_SIM_UNTRACKED bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
   if (suppressed) return true;
@@ -78,30 +113,31 @@ RF_SIM_UNTRACKED bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
                          sleep_trace, 1);
   rf_sim::Fiber *cur = e.current.get();
   bool in_kernel = e.in_launch && cur && cur != &e.host;
-  if (!in_kernel || strcmp(desc, "data-race") != 0 || mops < 2) {
+  if (!in_kernel || !same_text(desc, "data-race") || mops < 2) {
     other_reports++;
     return false;
   }
-  char where[2][160];
-  const char *kind[2];
   void *pcs[2];
+  int write[2], atomic[2];
   for (int i = 0; i < 2; i++) {
-    int tid = 0, size = 0, write = 0, atomic = 0;
+    int tid = 0, size = 0;
     void *addr = nullptr, *trace[4] = {nullptr, nullptr, nullptr, nullptr};
-    __tsan_get_report_mop(r, static_cast<unsigned long>(i), &tid, &addr, &size, &write, &atomic,
-                          trace, 4);
+    write[i] = atomic[i] = 0;
+    __tsan_get_report_mop(r, static_cast<unsigned long>(i), &tid, &addr, &size, &write[i],
+                          &atomic[i], trace, 4);
     pcs[i] = trace[0];
-    kind[i] = atomic ? (write ? "atomic write" : "atomic read") : (write ? "write" : "read");
-    source_line(trace[0], where[i], sizeof where[i]);
   }
-  // Current access first, then the earlier one it conflicts with.
-  char text[480];
-  const rf_sim::ThreadView &v = cur->view;
-  snprintf(text, sizeof text,
-           "race: %s at %s (block (%u,%u,%u) thread (%u,%u,%u)) and earlier %s at %s", kind[0],
-           where[0], v.block_idx.x, v.block_idx.y, v.block_idx.z, v.thread_idx.x, v.thread_idx.y,
-           v.thread_idx.z, kind[1], where[1]);
-  rf_sim::status_report_text(RF_SIM_RACE, text);
+  int expected = kEmpty;
+  if (deferred.state.compare_exchange_strong(expected, kFilling, std::memory_order_acquire)) {
+    for (int i = 0; i < 2; i++) {
+      deferred.pc[i] = pcs[i];
+      deferred.write[i] = write[i] != 0;
+      deferred.atomic[i] = atomic[i] != 0;
+    }
+    deferred.block = cur->view.block_idx;
+    deferred.thread = cur->view.thread_idx;
+    deferred.state.store(kFull, std::memory_order_release);
+  }
   return already_printed(pcs[0], pcs[1]);
 }
 
@@ -118,4 +154,6 @@ extern "C" const char *__tsan_default_options() {
   return "halt_on_error=0:report_signal_unsafe=0:suppress_equal_stacks=0:"
          "suppress_equal_addresses=0";
 }
+#else
+bool rf_sim::take_deferred_race(char *, size_t) { return false; }
 #endif
