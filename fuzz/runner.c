@@ -21,6 +21,8 @@ typedef struct {
   const double *y;         /* softmax: exact, rows*cols */
 } oracle_answer;
 
+#define RF_SIM_MAX_THREADS (1u << 20)
+
 struct rf_runner {
   rf_device_info dev;
   rf_guarded in, out, scratch;   /* device buffers with guard zones */
@@ -312,6 +314,15 @@ static void run_variant(rf_runner *r, const rf_case *c, const rf_variant *v,
   if (why) {
     res->verdict = RF_V_UNSUPPORTED;
     snprintf(res->detail, sizeof res->detail, "%s", why);
+    return;
+  }
+  /* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
+   * threads would take minutes and end as a timeout that says nothing about the kernel. */
+  if (strcmp(r->dev.backend, "sim") == 0 && (uint64_t)cfg.grid * cfg.block > RF_SIM_MAX_THREADS) {
+    res->verdict = RF_V_UNSUPPORTED;
+    snprintf(res->detail, sizeof res->detail,
+             "grid %u x block %u is more than the simulator runs (at most %u threads a launch)",
+             cfg.grid, cfg.block, (unsigned)RF_SIM_MAX_THREADS);
     return;
   }
   rf_plan plan = {0};

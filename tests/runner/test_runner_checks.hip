@@ -88,6 +88,14 @@ int main(void) {
   CHECK(run_one(r, "sum/test-flip-zero", 32, RF_DIST_ALTERNATING, &res) == RF_V_NONDETERMINISTIC);
   /* n = 0: the correct plant writes 0 and passes. */
   CHECK(run_one(r, "sum/test-correct", 0, RF_DIST_ONES, &res) == RF_V_PASS);
+  /* A launch far beyond what the simulator can run is refused, not left to time out. */
+  rf_case big;
+  rf_case_default(&big);
+  big.n = 42;
+  big.grid = 16711680;
+  snprintf(big.variant, sizeof big.variant, "sum/two-pass");
+  CHECK(rf_runner_run(r, &big, &res, 1, err, sizeof err) == 1);
+  CHECK_MSG(res.verdict == RF_V_UNSUPPORTED && strstr(res.detail, "simulator"), "%s", res.detail);
   rf_runner_destroy(r);
   return rf_test_done();
 }
