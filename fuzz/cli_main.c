@@ -2,9 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "../kernels/plugin_loader.h"
 
 static const char usage[] =
-  "usage: redfuzz <command> [options]\n"
+  "usage: redfuzz [--plugin LIB.so]... <command> [options]\n"
   "\n"
   "Runs every GPU reduction/softmax variant on a case and holds each against an exact\n"
   "MPFR oracle with an error bound derived from the variant's summation tree.\n"
@@ -22,10 +23,30 @@ static const char usage[] =
   "  encode   text case -> binary fuzz input (seed corpus)\n"
   "  decode   binary fuzz input -> text case, as the fuzz target decodes it\n"
   "\n"
+  "option (before the command):\n"
+  "  --plugin LIB.so  load extra variants from a plugin (include/redfuzz/plugin.h) before\n"
+  "                   the command; repeatable\n"
+  "\n"
   "'redfuzz <command> --help' describes each command. Exit status: 0 all verdicts pass,\n"
   "1 a failure verdict or expectation mismatch, 2 bad usage or input.\n";
 
 int main(int argc, char **argv) {
+  /* --plugin options come before the command, so every command sees the same registry. */
+  while (argc >= 2 && strcmp(argv[1], "--plugin") == 0) {
+    char err[512];
+    if (argc < 3) {
+      fputs("redfuzz: --plugin needs a shared library path (redfuzz --plugin LIB.so <command>)\n",
+            stderr);
+      return RF_EXIT_USAGE;
+    }
+    if (rf_plugin_load(argv[2], err, sizeof err) < 0) {
+      fprintf(stderr, "redfuzz: %s\n", err);
+      return RF_EXIT_USAGE;
+    }
+    argv[2] = argv[0];
+    argc -= 2;
+    argv += 2;
+  }
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
       strcmp(argv[1], "help") == 0) {
     fputs(usage, argc < 2 ? stderr : stdout);

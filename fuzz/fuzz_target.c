@@ -10,7 +10,9 @@
  *                         variant. When every selected variant has one op, cases are mapped
  *                         onto that op (sizes carried over) so no execution is wasted.
  *   REDFUZZ_MAX_ELEMS=N   cap on elements per case (default: 2^12 on the simulator, the
- *                         runner's limit on GPUs). */
+ *                         runner's limit on GPUs).
+ *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
+ *                         their non-mutant variants are fuzzed by default like built-in ones. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include "runner.h"
 #include "report.h"
 #include "fuzz_select.h"
+#include "../kernels/plugin_loader.h"
 
 #define RF_FUZZ_MAX_VARIANTS 256
 #define RF_BUCKETS 16
@@ -36,7 +39,12 @@ static int keep_variant(const rf_variant *v, void *ctx) {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc; (void)argv;
-  char err[256];
+  char err[512];
+  const char *plugins = getenv("REDFUZZ_PLUGINS");
+  if (plugins && rf_plugin_load_list(plugins, err, sizeof err)) {
+    fprintf(stderr, "redfuzz fuzz: REDFUZZ_PLUGINS: %s\n", err);
+    exit(2);
+  }
   runner = rf_runner_create(err, sizeof err);
   if (!runner) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
   rf_limits rl = rf_runner_limits(runner);

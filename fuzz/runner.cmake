@@ -8,6 +8,9 @@ target_sources(rf_runner PRIVATE study.c study_report.c)
 file(GLOB rf_cli_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cli_*.c)
 add_executable(redfuzz ${rf_cli_srcs})
 target_link_libraries(redfuzz PRIVATE rf_runner)
+# Plugins (include/redfuzz/plugin.h) resolve the simulator and the plan helpers against the
+# program that loads them: export its symbols.
+set_target_properties(redfuzz PROPERTIES ENABLE_EXPORTS ON)
 if(NOT REDFUZZ_BACKEND STREQUAL "sim")
   # The GPU build folder must run on a machine without compilers or MPFR: static everything
   # except the C library.
@@ -20,6 +23,7 @@ if(REDFUZZ_FUZZER)
   target_compile_options(redfuzz_fuzz PRIVATE -fsanitize=fuzzer)
   target_link_options(redfuzz_fuzz PRIVATE -fsanitize=fuzzer)
   target_link_libraries(redfuzz_fuzz PRIVATE rf_runner)
+  set_target_properties(redfuzz_fuzz PROPERTIES ENABLE_EXPORTS ON)   # for plugins, as redfuzz
   if(REDFUZZ_BACKEND STREQUAL "cuda")
     # libFuzzer needs clang as the linker driver (nvcc would hand the link to g++).
     find_package(CUDAToolkit REQUIRED)

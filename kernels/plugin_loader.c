@@ -1,0 +1,122 @@
+/* Plugin loading: dlopen, ABI version check, validation, registration. The library is never
+ * closed: its variants (and the kernels they launch) must outlive every run. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include "plugin_loader.h"
+#include "../include/redfuzz/plugin.h"
+
+#define RF_REGISTRY_CAPACITY 256   /* registry.c's RF_MAX_VARIANTS */
+
+/* 0 when `v` is well formed, else -1 with why (naming the variant) in buf. */
+static int check_variant(const rf_variant *v, char *buf, size_t len) {
+  if (!v || !v->name) {
+    snprintf(buf, len, "%s", v ? "a variant has a NULL name" : "a variant pointer is NULL");
+    return -1;
+  }
+  if ((unsigned)v->op >= RF_OP_COUNT) {
+    snprintf(buf, len, "variant '%s' has op %d (allowed: 0..%d)", v->name, (int)v->op,
+             RF_OP_COUNT - 1);
+    return -1;
+  }
+  const char *op = rf_op_name(v->op);
+  const size_t oplen = strlen(op);
+  if (strncmp(v->name, op, oplen) != 0 || v->name[oplen] != '/' || !v->name[oplen + 1]) {
+    snprintf(buf, len, "variant name '%s' does not have the form '%s/<name>' (its op is %s)",
+             v->name, op, op);
+    return -1;
+  }
+  if (!v->summary || !v->constraints || !v->configure || !v->scratch_bytes || !v->plan ||
+      !v->launch) {
+    snprintf(buf, len, "variant '%s' leaves summary, constraints, configure, scratch_bytes, "
+             "plan or launch NULL (all are required)", v->name);
+    return -1;
+  }
+  if (rf_variant_find(v->name)) {
+    snprintf(buf, len, "variant '%s' is already registered", v->name);
+    return -1;
+  }
+  return 0;
+}
+
+/* Checks the whole list before registering anything, so a bad plugin adds nothing. */
+static int check_all(const char *path, const rf_variant *const *vs, size_t count, char *err,
+                     size_t errlen) {
+  char why[256];
+  for (size_t i = 0; i < count; i++) {
+    int bad = check_variant(vs[i], why, sizeof why);
+    for (size_t j = 0; !bad && j < i; j++)
+      if (strcmp(vs[j]->name, vs[i]->name) == 0) {
+        snprintf(why, sizeof why, "variant '%s' appears twice", vs[i]->name);
+        bad = -1;
+      }
+    if (bad) {
+      snprintf(err, errlen, "plugin %s: %s", path, why);
+      return -1;
+    }
+  }
+  if (count > RF_REGISTRY_CAPACITY - rf_variant_count()) {
+    snprintf(err, errlen, "plugin %s: %zu variants do not fit in the registry (%zu of %d taken)",
+             path, count, rf_variant_count(), RF_REGISTRY_CAPACITY);
+    return -1;
+  }
+  return 0;
+}
+
+int rf_plugin_load(const char *path, char *err, size_t errlen) {
+  /* A path without '/' would be searched in the library path; the user means a file. */
+  char local[4096];
+  if (!strchr(path, '/')) snprintf(local, sizeof local, "./%s", path);
+  void *lib = dlopen(strchr(path, '/') ? path : local, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    snprintf(err, errlen, "plugin %s: cannot load: %s", path, dlerror());
+    return -1;
+  }
+  rf_plugin_abi_version_fn version = (rf_plugin_abi_version_fn)dlsym(lib, "rf_plugin_abi_version");
+  rf_plugin_variants_fn variants = (rf_plugin_variants_fn)dlsym(lib, "rf_plugin_variants");
+  if (!version || !variants) {
+    snprintf(err, errlen, "plugin %s: not a redfuzz plugin (it must export rf_plugin_abi_version "
+             "and rf_plugin_variants, see include/redfuzz/plugin.h)", path);
+    dlclose(lib);
+    return -1;
+  }
+  const int found = version();
+  if (found != RF_PLUGIN_ABI_VERSION) {
+    snprintf(err, errlen, "plugin %s: ABI version %d, but this redfuzz expects %d (rebuild it "
+             "against this redfuzz's include/redfuzz/plugin.h)", path, found,
+             RF_PLUGIN_ABI_VERSION);
+    dlclose(lib);
+    return -1;
+  }
+  size_t count = 0;
+  const rf_variant *const *vs = variants(&count);
+  if (!vs && count) {
+    snprintf(err, errlen, "plugin %s: rf_plugin_variants returned NULL with count %zu", path,
+             count);
+    dlclose(lib);
+    return -1;
+  }
+  if (check_all(path, vs, count, err, errlen)) {
+    dlclose(lib);
+    return -1;
+  }
+  for (size_t i = 0; i < count; i++) rf_variant_register(vs[i]);   /* checked above: cannot fail */
+  return (int)count;
+}
+
+int rf_plugin_load_list(const char *paths, char *err, size_t errlen) {
+  char path[4096];
+  for (const char *p = paths; *p;) {
+    const char *colon = strchr(p, ':');
+    const size_t len = colon ? (size_t)(colon - p) : strlen(p);
+    if (len >= sizeof path) {
+      snprintf(err, errlen, "plugin path too long: '%.*s...'", 64, p);
+      return -1;
+    }
+    memcpy(path, p, len);
+    path[len] = '\0';
+    if (len && rf_plugin_load(path, err, errlen) < 0) return -1;
+    p += len + (colon ? 1 : 0);
+  }
+  return 0;
+}
