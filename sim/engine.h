@@ -93,7 +93,7 @@ struct Engine {
 /* A namespace-scope object, not a function-local static: no initialisation guard, which
  * the race reporter could not take from inside a report. */
 extern Engine the_engine;
-inline Engine &engine() { return the_engine; }
+__attribute__((always_inline)) inline Engine &engine() { return the_engine; }
 
 /* Relative source path for messages (the project root prefix stripped). */
 const char *short_path(const char *file);

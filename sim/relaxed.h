@@ -1,10 +1,13 @@
 /* Scheduler bookkeeping that several fibers touch. Relaxed atomics: under ThreadSanitizer
  * an atomic access never races and a relaxed one creates no happens-before edge, so the
  * simulator's own state neither produces false reports nor hides a race between GPU
- * threads. In plain builds they compile to ordinary loads and stores. */
+ * threads. In plain builds they compile to ordinary loads and stores.
+ * The __atomic builtins (not std::atomic, whose members are not all always-inline) keep
+ * every access inline: the race reporter reads engine state from inside ThreadSanitizer's
+ * report hook, where an out-of-line call into instrumented code can hang the runtime (see
+ * tsan_report.cpp; it matters when the simulator itself is built instrumented). */
 #ifndef RF_SIM_RELAXED_H
 #define RF_SIM_RELAXED_H
-#include <atomic>
 
 namespace rf_sim {
 
@@ -14,11 +17,11 @@ class Relaxed {
   constexpr Relaxed(T v = T()) : v_(v) {}
   Relaxed(const Relaxed &) = delete;
   Relaxed &operator=(const Relaxed &) = delete;
-  T get() const { return v_.load(std::memory_order_relaxed); }
-  void set(T v) { v_.store(v, std::memory_order_relaxed); }
+  __attribute__((always_inline)) T get() const { return __atomic_load_n(&v_, __ATOMIC_RELAXED); }
+  __attribute__((always_inline)) void set(T v) { __atomic_store_n(&v_, v, __ATOMIC_RELAXED); }
 
  private:
-  std::atomic<T> v_;
+  T v_;
 };
 
 }  // namespace rf_sim

@@ -9,7 +9,6 @@ void rf_sim::race_reporting_linked() {}
 
 #if defined(RF_TSAN) && RF_TSAN
 #include <stdio.h>
-#include <atomic>
 
 extern "C" {
 int __tsan_get_report_data(void *report, const char **description, int *count, int *stack_count,
@@ -30,14 +29,26 @@ bool OnFinalize(bool failed);
 }  // namespace __tsan
 
 #define RF_SIM_UNTRACKED __attribute__((no_sanitize("thread")))
+/* For what runs inside the report hook: no_sanitize("thread") still leaves the function's
+ * entry and exit traced (for stack traces) when the file is instrumented; this removes
+ * every trace of instrumentation (clang >= 14). */
+#if __has_attribute(disable_sanitizer_instrumentation)
+#define RF_SIM_IN_REPORT __attribute__((disable_sanitizer_instrumentation))
+#else
+#define RF_SIM_IN_REPORT RF_SIM_UNTRACKED
+#endif
 
-/* The report hook runs while the runtime holds its report locks. Anything that reaches a
- * ThreadSanitizer interceptor from there (a mutex, strcmp, snprintf, malloc) traces an
- * event, and once the thread's trace part is full that waits for a trace reset which needs
- * those locks: the process hangs (seen after a few dozen racy launches). So the hook only
- * copies PCs and indices into the static slot below, with plain loads, stores and one
- * atomic; symbolising and formatting happen when the status record takes the race
- * (take_deferred_race, from rf_sim_take_status or the next problem recorded). */
+/* The report hook runs while the runtime holds its report locks (ctx->slot_mtx among
+ * them). Any event traced from inside it (an instrumented function's entry or access, an
+ * intercepted call: a mutex, strcmp, snprintf, malloc) that happens to fill the thread's
+ * trace part makes the runtime allocate a new part, which takes slot_mtx again: the process
+ * hangs (seen in redfuzz replay with the simulator built instrumented, through short_path).
+ * So the hook and the two helpers it calls are built without any instrumentation
+ * (RF_SIM_IN_REPORT) and call no other simulator function, no library function and no
+ * std::atomic member: they copy PCs and indices into the static slot below with plain
+ * stores and __atomic builtins. Symbolising and formatting happen when the status record
+ * takes the race (take_deferred_race, from rf_sim_take_status or the next problem
+ * recorded), outside any report. */
 namespace {
 // Reports that were printed and did not come from a kernel: they still fail the process.
 int other_reports;
@@ -51,14 +62,14 @@ int nprinted;
 // problem wins) and publishes it with a release store; the taker reads it after an acquire.
 enum : int { kEmpty, kFilling, kFull };
 struct DeferredRace {
-  std::atomic<int> state{kEmpty};
+  int state;  // __atomic builtins only
   void *pc[2];
   bool write[2], atomic[2];
   rf_sim_uint3 block, thread;  // of the current (first) access
 };
 DeferredRace deferred;
 
-RF_SIM_UNTRACKED bool already_printed(void *a, void *b) {
+RF_SIM_IN_REPORT bool already_printed(void *a, void *b) {
   for (int i = 0; i < nprinted; i++)
     if ((printed[i][0] == a && printed[i][1] == b) || (printed[i][0] == b && printed[i][1] == a))
       return true;
@@ -71,7 +82,7 @@ RF_SIM_UNTRACKED bool already_printed(void *a, void *b) {
 }
 
 // strcmp is intercepted: not usable inside the hook.
-RF_SIM_UNTRACKED bool same_text(const char *a, const char *b) {
+RF_SIM_IN_REPORT bool same_text(const char *a, const char *b) {
   while (*a && *a == *b) a++, b++;
   return *a == *b;
 }
@@ -90,7 +101,7 @@ RF_SIM_UNTRACKED const char *access_kind(bool write, bool atomic) {
 }  // namespace
 
 RF_SIM_UNTRACKED bool rf_sim::take_deferred_race(char *text, size_t len) {
-  if (deferred.state.load(std::memory_order_acquire) != kFull) return false;
+  if (__atomic_load_n(&deferred.state, __ATOMIC_ACQUIRE) != kFull) return false;
   char where[2][256];
   for (int i = 0; i < 2; i++) source_line(deferred.pc[i], where[i], sizeof where[i]);
   // Current access first, then the earlier one it conflicts with.
@@ -98,11 +109,11 @@ RF_SIM_UNTRACKED bool rf_sim::take_deferred_race(char *text, size_t len) {
   snprintf(text, len, "race: %s at %s (block (%u,%u,%u) thread (%u,%u,%u)) and earlier %s at %s",
            access_kind(deferred.write[0], deferred.atomic[0]), where[0], b.x, b.y, b.z, t.x, t.y,
            t.z, access_kind(deferred.write[1], deferred.atomic[1]), where[1]);
-  deferred.state.store(kEmpty, std::memory_order_release);
+  __atomic_store_n(&deferred.state, kEmpty, __ATOMIC_RELEASE);
   return true;
 }
 
-RF_SIM_UNTRACKED bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
+RF_SIM_IN_REPORT bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
   if (suppressed) return true;
   rf_sim::Engine &e = rf_sim::engine();
   void *r = const_cast<ReportDesc *>(rep);
@@ -128,7 +139,8 @@ RF_SIM_UNTRACKED bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
     pcs[i] = trace[0];
   }
   int expected = kEmpty;
-  if (deferred.state.compare_exchange_strong(expected, kFilling, std::memory_order_acquire)) {
+  if (__atomic_compare_exchange_n(&deferred.state, &expected, kFilling, false, __ATOMIC_ACQUIRE,
+                                  __ATOMIC_RELAXED)) {
     for (int i = 0; i < 2; i++) {
       deferred.pc[i] = pcs[i];
       deferred.write[i] = write[i] != 0;
@@ -136,7 +148,7 @@ RF_SIM_UNTRACKED bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
     }
     deferred.block = cur->view.block_idx;
     deferred.thread = cur->view.thread_idx;
-    deferred.state.store(kFull, std::memory_order_release);
+    __atomic_store_n(&deferred.state, kFull, __ATOMIC_RELEASE);
   }
   return already_printed(pcs[0], pcs[1]);
 }
