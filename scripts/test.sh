@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The test command: set-up, then every check CI runs. From a fresh clone:
 #   scripts/test.sh
-# 1. bootstrap system packages; 2. build the simulator backend (plain and ThreadSanitizer)
-# and run ctest in both; 3. host code warning-clean under gcc 12 too; 4. the gfx1201
-# device-code compile check.
+# 1. bootstrap system packages; 2. build the simulator backend plain, under ThreadSanitizer
+# and under AddressSanitizer, and run ctest in each (TSan: the tests labelled tsan); 3. host
+# code warning-clean under gcc 12 too; 4. the gfx1201 device-code compile check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -21,6 +21,12 @@ cmake --preset sim-tsan >/dev/null
 cmake --build --preset sim-tsan -j "$JOBS"
 echo "== ctest: ThreadSanitizer build"
 ctest --preset sim-tsan -j "$JOBS" -L tsan
+
+echo "== build: simulator backend under AddressSanitizer (preset sim-asan)"
+cmake --preset sim-asan >/dev/null
+cmake --build --preset sim-asan -j "$JOBS"
+echo "== ctest: AddressSanitizer build (the whole suite but the long schedule sweep run above)"
+ctest --preset sim-asan -j "$JOBS" -E 'sweep_boundaries_all_schedules'
 
 echo "== host C code under gcc 12 with -Wall -Wextra -Werror"
 bash scripts/check-gcc.sh
