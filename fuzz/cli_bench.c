@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "parse_count.h"
 #include "bench.h"
 #include "gen.h"
 #include "report.h"
@@ -59,23 +60,6 @@ static int usage_error(const char *flag, const char *val, const char *allowed) {
   return -1;
 }
 
-/* "N" (decimal or 0x hex) or "2^K". */
-static int parse_count(const char *s, uint64_t *out) {
-  char *end;
-  if (!*s || *s == '-' || *s == '+') return -1;
-  errno = 0;
-  if (s[0] == '2' && s[1] == '^') {
-    unsigned long k = strtoul(s + 2, &end, 10);
-    if (errno || end == s + 2 || *end || k > 62) return -1;
-    *out = UINT64_C(1) << k;
-    return 0;
-  }
-  unsigned long long v = strtoull(s, &end, 0);
-  if (errno || *end) return -1;
-  *out = v;
-  return 0;
-}
-
 /* Splits a comma-separated list in place; each item goes through `one`. */
 static int parse_list(const char *flag, char *val, size_t *count,
                       int (*one)(const char *item, size_t k, void *ctx), void *ctx,
@@ -91,7 +75,7 @@ static int parse_list(const char *flag, char *val, size_t *count,
 
 static int one_n(const char *item, size_t k, void *ctx) {
   bench_opts *o = ctx;
-  return parse_count(item, &o->n[k]) || o->n[k] == 0 ? -1 : 0;
+  return rf_parse_count(item, &o->n[k]) || o->n[k] == 0 ? -1 : 0;
 }
 
 static int one_shape(const char *item, size_t k, void *ctx) {
@@ -102,7 +86,7 @@ static int one_shape(const char *item, size_t k, void *ctx) {
   if (!x) return -1;
   *x = 0;
   uint64_t r, c;
-  if (parse_count(buf, &r) || parse_count(x + 1, &c) || !r || !c || r > UINT32_MAX ||
+  if (rf_parse_count(buf, &r) || rf_parse_count(x + 1, &c) || !r || !c || r > UINT32_MAX ||
       c > UINT32_MAX)
     return -1;
   o->rows[k] = (uint32_t)r;
@@ -141,7 +125,7 @@ static int parse_flags(int argc, char **argv, bench_opts *o) {
         return -1;
     } else if (strcmp(a, "--warmup") == 0 || strcmp(a, "--repeat") == 0) {
       int repeat = a[2] == 'r';
-      if (parse_count(v, &u) || u > 100000 || (repeat && u == 0))
+      if (rf_parse_count(v, &u) || u > 100000 || (repeat && u == 0))
         return usage_error(a, v, repeat ? "1..100000" : "0..100000");
       *(repeat ? &o->repeat : &o->warmup) = (unsigned)u;
     } else if (strcmp(a, "--variant") == 0) {

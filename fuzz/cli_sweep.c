@@ -6,6 +6,7 @@
 #include <time.h>
 #include "cli.h"
 #include "report.h"
+#include "parse_count.h"
 
 static const char help[] =
   "usage: redfuzz sweep [options]\n"
@@ -53,16 +54,8 @@ static int parse_list(const char *arg, list *l, int numeric) {
       continue;
     }
     if (numeric) {
-      char *end;
-      unsigned long long v;
-      if (strncmp(tok, "2^", 2) == 0) {
-        unsigned long long k = strtoull(tok + 2, &end, 10);
-        if (*end || k > 40) return -1;
-        v = 1ull << k;
-      } else {
-        v = strtoull(tok, &end, 0);
-        if (*end || tok[0] == '-' || !tok[0]) return -1;
-      }
+      uint64_t v;
+      if (rf_parse_count(tok, &v)) return -1;
       l->v[l->n] = v;
     }
     l->n++;

@@ -41,25 +41,27 @@ static size_t size_candidates(uint64_t v, uint64_t *out) {
 
 typedef int (*mutator)(rf_case *c, unsigned k);   /* returns 0 when k is past the last try */
 
-static int try_n(rf_case *c, unsigned k) {
+/* The k-th smaller size to try for v into *out; 0 when the list is exhausted. */
+static int smaller_size(uint64_t v, unsigned k, uint64_t *out) {
   uint64_t cand[64];
-  size_t m = c->op == RF_OP_SOFTMAX ? 0 : size_candidates(c->n, cand);
-  if (k >= m) return 0;
-  c->n = cand[k];
+  if (k >= size_candidates(v, cand)) return 0;
+  *out = cand[k];
   return 1;
 }
+
+static int try_n(rf_case *c, unsigned k) {
+  return c->op != RF_OP_SOFTMAX && smaller_size(c->n, k, &c->n);
+}
 static int try_rows(rf_case *c, unsigned k) {
-  uint64_t cand[64];
-  size_t m = c->op == RF_OP_SOFTMAX ? size_candidates(c->rows, cand) : 0;
-  if (k >= m) return 0;
-  c->rows = (uint32_t)cand[k];
+  uint64_t v;
+  if (c->op != RF_OP_SOFTMAX || !smaller_size(c->rows, k, &v)) return 0;
+  c->rows = (uint32_t)v;
   return 1;
 }
 static int try_cols(rf_case *c, unsigned k) {
-  uint64_t cand[64];
-  size_t m = c->op == RF_OP_SOFTMAX ? size_candidates(c->cols, cand) : 0;
-  if (k >= m) return 0;
-  c->cols = (uint32_t)cand[k];
+  uint64_t v;
+  if (c->op != RF_OP_SOFTMAX || !smaller_size(c->cols, k, &v)) return 0;
+  c->cols = (uint32_t)v;
   return 1;
 }
 /* Plainer inputs first: ones, alternating, uniform. */

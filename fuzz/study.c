@@ -1,30 +1,20 @@
 /* Device-free pieces of `redfuzz study` (study.h). */
 #include "study.h"
+#include "parse_count.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- sizes ------------------------------------------------------------------------------ */
+/* One end of a range: the text between s and end, through rf_parse_count. */
 static int parse_size(const char *s, const char *end, uint64_t *out) {
   char buf[32];
   size_t len = (size_t)(end - s);
   if (len == 0 || len >= sizeof buf) return -1;
   memcpy(buf, s, len);
   buf[len] = 0;
-  int pow2 = strncmp(buf, "2^", 2) == 0;
-  const char *digits = pow2 ? buf + 2 : buf;
-  if (*digits < '0' || *digits > '9') return -1;
-  char *stop;
-  errno = 0;
-  unsigned long long v = strtoull(digits, &stop, 10);
-  if (errno || *stop) return -1;
-  if (pow2) {
-    if (v > 62) return -1;
-    v = 1ull << v;
-  }
-  *out = v;
-  return 0;
+  return rf_parse_count(buf, out);
 }
 
 int rf_study_parse_range(const char *s, uint64_t *lo, uint64_t *hi) {
