@@ -34,6 +34,7 @@ int rf_cmd_run(int argc, char **argv) {
   }
   rf_runner *r = rf_cli_runner("run");
   if (!r) return RF_EXIT_FAIL;
+  rf_runner_set_serial(r, 1);   /* one case: per-variant times are worth a synchronisation */
   rf_limits lim = rf_runner_limits(r);
   if (rf_cli_case_finish("run", &cc, &lim)) { rf_runner_destroy(r); return RF_EXIT_USAGE; }
 

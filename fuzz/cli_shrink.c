@@ -1,5 +1,7 @@
 /* redfuzz shrink: a failing case (libFuzzer artifact or text) → a small regression file. */
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include "cli.h"
 #include "shrink.h"
@@ -85,6 +87,11 @@ int rf_cmd_shrink(int argc, char **argv) {
   printf("signature: %s %s\n", sig.variant, rf_verdict_name(sig.verdict));
   int steps = rf_shrink(r, &c, &sig, stdout);
   char path[1024], err[512];
+  if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "redfuzz shrink: --out %s: cannot create: %s\n", out, strerror(errno));
+    rc = RF_EXIT_FAIL;
+    goto done;
+  }
   if (rf_write_regression(r, &c, &sig, out, path, sizeof path, err, sizeof err)) {
     fprintf(stderr, "redfuzz shrink: %s\n", err);
     rc = RF_EXIT_FAIL;

@@ -54,7 +54,7 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
 
 rf_limits rf_fuzz_limits(const rf_limits *runner_limits, const char *backend) {
   rf_limits l = *runner_limits;
-  uint64_t cap = strcmp(backend, "sim") == 0 ? (1u << 12) : (1u << 24);
+  uint64_t cap = strcmp(backend, "sim") == 0 ? (1u << 12) : (1u << 22);
   const char *env = getenv("REDFUZZ_MAX_ELEMS");
   if (env && *env) cap = strtoull(env, NULL, 0);
   if (cap < 1) cap = 1;

@@ -12,7 +12,7 @@ int rf_only_keeps(const char *only, const rf_variant *v);
 int rf_only_single_op(const char *only);
 /* Maps a decoded case onto op (no-op when op < 0 or equal), keeping its element count. */
 void rf_force_op(rf_case *c, int op, const rf_limits *lim);
-/* The limits fuzz inputs decode under: at most 2^24 elements on GPUs and 2^12 on the
+/* The limits fuzz inputs decode under: at most 2^22 elements on GPUs and 2^12 on the
  * simulator, so a campaign makes many executions per second;
  * REDFUZZ_MAX_ELEMS overrides (it can only lower the runner's limits). */
 rf_limits rf_fuzz_limits(const rf_limits *runner_limits, const char *backend);

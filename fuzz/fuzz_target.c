@@ -9,8 +9,9 @@
  *                         variants); mutants run only when named. Default: every correct
  *                         variant. When every selected variant has one op, cases are mapped
  *                         onto that op (sizes carried over) so no execution is wasted.
- *   REDFUZZ_MAX_ELEMS=N   cap on elements per case (default: 2^12 on the simulator, the
- *                         runner's limit on GPUs).
+ *   REDFUZZ_MAX_ELEMS=N   cap on elements per case (default: 2^12 on the simulator, 2^22
+ *                         on GPUs: big enough for grid > block, small enough for tens of
+ *                         executions a second; `redfuzz sweep` covers 2^24 and 2^26).
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
  *                         their non-mutant variants are fuzzed by default like built-in ones. */
 #include <math.h>

@@ -33,7 +33,9 @@ void rf_report_table(FILE *f, const rf_case *c, const rf_result *res, size_t n) 
     num(f, r->err);
     num(f, r->bound);
     num(f, r->ratio);
-    fprintf(f, " %-9.3f %s%s%s\n", r->ms, r->plan, r->detail[0] ? " | " : "", r->detail);
+    if (isnan(r->ms)) fprintf(f, " %-9s", "-");
+    else fprintf(f, " %-9.3f", r->ms);
+    fprintf(f, " %s%s%s\n", r->plan, r->detail[0] ? " | " : "", r->detail);
   }
 }
 

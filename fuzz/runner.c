@@ -11,6 +11,7 @@
 #include "../oracle/exact.h"
 #include "../oracle/bounds.h"
 #include "buffers.h"
+#include "arena.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
 typedef struct {
@@ -25,8 +26,10 @@ typedef struct {
 
 struct rf_runner {
   rf_device_info dev;
-  rf_guarded in, out, scratch;   /* device buffers with guard zones */
-  rf_host_buf x, y_exact, got, rel;
+  rf_guarded in;                 /* the input, with guard zones */
+  rf_arena outs, scratch;        /* every run's output and scratch, guarded (arena.h) */
+  rf_host_buf x, y_exact, rel, pending;
+  int serial;                    /* synchronise after every launch (attribution, timing) */
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -61,17 +64,21 @@ rf_runner *rf_runner_create(char *err, size_t errlen) {
     free(r);
     return NULL;
   }
+  const char *serial = getenv("REDFUZZ_SERIAL");
+  r->serial = serial && strcmp(serial, "0") != 0;
   return r;
 }
+
+void rf_runner_set_serial(rf_runner *r, int serial) { r->serial = serial; }
 
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
   rf_guarded_free(&r->in);
-  rf_guarded_free(&r->out);
-  rf_guarded_free(&r->scratch);
+  rf_arena_free(&r->outs);
+  rf_arena_free(&r->scratch);
   rf_host_buf_free(&r->x);
   rf_host_buf_free(&r->y_exact);
-  rf_host_buf_free(&r->got);
+  rf_host_buf_free(&r->pending);
   rf_host_buf_free(&r->rel);
   free(r);
 }
@@ -245,7 +252,7 @@ static void judge_softmax(rf_runner *r, const rf_case *c, const oracle_answer *o
              (double)res->got, res->want);
 }
 
-/* ---- one variant ------------------------------------------------------------------------ */
+/* ---- one batch: every variant of the case, launched before one synchronisation -------- */
 static size_t out_bytes(const rf_case *c) {
   switch (c->op) {
   case RF_OP_ARGMAX: return sizeof(rf_argmax_out);
@@ -254,45 +261,109 @@ static size_t out_bytes(const rf_case *c) {
   }
 }
 
-/* Poison, launch, synchronise; fills verdict for device-side failures. Returns 0 when the
- * output is ready to read back into `host`. */
-static int launch_once(rf_runner *r, const rf_case *c, const rf_variant *v, rf_launch_args *a,
-                       size_t scratch_bytes, void *host, size_t bytes, rf_result *res) {
-  char msg[sizeof res->detail];
-  rf_guarded_poison(&r->out);
-  if (scratch_bytes) rf_guarded_poison(&r->scratch);
+/* One variant in the batch: run 0, and for deterministic variants run 1 into its own output
+ * and scratch (compared bit for bit with run 0). */
+typedef struct {
+  const rf_variant *v;
+  rf_result *res;
+  rf_plan plan;
+  rf_launch_cfg cfg;
+  size_t ob, sb;
+  int runs;
+  int out_slot[2], scratch_slot[2];
+  rf_verdict fail[2];            /* a device-side failure of that run, seen at launch */
+  double ms;                     /* serial mode: wall time of its launches + synchronisations */
+  char fail_detail[2][sizeof ((rf_result *)0)->detail];
+} pending;
+
+/* Resolves the launch; 0 when the variant takes part in the batch, else its result is final. */
+static int prepare(const rf_runner *r, const rf_case *c, const rf_variant *v, rf_result *res,
+                   pending *p) {
+  memset(res, 0, sizeof *res);
+  memset(p, 0, sizeof *p);
+  res->variant = v;
+  p->v = v;
+  p->res = res;
+  p->cfg = (rf_launch_cfg){
+    .n = c->n, .rows = c->rows, .cols = c->cols, .block = c->block, .grid = c->grid,
+    .items = c->items, .num_cus = r->dev.num_cus,
+    .wave = strcmp(r->dev.backend, "sim") == 0 ? c->wave : r->dev.wave,
+  };
+  const char *why = v->configure(&p->cfg);
+  if (why) {
+    res->verdict = RF_V_UNSUPPORTED;
+    snprintf(res->detail, sizeof res->detail, "%s", why);
+    return -1;
+  }
+  /* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
+   * threads would take minutes and end as a timeout that says nothing about the kernel. */
+  if (strcmp(r->dev.backend, "sim") == 0 &&
+      (uint64_t)p->cfg.grid * p->cfg.block > RF_SIM_MAX_THREADS) {
+    res->verdict = RF_V_UNSUPPORTED;
+    snprintf(res->detail, sizeof res->detail,
+             "grid %u x block %u is more than the simulator runs (at most %u threads a launch)",
+             p->cfg.grid, p->cfg.block, (unsigned)RF_SIM_MAX_THREADS);
+    return -1;
+  }
+  v->plan(&p->cfg, &p->plan);
+  rf_plan_format(&p->plan, res->plan, sizeof res->plan);
+  res->depth = rf_plan_depth(&p->plan);
+  p->sb = v->scratch_bytes(&p->cfg);
+  p->ob = out_bytes(c);
+  p->runs = v->deterministic && p->ob ? 2 : 1;
+  return 0;
+}
+
+static rf_verdict status_verdict(int st) {
+  return st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
+       : st == RF_DEV_STATUS_RACE ? RF_V_RACE
+       : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
+       : st == RF_DEV_STATUS_OOB ? RF_V_OOB : RF_V_LAUNCH_ERROR;
+}
+
+/* Enqueues run k of p. The simulator runs a launch to its end inside v->launch, so its
+ * status belongs to this run; on a GPU only launch-time errors show here. */
+static void launch_run(rf_runner *r, const rf_case *c, pending *p, int k) {
+  char *msg = p->fail_detail[k];
+  rf_launch_args a = {
+    .x = rf_input_ptr(&r->in, c), .out = rf_arena_dev(&r->outs, p->out_slot[k]),
+    .scratch = p->sb ? rf_arena_dev(&r->scratch, p->scratch_slot[k]) : NULL, .stream = NULL,
+    .cfg = p->cfg};
   rf_dev_last_error();
-  rf_dev_sim_take_status(msg, sizeof msg);
+  rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   rf_dev_sim_configure(c->sched, c->seed, c->wave);
   double t0 = now_ms();
-  int e = v->launch(a);
-  int se = rf_dev_sync();
-  res->ms = now_ms() - t0;
+  int e = p->v->launch(&a);
   int le = rf_dev_last_error();
-  int st = rf_dev_sim_take_status(msg, sizeof msg);
+  int st = rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   if (st) {
-    res->verdict = st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
-                 : st == RF_DEV_STATUS_RACE ? RF_V_RACE
-                 : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
-                 : st == RF_DEV_STATUS_OOB ? RF_V_OOB : RF_V_LAUNCH_ERROR;
-    snprintf(res->detail, sizeof res->detail, "%s", msg);
-    return -1;
+    p->fail[k] = status_verdict(st);
+    return;
   }
-  if (!e) e = se ? se : le;
+  if (!e) e = le;
+  if (r->serial && !e) e = rf_dev_sync();
+  p->ms += now_ms() - t0;
   if (e) {
-    res->verdict = RF_V_LAUNCH_ERROR;
-    snprintf(res->detail, sizeof res->detail, "%s", rf_dev_error_string(e));
+    p->fail[k] = RF_V_LAUNCH_ERROR;
+    snprintf(msg, sizeof p->fail_detail[k], "%s", rf_dev_error_string(e));
+  }
+}
+
+/* Guards and poison of run k after the batch; 0 when its output can be judged. */
+static int collect_run(const rf_runner *r, const pending *p, int k, rf_result *res) {
+  if (p->fail[k] != RF_V_PASS) {
+    res->verdict = p->fail[k];
+    snprintf(res->detail, sizeof res->detail, "%s", p->fail_detail[k]);
     return -1;
   }
-  const char *where = rf_guarded_check(&r->out);
-  if (!where && scratch_bytes) where = rf_guarded_check(&r->scratch) ? "scratch" : NULL;
+  const char *where = rf_arena_check(&r->outs, p->out_slot[k]);
+  if (!where && p->sb && rf_arena_check(&r->scratch, p->scratch_slot[k])) where = "scratch";
   if (where) {
     res->verdict = RF_V_OOB;
     snprintf(res->detail, sizeof res->detail, "guard zone overwritten: %s", where);
     return -1;
   }
-  rf_guarded_read(&r->out, host, bytes);
-  size_t first = rf_find_poison(host, bytes);
+  size_t first = rf_find_poison(rf_arena_host(&r->outs, p->out_slot[k]), p->ob);
   if (first != (size_t)-1) {
     res->verdict = RF_V_UNWRITTEN;
     snprintf(res->detail, sizeof res->detail, "output word %zu still holds the poison", first);
@@ -301,66 +372,66 @@ static int launch_once(rf_runner *r, const rf_case *c, const rf_variant *v, rf_l
   return 0;
 }
 
-static void run_variant(rf_runner *r, const rf_case *c, const rf_variant *v,
-                        const oracle_answer *o, rf_result *res) {
-  memset(res, 0, sizeof *res);
-  res->variant = v;
-  rf_launch_cfg cfg = {
-    .n = c->n, .rows = c->rows, .cols = c->cols, .block = c->block, .grid = c->grid,
-    .items = c->items, .num_cus = r->dev.num_cus,
-    .wave = strcmp(r->dev.backend, "sim") == 0 ? c->wave : r->dev.wave,
-  };
-  const char *why = v->configure(&cfg);
-  if (why) {
-    res->verdict = RF_V_UNSUPPORTED;
-    snprintf(res->detail, sizeof res->detail, "%s", why);
-    return;
-  }
-  /* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
-   * threads would take minutes and end as a timeout that says nothing about the kernel. */
-  if (strcmp(r->dev.backend, "sim") == 0 && (uint64_t)cfg.grid * cfg.block > RF_SIM_MAX_THREADS) {
-    res->verdict = RF_V_UNSUPPORTED;
-    snprintf(res->detail, sizeof res->detail,
-             "grid %u x block %u is more than the simulator runs (at most %u threads a launch)",
-             cfg.grid, cfg.block, (unsigned)RF_SIM_MAX_THREADS);
-    return;
-  }
-  rf_plan plan = {0};
-  v->plan(&cfg, &plan);
-  rf_plan_format(&plan, res->plan, sizeof res->plan);
-  res->depth = rf_plan_depth(&plan);
-  size_t sb = v->scratch_bytes(&cfg);
-  size_t ob = out_bytes(c);
-  if (rf_guarded_reserve(&r->out, ob) || (sb && rf_guarded_reserve(&r->scratch, sb))) {
-    res->verdict = RF_V_LAUNCH_ERROR;
-    snprintf(res->detail, sizeof res->detail, "cannot allocate %zu + %zu device bytes", ob, sb);
-    return;
-  }
-  rf_launch_args a = {.x = rf_input_ptr(&r->in, c), .out = r->out.payload,
-                      .scratch = sb ? r->scratch.payload : NULL, .stream = NULL, .cfg = cfg};
-  void *got = rf_host_buf_get(&r->got, ob);
-  if (launch_once(r, c, v, &a, sb, got, ob, res)) return;
-
+static void judge_variant(rf_runner *r, const rf_case *c, const pending *p,
+                          const oracle_answer *o) {
+  rf_result *res = p->res;
+  if (collect_run(r, p, 0, res)) return;
+  const void *got = rf_arena_host(&r->outs, p->out_slot[0]);
   switch (c->op) {
-  case RF_OP_SUM: judge_sum(r, o, &plan, *(float *)got, res); break;
-  case RF_OP_MAX: judge_max(o, *(float *)got, res); break;
+  case RF_OP_SUM: judge_sum(r, o, &p->plan, *(const float *)got, res); break;
+  case RF_OP_MAX: judge_max(o, *(const float *)got, res); break;
   case RF_OP_ARGMAX: judge_argmax(o, got, res); break;
-  case RF_OP_SOFTMAX: judge_softmax(r, c, o, &plan, got, res); break;
+  case RF_OP_SOFTMAX: judge_softmax(r, c, o, &p->plan, got, res); break;
   default: break;
   }
-  if (res->verdict != RF_V_PASS || !v->deterministic || ob == 0) return;
-
+  if (res->verdict != RF_V_PASS || p->runs < 2) return;
   /* A deterministic variant must give the same bits when run again. */
-  void *again = malloc(ob);
   rf_result second = *res;
-  if (again && launch_once(r, c, v, &a, sb, again, ob, &second) == 0 &&
-      memcmp(again, got, ob) != 0) {
+  if (collect_run(r, p, 1, &second)) {
+    *res = second;
+  } else if (memcmp(rf_arena_host(&r->outs, p->out_slot[1]), got, p->ob) != 0) {
     res->verdict = RF_V_NONDETERMINISTIC;
     snprintf(res->detail, sizeof res->detail, "a second run gave different bits");
-  } else if (second.verdict != res->verdict) {
-    *res = second;
   }
-  free(again);
+}
+
+/* Every prepared variant: slots, one poison upload per arena, the launches, one
+ * synchronisation, one download per arena, then the verdicts. */
+static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n,
+                      const oracle_answer *o) {
+  rf_arena_reset(&r->outs);
+  rf_arena_reset(&r->scratch);
+  int host_oom = 0;
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < ps[i].runs; k++) {
+      ps[i].out_slot[k] = rf_arena_add(&r->outs, ps[i].ob);
+      ps[i].scratch_slot[k] = ps[i].sb ? rf_arena_add(&r->scratch, ps[i].sb) : 0;
+      host_oom |= ps[i].out_slot[k] < 0 || ps[i].scratch_slot[k] < 0;
+    }
+  const char *fail = host_oom ? "out of host memory for the output slots"
+                   : rf_arena_commit(&r->outs) || rf_arena_commit(&r->scratch)
+                   ? "cannot allocate or poison the device outputs and scratch" : NULL;
+  for (size_t i = 0; i < n && !fail; i++)
+    for (int k = 0; k < ps[i].runs; k++) launch_run(r, c, &ps[i], k);
+  int se = fail ? 0 : rf_dev_sync();
+  if (!fail && se)
+    fail = "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
+           "variant per synchronisation to attribute it)";
+  if (!fail && (rf_arena_fetch(&r->outs, 1) || rf_arena_fetch(&r->scratch, 0)))
+    fail = "cannot read the device outputs back";
+  for (size_t i = 0; i < n; i++) {
+    rf_result *res = ps[i].res;
+    /* Serial runs time each variant (both of its runs); a batched launch has no time of
+     * its own (NaN, printed as "-"). */
+    res->ms = r->serial ? ps[i].ms : NAN;
+    if (fail) {
+      res->verdict = RF_V_LAUNCH_ERROR;
+      snprintf(res->detail, sizeof res->detail, "%s%s%s", fail, se ? ": " : "",
+               se ? rf_dev_error_string(se) : "");
+      continue;
+    }
+    judge_variant(r, c, &ps[i], o);
+  }
 }
 
 int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,
@@ -390,13 +461,17 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
   }
   const oracle_answer *o = &r->answer;
 
-  size_t k = 0;
+  size_t k = 0, np = 0;
+  pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);
+  if (!ps && max) { snprintf(err, errlen, "out of host memory"); return -1; }
   for (size_t i = 0; i < rf_variant_count() && k < max; i++) {
     const rf_variant *v = rf_variant_at(i);
     if (v->op != c->op) continue;
     if (c->variant[0] && strcmp(c->variant, v->name) != 0) continue;
     if (r->keep && !r->keep(v, r->keep_ctx)) continue;
-    run_variant(r, c, v, o, &out[k++]);
+    if (prepare(r, c, v, &out[k++], &ps[np]) == 0) np++;
   }
+  if (np) run_batch(r, c, ps, np, o);
   return (int)k;
 }
+

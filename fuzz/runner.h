@@ -21,7 +21,8 @@ typedef struct {
   double ratio;        /* err / bound: the largest over elements for softmax (0 when err = 0;
                           +inf when err > 0 = bound) */
   int suspicious;      /* sum error above the probabilistic level (information, not a verdict) */
-  double ms;           /* wall time of launch + synchronisation */
+  double ms;           /* serial mode: wall time of its launches + synchronisations;
+                          batched (the default): NaN */
   float got;           /* sum/max: result; argmax: value; softmax: worst element */
   double want;         /* the exact value at the same place */
   long long got_index, want_index;   /* argmax; softmax: worst element index */
@@ -44,6 +45,12 @@ void rf_runner_destroy(rf_runner *r);
 const rf_device_info *rf_runner_device(const rf_runner *r);
 /* Limits for decoding cases on this backend. */
 rf_limits rf_runner_limits(const rf_runner *r);
+
+/* Serial mode (also REDFUZZ_SERIAL=1): synchronise after every launch, so an asynchronous
+ * device error names its variant and each result has its own time. The default launches
+ * every variant of a case (deterministic ones twice) before one synchronisation, with one
+ * poison upload and one read-back for all of them. */
+void rf_runner_set_serial(rf_runner *r, int serial);
 
 /* Restricts which variants run (NULL = all of the case's op, mutants included). */
 typedef int (*rf_variant_filter)(const rf_variant *v, void *ctx);

@@ -1,6 +1,7 @@
 /* Greedy semantic shrinking (shrink.h). Each pass tries candidates from the most to the least
  * simplifying and keeps the first that still fails the same way; passes repeat until none
  * applies. Only the failing variant runs while shrinking, so each step costs one launch. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "shrink.h"
@@ -64,12 +65,16 @@ static int try_cols(rf_case *c, unsigned k) {
   c->cols = (uint32_t)v;
   return 1;
 }
-/* Plainer inputs first: ones, alternating, uniform. */
+/* Plainer inputs first: ones, alternating, uniform, then everything else. A candidate is
+ * tried only when it is plainer than the current distribution, so uniform still moves
+ * towards ones and alternating. */
+static unsigned plainness(rf_dist d) {
+  return d == RF_DIST_ONES ? 0 : d == RF_DIST_ALTERNATING ? 1 : d == RF_DIST_UNIFORM ? 2 : 3;
+}
 static int try_dist(rf_case *c, unsigned k) {
   static const rf_dist order[] = {RF_DIST_ONES, RF_DIST_ALTERNATING, RF_DIST_UNIFORM};
-  for (unsigned i = 0; i < 3; i++)
-    if (order[i] == c->dist) return 0;   /* already as plain as this list gets */
   if (k >= 3) return 0;
+  if (plainness(order[k]) >= plainness(c->dist)) return -1;
   c->dist = order[k];
   return 1;
 }
@@ -139,7 +144,7 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
   snprintf(path, pathlen, "%s/%s-%s-%08llx.case", dir, vname, rf_verdict_name(sig->verdict),
            (unsigned long long)(fnv1a(bytes, len) & 0xffffffffu));
   FILE *f = fopen(path, "w");
-  if (!f) { snprintf(err, errlen, "cannot write %s", path); return -1; }
+  if (!f) { snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)); return -1; }
   fprintf(f, "# redfuzz regression: %s gives '%s' on this case.\n", sig->variant,
            rf_verdict_name(sig->verdict));
   for (int i = 0; i < n; i++)

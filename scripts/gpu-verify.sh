@@ -3,7 +3,7 @@
 # boundary sweep, compute-sanitizer (NVIDIA), results for the simulator comparison, bench,
 # throughput. Writes logs to OUT.
 #   scripts/gpu-verify.sh [--build DIR] [--out DIR] [--skip STEP,...]
-# Steps: list sweep sanitize bits bench throughput
+# Steps: list sweep sanitize bits bench throughput plugin
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=build-cuda; OUT=out/gpu; SKIP=""
@@ -57,5 +57,24 @@ fi
 
 if want bench; then step bench; bash scripts/bench.sh --build "$BUILD" > "$OUT/bench.txt" 2>&1 || status=1; cat "$OUT/bench.txt"; fi
 if want throughput; then step throughput; bash scripts/throughput.sh --build "$BUILD" > "$OUT/throughput.txt" 2>&1; cat "$OUT/throughput.txt"; fi
+if want plugin; then
+  # The example plugin (examples/plugin) on this backend: through the CLI and the fuzz target.
+  PLUG=$(ls "$BUILD"/examples/plugin/*.so 2>/dev/null | head -n 1)
+  step "plugin: ${PLUG:-not built}"
+  if [ -n "$PLUG" ]; then
+    "$RF" --plugin "$PLUG" sweep --quiet --op sum --dist all --block 0,32,1024 \
+      --n 1,31,33,257,1027,1048576 > "$OUT/plugin.txt" 2>&1
+    grep -E 'plugin-|passed, .* failed' "$OUT/plugin.txt"
+    # The example must pass everything; the planted variant (a mutant) must be caught.
+    if [ -x "$BUILD/fuzz/redfuzz_fuzz" ]; then
+      REDFUZZ_PLUGINS="$PLUG" REDFUZZ_ONLY=sum/plugin-example "$BUILD/fuzz/redfuzz_fuzz" \
+        -runs=3000 -print_final_stats=1 corpus/bin > "$OUT/plugin-fuzz.txt" 2>&1
+      echo "plugin fuzz (sum/plugin-example alone, 3000 runs): exit $?"; grep -E 'stat::number_of_executed_units|FAIL|Done' "$OUT/plugin-fuzz.txt" | head -3
+      REDFUZZ_PLUGINS="$PLUG" REDFUZZ_ONLY=sum/plugin-drops-last "$BUILD/fuzz/redfuzz_fuzz" \
+        -runs=3000 -artifact_prefix="$OUT/" corpus/bin > "$OUT/plugin-fuzz-planted.txt" 2>&1
+      echo "plugin fuzz (planted sum/plugin-drops-last alone): exit $? (non-zero: caught)"; grep -aE 'verdict|variant' "$OUT/plugin-fuzz-planted.txt" | head -3
+    fi
+  fi
+fi
 echo "gpu-verify: done, status $status"
 exit $status

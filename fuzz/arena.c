@@ -1,0 +1,110 @@
+#include <stdlib.h>
+#include <string.h>
+#include "arena.h"
+#include "../kernels/device.h"
+
+/* Below this size a whole-arena download is cheaper than one small copy per guard zone. */
+#define RF_ARENA_WHOLE_FETCH (4u << 20)
+
+static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+void rf_arena_reset(rf_arena *a) {
+  a->n = 0;
+  a->used = 0;
+}
+
+int rf_arena_add(rf_arena *a, size_t bytes) {
+  if (a->n == a->slot_cap) {
+    size_t cap = a->slot_cap ? 2 * a->slot_cap : 32;
+    rf_arena_slot *s = realloc(a->slot, cap * sizeof *s);
+    if (!s) return -1;
+    a->slot = s;
+    a->slot_cap = cap;
+  }
+  size_t off = a->used + RF_GUARD_BYTES;
+  a->slot[a->n] = (rf_arena_slot){off, bytes};
+  a->used = round_up(off + bytes + RF_GUARD_BYTES, RF_GUARD_BYTES);
+  return (int)a->n++;
+}
+
+/* The trailing guard of slot i: from the end of its payload to the next slot's leading guard
+ * (or the end of the arena). */
+static size_t guard_after_end(const rf_arena *a, size_t i) {
+  return i + 1 < a->n ? a->slot[i + 1].off - RF_GUARD_BYTES : a->used;
+}
+
+static void fill_words(unsigned char *p, size_t bytes, uint32_t bits) {
+  for (size_t i = 0; i + 4 <= bytes; i += 4) memcpy(p + i, &bits, 4);
+}
+
+int rf_arena_commit(rf_arena *a) {
+  if (a->used == 0) return 0;
+  if (a->used > a->dev_cap) {
+    size_t cap = a->used > 2 * a->dev_cap ? a->used : 2 * a->dev_cap;
+    void *p = NULL;
+    if (rf_dev_alloc(&p, cap)) return -1;
+    rf_dev_free(a->dev);
+    a->dev = p;
+    a->dev_cap = cap;
+  }
+  unsigned char *img = rf_host_buf_get(&a->image, a->used);
+  if (!img) return -1;
+  fill_words(img, a->used, RF_GUARD_BITS);
+  for (size_t i = 0; i < a->n; i++) {
+    const rf_arena_slot *s = &a->slot[i];
+    fill_words(img + s->off, s->bytes, RF_POISON_BITS);
+    /* A payload of a size not a multiple of 4 ends with poison bytes, not guard bytes. */
+    memset(img + s->off + (s->bytes & ~(size_t)3), 0xAD, s->bytes & 3);
+  }
+  return rf_dev_upload(a->dev, img, a->used);
+}
+
+void *rf_arena_dev(const rf_arena *a, int slot) { return a->dev + a->slot[slot].off; }
+
+int rf_arena_fetch(rf_arena *a, int payloads) {
+  if (a->used == 0) return 0;
+  unsigned char *img = a->image.p;
+  if (payloads || a->used <= RF_ARENA_WHOLE_FETCH) return rf_dev_download(img, a->dev, a->used);
+  for (size_t i = 0; i < a->n; i++) {
+    const rf_arena_slot *s = &a->slot[i];
+    size_t lead = s->off - RF_GUARD_BYTES, tail = s->off + s->bytes;
+    if (rf_dev_download(img + lead, a->dev + lead, RF_GUARD_BYTES) ||
+        rf_dev_download(img + tail, a->dev + tail, guard_after_end(a, i) - tail))
+      return -1;
+  }
+  return 0;
+}
+
+static int words_are(const unsigned char *p, size_t bytes, uint32_t bits) {
+  for (size_t i = 0; i + 4 <= bytes; i += 4) {
+    uint32_t w;
+    memcpy(&w, p + i, 4);
+    if (w != bits) return 0;
+  }
+  return 1;
+}
+
+const char *rf_arena_check(const rf_arena *a, int slot) {
+  const unsigned char *img = a->image.p;
+  const rf_arena_slot *s = &a->slot[slot];
+  if (!words_are(img + s->off - RF_GUARD_BYTES, RF_GUARD_BYTES, RF_GUARD_BITS))
+    return "before the buffer";
+  /* The trailing guard starts right after the payload, possibly mid-word. */
+  size_t tail = s->off + s->bytes, end = guard_after_end(a, (size_t)slot);
+  size_t aligned = round_up(tail, 4);
+  for (size_t i = tail; i < aligned; i++)
+    if (img[i] != ((const unsigned char *)&(uint32_t){RF_GUARD_BITS})[i % 4]) return "after the buffer";
+  if (!words_are(img + aligned, end - aligned, RF_GUARD_BITS)) return "after the buffer";
+  return NULL;
+}
+
+const void *rf_arena_host(const rf_arena *a, int slot) {
+  return (const unsigned char *)a->image.p + a->slot[slot].off;
+}
+
+void rf_arena_free(rf_arena *a) {
+  rf_dev_free(a->dev);
+  rf_host_buf_free(&a->image);
+  free(a->slot);
+  memset(a, 0, sizeof *a);
+}
