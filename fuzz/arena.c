@@ -13,7 +13,7 @@ void rf_arena_reset(rf_arena *a) {
   a->used = 0;
 }
 
-int rf_arena_add(rf_arena *a, size_t bytes) {
+static int add_slot(rf_arena *a, size_t bytes, const void *src, int fetch) {
   if (a->n == a->slot_cap) {
     size_t cap = a->slot_cap ? 2 * a->slot_cap : 32;
     rf_arena_slot *s = realloc(a->slot, cap * sizeof *s);
@@ -22,9 +22,17 @@ int rf_arena_add(rf_arena *a, size_t bytes) {
     a->slot_cap = cap;
   }
   size_t off = a->used + RF_GUARD_BYTES;
-  a->slot[a->n] = (rf_arena_slot){off, bytes};
+  a->slot[a->n] = (rf_arena_slot){off, bytes, 0, src, fetch};
   a->used = round_up(off + bytes + RF_GUARD_BYTES, RF_GUARD_BYTES);
   return (int)a->n++;
+}
+
+int rf_arena_add(rf_arena *a, size_t bytes, int fetch) { return add_slot(a, bytes, NULL, fetch); }
+
+int rf_arena_add_input(rf_arena *a, const void *src, size_t bytes, size_t pad) {
+  int i = add_slot(a, pad + bytes, src, 0);
+  if (i >= 0) a->slot[i].pad = pad;
+  return i;
 }
 
 /* The trailing guard of slot i: from the end of its payload to the next slot's leading guard
@@ -52,6 +60,15 @@ int rf_arena_commit(rf_arena *a) {
   fill_words(img, a->used, RF_GUARD_BITS);
   for (size_t i = 0; i < a->n; i++) {
     const rf_arena_slot *s = &a->slot[i];
+    if (s->src) {
+      /* Input guards hold FLT_MAX (buffers.h): an over-read shows up in the result. */
+      size_t lead = s->off - RF_GUARD_BYTES;
+      fill_words(img + lead, RF_GUARD_BYTES + s->pad, RF_INPUT_GUARD_BITS);
+      if (s->bytes > s->pad) memcpy(img + s->off + s->pad, s->src, s->bytes - s->pad);
+      fill_words(img + s->off + s->bytes, guard_after_end(a, i) - s->off - s->bytes,
+                 RF_INPUT_GUARD_BITS);
+      continue;
+    }
     fill_words(img + s->off, s->bytes, RF_POISON_BITS);
     /* A payload of a size not a multiple of 4 ends with poison bytes, not guard bytes. */
     memset(img + s->off + (s->bytes & ~(size_t)3), 0xAD, s->bytes & 3);
@@ -61,12 +78,18 @@ int rf_arena_commit(rf_arena *a) {
 
 void *rf_arena_dev(const rf_arena *a, int slot) { return a->dev + a->slot[slot].off; }
 
-int rf_arena_fetch(rf_arena *a, int payloads) {
+int rf_arena_fetch(rf_arena *a) {
   if (a->used == 0) return 0;
   unsigned char *img = a->image.p;
-  if (payloads || a->used <= RF_ARENA_WHOLE_FETCH) return rf_dev_download(img, a->dev, a->used);
-  for (size_t i = 0; i < a->n; i++) {
+  if (a->used <= RF_ARENA_WHOLE_FETCH) return rf_dev_download(img, a->dev, a->used);
+  /* The fetched slots form a prefix: one copy up to the end of the last one's guard. */
+  size_t prefix = 0, i = 0;
+  while (i < a->n && a->slot[i].fetch) prefix = guard_after_end(a, i++);
+  if (prefix && rf_dev_download(img, a->dev, prefix)) return -1;
+  for (; i < a->n; i++) {
     const rf_arena_slot *s = &a->slot[i];
+    if (s->fetch) return -1;   /* not a prefix: a caller bug */
+    if (s->src) continue;      /* the input: nothing to check */
     size_t lead = s->off - RF_GUARD_BYTES, tail = s->off + s->bytes;
     if (rf_dev_download(img + lead, a->dev + lead, RF_GUARD_BYTES) ||
         rf_dev_download(img + tail, a->dev + tail, guard_after_end(a, i) - tail))

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include "buffers.h"
 
-typedef struct { size_t off, bytes; } rf_arena_slot;   /* off: the payload's offset */
+/* off: the payload's offset. src: NULL for an output or scratch slot (poisoned), else the
+ * input's bytes (guards then hold RF_INPUT_GUARD_BITS). fetch: read back after the batch. */
+typedef struct { size_t off, bytes, pad; const void *src; int fetch; } rf_arena_slot;
 
 typedef struct {
   unsigned char *dev;
@@ -19,17 +21,22 @@ typedef struct {
 
 /* Forgets the slots (keeps the memory). */
 void rf_arena_reset(rf_arena *a);
-/* Adds a slot of `bytes` payload; returns its index, or -1 when out of host memory. */
-int rf_arena_add(rf_arena *a, size_t bytes);
+/* Adds a slot of `bytes` payload; returns its index, or -1 when out of host memory.
+ * fetch: its payload is read back after the batch (outputs); otherwise only its guards
+ * are (scratch). Add the fetched slots first: the read-back is one prefix of the arena. */
+int rf_arena_add(rf_arena *a, size_t bytes, int fetch);
+/* Adds an input slot: `pad` bytes of guard then the `bytes` at src (kept by the caller until
+ * commit). Returns the slot index (its payload starts with the pad), or -1. */
+int rf_arena_add_input(rf_arena *a, const void *src, size_t bytes, size_t pad);
 /* Makes room on the device and uploads guards and poison for every slot. 0 or -1. */
 int rf_arena_commit(rf_arena *a);
 void *rf_arena_dev(const rf_arena *a, int slot);
-/* Downloads the arena into the host image: all of it, or, when the payloads are not needed
- * (scratch) and the arena is large, only the guard zones. 0 or -1. */
-int rf_arena_fetch(rf_arena *a, int payloads);
+/* Downloads into the host image every fetched slot with its guards and the guard zones of
+ * the others (a small arena comes back whole, in one copy). 0 or -1. */
+int rf_arena_fetch(rf_arena *a);
 /* After a fetch: NULL when both guards of the slot are intact, else which one is not. */
 const char *rf_arena_check(const rf_arena *a, int slot);
-/* After a fetch with payloads: the slot's bytes as the device left them. */
+/* After a fetch, for a fetched slot: its bytes as the device left them. */
 const void *rf_arena_host(const rf_arena *a, int slot);
 void rf_arena_free(rf_arena *a);
 #endif

@@ -26,8 +26,9 @@ typedef struct {
 
 struct rf_runner {
   rf_device_info dev;
-  rf_guarded in;                 /* the input, with guard zones */
-  rf_arena outs, scratch;        /* every run's output and scratch, guarded (arena.h) */
+  rf_arena arena;                /* the batch's outputs, scratch and input, guarded (arena.h) */
+  int in_slot;
+  uint64_t in_elems;
   rf_host_buf x, y_exact, rel, pending;
   int serial;                    /* synchronise after every launch (attribution, timing) */
   rf_variant_filter keep;
@@ -73,9 +74,7 @@ void rf_runner_set_serial(rf_runner *r, int serial) { r->serial = serial; }
 
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
-  rf_guarded_free(&r->in);
-  rf_arena_free(&r->outs);
-  rf_arena_free(&r->scratch);
+  rf_arena_free(&r->arena);
   rf_host_buf_free(&r->x);
   rf_host_buf_free(&r->y_exact);
   rf_host_buf_free(&r->pending);
@@ -326,8 +325,10 @@ static rf_verdict status_verdict(int st) {
 static void launch_run(rf_runner *r, const rf_case *c, pending *p, int k) {
   char *msg = p->fail_detail[k];
   rf_launch_args a = {
-    .x = rf_input_ptr(&r->in, c), .out = rf_arena_dev(&r->outs, p->out_slot[k]),
-    .scratch = p->sb ? rf_arena_dev(&r->scratch, p->scratch_slot[k]) : NULL, .stream = NULL,
+    .x = (const float *)((const char *)rf_arena_dev(&r->arena, r->in_slot) +
+                         rf_input_misalign(c) * sizeof(float)),
+    .out = rf_arena_dev(&r->arena, p->out_slot[k]),
+    .scratch = p->sb ? rf_arena_dev(&r->arena, p->scratch_slot[k]) : NULL, .stream = NULL,
     .cfg = p->cfg};
   rf_dev_last_error();
   rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
@@ -356,14 +357,14 @@ static int collect_run(const rf_runner *r, const pending *p, int k, rf_result *r
     snprintf(res->detail, sizeof res->detail, "%s", p->fail_detail[k]);
     return -1;
   }
-  const char *where = rf_arena_check(&r->outs, p->out_slot[k]);
-  if (!where && p->sb && rf_arena_check(&r->scratch, p->scratch_slot[k])) where = "scratch";
+  const char *where = rf_arena_check(&r->arena, p->out_slot[k]);
+  if (!where && p->sb && rf_arena_check(&r->arena, p->scratch_slot[k])) where = "scratch";
   if (where) {
     res->verdict = RF_V_OOB;
     snprintf(res->detail, sizeof res->detail, "guard zone overwritten: %s", where);
     return -1;
   }
-  size_t first = rf_find_poison(rf_arena_host(&r->outs, p->out_slot[k]), p->ob);
+  size_t first = rf_find_poison(rf_arena_host(&r->arena, p->out_slot[k]), p->ob);
   if (first != (size_t)-1) {
     res->verdict = RF_V_UNWRITTEN;
     snprintf(res->detail, sizeof res->detail, "output word %zu still holds the poison", first);
@@ -376,7 +377,7 @@ static void judge_variant(rf_runner *r, const rf_case *c, const pending *p,
                           const oracle_answer *o) {
   rf_result *res = p->res;
   if (collect_run(r, p, 0, res)) return;
-  const void *got = rf_arena_host(&r->outs, p->out_slot[0]);
+  const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
   switch (c->op) {
   case RF_OP_SUM: judge_sum(r, o, &p->plan, *(const float *)got, res); break;
   case RF_OP_MAX: judge_max(o, *(const float *)got, res); break;
@@ -389,35 +390,37 @@ static void judge_variant(rf_runner *r, const rf_case *c, const pending *p,
   rf_result second = *res;
   if (collect_run(r, p, 1, &second)) {
     *res = second;
-  } else if (memcmp(rf_arena_host(&r->outs, p->out_slot[1]), got, p->ob) != 0) {
+  } else if (memcmp(rf_arena_host(&r->arena, p->out_slot[1]), got, p->ob) != 0) {
     res->verdict = RF_V_NONDETERMINISTIC;
     snprintf(res->detail, sizeof res->detail, "a second run gave different bits");
   }
 }
 
-/* Every prepared variant: slots, one poison upload per arena, the launches, one
- * synchronisation, one download per arena, then the verdicts. */
+/* Every prepared variant: slots, one upload (input, guards, poison), the launches, one
+ * synchronisation, one download, then the verdicts. */
 static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n,
                       const oracle_answer *o) {
-  rf_arena_reset(&r->outs);
-  rf_arena_reset(&r->scratch);
+  rf_arena *a = &r->arena;
+  rf_arena_reset(a);
   int host_oom = 0;
+  /* Outputs first (read back as one prefix), then scratch (only its guards), then input. */
   for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < ps[i].runs; k++) {
-      ps[i].out_slot[k] = rf_arena_add(&r->outs, ps[i].ob);
-      ps[i].scratch_slot[k] = ps[i].sb ? rf_arena_add(&r->scratch, ps[i].sb) : 0;
-      host_oom |= ps[i].out_slot[k] < 0 || ps[i].scratch_slot[k] < 0;
-    }
+    for (int k = 0; k < ps[i].runs; k++) host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < ps[i].runs; k++)
+      host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
+  r->in_slot = rf_arena_add_input(a, r->x.p, r->in_elems * sizeof(float),
+                                  rf_input_misalign(c) * sizeof(float));
+  host_oom |= r->in_slot < 0;
   const char *fail = host_oom ? "out of host memory for the output slots"
-                   : rf_arena_commit(&r->outs) || rf_arena_commit(&r->scratch)
-                   ? "cannot allocate or poison the device outputs and scratch" : NULL;
+                   : rf_arena_commit(a) ? "cannot allocate or upload the device buffers" : NULL;
   for (size_t i = 0; i < n && !fail; i++)
     for (int k = 0; k < ps[i].runs; k++) launch_run(r, c, &ps[i], k);
   int se = fail ? 0 : rf_dev_sync();
   if (!fail && se)
     fail = "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
            "variant per synchronisation to attribute it)";
-  if (!fail && (rf_arena_fetch(&r->outs, 1) || rf_arena_fetch(&r->scratch, 0)))
+  if (!fail && rf_arena_fetch(a))
     fail = "cannot read the device outputs back";
   for (size_t i = 0; i < n; i++) {
     rf_result *res = ps[i].res;
@@ -450,10 +453,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
     rf_generate(c, x);
-    if (rf_input_upload(&r->in, c, x, elems)) {
-      snprintf(err, errlen, "device upload of %llu inputs failed", (unsigned long long)elems);
-      return -1;
-    }
+    r->in_elems = elems;
     memset(&r->answer, 0, sizeof r->answer);
     compute_oracle(r, c, x, elems, &r->answer);
     r->last = *c;

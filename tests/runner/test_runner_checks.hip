@@ -1,7 +1,7 @@
 /* The runner's checkers each catch the bug they claim to: planted variants, registered at
  * run time, that leave the output unwritten, write past it, give different bits on a second
- * run, fail to launch, or miss the exact answer by one ulp; and a correct planted variant
- * passes. Compiled through kernels/port.h like any kernel. */
+ * run, fail to launch, or miss the exact answer by one ulp, or write past a large scratch
+ * buffer; and a correct planted variant passes -- alone and all in one batch. Compiled through kernels/port.h like any kernel. */
 #include <math.h>
 #include <string.h>
 #include "kernels/port.h"
@@ -19,6 +19,13 @@ __global__ void seq_sum(const float *x, unsigned long long n, float *out, int ex
   if (negate_zero && s == 0.0f) s = -0.0f;
   out[0] = s;
   for (int k = 1; k <= extra_words; k++) out[k] = 0.0f;   /* past the 4-byte output */
+}
+
+/* Writes one word past a scratch buffer of RF_BIG_SCRATCH bytes: the arena is then larger
+ * than its whole-download size, so scratch guards come back one by one. */
+#define RF_BIG_SCRATCH (5u << 20)
+__global__ void scratch_overrun(float *scratch) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) scratch[RF_BIG_SCRATCH / sizeof(float)] = 1.0f;
 }
 
 static const char *cfg_any(rf_launch_cfg *c) { c->block = 1; c->grid = 1; return NULL; }
@@ -39,15 +46,29 @@ static int flip;
 /* +0 on one run, -0 on the next: both exact, different bits. */
 static int l_flip_zero(const rf_launch_args *a) { return launch_k(a, 0, 0, (flip ^= 1), 1); }
 
-#define PLANT(var, nm, det, fn) \
-  static const rf_variant var = {nm, RF_OP_SUM, det, 1, "planted", "any", cfg_any, no_scratch, \
+static size_t big_scratch(const rf_launch_cfg *c) { (void)c; return RF_BIG_SCRATCH; }
+static int l_scratch_oob(const rf_launch_args *a) {
+  hipLaunchKernelGGL(scratch_overrun, dim3(1), dim3(1), 0, (hipStream_t)a->stream,
+                     (float *)a->scratch);
+  return launch_k(a, 0, 0, 0, 1);
+}
+
+#define PLANT_S(var, nm, det, fn, scratch) \
+  static const rf_variant var = {nm, RF_OP_SUM, det, 1, "planted", "any", cfg_any, scratch, \
                                  chain_plan, fn}
+#define PLANT(var, nm, det, fn) PLANT_S(var, nm, det, fn, no_scratch)
 PLANT(v_correct, "sum/test-correct", 1, l_correct);
 PLANT(v_unwritten, "sum/test-unwritten", 1, l_unwritten);
 PLANT(v_oob, "sum/test-oob", 1, l_oob);
 PLANT(v_ulp, "sum/test-off-by-ulp", 1, l_off_by_ulp);
 PLANT(v_bad, "sum/test-bad-launch", 1, l_bad_launch);
 PLANT(v_flip, "sum/test-flip-zero", 1, l_flip_zero);
+PLANT_S(v_scratch_oob, "sum/test-scratch-oob", 1, l_scratch_oob, big_scratch);
+
+static int only_plants(const rf_variant *v, void *ctx) {
+  (void)ctx;
+  return strncmp(v->name, "sum/test-", 9) == 0;
+}
 
 static rf_verdict run_one(rf_runner *r, const char *variant, uint64_t n, rf_dist dist,
                           rf_result *res) {
@@ -63,7 +84,8 @@ static rf_verdict run_one(rf_runner *r, const char *variant, uint64_t n, rf_dist
 }
 
 int main(void) {
-  const rf_variant *plants[] = {&v_correct, &v_unwritten, &v_oob, &v_ulp, &v_bad, &v_flip};
+  const rf_variant *plants[] = {&v_correct, &v_unwritten, &v_oob, &v_ulp, &v_bad, &v_flip,
+                                &v_scratch_oob};
   for (size_t i = 0; i < sizeof plants / sizeof *plants; i++)
     CHECK(rf_variant_register(plants[i]) == 0);
   CHECK(rf_variant_register(&v_correct) == -1);   /* names are unique */
@@ -86,6 +108,32 @@ int main(void) {
   CHECK(run_one(r, "sum/test-bad-launch", 33, RF_DIST_ONES, &res) == RF_V_LAUNCH_ERROR);
   /* alternating with even n sums to exactly 0: +0 then -0 is caught only by the bit check. */
   CHECK(run_one(r, "sum/test-flip-zero", 32, RF_DIST_ALTERNATING, &res) == RF_V_NONDETERMINISTIC);
+  CHECK(run_one(r, "sum/test-scratch-oob", 33, RF_DIST_ONES, &res) == RF_V_OOB);
+  CHECK_MSG(strstr(res.detail, "scratch") != NULL, "%s", res.detail);
+
+  /* All plants in one batch (one synchronisation, one read-back): each verdict still lands
+   * on its own variant. alternating with n = 32 sums to exactly 0 (bound 0). */
+  {
+    rf_case c;
+    rf_case_default(&c);
+    c.n = 32;
+    c.dist = RF_DIST_ALTERNATING;
+    rf_result all[16];
+    rf_runner_set_filter(r, only_plants, NULL);
+    int k = rf_runner_run(r, &c, all, 16, err, sizeof err);
+    rf_runner_set_filter(r, NULL, NULL);
+    CHECK_MSG(k == 7, "%d results: %s", k, err);
+    static const struct { const char *name; rf_verdict v; } want[] = {
+        {"sum/test-correct", RF_V_PASS},          {"sum/test-unwritten", RF_V_UNWRITTEN},
+        {"sum/test-oob", RF_V_OOB},               {"sum/test-off-by-ulp", RF_V_WRONG},
+        {"sum/test-bad-launch", RF_V_LAUNCH_ERROR}, {"sum/test-flip-zero", RF_V_NONDETERMINISTIC},
+        {"sum/test-scratch-oob", RF_V_OOB}};
+    for (size_t w = 0; w < sizeof want / sizeof *want; w++)
+      for (int i = 0; i < k; i++)
+        if (strcmp(all[i].variant->name, want[w].name) == 0)
+          CHECK_MSG(all[i].verdict == want[w].v, "batch: %s gave %s, expected %s", want[w].name,
+                    rf_verdict_name(all[i].verdict), rf_verdict_name(want[w].v));
+  }
   /* n = 0: the correct plant writes 0 and passes. */
   CHECK(run_one(r, "sum/test-correct", 0, RF_DIST_ONES, &res) == RF_V_PASS);
   /* A launch far beyond what the simulator can run is refused, not left to time out. */
