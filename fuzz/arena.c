@@ -47,8 +47,8 @@ static void fill_words(unsigned char *p, size_t bytes, uint32_t bits) {
 
 int rf_arena_commit(rf_arena *a) {
   if (a->used == 0) return 0;
-  if (a->used > a->dev_cap) {
-    size_t cap = a->used > 2 * a->dev_cap ? a->used : 2 * a->dev_cap;
+  if (a->used > a->dev_cap || (a->exact && a->used != a->dev_cap)) {
+    size_t cap = a->exact || a->used > 2 * a->dev_cap ? a->used : 2 * a->dev_cap;
     void *p = NULL;
     if (rf_dev_alloc(&p, cap)) return -1;
     rf_dev_free(a->dev);

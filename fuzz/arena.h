@@ -14,6 +14,8 @@ typedef struct { size_t off, bytes, pad; const void *src; int fetch; } rf_arena_
 typedef struct {
   unsigned char *dev;
   size_t dev_cap, used;
+  int exact;               /* allocate exactly `used` bytes (simulator: a read or write past
+                              the last slot's guard then hits AddressSanitizer's redzone) */
   rf_host_buf image;       /* poison image before the batch, the device's bytes after fetch */
   rf_arena_slot *slot;
   size_t n, slot_cap;

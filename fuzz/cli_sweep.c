@@ -199,6 +199,11 @@ int rf_cmd_sweep(int argc, char **argv) {
   }
   printf("sweep: %ld cases (%ld outside this backend's limits skipped) in %.2f s: %.0f verified "
          "runs/s\n", cases, skipped, secs, secs > 0 ? runs / secs : 0.0);
+  rf_runner_stats st = rf_runner_get_stats(r);
+  if (st.softmax_rows_double + st.softmax_rows_mpfr)
+    printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
+           "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",
+           st.softmax_rows_double, st.softmax_rows_mpfr, st.softmax_rows_upgraded);
   printf("%ld passed, %ld failed\n", good, bad);
   rf_runner_destroy(r);
   return bad ? RF_EXIT_FAIL : RF_EXIT_OK;

@@ -10,6 +10,7 @@
 #include "gen.h"
 #include "../oracle/exact.h"
 #include "../oracle/bounds.h"
+#include "../oracle/softmax_double.h"
 #include "buffers.h"
 #include "arena.h"
 
@@ -19,7 +20,12 @@ typedef struct {
   rf_sum_facts facts;
   float max_value;         /* max, argmax */
   int64_t argmax_index;
-  const double *y;         /* softmax: exact, rows*cols */
+  /* softmax: y (rows*cols) from the double oracle, or from MPFR for the rows whose
+   * row_mpfr is set (rows the double oracle refuses, or upgraded by a judge that could not
+   * decide within its margin); row_rel: the double oracle's error bound per row. */
+  double *y;
+  double *row_rel;
+  unsigned char *row_mpfr;
 } oracle_answer;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
@@ -27,10 +33,14 @@ typedef struct {
 struct rf_runner {
   rf_device_info dev;
   rf_arena arena;                /* the batch's outputs, scratch and input, guarded (arena.h) */
+  rf_arena in_arena;             /* simulator: the input on its own, exactly sized, so that
+                                    AddressSanitizer sees reads far past or before it */
   int in_slot;
   uint64_t in_elems;
-  rf_host_buf x, y_exact, rel, pending;
+  rf_host_buf x, y_exact, row_rel, row_mpfr, rel, rel_kernel, pending;
+  rf_runner_stats stats;
   int serial;                    /* synchronise after every launch (attribution, timing) */
+  int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -67,16 +77,24 @@ rf_runner *rf_runner_create(char *err, size_t errlen) {
   }
   const char *serial = getenv("REDFUZZ_SERIAL");
   r->serial = serial && strcmp(serial, "0") != 0;
+  r->arena.exact = r->in_arena.exact = strcmp(r->dev.backend, "sim") == 0;
+  const char *so = getenv("REDFUZZ_SOFTMAX_ORACLE");
+  r->softmax_mpfr_only = so && strcmp(so, "mpfr") == 0;
   return r;
 }
 
 void rf_runner_set_serial(rf_runner *r, int serial) { r->serial = serial; }
+rf_runner_stats rf_runner_get_stats(const rf_runner *r) { return r->stats; }
 
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
   rf_arena_free(&r->arena);
+  rf_arena_free(&r->in_arena);
   rf_host_buf_free(&r->x);
   rf_host_buf_free(&r->y_exact);
+  rf_host_buf_free(&r->row_rel);
+  rf_host_buf_free(&r->row_mpfr);
+  rf_host_buf_free(&r->rel_kernel);
   rf_host_buf_free(&r->pending);
   rf_host_buf_free(&r->rel);
   free(r);
@@ -102,9 +120,25 @@ static void compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint6
   case RF_OP_MAX: o->max_value = rf_oracle_max(x, elems); break;
   case RF_OP_ARGMAX: o->argmax_index = rf_oracle_argmax(x, elems, &o->max_value); break;
   case RF_OP_SOFTMAX: {
-    double *y = rf_host_buf_get(&r->y_exact, elems * sizeof(double));
-    if (elems) rf_oracle_softmax(x, c->rows, c->cols, y, NULL, NULL, 0);
-    o->y = y;
+    /* Double precision first (~100x faster than MPFR); MPFR for the rows it refuses (NaN or
+     * infinity: MPFR defines their semantics) and, later, for rows the judge cannot decide
+     * within the double oracle's margin (upgrade_row). */
+    o->y = rf_host_buf_get(&r->y_exact, elems * sizeof(double));
+    o->row_rel = rf_host_buf_get(&r->row_rel, (size_t)c->rows * sizeof(double));
+    o->row_mpfr = rf_host_buf_get(&r->row_mpfr, c->rows);
+    if (!elems) break;
+    for (uint32_t i = 0; i < c->rows; i++) {
+      const float *xr = x + (size_t)i * c->cols;
+      double *yr = o->y + (size_t)i * c->cols;
+      o->row_rel[i] = r->softmax_mpfr_only ? -1 : rf_oracle_softmax_row_double(xr, c->cols, yr);
+      o->row_mpfr[i] = o->row_rel[i] < 0;
+      if (o->row_mpfr[i]) {
+        rf_oracle_softmax_row(xr, c->cols, yr, NULL, NULL);
+        r->stats.softmax_rows_mpfr++;
+      } else {
+        r->stats.softmax_rows_double++;
+      }
+    }
     break;
   }
   default: break;
@@ -190,62 +224,105 @@ static const rf_exp_model *exp_model_for(const rf_device_info *d) {
   return &RF_EXP_HOST_LIBM;
 }
 
-/* Softmax: every element within its bound (rf_softmax_within), rows whose exact result is
- * NaN compared by IEEE class, and each row's sum within the row-sum bound. */
-static void judge_softmax(rf_runner *r, const rf_case *c, const oracle_answer *o,
-                          const rf_plan *plan, const float *got, rf_result *res) {
-  uint32_t rows = c->rows, cols = c->cols;
-  double *rel = rf_host_buf_get(&r->rel, (size_t)cols * sizeof(double));
-  const float *x = r->x.p;
-  const rf_exp_model *em = exp_model_for(&r->dev);
-  res->verdict = RF_V_PASS;
-  res->ratio = -1;
-  for (uint32_t i = 0; i < rows; i++) {
-    const float *xr = x + (size_t)i * cols, *gr = got + (size_t)i * cols;
-    const double *yr = o->y + (size_t)i * cols;
-    rf_softmax_bound b = {.rel = rel};
-    rf_bound_softmax_row(plan, em, xr, cols, yr, &b);
-    rf_xsum row_sum;
-    rf_xsum_init(&row_sum);
-    for (uint32_t j = 0; j < cols; j++) {
-      double allowed = rel[j] * yr[j] + b.abs_floor;
-      double err, q;
-      rf_verdict v = RF_V_PASS;
-      if (isnan(yr[j])) {                       /* NaN or +inf in the row: NaN expected */
-        err = isnan(gr[j]) ? 0 : INFINITY;
-        v = err ? RF_V_WRONG : RF_V_PASS;
-      } else if (!isfinite(gr[j])) {
-        err = INFINITY;
-        v = RF_V_NONFINITE;
-      } else {
-        err = fabs((double)gr[j] - yr[j]);
+/* The worst element of one softmax row and the row's verdict, kept apart from the result
+ * until the row is decided (a row may be judged again after an MPFR upgrade). */
+typedef struct {
+  rf_verdict v;
+  double ratio, err, bound, want;
+  float got;
+  long long index;
+  char detail[160];
+} row_judgement;
+
+/* Judges row i against the oracle's y for it. Returns 1 when some element is within the
+ * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
+static int judge_row(rf_runner *r, const rf_case *c, const oracle_answer *o, const rf_plan *plan,
+                     uint32_t i, const float *got, row_judgement *out) {
+  uint32_t cols = c->cols;
+  const float *xr = (const float *)r->x.p + (size_t)i * cols, *gr = got + (size_t)i * cols;
+  const double *yr = o->y + (size_t)i * cols;
+  /* MPFR rows, and rows the double oracle gets correctly rounded (constant rows: RN(1/cols),
+   * rel 2^-53), are as good as exact: judged with the folded check, never upgraded. */
+  const int exact = o->row_mpfr[i] || o->row_rel[i] <= 0x1p-53;
+  rf_softmax_bound b = {.rel = rf_host_buf_get(&r->rel, (size_t)cols * sizeof(double)),
+                        .rel_kernel = exact ? NULL
+                                    : rf_host_buf_get(&r->rel_kernel, (size_t)cols * sizeof(double))};
+  if (exact) rf_bound_softmax_row(plan, exp_model_for(&r->dev), xr, cols, yr, &b);
+  else rf_bound_softmax_row_rel(plan, exp_model_for(&r->dev), xr, cols, yr, o->row_rel[i],
+                                RF_SM_DOUBLE_ABS, &b);
+  *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
+  rf_xsum row_sum;
+  rf_xsum_init(&row_sum);
+  for (uint32_t j = 0; j < cols; j++) {
+    double err;
+    rf_verdict v = RF_V_PASS;
+    if (isnan(yr[j])) {                       /* NaN or +inf in the row: NaN expected */
+      err = isnan(gr[j]) ? 0 : INFINITY;
+      v = err ? RF_V_WRONG : RF_V_PASS;
+    } else if (!isfinite(gr[j])) {
+      err = INFINITY;
+      v = RF_V_NONFINITE;
+    } else {
+      err = fabs((double)gr[j] - yr[j]);
+      if (exact) {
         v = rf_softmax_within(&b, j, gr[j], yr[j]) ? RF_V_PASS : RF_V_WRONG;
-        rf_xsum_add1(&row_sum, gr[j]);
+      } else {
+        rf_sm_check k = rf_softmax_check(&b, j, gr[j], yr[j]);
+        if (k == RF_SM_UNSURE) return 1;
+        v = k == RF_SM_PASS ? RF_V_PASS : RF_V_WRONG;
       }
-      q = ratio_of(err, allowed);
-      if (v != RF_V_PASS && (res->verdict == RF_V_PASS || v == RF_V_NONFINITE)) res->verdict = v;
-      if (q > res->ratio) {
-        res->ratio = q;
-        res->err = err;
-        res->bound = allowed;
-        res->got = gr[j];
-        res->want = yr[j];
-        res->got_index = (long long)i * cols + j;
-        res->want_index = res->got_index;
-      }
+      rf_xsum_add1(&row_sum, gr[j]);
     }
-    if (cols && !isnan(yr[0]) && res->verdict == RF_V_PASS) {
-      double row_err = rf_xsum_abs_err_up(&row_sum, 1.0f);
-      if (row_err > b.row_sum_bound) {
-        res->verdict = RF_V_WRONG;
-        snprintf(res->detail, sizeof res->detail, "row %u: |sum - 1| = %.3g > row bound %.3g", i,
-                 row_err, b.row_sum_bound);
-        return;
-      }
+    double allowed = b.rel[j] * yr[j] + b.abs_floor;
+    double q = ratio_of(err, allowed);
+    if (v != RF_V_PASS && (out->v == RF_V_PASS || v == RF_V_NONFINITE)) out->v = v;
+    if (q > out->ratio)
+      *out = (row_judgement){out->v, q, err, allowed, yr[j], gr[j], (long long)i * cols + j, ""};
+  }
+  /* The row-sum bound holds for every y the oracle allows: exceeding it is wrong outright. */
+  if (cols && !isnan(yr[0]) && out->v == RF_V_PASS) {
+    double row_err = rf_xsum_abs_err_up(&row_sum, 1.0f);
+    if (row_err > b.row_sum_bound) {
+      out->v = RF_V_WRONG;
+      snprintf(out->detail, sizeof out->detail, "row %u: |sum - 1| = %.3g > row bound %.3g", i,
+               row_err, b.row_sum_bound);
     }
   }
-  if (res->ratio < 0) res->ratio = 0;
-  if (res->verdict != RF_V_PASS)
+  return 0;
+}
+
+/* Softmax: every element within its bound (rf_softmax_check against the double oracle, or
+ * rf_softmax_within against MPFR), rows whose exact result is NaN compared by IEEE class,
+ * and each row's sum within the row-sum bound. */
+static void judge_softmax(rf_runner *r, const rf_case *c, oracle_answer *o, const rf_plan *plan,
+                          const float *got, rf_result *res) {
+  uint32_t rows = c->rows, cols = c->cols;
+  res->verdict = RF_V_PASS;
+  res->ratio = 0;
+  for (uint32_t i = 0; i < rows; i++) {
+    row_judgement rj;
+    if (judge_row(r, c, o, plan, i, got, &rj)) {
+      /* Too close to the bound for the double oracle: this row in MPFR, for every variant. */
+      rf_oracle_softmax_row((const float *)r->x.p + (size_t)i * cols, cols,
+                            o->y + (size_t)i * cols, NULL, NULL);
+      o->row_mpfr[i] = 1;
+      r->stats.softmax_rows_upgraded++;
+      judge_row(r, c, o, plan, i, got, &rj);
+    }
+    if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
+      res->verdict = rj.v;
+    if (rj.ratio > res->ratio || (rj.detail[0] && !res->detail[0])) {
+      res->ratio = rj.ratio > res->ratio ? rj.ratio : res->ratio;
+      res->err = rj.err;
+      res->bound = rj.bound;
+      res->got = rj.got;
+      res->want = rj.want;
+      res->got_index = res->want_index = rj.index;
+      if (rj.detail[0]) snprintf(res->detail, sizeof res->detail, "%s", rj.detail);
+    }
+    if (rj.detail[0]) return;   /* a row-sum failure: reported as found */
+  }
+  if (res->verdict != RF_V_PASS && !res->detail[0])
     snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g want %.9g",
              res->got_index / (cols ? cols : 1), res->got_index % (cols ? cols : 1),
              (double)res->got, res->want);
@@ -320,12 +397,16 @@ static rf_verdict status_verdict(int st) {
        : st == RF_DEV_STATUS_OOB ? RF_V_OOB : RF_V_LAUNCH_ERROR;
 }
 
+/* GPUs: the input shares the batch's arena (one upload). The simulator, where copies cost
+ * nothing, keeps it apart so AddressSanitizer bounds it exactly. */
+static rf_arena *input_arena(rf_runner *r) { return r->in_arena.exact ? &r->in_arena : &r->arena; }
+
 /* Enqueues run k of p. The simulator runs a launch to its end inside v->launch, so its
  * status belongs to this run; on a GPU only launch-time errors show here. */
 static void launch_run(rf_runner *r, const rf_case *c, pending *p, int k) {
   char *msg = p->fail_detail[k];
   rf_launch_args a = {
-    .x = (const float *)((const char *)rf_arena_dev(&r->arena, r->in_slot) +
+    .x = (const float *)((const char *)rf_arena_dev(input_arena(r), r->in_slot) +
                          rf_input_misalign(c) * sizeof(float)),
     .out = rf_arena_dev(&r->arena, p->out_slot[k]),
     .scratch = p->sb ? rf_arena_dev(&r->arena, p->scratch_slot[k]) : NULL, .stream = NULL,
@@ -373,8 +454,7 @@ static int collect_run(const rf_runner *r, const pending *p, int k, rf_result *r
   return 0;
 }
 
-static void judge_variant(rf_runner *r, const rf_case *c, const pending *p,
-                          const oracle_answer *o) {
+static void judge_variant(rf_runner *r, const rf_case *c, const pending *p, oracle_answer *o) {
   rf_result *res = p->res;
   if (collect_run(r, p, 0, res)) return;
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
@@ -398,8 +478,7 @@ static void judge_variant(rf_runner *r, const rf_case *c, const pending *p,
 
 /* Every prepared variant: slots, one upload (input, guards, poison), the launches, one
  * synchronisation, one download, then the verdicts. */
-static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n,
-                      const oracle_answer *o) {
+static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, oracle_answer *o) {
   rf_arena *a = &r->arena;
   rf_arena_reset(a);
   int host_oom = 0;
@@ -409,11 +488,14 @@ static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n,
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
-  r->in_slot = rf_arena_add_input(a, r->x.p, r->in_elems * sizeof(float),
+  rf_arena *ia = input_arena(r);
+  if (ia != a) rf_arena_reset(ia);
+  r->in_slot = rf_arena_add_input(ia, r->x.p, r->in_elems * sizeof(float),
                                   rf_input_misalign(c) * sizeof(float));
   host_oom |= r->in_slot < 0;
   const char *fail = host_oom ? "out of host memory for the output slots"
-                   : rf_arena_commit(a) ? "cannot allocate or upload the device buffers" : NULL;
+                   : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
+                   ? "cannot allocate or upload the device buffers" : NULL;
   for (size_t i = 0; i < n && !fail; i++)
     for (int k = 0; k < ps[i].runs; k++) launch_run(r, c, &ps[i], k);
   int se = fail ? 0 : rf_dev_sync();
@@ -459,7 +541,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->last = *c;
     r->have_last = 1;
   }
-  const oracle_answer *o = &r->answer;
+  oracle_answer *o = &r->answer;
 
   size_t k = 0, np = 0;
   pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);

@@ -52,6 +52,14 @@ rf_limits rf_runner_limits(const rf_runner *r);
  * poison upload and one read-back for all of them. */
 void rf_runner_set_serial(rf_runner *r, int serial);
 
+/* Where the softmax oracle's rows came from: the double oracle (with a rigorous margin),
+ * MPFR because the row holds NaN or infinity, or MPFR because some variant's element was
+ * within the double oracle's margin of its bound. */
+typedef struct {
+  unsigned long long softmax_rows_double, softmax_rows_mpfr, softmax_rows_upgraded;
+} rf_runner_stats;
+rf_runner_stats rf_runner_get_stats(const rf_runner *r);
+
 /* Restricts which variants run (NULL = all of the case's op, mutants included). */
 typedef int (*rf_variant_filter)(const rf_variant *v, void *ctx);
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx);

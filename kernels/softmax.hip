@@ -231,6 +231,141 @@ __global__ void rf_sm_online_kernel(const float *__restrict__ x, unsigned rows, 
   }
 }
 
+/* ---- kernels: softmax/row-reg (one block per row, the row held in registers) ------------- */
+
+/* Float4 per thread: the most any launch uses (the row limit is block 1024 x 8 float4, plus
+ * the scalar head and tail), and the default target (one float4 each, as long as a block of
+ * at most 1024 threads covers the row: 4096 x 1024 runs at block 256). */
+#define RF_SMR_MAX_VEC 8u
+#define RF_SMR_DEFAULT_VEC 1u
+
+/* Block-wide max (IS_MAX) or sum of v; every thread calls it and gets the same value. Each
+ * wave reduces by butterfly, lane 0 puts the wave's value in wave_part, the first wave
+ * combines them into *slot, and everyone reads *slot. Consecutive calls (max, sum, the next
+ * row's max, ...) need no barrier between them (the reader-barrier argument of
+ * rf_sm_block_wave_kernel, with its two barriers inside the call):
+ *  - wave_part is written again by the next call only after this call's second barrier,
+ *    which follows the first wave's reads of it;
+ *  - *slot is written again by the next call only after that call's first barrier, which
+ *    follows every thread's read of *slot here.
+ * Masked lanes of the first wave (lane >= waves) bring the identity: -inf to a max (never 0:
+ * an all-negative row would get max 0), 0 to a sum. */
+template <bool IS_MAX>
+static __device__ __forceinline__ float rf_smr_block_reduce(float v, float *wave_part,
+                                                            float *slot) {
+  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
+  const unsigned waves = blockDim.x / warpSize;
+  v = IS_MAX ? rf_sm_wave_max(v, warpSize) : rf_sm_wave_sum(v, warpSize);
+  if (lane == 0) wave_part[wave] = v;
+  __syncthreads();
+  if (wave == 0) {   /* the whole first wave: every lane takes part in the shuffles */
+    const float identity = IS_MAX ? -INFINITY : 0.0f;
+    v = lane < waves ? wave_part[lane] : identity;
+    v = IS_MAX ? rf_sm_wave_max(v, waves) : rf_sm_wave_sum(v, waves);
+    if (lane == 0) *slot = v;
+  }
+  __syncthreads();
+  return *slot;
+}
+
+/* Each row is read once and written once. The row may start anywhere (the runner misaligns
+ * the input by 0..3 floats and cols is arbitrary), so it splits into a scalar head up to its
+ * first 16-byte boundary (< 4 elements), `quads` aligned float4 and a scalar tail (< 4).
+ * Thread t holds quads t, t + B, ..., t + (V-1)B in registers (neighbouring threads read
+ * neighbouring 16 bytes), plus head element t and tail element t where those exist (t < 3).
+ * Then max, exp(x - m) in place, sum, and y = e / s (IEEE division) from the registers.
+ * Per-thread sum order, for the plan: head, then per quad (e.x + e.y) + (e.z + e.w), then
+ * tail. The launcher picks V so that V x B covers the quads. */
+template <unsigned V>
+__global__ void rf_sm_row_reg_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                     float *__restrict__ y) {
+  RF_SHARED(float, wave_part, RF_SM_MAX_WAVES);
+  RF_SHARED(float, shared_row, 1);
+  const unsigned t = threadIdx.x, nt = blockDim.x;
+  for (rf_sm_u64 r = blockIdx.x; r < rows; r += gridDim.x) {   /* block-uniform loop */
+    const float *row = x + r * cols;
+    float *out = y + r * cols;
+    unsigned head = (4u - (unsigned)(((uintptr_t)row / sizeof(float)) % 4u)) % 4u;
+    if (head > cols) head = cols;
+    const unsigned quads = (cols - head) / 4u, tail_start = head + 4u * quads;
+    const bool has_head = t < head, has_tail = t < cols - tail_start;
+    const float4 *row4 = reinterpret_cast<const float4 *>(row + head);
+
+    /* Load once. Masked slots hold -inf, the max's identity; they are never summed. */
+    float hv = has_head ? row[t] : -INFINITY;
+    float tv = has_tail ? row[tail_start + t] : -INFINITY;
+    float4 q[V];
+#pragma unroll
+    for (unsigned k = 0; k < V; k++) {
+      const unsigned j = t + k * nt;
+      q[k] = j < quads ? row4[j] : make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
+    }
+
+    /* fmaxf ignores NaN; NaN comes back through exp below (policy at the top). */
+    float m = fmaxf(hv, tv);
+#pragma unroll
+    for (unsigned k = 0; k < V; k++)
+      m = fmaxf(m, fmaxf(fmaxf(q[k].x, q[k].y), fmaxf(q[k].z, q[k].w)));
+    const float row_max = rf_smr_block_reduce<true>(m, wave_part, shared_row);
+
+    /* exp in place; masked slots add nothing (0 into a sum, and no exp(-inf - m), which is
+     * NaN when m = -inf). */
+    float sum = 0.0f;
+    if (has_head) {
+      hv = expf(hv - row_max);
+      sum += hv;
+    }
+#pragma unroll
+    for (unsigned k = 0; k < V; k++) {
+      if (t + k * nt < quads) {
+        float4 &e = q[k];
+        e = make_float4(expf(e.x - row_max), expf(e.y - row_max), expf(e.z - row_max),
+                        expf(e.w - row_max));
+        sum += (e.x + e.y) + (e.z + e.w);
+      }
+    }
+    if (has_tail) {
+      tv = expf(tv - row_max);
+      sum += tv;
+    }
+    const float denom = rf_smr_block_reduce<false>(sum, wave_part, shared_row);
+
+    /* The output row has its own alignment (out is 256-byte aligned, row r starts at r*cols):
+     * float4 stores when it matches the input's split, which is block-uniform, else scalars. */
+    const bool out_vec = ((uintptr_t)(out + head) % sizeof(float4)) == 0;
+    if (has_head) out[t] = hv / denom;
+#pragma unroll
+    for (unsigned k = 0; k < V; k++) {
+      const unsigned j = t + k * nt;
+      if (j < quads) {
+        const float4 o = make_float4(q[k].x / denom, q[k].y / denom, q[k].z / denom,
+                                     q[k].w / denom);
+        if (out_vec) {
+          reinterpret_cast<float4 *>(out + head)[j] = o;
+        } else {
+          float *s = out + head + 4u * j;
+          s[0] = o.x;
+          s[1] = o.y;
+          s[2] = o.z;
+          s[3] = o.w;
+        }
+      }
+    }
+    if (has_tail) out[tail_start + t] = tv / denom;
+  }
+}
+
+/* The instances the launcher picks from, instantiated here so that the device pass, which
+ * does not see the host launcher below, emits them too. */
+template __global__ void rf_sm_row_reg_kernel<1>(const float *__restrict__, unsigned, unsigned,
+                                                 float *__restrict__);
+template __global__ void rf_sm_row_reg_kernel<2>(const float *__restrict__, unsigned, unsigned,
+                                                 float *__restrict__);
+template __global__ void rf_sm_row_reg_kernel<4>(const float *__restrict__, unsigned, unsigned,
+                                                 float *__restrict__);
+template __global__ void rf_sm_row_reg_kernel<8>(const float *__restrict__, unsigned, unsigned,
+                                                 float *__restrict__);
+
 /* Everything below is host code: kept out of clang's HIP device pass, which would otherwise
  * emit the variant tables and miss the host functions they point to (see sum.hip). */
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -270,6 +405,29 @@ static const char *rf_sm_configure_waves(rf_launch_cfg *cfg) {
     return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
   const char *why = rf_pick_block_pow2(cfg, RF_SM_DEFAULT_BLOCK, cfg->wave, RF_SM_MAX_BLOCK, 1);
   return why ? why : rf_sm_pick_grid(cfg, cfg->rows);
+}
+
+/* row-reg: whole waves as above, and enough threads that RF_SMR_MAX_VEC float4 each cover the
+ * row's quads. The head and tail are scalars, so the quads are at most cols / 4 (head 0). */
+static const char *rf_sm_configure_row_reg(rf_launch_cfg *cfg) {
+  if (cfg->wave != 32 && cfg->wave != 64)
+    return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
+  const uint64_t quads = cfg->cols / 4, max_cols = 4ull * RF_SM_MAX_BLOCK * RF_SMR_MAX_VEC + 3;
+  if (quads > (uint64_t)RF_SM_MAX_BLOCK * RF_SMR_MAX_VEC)
+    return rf_reason("cols %u is not supported (allowed: 0..%llu: %u float4 per thread at "
+                     "block %u, plus a scalar head and tail)",
+                     cfg->cols, (unsigned long long)max_cols, RF_SMR_MAX_VEC, RF_SM_MAX_BLOCK);
+  uint32_t least = cfg->wave;   /* the smallest block that fits the row */
+  while ((uint64_t)least * RF_SMR_MAX_VEC < quads) least *= 2;
+  uint32_t def = least;         /* default: RF_SMR_DEFAULT_VEC float4 each where possible */
+  while (def < RF_SM_MAX_BLOCK && (uint64_t)def * RF_SMR_DEFAULT_VEC < quads) def *= 2;
+  const char *why = rf_pick_block_pow2(cfg, def, cfg->wave, RF_SM_MAX_BLOCK, 1);
+  if (why) return why;
+  if (cfg->block < least)
+    return rf_reason("block %u is too small for cols %u (allowed: power of two %u..%u: at "
+                     "most %u float4 per thread)",
+                     cfg->block, cfg->cols, least, RF_SM_MAX_BLOCK, RF_SMR_MAX_VEC);
+  return rf_sm_pick_grid(cfg, cfg->rows);
 }
 
 /* Exp buffer (rows x cols), then the row maxima and the row sums. */
@@ -319,6 +477,21 @@ static void rf_sm_plan_online(const rf_launch_cfg *cfg, rf_plan *p) {
   p->div = RF_DIV_RECIP_MUL;
   if (!cfg->cols) return;
   p->rescales = rf_sm_chain(cfg) - 1 + rf_ceil_log2(cfg->block);
+}
+
+/* row-reg, per thread (kernel comment): K quads, a head and a tail element. The first quad's
+ * elements pass 2 pairwise adds, the add into the sum, K - 1 later quad adds and the tail add:
+ * K + 3; the head element 1 + K + 1. With no quad: the head element 2, the tail 1. K is
+ * largest for thread 0 when the row is aligned (head 0): ceil((cols / 4) / B). The head and
+ * tail depend on the pointer, which the plan does not see: this is the worst over them. */
+static void rf_sm_plan_row_reg(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  p->div = RF_DIV_IEEE;
+  if (!cfg->cols) return;
+  const uint64_t k = rf_div_ceil(cfg->cols / 4, cfg->block);
+  rf_plan_add(p, RF_LEVEL_CHAIN, k ? k + 3 : 2);
+  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->wave));
+  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block / cfg->wave));
 }
 
 /* ---- host: launch -------------------------------------------------------------------------- */
@@ -374,6 +547,29 @@ static int rf_sm_launch_online(const rf_launch_args *a) {
   return (int)hipGetLastError();
 }
 
+/* The smallest instance whose V float4 per thread cover the quads (configure capped them at
+ * RF_SMR_MAX_VEC per thread): fewer registers, more blocks per CU. */
+static int rf_sm_launch_row_reg(const rf_launch_args *a) {
+  const rf_launch_cfg *c = &a->cfg;
+  if (c->rows == 0 || c->cols == 0) return 0;
+  const uint64_t per_thread = rf_div_ceil(c->cols / 4, c->block);
+  const hipStream_t st = (hipStream_t)a->stream;
+  float *y = (float *)a->out;
+  if (per_thread <= 1)
+    hipLaunchKernelGGL(rf_sm_row_reg_kernel<1>, dim3(c->grid), dim3(c->block), 0, st, a->x,
+                       c->rows, c->cols, y);
+  else if (per_thread <= 2)
+    hipLaunchKernelGGL(rf_sm_row_reg_kernel<2>, dim3(c->grid), dim3(c->block), 0, st, a->x,
+                       c->rows, c->cols, y);
+  else if (per_thread <= 4)
+    hipLaunchKernelGGL(rf_sm_row_reg_kernel<4>, dim3(c->grid), dim3(c->block), 0, st, a->x,
+                       c->rows, c->cols, y);
+  else
+    hipLaunchKernelGGL(rf_sm_row_reg_kernel<8>, dim3(c->grid), dim3(c->block), 0, st, a->x,
+                       c->rows, c->cols, y);
+  return (int)hipGetLastError();
+}
+
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_sm_3kernel_variant = {
@@ -407,8 +603,16 @@ static const rf_variant rf_sm_online_variant = {
     "over rows); no items",
     rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_online, rf_sm_launch_online};
 
+static const rf_variant rf_sm_row_reg_variant = {
+    "softmax/row-reg", RF_OP_SOFTMAX, 1, 0,
+    "one block per row read once into registers (scalar head, float4 body, scalar tail), "
+    "block max and sum by wave butterflies + first wave, e/s stored as float4 where aligned",
+    "wave 32 or 64; block power of two, wave..1024, >= cols/32 (8 float4 per thread; default "
+    "1 each); cols <= 32771; grid 1..65535 (default rows); no items",
+    rf_sm_configure_row_reg, rf_sm_no_scratch, rf_sm_plan_row_reg, rf_sm_launch_row_reg};
+
 extern "C" const rf_variant *const rf_family_softmax[] = {
     &rf_sm_3kernel_variant, &rf_sm_block_lds_variant, &rf_sm_block_wave_variant,
-    &rf_sm_online_variant, NULL};
+    &rf_sm_online_variant, &rf_sm_row_reg_variant, NULL};
 
 #endif /* !__HIP_DEVICE_COMPILE__ */

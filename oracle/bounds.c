@@ -2,44 +2,18 @@
  * with its sources, is docs/TOLERANCES.md; the comments here name the step each line does.
  *
  * Rounding: every bound is an upper bound on a real number, computed in double with directed
- * rounding emulated by "round to nearest, then one step outward" (next_up / next_down). That
- * is rigorous whatever the compiler does with fesetround (GCC does not honour FENV_ACCESS), as
- * long as double operations are IEEE binary64 operations: FLT_EVAL_METHOD 0 or 1 and no
- * fast-math (the build passes -fno-fast-math). */
+ * rounding emulated by "round to nearest, then one step outward" (next_up / next_down, in
+ * dir_round.h). That is rigorous whatever the compiler does with fesetround (GCC does not
+ * honour FENV_ACCESS), as long as double operations are IEEE binary64 operations:
+ * FLT_EVAL_METHOD 0 or 1 and no fast-math (the build passes -fno-fast-math). The per-element
+ * loops of the softmax bound use dir_round.h's cheaper steps under their stated conditions. */
 #include "bounds.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#if !defined(FLT_EVAL_METHOD) || (FLT_EVAL_METHOD != 0 && FLT_EVAL_METHOD != 1)
-#error "bounds.c needs double operations evaluated in binary64 (FLT_EVAL_METHOD 0 or 1)"
-#endif
-
-/* ---- directed rounding on top of round-to-nearest ----------------------------------------- */
-static double next_up(double x) {
-  if (isnan(x) || x == INFINITY) return x;
-  if (x == 0) return 0x1p-1074;
-  uint64_t b;
-  memcpy(&b, &x, sizeof b);
-  b = x > 0 ? b + 1 : b - 1;
-  memcpy(&x, &b, sizeof b);
-  return x;
-}
-static double next_down(double x) { return -next_up(-x); }
-/* RN(a op b) is within one ulp of the exact a op b, so one step outward encloses it. */
-static double up_add(double a, double b) { return next_up(a + b); }
-static double up_sub(double a, double b) { return next_up(a - b); }
-static double up_mul(double a, double b) { return next_up(a * b); }
-static double up_div(double a, double b) { return next_up(a / b); }
-static double dn_sub(double a, double b) { return next_down(a - b); }
-static double dn_mul(double a, double b) { return next_down(a * b); }
-static double dn_div(double a, double b) { return next_down(a / b); }
-/* An integer count as a double that is not below it. */
-static double up_count(uint64_t v) {
-  double d = (double)v;
-  return v > (UINT64_C(1) << 53) ? next_up(d) : d;
-}
+#include "dir_round.h"
 
 /* ---- sum ------------------------------------------------------------------------------------ */
 double rf_gamma(uint64_t h) {
@@ -183,33 +157,88 @@ const rf_exp_model RF_EXP_HOST_LIBM = {1.0, 0};
 /* exp(d) is treated as negligible below d = -110: e^-110 < 2^-158 (158 ln 2 < 109.52). */
 #define DEEP_ARG 110.0
 #define DEEP_TERM_UP 0x1p-157    /* >= e^-110 (1 + θ) and >= e^-110(1-u) K_hi, θ <= 1, K_hi <= 2 */
-#define Y_EXACT_REL 0x1p-53      /* y_exact is y rounded to nearest double */
+#define Y_EXACT_REL 0x1p-53      /* the MPFR oracle's y_exact is y rounded to nearest double */
 #define RUNNER_SLACK (1 + 0x1p-50) /* lets a plain RN check rel*y + abs >= |ŷ - y| stay rigorous */
 
+/* How far the given y may be from the true y: |y_given - y| <= y_rel y + y_abs, so
+ * y <= (y_given + y_abs) / (1 - y_rel), with om = 1 - y_rel rounded down. */
+typedef struct {
+  double y_rel, y_abs, om;
+} oracle_err;
+
+/* Step 6: the kernel's bound against the true y (rel_y y + abs) as a bound against the given
+ * y: |ŷ - y_given| <= (rel_y + y_rel) y + abs + y_abs
+ *                  <= (rel_y + y_rel)/om y_given + abs + y_abs (1 + (rel_y + y_rel)/om). */
+static double fold_rel(const oracle_err *o, double rel_y) {
+  return up_mul(up_div(up_add(rel_y, o->y_rel), o->om), RUNNER_SLACK);
+}
+static double fold_abs(const oracle_err *o, double abs_k, double rel_max) {
+  double a = o->y_abs > 0 ? up_add(abs_k, up_mul(o->y_abs, up_add(1.0, rel_max))) : abs_k;
+  return up_mul(a, RUNNER_SLACK);
+}
+
+/* An upper bound of Σ_j a_j b_j (n nonnegative terms) from s, its value computed in plain
+ * round to nearest (products, then a sum in any order): each product is within 2^-53
+ * relative or, if it underflows, 2^-1075 absolute; a sum of n nonnegative terms in any order
+ * within γ_{n-1} relative (Higham 2002, §4.2: no term passes through more than n - 1
+ * additions; subnormal sums are exact). */
+static double dot_up(double s, uint32_t n) {
+  if (n == 0) return 0;
+  const double nu = (double)(n - 1) * 0x1p-53;        /* exact */
+  const double g = up_div(nu, 1.0 - nu);              /* γ_{n-1} in double; 1 - nu exact */
+  return up_add(up_div(up_mul(s, 1 + 0x1p-52), dn_sub(1.0, g)), up_mul(n, 0x1p-1074));
+}
+
 /* Every x_j equal and finite: d̂_j = 0, ê_j = exp(0) = 1, every partial sum an integer
- * <= cols <= 2^24 and so exact, Ŝ = cols: ŷ_j = RN(1/cols) exactly (either division kind). */
-static void bound_constant_row(uint32_t cols, rf_softmax_bound *out) {
+ * <= cols <= 2^24 and so exact, Ŝ = cols: ŷ_j = RN(1/cols) exactly (either division kind).
+ * The kernel's own bound is rel_true + 2^-50: 1/C is at least 2^-48 (1/C) from a float
+ * rounding midpoint (docs/TOLERANCES.md), so it still rejects both neighbours of RN(1/C),
+ * and an oracle within 2^-52 of y can then decide (rel_true alone is hit exactly). */
+#define CONSTANT_ROW_MARGIN 0x1p-50
+static void bound_constant_row(uint32_t cols, const oracle_err *o, rf_softmax_bound *out) {
   float r = 1.0f / (float)cols;
   double rel_true = fabs((double)r * cols - 1.0); /* exact: 48-bit product, Sterbenz */
-  double rel = up_mul(up_div(up_add(rel_true, Y_EXACT_REL), 1.0 - Y_EXACT_REL), RUNNER_SLACK);
+  double rel = fold_rel(o, rel_true);
   for (uint32_t j = 0; j < cols; j++) out->rel[j] = rel;
-  out->abs_floor = 0;
+  if (out->rel_kernel) {
+    double rel_k = up_add(rel_true, CONSTANT_ROW_MARGIN);
+    for (uint32_t j = 0; j < cols; j++) out->rel_kernel[j] = rel_k;
+  }
+  out->abs_floor = o->y_abs > 0 ? fold_abs(o, 0, rel) : 0;
+  out->abs_kernel = 0;
   out->row_sum_bound = rel_true; /* Σ ŷ_j = cols * r exactly */
   out->constant_row = 1;
 }
 
 static void bound_useless(uint32_t cols, rf_softmax_bound *out) {
   for (uint32_t j = 0; j < cols; j++) out->rel[j] = INFINITY;
+  if (out->rel_kernel)
+    for (uint32_t j = 0; j < cols; j++) out->rel_kernel[j] = INFINITY;
   out->abs_floor = INFINITY;
+  out->abs_kernel = INFINITY;
   out->row_sum_bound = INFINITY;
 }
 
 void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const float *x,
                           uint32_t cols, const double *y_exact, rf_softmax_bound *out) {
+  rf_bound_softmax_row_rel(plan, em, x, cols, y_exact, Y_EXACT_REL, 0, out);
+}
+
+void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const float *x,
+                              uint32_t cols, const double *y_exact, double y_rel,
+                              double y_abs, rf_softmax_bound *out) {
   out->abs_floor = 0;
+  out->abs_kernel = 0;
   out->row_sum_bound = 0;
   out->constant_row = 0;
+  out->y_rel = y_rel;
+  out->y_abs = y_abs;
   if (cols == 0) return;
+  if (!(y_rel >= 0 && y_rel <= 0.5 && y_abs >= 0 && y_abs < INFINITY)) {
+    bound_useless(cols, out);
+    return;
+  }
+  const oracle_err o = {y_rel, y_abs, dn_one_minus(y_rel)};
 
   float m = -INFINITY;
   int has_nan = 0, all_equal = 1;
@@ -222,10 +251,12 @@ void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const flo
     /* Documented policy: a row with NaN, +inf, or only -inf has NaN as its exact answer;
      * no error bound applies and the runner compares IEEE classes. */
     for (uint32_t j = 0; j < cols; j++) out->rel[j] = 0;
+    if (out->rel_kernel)
+      for (uint32_t j = 0; j < cols; j++) out->rel_kernel[j] = 0;
     return;
   }
   if (all_equal && cols <= (UINT32_C(1) << 24)) {
-    bound_constant_row(cols, out);
+    bound_constant_row(cols, &o, out);
     return;
   }
 
@@ -259,23 +290,32 @@ void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const flo
 
   /* Pass 1: argument errors. |d̂_j - d_j| <= t_j = u|d_j| + η (one rounding; along an online
    * path the rescale arguments telescope to d_j, so their roundings add up to u|d_j| too).
-   * e^{t} - 1 <= E = t/(1-t); weighted by y_j this is the data's value of the "u ln C" term.
-   * Elements with d_j < -110 are "deep": bounded absolutely, E stored as -1. */
-  double arg = 0;
-  uint64_t n_deep = 0;
+   * e^{t} - 1 <= E = t/(1-t) <= t E_mul, E_mul = 1/(1 - t_cap), t_cap >= every t_j (dd <= 110).
+   * With D_j = RN(dd_j (1 + 2^-52)) >= next_up(dd_j) >= |d_j| (0 when dd_j = 0: then d_j = 0),
+   * E_j <= E_mul (u D_j + η), and weighted by y_j (the data's value of the "u ln C" term;
+   * Σ y_j = 1):  arg = Σ y_j E_j <= E_mul (u Σ y_j D_j + η).
+   * Elements with d_j < -110 are "deep": bounded absolutely, D_j stored as -1.
+   * Not deep: D_j <= 110 (1 + 2^-51), which t_cap uses. */
+  const double t_cap = up_add(up_mul(up_mul(DEEP_ARG, 1 + 0x1p-51), u), eta);
+  const double E_mul = up_div(1.0, dn_sub(1.0, t_cap));
+  double yd_p[4] = {0, 0, 0, 0}, D_max = 0; /* four partial sums: any order is within γ_{C-1} */
+  uint32_t n_deep = 0;
   for (uint32_t j = 0; j < cols; j++) {
     double dd = (double)m - (double)x[j]; /* RN; dd > 110 proves the exact d_j < -110 */
-    if (!(dd <= DEEP_ARG)) {
-      out->rel[j] = -1;
-      n_deep++;
-      continue;
-    }
-    double t = dd == 0 ? eta : up_add(up_mul(next_up(dd), u), eta);
-    double E = up_div(t, dn_sub(1.0, t));
-    out->rel[j] = E;
-    arg = up_add(arg, up_mul(y_exact[j], E));
+    int deep = !(dd <= DEEP_ARG);
+    /* dd is 0 (then d_j = 0 exactly) or >= 2^-149: D_j >= next_up(dd) >= |d_j| */
+    double D = deep ? 0 : up_step_pos(dd);
+    out->rel[j] = deep ? -1 : D;
+    n_deep += (uint32_t)deep;
+    D_max = D > D_max ? D : D_max;
+    yd_p[j & 3] += y_exact[j] * D; /* RN, bounded by dot_up */
   }
-  arg = up_div(arg, 1.0 - Y_EXACT_REL); /* y_j <= y_exact_j / (1 - 2^-53) */
+  double yd_s = (yd_p[0] + yd_p[1]) + (yd_p[2] + yd_p[3]);
+  /* y_j <= (y_given_j + y_abs) / om: Σ y_j D_j <= (Σ y_given_j D_j + y_abs C D_max) / om. */
+  double yd = dot_up(yd_s, cols);
+  if (o.y_abs > 0) yd = up_add(yd, up_mul(up_mul(o.y_abs, C), D_max));
+  yd = up_div(yd, o.om);
+  const double arg = up_mul(E_mul, up_add(up_mul(u, yd), eta));
 
   /* Absolute terms, relative to S >= 1 (the maximum contributes exp(0) = 1): τ per exp,
    * the deep terms, and per rescale s·τ + μ with Σ s <= 2RC (each term <= K_hi <= 2 and on
@@ -296,25 +336,44 @@ void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const flo
   /* Pass 2: ŷ_j = ê_j/Ŝ (1+δ) + μ, Ŝ >= 1:
    *   ŷ_j - y_j <= y_j [(1+E_j)(1+θ)c_hi / L - 1]         + τ c_hi + μ
    *   y_j - ŷ_j <= y_j [1 - (1+E_j)^-1 (1-θ)c_lo / U]     + τ + μ
-   * deep elements: ŷ_j, y_j in [0, (2^-157 + τ) c_hi + μ]. */
+   * deep elements: ŷ_j, y_j in [0, (2^-157 + τ) c_hi + μ].
+   * Both brackets are at most linear in E_j >= 0, so per-row constants take the divisions:
+   *   (1+E) a - 1 = a E + (a - 1),                       a = (1+θ)c_hi / L;
+   *   1 - c/(1+E) <= 1 - c(1-E) = c E + (1 - c),          c = (1-θ)c_lo / U  (0 < c <= 1);
+   * both <= α E + β (α, β the larger coefficients), and with E_j <= E_mul (u D_j + η):
+   *   rel_y,j = κ D_j + β',  κ = α E_mul u,  β' = α E_mul η + β. */
   double abs0 = up_add(up_mul(up_add(DEEP_TERM_UP, tau), c_hi), mu);
   double num_hi = up_mul(up_add(1.0, th), c_hi);
   double num_lo = dn_mul(dn_sub(1.0, th), c_lo);
-  double row = 0;
-  for (uint32_t j = 0; j < cols; j++) {
-    double E = out->rel[j], rel_y = 0;
-    if (E >= 0) {
-      double hi = up_sub(up_div(up_mul(up_add(1.0, E), num_hi), L), 1.0);
-      double lo = up_sub(1.0, dn_div(dn_mul(dn_div(1.0, up_add(1.0, E)), num_lo), U));
-      rel_y = fmax(hi, lo);
+  const double a_hi = up_div(num_hi, L), b_hi = up_sub(a_hi, 1.0);
+  const double a_lo = up_div(num_lo, U), b_lo = up_sub(1.0, dn_div(num_lo, U));
+  const double alpha_E = up_mul(fmax(a_hi, a_lo), E_mul), beta = fmax(b_hi, b_lo);
+  const double kappa = up_mul(alpha_E, u);
+  const double beta1 = eta > 0 ? up_add(up_mul(alpha_E, eta), beta) : beta;
+  /* Step 6: rel_j = (rel_y,j + y_rel) / om · slack = κ_f D_j + β_f, deep ones rel_deep. */
+  const double fold = up_mul(up_div(1.0, o.om), RUNNER_SLACK);
+  const double kappa_f = up_mul(kappa, fold), beta_f = up_mul(up_add(beta1, o.y_rel), fold);
+  const double rel_deep = up_mul(o.y_rel, fold);
+  /* κ, κ_f >= 2^-24 (α >= a_hi >= 1), D_j is 0 or >= 2^-149 and β', β_f >= b_hi > 2^-30:
+   * up_mul_add_pos's no-underflow condition holds. */
+  double *rel = out->rel, *rel_k = out->rel_kernel;
+  if (rel_k)
+    for (uint32_t j = 0; j < cols; j++) {
+      double D = rel[j];
+      rel_k[j] = D >= 0 ? up_mul_add_pos(kappa, D, beta1) : 0;
+      rel[j] = D >= 0 ? up_mul_add_pos(kappa_f, D, beta_f) : rel_deep;
     }
-    /* Against y_exact: |ŷ - y_exact| <= (rel_y + 2^-53) y <= (rel_y + 2^-53)/(1-2^-53) y_exact */
-    out->rel[j] = up_mul(up_div(up_add(rel_y, Y_EXACT_REL), 1.0 - Y_EXACT_REL), RUNNER_SLACK);
-    double y_up = up_div(y_exact[j], 1.0 - Y_EXACT_REL);
-    row = up_add(row, up_add(up_mul(rel_y, y_up), abs0)); /* |Σŷ - 1| <= Σ|ŷ_j - y_j| */
-  }
-  out->abs_floor = up_mul(abs0, RUNNER_SLACK);
-  out->row_sum_bound = row;
+  else
+    for (uint32_t j = 0; j < cols; j++) {
+      double D = rel[j];
+      rel[j] = D >= 0 ? up_mul_add_pos(kappa_f, D, beta_f) : rel_deep;
+    }
+  const double rel_max = fmax(rel_deep, up_add(up_mul(kappa_f, D_max), beta_f));
+  /* |Σŷ - 1| <= Σ|ŷ_j - y_j| <= Σ_j (rel_y,j y_j + abs0) <= κ Σ y_j D_j + β' + C abs0
+   * (Σ y_j = 1; deep elements have rel_y = 0). */
+  out->abs_kernel = abs0;
+  out->abs_floor = fold_abs(&o, abs0, rel_max);
+  out->row_sum_bound = up_add(up_add(up_mul(kappa, yd), beta1), up_mul(C, abs0));
 }
 
 int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact) {
@@ -329,4 +388,56 @@ int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double
     t = -t;
   }
   return s < allowed || (s == allowed && t <= 0);
+}
+
+/* Sign of g(y) = |y_hat - y| - (r y + a) at one y: -1 surely <= 0, +1 surely > 0, 0 unknown.
+ * |y_hat - y| is exact as s + t (TwoSum); r y + a is rounded both ways. */
+static int excess_sign(double y_hat, double y, double r, double a) {
+  double allowed_up = up_add(up_mul(r, y), a), allowed_dn = dn_add(dn_mul(r, y), a);
+  if (isnan(allowed_up) || isnan(allowed_dn)) return 0; /* inf * 0: no answer */
+  double c = -y, s = y_hat + c, bp = s - y_hat;
+  double t = (y_hat - (s - bp)) + (c - bp);
+  if (s < 0 || (s == 0 && t < 0)) {
+    s = -s;
+    t = -t;
+  }
+  if (s < allowed_dn || (s == allowed_dn && t <= 0)) return -1;
+  if (s > allowed_up || (s == allowed_up && t > 0)) return 1;
+  return 0;
+}
+
+/* g is convex in y (|.| minus a linear function), so on Y = [lo, hi] it is <= 0 everywhere
+ * iff it is at both ends, and > 0 everywhere iff it is at both ends and the kink y = y_hat,
+ * where g = -r y_hat - a <= 0 for y_hat >= 0, is not inside. */
+rf_sm_check rf_softmax_check(const rf_softmax_bound *b, uint32_t j, float y_hat,
+                             double y_approx) {
+  if (!b->rel_kernel || !isfinite(y_approx) || !(b->y_rel >= 0 && b->y_rel <= 0.5) ||
+      !(b->y_abs >= 0))
+    return RF_SM_UNSURE;
+  if (!isfinite(y_hat)) return RF_SM_FAIL;
+  const double r = b->rel_kernel[j], a = b->abs_kernel, yh = y_hat;
+  /* Fast pass, plain arithmetic with a wide margin. For y in Y (y_rel <= 1/2):
+   *   y_approx - y <= y_rel y_approx + y_abs,  y - y_approx <= 2 (y_rel y_approx + y_abs),
+   * so with r <= 1, |y_hat - y| <= r y + a for all of Y when
+   *   |y_hat - y_approx| + 3 y_rel y_approx + 3 y_abs <= r y_approx + a.
+   * Computed in RN, each side is within (1+2^-53)^3 relative and 2^-1072 absolute (products
+   * that underflow; y_approx <= 2) of its value; with the right side >= 2^-1000 and
+   * y_abs <= 2^-1060, "left <= 3/4 right" leaves room for all of that. */
+  if (r <= 1 && b->y_abs <= 0x1p-1060 && y_approx >= 0 && y_approx <= 2) {
+    double lhs = fabs(yh - y_approx) + y_approx * (3 * b->y_rel);
+    double rhs = r * y_approx + a;
+    if (rhs >= 0x1p-1000 && lhs <= 0.75 * rhs) return RF_SM_PASS;
+  }
+  double lo = y_approx, hi = y_approx;
+  if (b->y_rel != 0 || b->y_abs != 0) {
+    /* y >= (y_approx - y_abs)/(1 + y_rel), y <= (y_approx + y_abs)/(1 - y_rel), y >= 0 */
+    lo = dn_div(b->y_abs > 0 ? dn_sub(y_approx, b->y_abs) : y_approx, up_add(1.0, b->y_rel));
+    hi = up_div(b->y_abs > 0 ? up_add(y_approx, b->y_abs) : y_approx, dn_one_minus(b->y_rel));
+    if (lo < 0) lo = 0;
+  }
+  int s_lo = excess_sign(yh, lo, r, a);
+  int s_hi = hi == lo ? s_lo : excess_sign(yh, hi, r, a);
+  if (s_lo < 0 && s_hi < 0) return RF_SM_PASS;
+  if (s_lo > 0 && s_hi > 0 && !(lo < yh && yh < hi)) return RF_SM_FAIL;
+  return RF_SM_UNSURE;
 }

@@ -56,13 +56,47 @@ typedef struct {
   double abs_floor;      /* absolute floor for results that underflow */
   double row_sum_bound;  /* |Σ_j ŷ_j - 1| <= row_sum_bound */
   int constant_row;      /* every x_j equal: ŷ_j must be exactly RN(1/cols) */
+  /* The kernel's own bound, before the oracle's error is folded in, against the TRUE y_j:
+   *     |ŷ_j - y_j| <= rel_kernel[j] * y_j + abs_kernel.
+   * rel_kernel is optional (cols entries, caller's storage; NULL: not written, and
+   * rf_softmax_check answers RF_SM_UNSURE). Set {.rel = r} to get the old behaviour.
+   * Constant rows: the exact error of RN(1/cols) plus 2^-50 (still exact in effect: both
+   * neighbours of RN(1/cols) fail), so that an oracle within 2^-52 can decide them. */
+  double *rel_kernel;
+  double abs_kernel;
+  /* What the bound assumed of the given y (filled in by the bound functions):
+   *     |y_given_j - y_j| <= y_rel * y_j + y_abs. */
+  double y_rel, y_abs;
 } rf_softmax_bound;
-/* y_exact and exp_sum come from the oracle for this row. */
+/* y_exact from the MPFR oracle (rf_oracle_softmax_row): correctly rounded, so this is
+ * rf_bound_softmax_row_rel with y_rel = 2^-53, y_abs = 0. */
 void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const float *x,
                           uint32_t cols, const double *y_exact, rf_softmax_bound *out);
+/* The same for any oracle y_approx with |y_approx_j - y_j| <= y_rel y_j + y_abs for the true
+ * y_j, e.g. the double oracle (oracle/softmax_double.h: y_rel its return value, y_abs
+ * RF_SM_DOUBLE_ABS). rel[j] and abs_floor then bound |ŷ_j - y_approx_j| relative to y_approx
+ * (the oracle error folded in); rel_kernel / abs_kernel stay against the true y.
+ * 0 <= y_rel <= 1/2 and 0 <= y_abs, else every bound is +inf. */
+void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const float *x,
+                              uint32_t cols, const double *y_approx, double y_rel,
+                              double y_abs, rf_softmax_bound *out);
 /* 1 when |y_hat - y_exact| <= rel[j] * y_exact + abs_floor (the right side rounded up, the
- * left side compared exactly); 0 for non-finite y_hat. */
+ * left side compared exactly); 0 for non-finite y_hat. This is the folded check: use it with
+ * the y the bound was computed from (for the final decision, the MPFR oracle's). */
 int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact);
+
+/* Three-way element check that does NOT fold the oracle's error into the bound. The true
+ * y_j is only known to lie in Y = {y >= 0 : |y_approx - y| <= b->y_rel y + b->y_abs}:
+ *   RF_SM_PASS   |y_hat - y| <= rel_kernel[j] y + abs_kernel for EVERY y in Y;
+ *   RF_SM_FAIL   it fails for every y in Y (so at the true y: the kernel is wrong);
+ *   RF_SM_UNSURE otherwise: ask a better oracle (MPFR) and judge with rf_softmax_within.
+ * Rigorous: Y is enclosed with directed rounding, |y_hat - y| is computed exactly and the
+ * allowed error rounded both ways, so rounding can only turn an answer into RF_SM_UNSURE.
+ * RF_SM_UNSURE also when y_approx is not finite (the row needs MPFR's semantics) or
+ * b->rel_kernel is NULL; otherwise a non-finite y_hat is RF_SM_FAIL. */
+typedef enum { RF_SM_PASS, RF_SM_FAIL, RF_SM_UNSURE } rf_sm_check;
+rf_sm_check rf_softmax_check(const rf_softmax_bound *b, uint32_t j, float y_hat,
+                             double y_approx);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Oracle benchmark: builds bench_oracle (the default RelWithDebInfo build) if needed
-# and runs it. Prints, for n = 2^24: naive float loop ms, exact sum ms and their ratio (two
-# data sets); then softmax 4096 x 1024 seconds with 1 and 2 threads.
-#   scripts/bench-oracle.sh [sum|softmax|all] [reps]      (BUILD_DIR, default build-bench)
+# Oracle benchmark: builds bench_oracle and bench_softmax_double (the default RelWithDebInfo
+# build) if needed and runs them. Prints, for n = 2^24: naive float loop ms, exact sum ms and
+# their ratio (two data sets); softmax 4096 x 1024 seconds with 1 and 2 threads; and
+# (softmax-check) ns per element of the double softmax oracle, the softmax bound and the
+# three-way check, at cols 1024 and 4096 on `uniform` and `wide` rows, with MPFR's for scale.
+#   scripts/bench-oracle.sh [sum|softmax|softmax-check|all] [reps]   (BUILD_DIR, default build-bench)
 # Figures are wall-clock: run it on an otherwise idle machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,9 +14,16 @@ if [ ! -f "$BUILD_DIR/build.ninja" ] && [ ! -f "$BUILD_DIR/Makefile" ]; then
   cc=(); command -v clang-19 >/dev/null && cc=(-DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19)
   cmake -S . -B "$BUILD_DIR" "${gen[@]}" "${cc[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-if ! log=$(cmake --build "$BUILD_DIR" --target bench_oracle 2>&1); then
+if ! log=$(cmake --build "$BUILD_DIR" --target bench_oracle bench_softmax_double 2>&1); then
   echo "$log" >&2
   exit 1
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-"$BUILD_DIR/tests/bench_oracle" "${1:-all}" "${2:-5}"
+what=${1:-all} reps=${2:-5}
+case "$what" in
+  sum|softmax) "$BUILD_DIR/tests/bench_oracle" "$what" "$reps" ;;
+  softmax-check) "$BUILD_DIR/tests/bench_softmax_double" "$reps" ;;
+  all) "$BUILD_DIR/tests/bench_oracle" all "$reps"
+       "$BUILD_DIR/tests/bench_softmax_double" "$reps" ;;
+  *) echo "usage: scripts/bench-oracle.sh [sum|softmax|softmax-check|all] [reps]" >&2; exit 2 ;;
+esac

@@ -5,7 +5,9 @@
  * element exceeds rel_j y_j + abs_floor against MPFR's exact softmax and no row sum exceeds
  * row_sum_bound; one float beyond the bound (either side) is reported; two planted kernel
  * bugs (a dropped sum term, the seed's LDS-reuse race) are caught; constant rows admit
- * exactly RN(1/C). */
+ * exactly RN(1/C). The bound for an oracle of relative error y_rel (the double oracle) and
+ * the three-way check rf_softmax_check: PASS and FAIL only where they hold for every true y
+ * the oracle's error allows, never PASS where the MPFR-based rf_softmax_within fails. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>   /* before mpfr.h */
@@ -14,12 +16,14 @@
 #include <mpfr.h>
 #include "oracle/bounds.h"
 #include "oracle/exact.h"
+#include "oracle/softmax_double.h"
 #include "rf_test.h"
 
 #define CMAX 4096
 #define LANES 256
 #define WAVE 32
 #define ROWS 700
+#define N_F(a) (sizeof(a) / sizeof((a)[0]))
 
 static uint64_t next_rand(uint64_t *s) { /* splitmix64 (Steele, Lea, Flood 2014) */
   uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
@@ -402,6 +406,334 @@ static void test_nonfinite_rows(void) {
   CHECK(b.abs_floor == 0 && b.row_sum_bound == 0 && !b.constant_row);
 }
 
+/* ---- oracles of a given error: rf_bound_softmax_row_rel and rf_softmax_check ------------- */
+static double relk[CMAX], yd[CMAX], ym[CMAX];
+
+static const rf_exp_model *model_for(int p) {
+  return p == P_SEQ_FTZ ? &EM_HOST_FTZ : &RF_EXP_HOST_LIBM;
+}
+
+/* The old entry point is the y_rel = 2^-53 case; every pipeline stays within the bound
+ * computed from the double oracle's y (its error folded in), and so do the row sums; y_rel
+ * and y_abs each move the folded bound by at least what they cost; invalid ones give +inf. */
+static void test_bound_with_oracle_error(void) {
+  static double rel2[CMAX];
+  uint64_t rng = 6060;
+  int same = 1, within = 1, rowsum = 1, kernel_never_fails = 1, yrel_costs = 1, yabs_costs = 1;
+  for (int r = 0; r < 140; r++) {
+    uint32_t C = (uint32_t)exp(log(CMAX) * unit(&rng));
+    if (C < 1) C = 1;
+    make_row(r % D_COUNT, x, C, &rng);
+    exact_softmax(x, C, yex);
+    double rel_d = rf_oracle_softmax_row_double(x, C, yd);
+    for (int p = 0; p < P_COUNT; p++) {
+      rf_plan pl = plan_for(p, C);
+      rf_softmax_bound a = {.rel = rel}, b = {.rel = rel2};
+      rf_bound_softmax_row(&pl, model_for(p), x, C, yex, &a);
+      rf_bound_softmax_row_rel(&pl, model_for(p), x, C, yex, 0x1p-53, 0, &b);
+      same &= memcmp(rel, rel2, C * sizeof *rel) == 0 && a.abs_floor == b.abs_floor &&
+              a.row_sum_bound == b.row_sum_bound && b.y_rel == 0x1p-53 && b.y_abs == 0;
+      /* what y_rel and y_abs cost (rel's fold and the absolute floor) */
+      rf_bound_softmax_row_rel(&pl, model_for(p), x, C, yex, 0x1p-30, 0x1p-140, &b);
+      for (uint32_t j = 0; j < C; j++) yrel_costs &= rel2[j] - rel[j] >= 0.99 * 0x1p-30;
+      yabs_costs &= b.abs_floor - a.abs_floor >= 0x1p-140;
+
+      rf_softmax_bound bd = {.rel = rel, .rel_kernel = relk};
+      rf_bound_softmax_row_rel(&pl, model_for(p), x, C, yd, rel_d, RF_SM_DOUBLE_ABS, &bd);
+      run_pipe(p, x, C, y, e);
+      for (uint32_t j = 0; j < C; j++) {
+        int ok = rf_softmax_within(&bd, j, y[j], yd[j]);
+        if (!ok && within)
+          fprintf(stderr, "row %d C=%u %s col %u: got %a, double oracle %a (rel %g)\n", r, C,
+                  pipe_name[p], j, y[j], yd[j], rel_d);
+        within &= ok;
+        kernel_never_fails &= rf_softmax_check(&bd, j, y[j], yd[j]) != RF_SM_FAIL;
+      }
+      rowsum &= row_sum_err(y, C) <= bd.row_sum_bound;
+    }
+  }
+  CHECK(same);
+  CHECK(within);
+  CHECK(rowsum);
+  CHECK(kernel_never_fails);
+  CHECK(yrel_costs);
+  CHECK(yabs_costs);
+  rf_plan pl = plan_for(P_SEQ, 3);
+  float three[3] = {0.0f, -1.0f, -2.0f};
+  rf_softmax_bound b = {.rel = rel, .rel_kernel = relk};
+  const double bad_rel[3] = {-0x1p-53, 0.75, NAN};
+  for (int k = 0; k < 3; k++) {
+    rf_bound_softmax_row_rel(&pl, &RF_EXP_HOST_LIBM, three, 3, yex, bad_rel[k], 0, &b);
+    CHECK(isinf(rel[0]) && isinf(relk[0]) && isinf(b.abs_floor));
+    CHECK(rf_softmax_check(&b, 0, 0.5f, 0.5) == RF_SM_UNSURE);
+  }
+}
+
+/* With the true y given exactly (y_rel = 0, y_abs = 0) the three-way check agrees with
+ * rf_softmax_within wherever it answers, and answers everywhere (the two differ only in a
+ * band of 2^-50 of the allowed error: within's runner slack). */
+static void test_check_exact_y(void) {
+  uint64_t rng = 8181;
+  long answers = 0, unsure = 0, disagree = 0, fails = 0;
+  static const double f[] = {0, 0.5, 0.9, 0.999, 1.001, 1.1, 2, 16};
+  for (int r = 0; r < 140; r++) {
+    uint32_t C = 1 + (uint32_t)(next_rand(&rng) % CMAX);
+    make_row(r % D_COUNT, x, C, &rng);
+    exact_softmax(x, C, yex);
+    int p = r % P_COUNT;
+    rf_plan pl = plan_for(p, C);
+    rf_softmax_bound b = {.rel = rel, .rel_kernel = relk};
+    rf_bound_softmax_row_rel(&pl, model_for(p), x, C, yex, 0, 0, &b);
+    run_pipe(p, x, C, y, e);
+    for (uint32_t j = 0; j < C; j++) {
+      double k_err = relk[j] * yex[j] + b.abs_kernel;
+      for (int s = -1; s <= 1; s += 2)
+        for (size_t i = 0; i < N_F(f); i++) {
+          float yh = i == 0 ? y[j] : (float)(yex[j] + s * f[i] * k_err);
+          rf_sm_check c = rf_softmax_check(&b, j, yh, yex[j]);
+          int w = rf_softmax_within(&b, j, yh, yex[j]);
+          if (c == RF_SM_UNSURE) {
+            unsure++;
+            continue;
+          }
+          answers++;
+          fails += c == RF_SM_FAIL;
+          if ((c == RF_SM_PASS) != w) {
+            if (!disagree)
+              fprintf(stderr, "row %d col %u: y_hat %a y %a check %d within %d\n", r, j, yh,
+                      yex[j], (int)c, w);
+            disagree++;
+          }
+        }
+    }
+  }
+  printf("check with exact y: %ld answers (%ld FAIL), %ld UNSURE, %ld disagreements\n", answers,
+         fails, unsure, disagree);
+  CHECK(disagree == 0);
+  CHECK(unsure == 0);
+  CHECK(fails > 1000);
+}
+
+/* One float beyond the kernel's bound with a tiny y_rel: FAIL (on either side); the float
+ * before it: PASS. With a large y_rel (2^-22) the float nearest the nominal bound is in the
+ * band where some true y passes and some fails: UNSURE; y itself PASS (where the kernel's
+ * bound is wider than that band), far beyond FAIL.
+ * Edge cases: non-finite y_hat FAIL, no rel_kernel or a non-finite y_approx UNSURE. */
+static void test_check_planted(void) {
+  uint64_t rng = 9292;
+  int beyond_fail = 1, inside_pass = 1, band_unsure = 1, centre_pass = 1, far_fail = 1;
+  long band_tested = 0, centre_tested = 0;
+  for (int r = 0; r < 200; r++) {
+    uint32_t C = 2 + (uint32_t)(next_rand(&rng) % (CMAX - 1));
+    make_row(r % 2 ? D_U1 : D_SHIFTED, x, C, &rng);
+    exact_softmax(x, C, yex);
+    int p = r % P_COUNT;
+    rf_plan pl = plan_for(p, C);
+    rf_softmax_bound b = {.rel = rel, .rel_kernel = relk};
+    rf_bound_softmax_row_rel(&pl, model_for(p), x, C, yex, 0x1p-70, 0, &b);
+    uint32_t j = (uint32_t)(next_rand(&rng) % C);
+    float above, below;
+    floats_beyond(yex[j], relk[j], b.abs_kernel, &above, &below);
+    beyond_fail &= rf_softmax_check(&b, j, above, yex[j]) == RF_SM_FAIL;
+    inside_pass &= rf_softmax_check(&b, j, nextafterf(above, 0.0f), yex[j]) == RF_SM_PASS;
+    if (below >= 0) {
+      beyond_fail &= rf_softmax_check(&b, j, below, yex[j]) == RF_SM_FAIL;
+      inside_pass &= rf_softmax_check(&b, j, nextafterf(below, 1.0f), yex[j]) == RF_SM_PASS;
+    }
+
+    const double big = 0x1p-22; /* Y spans 2^-21 y: several float steps */
+    rf_bound_softmax_row_rel(&pl, model_for(p), x, C, yex, big, 0, &b);
+    double k_err = relk[j] * yex[j] + b.abs_kernel;
+    if (yex[j] > 0x1p-100) { /* a band much wider than a float step */
+      band_unsure &= rf_softmax_check(&b, j, (float)(yex[j] + k_err), yex[j]) == RF_SM_UNSURE;
+      band_unsure &= rf_softmax_check(&b, j, (float)(yex[j] - k_err), yex[j]) == RF_SM_UNSURE;
+      band_tested++;
+    }
+    if (relk[j] >= 4 * big) { /* then every y in Y is within the kernel's bound of y_hat = y */
+      centre_pass &= rf_softmax_check(&b, j, (float)yex[j], yex[j]) == RF_SM_PASS;
+      centre_tested++;
+    }
+    far_fail &= rf_softmax_check(&b, j, (float)(yex[j] + 2 * k_err + 8 * big * yex[j]),
+                                 yex[j]) == RF_SM_FAIL;
+  }
+  CHECK(beyond_fail);
+  CHECK(inside_pass);
+  CHECK(band_unsure);
+  CHECK(band_tested > 100);
+  CHECK(centre_pass);
+  CHECK(centre_tested > 100);
+  CHECK(far_fail);
+
+  /* Constant rows from the double oracle (y = RN(1/C), y_rel = 2^-53): RN(1/C) in float
+   * passes, both neighbours fail, every C <= 4096 and both division kinds. */
+  int const_pass = 1, const_fail = 1;
+  for (uint32_t C = 1; C <= CMAX; C++) {
+    for (uint32_t j = 0; j < C; j++) x[j] = -2.5f;
+    double rel_d = rf_oracle_softmax_row_double(x, C, yd);
+    float want = 1.0f / (float)C;
+    for (int p = 0; p < 2; p++) {
+      rf_plan pl = plan_for(p, C);
+      rf_softmax_bound bc = {.rel = rel, .rel_kernel = relk};
+      rf_bound_softmax_row_rel(&pl, &RF_EXP_HOST_LIBM, x, C, yd, rel_d, RF_SM_DOUBLE_ABS, &bc);
+      uint32_t j = C / 2;
+      const_pass &= bc.constant_row && rf_softmax_check(&bc, j, want, yd[j]) == RF_SM_PASS;
+      const_fail &= rf_softmax_check(&bc, j, nextafterf(want, 2.0f), yd[j]) == RF_SM_FAIL &&
+                    rf_softmax_check(&bc, j, nextafterf(want, 0.0f), yd[j]) == RF_SM_FAIL;
+    }
+  }
+  CHECK(const_pass);
+  CHECK(const_fail);
+
+  rf_softmax_bound b = {.rel = rel, .rel_kernel = relk};
+  float two[2] = {0.0f, -1.0f};
+  exact_softmax(two, 2, yex);
+  rf_plan pl = plan_for(P_SEQ, 2);
+  rf_bound_softmax_row_rel(&pl, &RF_EXP_HOST_LIBM, two, 2, yex, 0x1p-50, 0, &b);
+  CHECK(rf_softmax_check(&b, 0, NAN, yex[0]) == RF_SM_FAIL);
+  CHECK(rf_softmax_check(&b, 0, INFINITY, yex[0]) == RF_SM_FAIL);
+  CHECK(rf_softmax_check(&b, 0, (float)yex[0], NAN) == RF_SM_UNSURE);
+  b.rel_kernel = NULL;
+  CHECK(rf_softmax_check(&b, 0, (float)yex[0], yex[0]) == RF_SM_UNSURE);
+}
+
+/* Soundness of the check's answers on their own terms, against MPFR at 300 bits: random
+ * y_approx, kernel bounds r y + a (r up to 200), oracle errors y_rel (0 and 2^-53 .. 1/2) and
+ * y_abs, and y_hat around the edges of the bound, a third of them within a few ulps of it. With Y = [lo, hi], lo = (y_approx - y_abs)/(1+y_rel),
+ * hi = (y_approx + y_abs)/(1-y_rel), g(y) = |y_hat - y| - (r y + a) convex: the truth is
+ * PASS iff g(lo), g(hi) <= 0, FAIL iff both > 0 and y_hat is not inside (lo, hi). The check
+ * must never answer PASS or FAIL against the truth (it may say UNSURE). */
+static int mp_excess_sign(mpfr_t t, mpfr_t v, float yh, mpfr_srcptr yv, double r, double a) {
+  mpfr_set_flt(t, yh, MPFR_RNDN);
+  mpfr_sub(t, t, yv, MPFR_RNDN);
+  mpfr_abs(t, t, MPFR_RNDN);
+  mpfr_mul_d(v, yv, r, MPFR_RNDN);
+  mpfr_add_d(v, v, a, MPFR_RNDN);
+  return mpfr_cmp(t, v) > 0 ? 1 : -1;
+}
+static void test_check_sound(void) {
+  uint64_t rng = 5150;
+  long n = 0, wrong = 0, needless = 0, truth_unsure = 0;
+  mpfr_t lo, hi, t, v;
+  mpfr_inits2(300, lo, hi, t, v, (mpfr_ptr)0);
+  for (int k = 0; k < 400000; k++) {
+    double ya = ldexp(1 + unit(&rng), -(int)(next_rand(&rng) % 150));
+    double r = k % 50 == 0 ? 1 + 200 * unit(&rng) : ldexp(1 + unit(&rng), -10 - (int)(next_rand(&rng) % 16));
+    double a = next_rand(&rng) % 3 ? ldexp(1 + unit(&rng), -149 + (int)(next_rand(&rng) % 3)) : 0;
+    double yrel = next_rand(&rng) % 5 == 0 ? 0 : ldexp(1 + unit(&rng), -2 - (int)(next_rand(&rng) % 52));
+    double yabs = next_rand(&rng) % 4 == 0 ? RF_SM_DOUBLE_ABS : next_rand(&rng) % 3 == 0 ? 0x1p-160 : 0;
+    if (yrel > 0.5) yrel = 0.5;
+    double k_err = r * ya + a;
+    double mult = (next_rand(&rng) % 2 ? 1 : -1) * (0.5 + unit(&rng));
+    if (k % 3 == 0) mult = (next_rand(&rng) % 2 ? 1 : -1) * (1 + (unit(&rng) - 0.5) * 4 * yrel * (1 + 1 / r));
+    float yh = (float)(ya + mult * k_err);
+    int edge = k % 3 == 1;
+    if (edge) { /* on the edge: r y_approx within a few ulps of |y_hat - y_approx| */
+      yh = (float)(ya * (1 + 0x1p-12 * (1 + unit(&rng))));
+      double delta = (double)yh - ya;       /* exact: yh and ya are 2^-12 ya apart */
+      r = (delta / ya) * (1 + (double)((int)(next_rand(&rng) % 9) - 4) * 0x1p-53);
+      a = 0;
+      if (k % 2) yrel = 0, yabs = 0;
+    }
+    double rk = r;
+    rf_softmax_bound b = {.rel = rel, .rel_kernel = &rk, .abs_kernel = a, .y_rel = yrel, .y_abs = yabs};
+    rf_sm_check c = rf_softmax_check(&b, 0, yh, ya);
+    /* the truth */
+    mpfr_set_d(lo, ya, MPFR_RNDN);
+    mpfr_sub_d(lo, lo, yabs, MPFR_RNDN);
+    mpfr_div_d(lo, lo, 1 + yrel, MPFR_RNDN); /* 1 + yrel: exact unless yrel < 2^-52 */
+    if (yrel > 0 && yrel < 0x1p-52) { /* redo with the exact 1 + yrel */
+      mpfr_set_d(t, yrel, MPFR_RNDN);
+      mpfr_add_ui(t, t, 1, MPFR_RNDN);
+      mpfr_set_d(lo, ya, MPFR_RNDN);
+      mpfr_sub_d(lo, lo, yabs, MPFR_RNDN);
+      mpfr_div(lo, lo, t, MPFR_RNDN);
+    }
+    if (mpfr_sgn(lo) < 0) mpfr_set_zero(lo, 1);
+    mpfr_set_d(t, yrel, MPFR_RNDN);
+    mpfr_ui_sub(t, 1, t, MPFR_RNDN); /* exact at 300 bits */
+    mpfr_set_d(hi, ya, MPFR_RNDN);
+    mpfr_add_d(hi, hi, yabs, MPFR_RNDN);
+    mpfr_div(hi, hi, t, MPFR_RNDN);
+    int s_lo = mp_excess_sign(t, v, yh, lo, r, a), s_hi = mp_excess_sign(t, v, yh, hi, r, a);
+    int inside = mpfr_cmp_d(lo, yh) < 0 && mpfr_cmp_d(hi, yh) > 0;
+    rf_sm_check truth = s_lo < 0 && s_hi < 0 ? RF_SM_PASS
+                        : s_lo > 0 && s_hi > 0 && !inside ? RF_SM_FAIL : RF_SM_UNSURE;
+    n++;
+    truth_unsure += truth == RF_SM_UNSURE;
+    if (c != RF_SM_UNSURE && c != truth) {
+      if (!wrong)
+        fprintf(stderr, "check %d, truth %d: y_hat %a y %a r %a a %a y_rel %a y_abs %a\n",
+                (int)c, (int)truth, yh, ya, r, a, yrel, yabs);
+      wrong++;
+    }
+    needless += !edge && c == RF_SM_UNSURE && truth != RF_SM_UNSURE; /* edge: expected */
+  }
+  mpfr_clears(lo, hi, t, v, (mpfr_ptr)0);
+  printf("check soundness: %ld cases, %ld truly UNSURE, %ld wrong answers, %ld needless UNSURE "
+         "(cases off the edge)\n",
+         n, truth_unsure, wrong, needless);
+  CHECK(wrong == 0);
+  CHECK(truth_unsure > 1000);
+  CHECK(needless <= n / 1000);
+}
+
+/* The runner's path on random rows: double oracle -> bound with its y_rel -> check; UNSURE
+ * -> the project's MPFR oracle and rf_softmax_within. For correct and perturbed outputs the
+ * check never says PASS where the MPFR-based within fails, and the final verdicts equal the
+ * MPFR-only ones. */
+static void test_check_against_mpfr_path(void) {
+  uint64_t rng = 7373;
+  long n = 0, pass = 0, fail = 0, unsure = 0, unsafe_pass = 0, fail_but_within = 0;
+  long unsure_rows = 0, rows = 0, kernel_unsure = 0;
+  static const double f[] = {0.5, 0.99, 0.9999, 1.0001, 1.01, 2};
+  for (int r = 0; r < 120; r++) {
+    uint32_t C = (uint32_t)exp(log(CMAX) * unit(&rng));
+    if (C < 1) C = 1;
+    make_row(r % D_COUNT, x, C, &rng);
+    double rel_d = rf_oracle_softmax_row_double(x, C, yd);
+    rf_oracle_softmax_row(x, C, ym, NULL, NULL);
+    for (int p = 0; p < P_COUNT; p++) {
+      rf_plan pl = plan_for(p, C);
+      static double rel_m[CMAX];
+      rf_softmax_bound bd = {.rel = rel, .rel_kernel = relk}, bm = {.rel = rel_m};
+      rf_bound_softmax_row_rel(&pl, model_for(p), x, C, yd, rel_d, RF_SM_DOUBLE_ABS, &bd);
+      rf_bound_softmax_row(&pl, model_for(p), x, C, ym, &bm);
+      run_pipe(p, x, C, y, e);
+      int row_unsure = 0;
+      for (uint32_t j = 0; j < C; j++) {
+        double k_err = relk[j] * yd[j] + bd.abs_kernel;
+        for (int v = 0; v < 1 + 4 * (int)N_F(f); v++) {
+          float yh;
+          if (v == 0) yh = y[j];
+          else if (v <= 2 * (int)N_F(f)) /* around the bound's edge, either side */
+            yh = (float)(yd[j] + (v % 2 ? 1 : -1) * f[(v - 1) / 2] * k_err);
+          else { /* one and two floats off the kernel's output */
+            int s = v - 2 * (int)N_F(f) - 1;
+            yh = y[j];
+            for (int t = 0; t <= s % 2; t++) yh = nextafterf(yh, s < (int)N_F(f) ? 2.0f : -1.0f);
+          }
+          rf_sm_check c = rf_softmax_check(&bd, j, yh, yd[j]);
+          int w = rf_softmax_within(&bm, j, yh, ym[j]);
+          n++;
+          if (c == RF_SM_PASS) pass++, unsafe_pass += !w;
+          else if (c == RF_SM_FAIL) fail++, fail_but_within += w;
+          else unsure++, row_unsure = 1, kernel_unsure += v == 0;
+        }
+      }
+      unsure_rows += row_unsure;
+      rows++;
+    }
+  }
+  printf("runner path: %ld checks: %ld PASS, %ld FAIL, %ld UNSURE (%ld of them on the kernels' "
+         "own outputs; %ld of %ld rows to MPFR); PASS where MPFR fails %ld, FAIL where MPFR "
+         "passes %ld\n", n, pass, fail, unsure, kernel_unsure, unsure_rows, rows, unsafe_pass,
+         fail_but_within);
+  CHECK(unsafe_pass == 0);
+  CHECK(fail_but_within == 0);
+  CHECK(kernel_unsure == 0);
+  CHECK(pass > 0 && fail > 0);
+}
+
 int main(void) {
   exact_init();
   test_random_rows();
@@ -410,6 +742,11 @@ int main(void) {
   test_bound_terms();
   test_with_project_oracle();
   test_nonfinite_rows();
+  test_bound_with_oracle_error();
+  test_check_exact_y();
+  test_check_planted();
+  test_check_sound();
+  test_check_against_mpfr_path();
   exact_clear();
   mpfr_free_cache();
   return rf_test_done();
