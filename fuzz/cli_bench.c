@@ -30,6 +30,8 @@ static const char help[] =
   "  --warmup W      untimed launches before timing                       (default 10)\n"
   "  --repeat R      timed launches; the median is reported               (default 50)\n"
   "  --variant NAME  only this variant (its op; mutants allowed)\n"
+  "  --block LIST    threads per block to time each variant at, comma-separated; 0 = the\n"
+  "                  variant's default (default 0). Rows name the block: 'NAME@b256'\n"
   "  --torch-ms MS   torch.softmax's median ms for the one softmax shape\n"
   "                  (scripts/torch_softmax_bench.py); fills x_ref of the softmax rows\n"
   "  --json          one JSON object per row instead of the table\n"
@@ -47,7 +49,8 @@ typedef struct {
   int want_op[RF_OP_COUNT];
   uint64_t n[MAX_SIZES];
   uint32_t rows[MAX_SIZES], cols[MAX_SIZES];
-  size_t n_count, shape_count;
+  uint64_t block[MAX_SIZES];
+  size_t n_count, shape_count, block_count;
   unsigned warmup, repeat;
   const rf_variant *only;
   double torch_ms;   /* NAN when not given */
@@ -78,6 +81,11 @@ static int one_n(const char *item, size_t k, void *ctx) {
   return rf_parse_count(item, &o->n[k]) || o->n[k] == 0 ? -1 : 0;
 }
 
+static int one_block(const char *item, size_t k, void *ctx) {
+  bench_opts *o = ctx;
+  return rf_parse_count(item, &o->block[k]) || o->block[k] > 1024 ? -1 : 0;
+}
+
 static int one_shape(const char *item, size_t k, void *ctx) {
   bench_opts *o = ctx;
   char buf[64];
@@ -102,7 +110,7 @@ static int parse_flags(int argc, char **argv, bench_opts *o) {
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 1; }
     if (strcmp(a, "--json") == 0) { o->json = 1; continue; }
     static const char *const with_value[] = {"--op", "--n", "--shape", "--warmup", "--repeat",
-                                             "--variant", "--torch-ms"};
+                                             "--variant", "--torch-ms", "--block"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
       known |= strcmp(a, with_value[k]) == 0;
@@ -119,6 +127,9 @@ static int parse_flags(int argc, char **argv, bench_opts *o) {
       else op_given = 1;
     } else if (strcmp(a, "--n") == 0) {
       if (parse_list(a, v, &o->n_count, one_n, o, "positive N or 2^K, comma-separated"))
+        return -1;
+    } else if (strcmp(a, "--block") == 0) {
+      if (parse_list(a, v, &o->block_count, one_block, o, "0..1024, comma-separated"))
         return -1;
     } else if (strcmp(a, "--shape") == 0) {
       if (parse_list(a, v, &o->shape_count, one_shape, o, "RxC, R and C positive, comma-separated"))
@@ -350,9 +361,9 @@ static void bench_cub(bench_run *b, bench_size *s) {
 
 /* The runner's verdict (when the case is within its limits) and, for 1-D ops, the check of
  * the last timed output; the first failure wins. */
-static void verify(bench_run *b, const bench_size *s, const rf_variant *v, const rf_plan *plan,
-                   bench_row *r) {
-  rf_case c = s->c;
+static void verify(bench_run *b, const bench_size *s, const rf_case *cb, const rf_variant *v,
+                   const rf_plan *plan, bench_row *r) {
+  rf_case c = *cb;
   snprintf(c.variant, sizeof c.variant, "%s", v->name);
   rf_verdict verdict = RF_V_PASS;
   int checked = 0;
@@ -391,16 +402,21 @@ static void verify(bench_run *b, const bench_size *s, const rf_variant *v, const
   b->failed |= checked && rf_verdict_is_failure(verdict);
 }
 
-static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v) {
-  const rf_case *c = &s->c;
+static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v, uint32_t block) {
+  rf_case cb = s->c;   /* the case as the runner verifies it: with the block asked for */
+  cb.block = block;
+  const rf_case *c = &cb;
   const rf_device_info *d = rf_runner_device(b->runner);
   bench_row r;
-  row_init(&r, s, v->name);
+  char name[96];
+  if (block) snprintf(name, sizeof name, "%s@b%u", v->name, block);
+  else snprintf(name, sizeof name, "%s", v->name);
+  row_init(&r, s, name);
   char size[48];
   size_text(c, size, sizeof size);
-  fprintf(stderr, BENCH ": %s %s: %s\n", rf_op_name(c->op), size, v->name);
+  fprintf(stderr, BENCH ": %s %s: %s\n", rf_op_name(c->op), size, name);
   variant_ctx k = {v, {.x = s->in, .out = s->out, .cfg = {
-    .n = c->n, .rows = c->rows, .cols = c->cols, .num_cus = d->num_cus,
+    .n = c->n, .rows = c->rows, .cols = c->cols, .block = block, .num_cus = d->num_cus,
     .wave = b->is_sim ? c->wave : d->wave}}};
   const char *why = v->configure(&k.a.cfg);
   if (why) {
@@ -422,7 +438,7 @@ static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v) {
     b->failed = 1;
   } else {
     rf_dev_sim_configure(c->sched, c->seed, c->wave);
-    if (time_row(b, s, launch_variant, &k, s->bytes, &r) == 0) verify(b, s, v, &plan, &r);
+    if (time_row(b, s, launch_variant, &k, s->bytes, &r) == 0) verify(b, s, c, v, &plan, &r);
   }
   rf_dev_free(scratch);
   print_row(b->o, &r);
@@ -459,7 +475,9 @@ static void bench_one_size(bench_run *b, const rf_case *c) {
     if (c->op == RF_OP_SOFTMAX) s.ref_ms = b->o->torch_ms;
     else if (rf_cub_available()) bench_cub(b, &s);
     for (size_t i = 0; i < rf_variant_count(); i++)
-      if (keep_variant(b->o, rf_variant_at(i), c->op)) bench_variant(b, &s, rf_variant_at(i));
+      if (keep_variant(b->o, rf_variant_at(i), c->op))
+        for (size_t k = 0; k < b->o->block_count; k++)
+          bench_variant(b, &s, rf_variant_at(i), (uint32_t)b->o->block[k]);
   }
   rf_dev_free(s.in);
   rf_dev_free(s.out);
@@ -497,7 +515,7 @@ static int collect_cases(const bench_opts *o, const rf_limits *lim, int is_sim, 
 
 int rf_cmd_bench(int argc, char **argv) {
   bench_opts o = {.n = {UINT64_C(1) << 22, UINT64_C(1) << 24, UINT64_C(1) << 26}, .n_count = 3,
-                  .rows = {4096}, .cols = {1024}, .shape_count = 1,
+                  .rows = {4096}, .cols = {1024}, .shape_count = 1, .block_count = 1,
                   .warmup = 10, .repeat = 50, .torch_ms = NAN};
   int p = parse_flags(argc, argv, &o);
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
