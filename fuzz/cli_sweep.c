@@ -200,6 +200,15 @@ int rf_cmd_sweep(int argc, char **argv) {
   printf("sweep: %ld cases (%ld outside this backend's limits skipped) in %.2f s: %.0f verified "
          "runs/s\n", cases, skipped, secs, secs > 0 ? runs / secs : 0.0);
   rf_runner_stats st = rf_runner_get_stats(r);
+  double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
+                 st.ms_download + st.ms_judge;
+  if (st.batches && total > 0)
+    printf("time per case (us): generate %.1f, oracle %.1f, upload %.1f, launch %.1f, sync %.1f, "
+           "download %.1f, judge %.1f; other (sweep itself) %.1f\n",
+           1e3 * st.ms_generate / cases, 1e3 * st.ms_oracle / cases,
+           1e3 * st.ms_upload / st.batches, 1e3 * st.ms_launch / st.batches,
+           1e3 * st.ms_sync / st.batches, 1e3 * st.ms_download / st.batches,
+           1e3 * st.ms_judge / st.batches, cases ? 1e3 * (secs * 1e3 - total) / cases : 0.0);
   if (st.softmax_rows_double + st.softmax_rows_mpfr)
     printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
            "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",

@@ -484,7 +484,8 @@ static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, ora
   int host_oom = 0;
   /* Outputs first (read back as one prefix), then scratch (only its guards), then input. */
   for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < ps[i].runs; k++) host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
+    for (int k = 0; k < ps[i].runs; k++)
+      host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
@@ -493,17 +494,26 @@ static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, ora
   r->in_slot = rf_arena_add_input(ia, r->x.p, r->in_elems * sizeof(float),
                                   rf_input_misalign(c) * sizeof(float));
   host_oom |= r->in_slot < 0;
+  double t0 = now_ms();
   const char *fail = host_oom ? "out of host memory for the output slots"
                    : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
+  double t1 = now_ms();
   for (size_t i = 0; i < n && !fail; i++)
     for (int k = 0; k < ps[i].runs; k++) launch_run(r, c, &ps[i], k);
+  double t2 = now_ms();
   int se = fail ? 0 : rf_dev_sync();
   if (!fail && se)
     fail = "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
            "variant per synchronisation to attribute it)";
+  double t3 = now_ms();
   if (!fail && rf_arena_fetch(a))
     fail = "cannot read the device outputs back";
+  double t4 = now_ms();
+  r->stats.ms_upload += t1 - t0;
+  r->stats.ms_launch += t2 - t1;
+  r->stats.ms_sync += t3 - t2;
+  r->stats.ms_download += t4 - t3;
   for (size_t i = 0; i < n; i++) {
     rf_result *res = ps[i].res;
     /* Serial runs time each variant (both of its runs); a batched launch has no time of
@@ -517,6 +527,9 @@ static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, ora
     }
     judge_variant(r, c, &ps[i], o);
   }
+  r->stats.ms_judge += now_ms() - t4;
+  r->stats.batches++;
+  r->stats.launched_runs += n;
 }
 
 int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,
@@ -534,10 +547,14 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->have_last = 0;
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
+    double t0 = now_ms();
     rf_generate(c, x);
     r->in_elems = elems;
+    double t1 = now_ms();
     memset(&r->answer, 0, sizeof r->answer);
     compute_oracle(r, c, x, elems, &r->answer);
+    r->stats.ms_generate += t1 - t0;
+    r->stats.ms_oracle += now_ms() - t1;
     r->last = *c;
     r->have_last = 1;
   }

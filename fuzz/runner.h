@@ -52,11 +52,16 @@ rf_limits rf_runner_limits(const rf_runner *r);
  * poison upload and one read-back for all of them. */
 void rf_runner_set_serial(rf_runner *r, int serial);
 
-/* Where the softmax oracle's rows came from: the double oracle (with a rigorous margin),
+/* Counters since the runner was created. Where the softmax oracle's rows came from: the double oracle (with a rigorous margin),
  * MPFR because the row holds NaN or infinity, or MPFR because some variant's element was
  * within the double oracle's margin of its bound. */
 typedef struct {
   unsigned long long softmax_rows_double, softmax_rows_mpfr, softmax_rows_upgraded;
+  /* Where the time went (wall ms, summed over cases): input generation, the exact oracle,
+   * the upload of input + poison, enqueueing the launches, the synchronisation (the device
+   * running them), the read-back, and the verdicts (bounds, comparisons, determinism). */
+  double ms_generate, ms_oracle, ms_upload, ms_launch, ms_sync, ms_download, ms_judge;
+  unsigned long long batches, launched_runs;   /* launched_runs: variants, not repeats */
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
 
