@@ -55,8 +55,15 @@ int rf_arena_commit(rf_arena *a) {
     a->dev = p;
     a->dev_cap = cap;
   }
-  unsigned char *img = rf_host_buf_get(&a->image, a->used);
-  if (!img) return -1;
+  if (a->used > a->image_cap) {
+    size_t cap = a->used > 2 * a->image_cap ? a->used : 2 * a->image_cap;
+    void *p = NULL;
+    if (rf_dev_host_alloc(&p, cap)) return -1;
+    rf_dev_host_free(a->image);
+    a->image = p;
+    a->image_cap = cap;
+  }
+  unsigned char *img = a->image;
   fill_words(img, a->used, RF_GUARD_BITS);
   for (size_t i = 0; i < a->n; i++) {
     const rf_arena_slot *s = &a->slot[i];
@@ -80,7 +87,7 @@ void *rf_arena_dev(const rf_arena *a, int slot) { return a->dev + a->slot[slot].
 
 int rf_arena_fetch(rf_arena *a) {
   if (a->used == 0) return 0;
-  unsigned char *img = a->image.p;
+  unsigned char *img = a->image;
   if (a->used <= RF_ARENA_WHOLE_FETCH) return rf_dev_download(img, a->dev, a->used);
   /* The fetched slots form a prefix: one copy up to the end of the last one's guard. */
   size_t prefix = 0, i = 0;
@@ -108,7 +115,7 @@ static int words_are(const unsigned char *p, size_t bytes, uint32_t bits) {
 }
 
 const char *rf_arena_check(const rf_arena *a, int slot) {
-  const unsigned char *img = a->image.p;
+  const unsigned char *img = a->image;
   const rf_arena_slot *s = &a->slot[slot];
   if (!words_are(img + s->off - RF_GUARD_BYTES, RF_GUARD_BYTES, RF_GUARD_BITS))
     return "before the buffer";
@@ -122,12 +129,12 @@ const char *rf_arena_check(const rf_arena *a, int slot) {
 }
 
 const void *rf_arena_host(const rf_arena *a, int slot) {
-  return (const unsigned char *)a->image.p + a->slot[slot].off;
+  return a->image + a->slot[slot].off;
 }
 
 void rf_arena_free(rf_arena *a) {
   rf_dev_free(a->dev);
-  rf_host_buf_free(&a->image);
+  rf_dev_host_free(a->image);
   free(a->slot);
   memset(a, 0, sizeof *a);
 }

@@ -16,7 +16,9 @@ typedef struct {
   size_t dev_cap, used;
   int exact;               /* allocate exactly `used` bytes (simulator: a read or write past
                               the last slot's guard then hits AddressSanitizer's redzone) */
-  rf_host_buf image;       /* poison image before the batch, the device's bytes after fetch */
+  unsigned char *image;    /* poison image before the batch, the device's bytes after fetch
+                              (page-locked: one DMA each way, no staging copy) */
+  size_t image_cap;
   rf_arena_slot *slot;
   size_t n, slot_cap;
 } rf_arena;

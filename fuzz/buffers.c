@@ -20,10 +20,19 @@ void rf_host_buf_free(rf_host_buf *b) {
 
 size_t rf_find_poison(const void *host, size_t bytes) {
   const unsigned char *p = host;
-  for (size_t i = 0; i + 4 <= bytes; i += 4) {
+  size_t words = bytes / 4;
+  /* Almost every output is clean: first a branch-free count the compiler vectorises, then
+   * the position only when there is one. */
+  size_t hits = 0;
+  for (size_t i = 0; i < words; i++) {
     uint32_t w;
-    memcpy(&w, p + i, 4);
-    if (w == RF_POISON_BITS) return i / 4;
+    memcpy(&w, p + 4 * i, 4);
+    hits += w == RF_POISON_BITS;
+  }
+  for (size_t i = 0; hits && i < words; i++) {
+    uint32_t w;
+    memcpy(&w, p + 4 * i, 4);
+    if (w == RF_POISON_BITS) return i;
   }
   return (size_t)-1;
 }

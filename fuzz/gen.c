@@ -73,6 +73,33 @@ static int float_order(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* `sorted` values lie on the 2^-23 grid of [-1, 1), so k = x 2^23 + 2^23 is an exact 24-bit
+ * key: an LSD radix sort (three 8-bit passes, O(n)) orders them ~20x faster than qsort's
+ * callback per comparison. Equal keys are equal bits, so the result is the one any correct
+ * sort gives. Returns -1 (nothing changed) when out of memory. */
+static int sort_grid(float *x, uint64_t n) {
+  uint32_t *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+  if (!a || !b) {
+    free(a);
+    free(b);
+    return -1;
+  }
+  for (uint64_t i = 0; i < n; i++) a[i] = (uint32_t)((int32_t)(x[i] * 0x1p23f) + (1 << 23));
+  for (unsigned shift = 0; shift < 24; shift += 8) {
+    uint64_t start[257] = {0};
+    for (uint64_t i = 0; i < n; i++) start[((a[i] >> shift) & 0xffu) + 1]++;
+    for (unsigned d = 0; d < 256; d++) start[d + 1] += start[d];
+    for (uint64_t i = 0; i < n; i++) b[start[(a[i] >> shift) & 0xffu]++] = a[i];
+    uint32_t *t = a;
+    a = b;
+    b = t;
+  }
+  for (uint64_t i = 0; i < n; i++) x[i] = (float)((int32_t)a[i] - (1 << 23)) * 0x1p-23f;
+  free(a);
+  free(b);
+  return 0;
+}
+
 void rf_generate(const rf_case *c, float *out) {
   uint64_t total = rf_case_elems(c);
   /* rows of len elements: softmax rows, or one row for the 1-D ops */
@@ -129,5 +156,6 @@ void rf_generate(const rf_case *c, float *out) {
   }
   /* Equal values here have equal bits (no -0.0 arises), so any correct sort gives the same
    * output bits. */
-  if (c->dist == RF_DIST_SORTED && total > 1) qsort(out, (size_t)total, sizeof *out, float_order);
+  if (c->dist == RF_DIST_SORTED && total > 1 && sort_grid(out, total))
+    qsort(out, (size_t)total, sizeof *out, float_order);
 }

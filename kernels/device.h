@@ -19,6 +19,10 @@ typedef struct {
 int rf_dev_info(rf_device_info *out);
 int rf_dev_alloc(void **p, size_t bytes);
 void rf_dev_free(void *p);
+/* Page-locked host memory (copies to and from it skip a staging copy); plain memory on the
+ * simulator. */
+int rf_dev_host_alloc(void **p, size_t bytes);
+void rf_dev_host_free(void *p);
 int rf_dev_upload(void *dst, const void *src, size_t bytes);
 int rf_dev_download(void *dst, const void *src, size_t bytes);
 int rf_dev_sync(void);

@@ -35,6 +35,10 @@ extern "C" int rf_dev_info(rf_device_info *out) {
 
 extern "C" int rf_dev_alloc(void **p, size_t bytes) { return note(hipMalloc(p, bytes ? bytes : 1)); }
 extern "C" void rf_dev_free(void *p) { if (p) note(hipFree(p)); }
+extern "C" int rf_dev_host_alloc(void **p, size_t bytes) {
+  return note(hipHostMalloc(p, bytes ? bytes : 1, hipHostMallocDefault));
+}
+extern "C" void rf_dev_host_free(void *p) { if (p) note(hipHostFree(p)); }
 extern "C" int rf_dev_upload(void *dst, const void *src, size_t bytes) {
   return note(hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice));
 }

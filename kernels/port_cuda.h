@@ -17,6 +17,9 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipMemcpyDeviceToDevice cudaMemcpyDeviceToDevice
 #define hipMalloc cudaMalloc
 #define hipFree cudaFree
+#define hipHostMalloc(ptr, bytes, flags) cudaHostAlloc((ptr), (bytes), (flags))
+#define hipHostMallocDefault cudaHostAllocDefault
+#define hipHostFree cudaFreeHost
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemset cudaMemset

@@ -33,6 +33,9 @@ hipError_t hipFree(void *ptr) {
   return hipSuccess;
 }
 
+hipError_t hipHostMalloc(void **ptr, size_t bytes, unsigned) { return hipMalloc(ptr, bytes); }
+hipError_t hipHostFree(void *ptr) { return hipFree(ptr); }
+
 hipError_t hipMemcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind) {
   if (bytes == 0) return hipSuccess;
   if (!dst || !src) return engine().last_error = hipErrorInvalidValue;

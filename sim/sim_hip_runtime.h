@@ -44,6 +44,10 @@ typedef struct hipDeviceProp_t {
 
 hipError_t hipMalloc(void **ptr, size_t bytes);
 hipError_t hipFree(void *ptr);
+/* Page-locked host memory on a GPU; plain heap memory here. */
+#define hipHostMallocDefault 0u
+hipError_t hipHostMalloc(void **ptr, size_t bytes, unsigned flags);
+hipError_t hipHostFree(void *ptr);
 hipError_t hipMemcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind kind);
 hipError_t hipMemset(void *dst, int value, size_t bytes);
 hipError_t hipDeviceSynchronize(void);
