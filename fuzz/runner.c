@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 #include "runner.h"
 #include "gen.h"
 #include "../oracle/exact.h"
@@ -29,6 +31,7 @@ typedef struct {
 } oracle_answer;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
+#define RF_MAX_JUDGE_THREADS 8
 
 struct rf_runner {
   rf_device_info dev;
@@ -37,10 +40,13 @@ struct rf_runner {
                                     AddressSanitizer sees reads far past or before it */
   int in_slot;
   uint64_t in_elems;
-  rf_host_buf x, y_exact, row_rel, row_mpfr, rel, rel_kernel, pending;
+  rf_host_buf x, y_exact, row_rel, row_mpfr, pending;
+  size_t judge_threads;          /* REDFUZZ_JUDGE_THREADS, default: the cores, at most 8 */
   rf_runner_stats stats;
   int serial;                    /* synchronise after every launch (attribution, timing) */
   int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
+  int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
+                                    undecided, so the MPFR fallback runs (tests it) */
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -80,8 +86,14 @@ rf_runner *rf_runner_create(char *err, size_t errlen) {
   const char *serial = getenv("REDFUZZ_SERIAL");
   r->serial = serial && strcmp(serial, "0") != 0;
   r->arena.exact = r->in_arena.exact = strcmp(r->dev.backend, "sim") == 0;
+  const char *jt = getenv("REDFUZZ_JUDGE_THREADS");
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  r->judge_threads = jt && *jt ? strtoul(jt, NULL, 10) : cores > 0 ? (size_t)cores : 1;
+  if (r->judge_threads < 1) r->judge_threads = 1;
+  if (r->judge_threads > RF_MAX_JUDGE_THREADS) r->judge_threads = RF_MAX_JUDGE_THREADS;
   const char *so = getenv("REDFUZZ_SOFTMAX_ORACLE");
   r->softmax_mpfr_only = so && strcmp(so, "mpfr") == 0;
+  r->softmax_upgrade_all = so && strcmp(so, "upgrade") == 0;
   return r;
 }
 
@@ -96,9 +108,7 @@ void rf_runner_destroy(rf_runner *r) {
   rf_host_buf_free(&r->y_exact);
   rf_host_buf_free(&r->row_rel);
   rf_host_buf_free(&r->row_mpfr);
-  rf_host_buf_free(&r->rel_kernel);
   rf_host_buf_free(&r->pending);
-  rf_host_buf_free(&r->rel);
   free(r);
 }
 
@@ -236,6 +246,20 @@ typedef struct {
   char detail[160];
 } row_judgement;
 
+/* What one judging thread owns: scratch for the bounds of a row, and whether it may recompute
+ * a row with MPFR (only the serial pass may: the oracle's rows are shared). */
+typedef struct {
+  rf_runner *r;
+  rf_host_buf rel, rel_kernel;
+  int may_upgrade;
+  int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
+} judge_ctx;
+
+static void judge_ctx_free(judge_ctx *jc) {
+  rf_host_buf_free(&jc->rel);
+  rf_host_buf_free(&jc->rel_kernel);
+}
+
 /* |Σ_j ŷ_j - 1| <= bound, decided in double when it is clearly so (the exact sum and its MPFR
  * rounding cost ~1 us a row). The recursive double sum s of finite terms is within
  * γ_{cols-1} Σ|ŷ_j| <= 1.01 (cols - 1) 2^-53 Σ|ŷ_j| of the exact one (Higham 2002, §4.2;
@@ -253,21 +277,23 @@ static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
 
 /* Judges row i against the oracle's y for it. Returns 1 when some element is within the
  * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
-static int judge_row(rf_runner *r, const rf_case *c, const oracle_answer *o, const rf_plan *plan,
+static int judge_row(judge_ctx *jc, const rf_case *c, const oracle_answer *o, const rf_plan *plan,
                      uint32_t i, const float *got, row_judgement *out) {
+  const rf_runner *r = jc->r;
   uint32_t cols = c->cols;
   const float *xr = (const float *)r->x.p + (size_t)i * cols, *gr = got + (size_t)i * cols;
   const double *yr = o->y + (size_t)i * cols;
   /* MPFR rows, and rows the double oracle gets correctly rounded (constant rows: RN(1/cols),
    * rel 2^-53), are as good as exact: judged with the folded check, never upgraded. */
   const int exact = o->row_mpfr[i] || o->row_rel[i] <= 0x1p-53;
-  rf_softmax_bound b = {.rel = rf_host_buf_get(&r->rel, (size_t)cols * sizeof(double)),
+  rf_softmax_bound b = {.rel = rf_host_buf_get(&jc->rel, (size_t)cols * sizeof(double)),
                         .rel_kernel = exact ? NULL
-                                    : rf_host_buf_get(&r->rel_kernel, (size_t)cols * sizeof(double))};
+                                    : rf_host_buf_get(&jc->rel_kernel, (size_t)cols * sizeof(double))};
   if (exact) rf_bound_softmax_row(plan, exp_model_for(&r->dev), xr, cols, yr, &b);
   else rf_bound_softmax_row_rel(plan, exp_model_for(&r->dev), xr, cols, yr, o->row_rel[i],
                                 RF_SM_DOUBLE_ABS, &b);
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
+  if (!exact && r->softmax_upgrade_all) return 1;
   for (uint32_t j = 0; j < cols; j++) {
     double err;
     rf_verdict v = RF_V_PASS;
@@ -322,20 +348,25 @@ static int judge_row(rf_runner *r, const rf_case *c, const oracle_answer *o, con
 /* Softmax: every element within its bound (rf_softmax_check against the double oracle, or
  * rf_softmax_within against MPFR), rows whose exact result is NaN compared by IEEE class,
  * and each row's sum within the row-sum bound. */
-static void judge_softmax(rf_runner *r, const rf_case *c, oracle_answer *o, const rf_plan *plan,
+static void judge_softmax(judge_ctx *jc, const rf_case *c, oracle_answer *o, const rf_plan *plan,
                           const float *got, rf_result *res) {
+  rf_runner *r = jc->r;
   uint32_t rows = c->rows, cols = c->cols;
   res->verdict = RF_V_PASS;
   res->ratio = 0;
   for (uint32_t i = 0; i < rows; i++) {
     row_judgement rj;
-    if (judge_row(r, c, o, plan, i, got, &rj)) {
+    if (judge_row(jc, c, o, plan, i, got, &rj)) {
+      if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
+        jc->needs_upgrade = 1;
+        return;
+      }
       /* Too close to the bound for the double oracle: this row in MPFR, for every variant. */
       rf_oracle_softmax_row((const float *)r->x.p + (size_t)i * cols, cols,
                             o->y + (size_t)i * cols, NULL, NULL);
       o->row_mpfr[i] = 1;
       r->stats.softmax_rows_upgraded++;
-      judge_row(r, c, o, plan, i, got, &rj);
+      judge_row(jc, c, o, plan, i, got, &rj);
     }
     if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
       res->verdict = rj.v;
@@ -377,6 +408,7 @@ typedef struct {
   int out_slot[2], scratch_slot[2];
   rf_verdict fail[2];            /* a device-side failure of that run, seen at launch */
   double ms;                     /* serial mode: wall time of its launches + synchronisations */
+  int redo;                      /* a parallel judge left it undecided: judge again serially */
   char fail_detail[2][sizeof ((rf_result *)0)->detail];
 } pending;
 
@@ -482,7 +514,8 @@ static int collect_run(const rf_runner *r, const pending *p, int k, rf_result *r
   return 0;
 }
 
-static void judge_variant(rf_runner *r, const rf_case *c, const pending *p, oracle_answer *o) {
+static void judge_variant(judge_ctx *jc, const rf_case *c, const pending *p, oracle_answer *o) {
+  rf_runner *r = jc->r;
   rf_result *res = p->res;
   if (collect_run(r, p, 0, res)) return;
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
@@ -490,10 +523,10 @@ static void judge_variant(rf_runner *r, const rf_case *c, const pending *p, orac
   case RF_OP_SUM: judge_sum(r, o, &p->plan, *(const float *)got, res); break;
   case RF_OP_MAX: judge_max(o, *(const float *)got, res); break;
   case RF_OP_ARGMAX: judge_argmax(o, got, res); break;
-  case RF_OP_SOFTMAX: judge_softmax(r, c, o, &p->plan, got, res); break;
+  case RF_OP_SOFTMAX: judge_softmax(jc, c, o, &p->plan, got, res); break;
   default: break;
   }
-  if (res->verdict != RF_V_PASS || p->runs < 2) return;
+  if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;
   /* A deterministic variant must give the same bits when run again. */
   rf_result second = *res;
   if (collect_run(r, p, 1, &second)) {
@@ -502,6 +535,64 @@ static void judge_variant(rf_runner *r, const rf_case *c, const pending *p, orac
     res->verdict = RF_V_NONDETERMINISTIC;
     snprintf(res->detail, sizeof res->detail, "a second run gave different bits");
   }
+}
+
+/* ---- verdicts, in parallel for big softmax cases --------------------------------------- */
+typedef struct {
+  judge_ctx jc;
+  const rf_case *c;
+  pending *ps;
+  size_t n, first, step;
+  oracle_answer *o;
+} judge_job;
+
+static void *judge_some(void *arg) {
+  judge_job *j = arg;
+  for (size_t i = j->first; i < j->n; i += j->step) {
+    j->jc.needs_upgrade = 0;
+    judge_variant(&j->jc, j->c, &j->ps[i], j->o);
+    j->ps[i].redo = j->jc.needs_upgrade;
+  }
+  return NULL;
+}
+
+/* Softmax cases of at least this many elements are judged by several threads (one variant
+ * each at a time); below it a thread costs more than it saves. */
+#define RF_PARALLEL_JUDGE_ELEMS 2048u
+
+static void judge_all(rf_runner *r, const rf_case *c, pending *ps, size_t n, oracle_answer *o) {
+  judge_ctx serial = {.r = r, .may_upgrade = 1};
+  size_t threads = r->judge_threads < n ? r->judge_threads : n;
+  if (c->op != RF_OP_SOFTMAX || threads < 2 || rf_case_elems(c) < RF_PARALLEL_JUDGE_ELEMS) {
+    for (size_t i = 0; i < n; i++) judge_variant(&serial, c, &ps[i], o);
+    judge_ctx_free(&serial);
+    return;
+  }
+  /* Each thread judges against the shared oracle read-only; a variant with a row too close to
+   * its bound for the double oracle is judged again below, serially, with the MPFR upgrade. */
+  judge_job jobs[RF_MAX_JUDGE_THREADS];
+  pthread_t tid[RF_MAX_JUDGE_THREADS];
+  int started[RF_MAX_JUDGE_THREADS] = {0};
+  rf_result *saved = malloc(n * sizeof *saved);
+  for (size_t i = 0; i < n; i++) if (saved) saved[i] = *ps[i].res;
+  for (size_t t = 0; t < threads; t++) {
+    jobs[t] = (judge_job){.jc = {.r = r}, .c = c, .ps = ps, .n = n, .first = t,
+                          .step = threads, .o = o};
+    if (t > 0) started[t] = pthread_create(&tid[t], NULL, judge_some, &jobs[t]) == 0;
+  }
+  judge_some(&jobs[0]);
+  for (size_t t = 1; t < threads; t++) {
+    if (started[t]) pthread_join(tid[t], NULL);
+    else judge_some(&jobs[t]);   /* no thread: do its share here */
+  }
+  for (size_t t = 0; t < threads; t++) judge_ctx_free(&jobs[t].jc);
+  for (size_t i = 0; i < n; i++)
+    if (ps[i].redo || !saved) {
+      if (saved) *ps[i].res = saved[i];
+      judge_variant(&serial, c, &ps[i], o);
+    }
+  free(saved);
+  judge_ctx_free(&serial);
 }
 
 /* Every prepared variant: slots, one upload (input, guards, poison), the launches, one
@@ -551,10 +642,9 @@ static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, ora
       res->verdict = RF_V_LAUNCH_ERROR;
       snprintf(res->detail, sizeof res->detail, "%s%s%s", fail, se ? ": " : "",
                se ? rf_dev_error_string(se) : "");
-      continue;
     }
-    judge_variant(r, c, &ps[i], o);
   }
+  if (!fail) judge_all(r, c, ps, n, o);
   r->stats.ms_judge += now_ms() - t4;
   r->stats.batches++;
   r->stats.launched_runs += n;

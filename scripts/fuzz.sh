@@ -38,6 +38,9 @@ if [ -z "$JOBS" ]; then
 fi
 mkdir -p "$OUT/corpus" "$OUT/artifacts" regressions
 export REDFUZZ_ONLY="$ONLY"
+# Each job judges big softmax cases with several threads: share the cores among the jobs.
+: "${REDFUZZ_JUDGE_THREADS:=$(( $(nproc) / JOBS > 0 ? $(nproc) / JOBS : 1 ))}"
+export REDFUZZ_JUDGE_THREADS
 echo "fuzz.sh: $BACKEND backend, ${TIME}s, $JOBS jobs, variants: ${ONLY:-every correct variant}"
 start=$(date +%s)
 set +e

@@ -1,25 +1,32 @@
-# Runs `EXE ARGS` (a sweep with --json) with the double softmax oracle and with
-# REDFUZZ_SOFTMAX_ORACLE=mpfr, and fails unless every case gives every variant the same
-# verdict both ways. Numeric fields (error, bound, ...) may differ in their last bits.
+# Runs `EXE ARGS` (a sweep with --json) with the double softmax oracle, with
+# REDFUZZ_SOFTMAX_ORACLE=mpfr and with REDFUZZ_SOFTMAX_ORACLE=upgrade (every row through the
+# MPFR fallback, in the parallel judge's serial redo), and fails unless every case gives every
+# variant the same verdict all three ways. Numeric fields may differ in their last bits.
 separate_arguments(args UNIX_COMMAND "${ARGS}")
-foreach(mode double mpfr)
+foreach(mode double mpfr upgrade)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env REDFUZZ_SOFTMAX_ORACLE=${mode} ${EXE} ${args}
                   OUTPUT_VARIABLE out_${mode} RESULT_VARIABLE rc_${mode})
   string(REGEX MATCHALL "{[^\n]*\"verdict\":\"[a-z-]+\"" lines_${mode} "${out_${mode}}")
   list(LENGTH lines_${mode} n_${mode})
 endforeach()
-if(NOT rc_double STREQUAL rc_mpfr)
-  message(FATAL_ERROR "exit status differs: double ${rc_double}, mpfr ${rc_mpfr}")
-endif()
-if(n_double EQUAL 0 OR NOT n_double EQUAL n_mpfr)
-  message(FATAL_ERROR "result counts: double ${n_double}, mpfr ${n_mpfr}")
-endif()
-if(NOT lines_double STREQUAL lines_mpfr)
-  foreach(a b IN ZIP_LISTS lines_double lines_mpfr)
-    if(NOT a STREQUAL b)
-      message(FATAL_ERROR "verdicts differ:\n  double: ${a}\n  mpfr:   ${b}")
-    endif()
-  endforeach()
+foreach(other mpfr upgrade)
+  if(NOT rc_double STREQUAL rc_${other})
+    message(FATAL_ERROR "exit status differs: double ${rc_double}, ${other} ${rc_${other}}")
+  endif()
+  if(n_double EQUAL 0 OR NOT n_double EQUAL n_${other})
+    message(FATAL_ERROR "result counts: double ${n_double}, ${other} ${n_${other}}")
+  endif()
+  if(NOT lines_double STREQUAL lines_${other})
+    foreach(a b IN ZIP_LISTS lines_double lines_${other})
+      if(NOT a STREQUAL b)
+        message(FATAL_ERROR "verdicts differ:\n  double: ${a}\n  ${other}: ${b}")
+      endif()
+    endforeach()
+  endif()
+endforeach()
+# The fallback really ran in upgrade mode, and never in the others on these cases.
+if(NOT out_upgrade MATCHES " [1-9][0-9]* upgraded to MPFR")
+  message(FATAL_ERROR "upgrade mode upgraded no row:\n${out_upgrade}")
 endif()
 string(REGEX MATCHALL "\"verdict\":\"(wrong|nonfinite)\"" failures "${out_double}")
 list(LENGTH failures n_fail)
