@@ -200,6 +200,9 @@ int rf_cmd_sweep(int argc, char **argv) {
   printf("sweep: %ld cases (%ld outside this backend's limits skipped) in %.2f s: %.0f verified "
          "runs/s\n", cases, skipped, secs, secs > 0 ? runs / secs : 0.0);
   rf_runner_stats st = rf_runner_get_stats(r);
+  if (st.kernel_runs && secs > 0)
+    printf("%.0f kernel runs/s, determinism repeats included (%llu runs in %llu batches)\n",
+           st.kernel_runs / secs, st.kernel_runs, st.batches);
   double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
                  st.ms_download + st.ms_judge;
   if (st.batches && total > 0)

@@ -648,6 +648,7 @@ static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, ora
   r->stats.ms_judge += now_ms() - t4;
   r->stats.batches++;
   r->stats.launched_runs += n;
+  for (size_t i = 0; i < n; i++) r->stats.kernel_runs += (unsigned long long)ps[i].runs;
 }
 
 int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,

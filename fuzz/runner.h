@@ -62,6 +62,7 @@ typedef struct {
    * running them), the read-back, and the verdicts (bounds, comparisons, determinism). */
   double ms_generate, ms_oracle, ms_upload, ms_launch, ms_sync, ms_download, ms_judge;
   unsigned long long batches, launched_runs;   /* launched_runs: variants, not repeats */
+  unsigned long long kernel_runs;              /* launched_runs + determinism repeats */
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
 
