@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <pthread.h>
 #include <unistd.h>
 #include "runner.h"
 #include "gen.h"
@@ -15,6 +14,7 @@
 #include "../oracle/softmax_double.h"
 #include "buffers.h"
 #include "arena.h"
+#include "workers.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
 typedef struct {
@@ -33,6 +33,20 @@ typedef struct {
 #define RF_SIM_MAX_THREADS (1u << 20)
 #define RF_MAX_JUDGE_THREADS 8
 
+/* What one judging thread owns: scratch for the bounds of a row, and whether it may recompute
+ * a row with MPFR (only the serial pass may: the oracle's rows are shared). */
+typedef struct {
+  struct rf_runner *r;
+  rf_host_buf rel, rel_kernel;
+  int may_upgrade;
+  int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
+} judge_ctx;
+
+static void judge_ctx_free(judge_ctx *jc) {
+  rf_host_buf_free(&jc->rel);
+  rf_host_buf_free(&jc->rel_kernel);
+}
+
 struct rf_runner {
   rf_device_info dev;
   rf_arena arena;                /* the batch's outputs, scratch and input, guarded (arena.h) */
@@ -40,8 +54,10 @@ struct rf_runner {
                                     AddressSanitizer sees reads far past or before it */
   int in_slot;
   uint64_t in_elems;
-  rf_host_buf x, y_exact, row_rel, row_mpfr, pending;
+  rf_host_buf x, y_exact, row_rel, row_mpfr, pending, saved;
   size_t judge_threads;          /* REDFUZZ_JUDGE_THREADS, default: the cores, at most 8 */
+  rf_workers *workers;           /* started at the first big softmax case */
+  judge_ctx judges[RF_MAX_JUDGE_THREADS];   /* per worker; [0] is the caller's */
   rf_runner_stats stats;
   int serial;                    /* synchronise after every launch (attribution, timing) */
   int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
@@ -91,6 +107,7 @@ rf_runner *rf_runner_create(char *err, size_t errlen) {
   r->judge_threads = jt && *jt ? strtoul(jt, NULL, 10) : cores > 0 ? (size_t)cores : 1;
   if (r->judge_threads < 1) r->judge_threads = 1;
   if (r->judge_threads > RF_MAX_JUDGE_THREADS) r->judge_threads = RF_MAX_JUDGE_THREADS;
+  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) r->judges[t].r = r;
   const char *so = getenv("REDFUZZ_SOFTMAX_ORACLE");
   r->softmax_mpfr_only = so && strcmp(so, "mpfr") == 0;
   r->softmax_upgrade_all = so && strcmp(so, "upgrade") == 0;
@@ -104,6 +121,9 @@ void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
   rf_arena_free(&r->arena);
   rf_arena_free(&r->in_arena);
+  rf_workers_destroy(r->workers);
+  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) judge_ctx_free(&r->judges[t]);
+  rf_host_buf_free(&r->saved);
   rf_host_buf_free(&r->x);
   rf_host_buf_free(&r->y_exact);
   rf_host_buf_free(&r->row_rel);
@@ -245,20 +265,6 @@ typedef struct {
   long long index;
   char detail[160];
 } row_judgement;
-
-/* What one judging thread owns: scratch for the bounds of a row, and whether it may recompute
- * a row with MPFR (only the serial pass may: the oracle's rows are shared). */
-typedef struct {
-  rf_runner *r;
-  rf_host_buf rel, rel_kernel;
-  int may_upgrade;
-  int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
-} judge_ctx;
-
-static void judge_ctx_free(judge_ctx *jc) {
-  rf_host_buf_free(&jc->rel);
-  rf_host_buf_free(&jc->rel_kernel);
-}
 
 /* |Σ_j ŷ_j - 1| <= bound, decided in double when it is clearly so (the exact sum and its MPFR
  * rounding cost ~1 us a row). The recursive double sum s of finite terms is within
@@ -539,60 +545,51 @@ static void judge_variant(judge_ctx *jc, const rf_case *c, const pending *p, ora
 
 /* ---- verdicts, in parallel for big softmax cases --------------------------------------- */
 typedef struct {
-  judge_ctx jc;
+  rf_runner *r;
   const rf_case *c;
   pending *ps;
-  size_t n, first, step;
   oracle_answer *o;
 } judge_job;
 
-static void *judge_some(void *arg) {
+/* One variant on worker `worker`, with that worker's scratch; never upgrades a row. */
+static void judge_one(void *arg, size_t i, unsigned worker) {
   judge_job *j = arg;
-  for (size_t i = j->first; i < j->n; i += j->step) {
-    j->jc.needs_upgrade = 0;
-    judge_variant(&j->jc, j->c, &j->ps[i], j->o);
-    j->ps[i].redo = j->jc.needs_upgrade;
-  }
-  return NULL;
+  judge_ctx *jc = &j->r->judges[worker];
+  jc->needs_upgrade = 0;
+  judge_variant(jc, j->c, &j->ps[i], j->o);
+  j->ps[i].redo = jc->needs_upgrade;
 }
 
 /* Softmax cases of at least this many elements are judged by several threads (one variant
- * each at a time); below it a thread costs more than it saves. */
+ * each at a time); below it the hand-over costs more than it saves. */
 #define RF_PARALLEL_JUDGE_ELEMS 2048u
 
 static void judge_all(rf_runner *r, const rf_case *c, pending *ps, size_t n, oracle_answer *o) {
-  judge_ctx serial = {.r = r, .may_upgrade = 1};
-  size_t threads = r->judge_threads < n ? r->judge_threads : n;
-  if (c->op != RF_OP_SOFTMAX || threads < 2 || rf_case_elems(c) < RF_PARALLEL_JUDGE_ELEMS) {
-    for (size_t i = 0; i < n; i++) judge_variant(&serial, c, &ps[i], o);
-    judge_ctx_free(&serial);
+  judge_ctx *serial = &r->judges[0];
+  serial->may_upgrade = 1;
+  if (c->op == RF_OP_SOFTMAX && n > 1 && r->judge_threads > 1 &&
+      rf_case_elems(c) >= RF_PARALLEL_JUDGE_ELEMS && !r->workers)
+    r->workers = rf_workers_create((unsigned)r->judge_threads);
+  rf_result *saved = NULL;
+  if (c->op == RF_OP_SOFTMAX && n > 1 && r->workers &&
+      rf_case_elems(c) >= RF_PARALLEL_JUDGE_ELEMS &&
+      (saved = rf_host_buf_get(&r->saved, n * sizeof *saved))) {
+    /* Each worker judges against the shared oracle read-only; a variant with a row too close
+     * to its bound for the double oracle is judged again below, serially, with the upgrade. */
+    for (size_t i = 0; i < n; i++) saved[i] = *ps[i].res;
+    for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) r->judges[t].may_upgrade = 0;
+    judge_job job = {r, c, ps, o};
+    rf_workers_run(r->workers, judge_one, &job, n);
+    serial->may_upgrade = 1;
+    for (size_t i = 0; i < n; i++)
+      if (ps[i].redo) {
+        *ps[i].res = saved[i];
+        serial->needs_upgrade = 0;
+        judge_variant(serial, c, &ps[i], o);
+      }
     return;
   }
-  /* Each thread judges against the shared oracle read-only; a variant with a row too close to
-   * its bound for the double oracle is judged again below, serially, with the MPFR upgrade. */
-  judge_job jobs[RF_MAX_JUDGE_THREADS];
-  pthread_t tid[RF_MAX_JUDGE_THREADS];
-  int started[RF_MAX_JUDGE_THREADS] = {0};
-  rf_result *saved = malloc(n * sizeof *saved);
-  for (size_t i = 0; i < n; i++) if (saved) saved[i] = *ps[i].res;
-  for (size_t t = 0; t < threads; t++) {
-    jobs[t] = (judge_job){.jc = {.r = r}, .c = c, .ps = ps, .n = n, .first = t,
-                          .step = threads, .o = o};
-    if (t > 0) started[t] = pthread_create(&tid[t], NULL, judge_some, &jobs[t]) == 0;
-  }
-  judge_some(&jobs[0]);
-  for (size_t t = 1; t < threads; t++) {
-    if (started[t]) pthread_join(tid[t], NULL);
-    else judge_some(&jobs[t]);   /* no thread: do its share here */
-  }
-  for (size_t t = 0; t < threads; t++) judge_ctx_free(&jobs[t].jc);
-  for (size_t i = 0; i < n; i++)
-    if (ps[i].redo || !saved) {
-      if (saved) *ps[i].res = saved[i];
-      judge_variant(&serial, c, &ps[i], o);
-    }
-  free(saved);
-  judge_ctx_free(&serial);
+  for (size_t i = 0; i < n; i++) judge_variant(serial, c, &ps[i], o);
 }
 
 /* Every prepared variant: slots, one upload (input, guards, poison), the launches, one
