@@ -6,6 +6,16 @@
 /* Below this size a whole-arena download is cheaper than one small copy per guard zone. */
 #define RF_ARENA_WHOLE_FETCH (4u << 20)
 
+/* Larger host images are ordinary memory (arena.h). */
+#define RF_ARENA_PINNED_MAX (64u << 20)
+
+static void free_image(rf_arena *a) {
+  if (a->image_pinned) rf_dev_host_free(a->image);
+  else free(a->image);
+  a->image = NULL;
+  a->image_cap = 0;
+}
+
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
 void rf_arena_reset(rf_arena *a) {
@@ -58,10 +68,14 @@ int rf_arena_commit(rf_arena *a) {
   if (a->used > a->image_cap) {
     size_t cap = a->used > 2 * a->image_cap ? a->used : 2 * a->image_cap;
     void *p = NULL;
-    if (rf_dev_host_alloc(&p, cap)) return -1;
-    rf_dev_host_free(a->image);
+    /* Page-locked up to RF_ARENA_PINNED_MAX (it cannot be swapped: several fuzz jobs hold
+     * one each); bigger cases are slow anyway and use ordinary memory. */
+    int pinned = cap <= RF_ARENA_PINNED_MAX;
+    if (pinned ? rf_dev_host_alloc(&p, cap) : !(p = malloc(cap))) return -1;
+    free_image(a);
     a->image = p;
     a->image_cap = cap;
+    a->image_pinned = pinned;
   }
   unsigned char *img = a->image;
   fill_words(img, a->used, RF_GUARD_BITS);
@@ -134,7 +148,7 @@ const void *rf_arena_host(const rf_arena *a, int slot) {
 
 void rf_arena_free(rf_arena *a) {
   rf_dev_free(a->dev);
-  rf_dev_host_free(a->image);
+  free_image(a);
   free(a->slot);
   memset(a, 0, sizeof *a);
 }

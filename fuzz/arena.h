@@ -17,8 +17,9 @@ typedef struct {
   int exact;               /* allocate exactly `used` bytes (simulator: a read or write past
                               the last slot's guard then hits AddressSanitizer's redzone) */
   unsigned char *image;    /* poison image before the batch, the device's bytes after fetch
-                              (page-locked: one DMA each way, no staging copy) */
+                              (page-locked up to 64 MiB: one DMA each way, no staging copy) */
   size_t image_cap;
+  int image_pinned;
   rf_arena_slot *slot;
   size_t n, slot_cap;
 } rf_arena;

@@ -32,6 +32,8 @@ typedef struct {
 
 #define RF_SIM_MAX_THREADS (1u << 20)
 #define RF_MAX_JUDGE_THREADS 8
+/* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. */
+#define RF_MAX_SCRATCH_BYTES ((size_t)256 << 20)
 
 /* What one judging thread owns: scratch for the bounds of a row, and whether it may recompute
  * a row with MPFR (only the serial pass may: the oracle's rows are shared). */
@@ -447,10 +449,19 @@ static int prepare(const rf_runner *r, const rf_case *c, const rf_variant *v, rf
              p->cfg.grid, p->cfg.block, (unsigned)RF_SIM_MAX_THREADS);
     return -1;
   }
+  p->sb = v->scratch_bytes(&p->cfg);
+  /* A launch whose scratch alone is gigabytes (grid 2^31 with a partial per block) would need
+   * as much poisoned host memory: refuse it, as the variant refuses what it cannot run. */
+  if (p->sb > RF_MAX_SCRATCH_BYTES) {
+    res->verdict = RF_V_UNSUPPORTED;
+    snprintf(res->detail, sizeof res->detail,
+             "scratch of %zu bytes for grid %u is more than the runner provides (at most %u MiB "
+             "a launch)", p->sb, p->cfg.grid, (unsigned)(RF_MAX_SCRATCH_BYTES >> 20));
+    return -1;
+  }
   v->plan(&p->cfg, &p->plan);
   rf_plan_format(&p->plan, res->plan, sizeof res->plan);
   res->depth = rf_plan_depth(&p->plan);
-  p->sb = v->scratch_bytes(&p->cfg);
   p->ob = out_bytes(c);
   p->runs = v->deterministic && p->ob ? 2 : 1;
   return 0;

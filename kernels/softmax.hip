@@ -276,8 +276,12 @@ static __device__ __forceinline__ float rf_smr_block_reduce(float v, float *wave
  * Then max, exp(x - m) in place, sum, and y = e / s (IEEE division) from the registers.
  * Per-thread sum order, for the plan: head, then per quad (e.x + e.y) + (e.z + e.w), then
  * tail. The launcher picks V so that V x B covers the quads. */
+/* __launch_bounds__: every block size the launcher allows (up to 1024) must launch. Without
+ * it nvcc gave the 8-float4 instance 74 registers, and 1024 x 74 exceeds the 64K registers
+ * of an SM: block 1024 at > 16K columns failed with "too many resources requested for launch"
+ * (found by the GPU fuzz campaign). The bound makes the compiler fit 64 registers a thread. */
 template <unsigned V>
-__global__ void rf_sm_row_reg_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+__global__ void __launch_bounds__(RF_SM_MAX_BLOCK) rf_sm_row_reg_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
                                      float *__restrict__ y) {
   RF_SHARED(float, wave_part, RF_SM_MAX_WAVES);
   RF_SHARED(float, shared_row, 1);

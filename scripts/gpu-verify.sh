@@ -28,7 +28,7 @@ if want sweep; then
   step "sweep: seed boundary lengths and shapes x all distributions x blocks 32..1024"
   "$RF" sweep --quiet --dist all --block 0,32,64,128,256,512,1024 \
     --n 0,1,31,32,33,255,256,257,1027,16777216 \
-    --shape 1x1,2x31,3x32,4x33,2x255,3x257,4096x1024,1x0,0x5 > "$OUT/sweep.txt" 2>&1 || status=1
+    --shape 1x1,2x31,3x32,4x33,2x255,3x257,4096x1024,2x30000,1x0,0x5 > "$OUT/sweep.txt" 2>&1 || status=1
   tail -n 22 "$OUT/sweep.txt"
   step "sweep: mutants on the boundary cases"
   "$RF" sweep --quiet --mutants --dist ones,negative,equal-max,shifted-rows,uniform \

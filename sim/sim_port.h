@@ -18,6 +18,8 @@
 
 /* ---- qualifiers: plain C++ functions on the CPU (__restrict__ is a compiler keyword) ---- */
 #define __global__
+/* A register budget for the GPU compilers; nothing to budget on fibers. */
+#define __launch_bounds__(...)
 #define __device__
 #define __host__
 #define __forceinline__ inline

@@ -47,6 +47,8 @@ static int flip;
 static int l_flip_zero(const rf_launch_args *a) { return launch_k(a, 0, 0, (flip ^= 1), 1); }
 
 static size_t big_scratch(const rf_launch_cfg *c) { (void)c; return RF_BIG_SCRATCH; }
+/* As a two-kernel sum at grid 2^31 would ask: refused before anything is allocated. */
+static size_t huge_scratch(const rf_launch_cfg *c) { (void)c; return (size_t)8 << 30; }
 static int l_scratch_oob(const rf_launch_args *a) {
   hipLaunchKernelGGL(scratch_overrun, dim3(1), dim3(1), 0, (hipStream_t)a->stream,
                      (float *)a->scratch);
@@ -64,6 +66,7 @@ PLANT(v_ulp, "sum/test-off-by-ulp", 1, l_off_by_ulp);
 PLANT(v_bad, "sum/test-bad-launch", 1, l_bad_launch);
 PLANT(v_flip, "sum/test-flip-zero", 1, l_flip_zero);
 PLANT_S(v_scratch_oob, "sum/test-scratch-oob", 1, l_scratch_oob, big_scratch);
+PLANT_S(v_huge_scratch, "sum/test-huge-scratch", 1, l_correct, huge_scratch);
 
 static int only_plants(const rf_variant *v, void *ctx) {
   (void)ctx;
@@ -85,7 +88,7 @@ static rf_verdict run_one(rf_runner *r, const char *variant, uint64_t n, rf_dist
 
 int main(void) {
   const rf_variant *plants[] = {&v_correct, &v_unwritten, &v_oob, &v_ulp, &v_bad, &v_flip,
-                                &v_scratch_oob};
+                                &v_scratch_oob, &v_huge_scratch};
   for (size_t i = 0; i < sizeof plants / sizeof *plants; i++)
     CHECK(rf_variant_register(plants[i]) == 0);
   CHECK(rf_variant_register(&v_correct) == -1);   /* names are unique */
@@ -108,6 +111,8 @@ int main(void) {
   CHECK(run_one(r, "sum/test-bad-launch", 33, RF_DIST_ONES, &res) == RF_V_LAUNCH_ERROR);
   /* alternating with even n sums to exactly 0: +0 then -0 is caught only by the bit check. */
   CHECK(run_one(r, "sum/test-flip-zero", 32, RF_DIST_ALTERNATING, &res) == RF_V_NONDETERMINISTIC);
+  CHECK(run_one(r, "sum/test-huge-scratch", 33, RF_DIST_ONES, &res) == RF_V_UNSUPPORTED);
+  CHECK_MSG(strstr(res.detail, "more than the runner provides") != NULL, "%s", res.detail);
   CHECK(run_one(r, "sum/test-scratch-oob", 33, RF_DIST_ONES, &res) == RF_V_OOB);
   CHECK_MSG(strstr(res.detail, "scratch") != NULL, "%s", res.detail);
 
@@ -122,12 +127,12 @@ int main(void) {
     rf_runner_set_filter(r, only_plants, NULL);
     int k = rf_runner_run(r, &c, all, 16, err, sizeof err);
     rf_runner_set_filter(r, NULL, NULL);
-    CHECK_MSG(k == 7, "%d results: %s", k, err);
+    CHECK_MSG(k == 8, "%d results: %s", k, err);
     static const struct { const char *name; rf_verdict v; } want[] = {
         {"sum/test-correct", RF_V_PASS},          {"sum/test-unwritten", RF_V_UNWRITTEN},
         {"sum/test-oob", RF_V_OOB},               {"sum/test-off-by-ulp", RF_V_WRONG},
         {"sum/test-bad-launch", RF_V_LAUNCH_ERROR}, {"sum/test-flip-zero", RF_V_NONDETERMINISTIC},
-        {"sum/test-scratch-oob", RF_V_OOB}};
+        {"sum/test-scratch-oob", RF_V_OOB},       {"sum/test-huge-scratch", RF_V_UNSUPPORTED}};
     for (size_t w = 0; w < sizeof want / sizeof *want; w++)
       for (int i = 0; i < k; i++)
         if (strcmp(all[i].variant->name, want[w].name) == 0)
