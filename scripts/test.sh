@@ -33,3 +33,7 @@ bash scripts/check-gcc.sh
 
 echo "== gfx1201 device-code compile check"
 bash scripts/check-gfx1201.sh
+
+echo "== every kernel can launch 1024 threads (sm_90 registers and shared memory, via nvcc)"
+bash scripts/check-launch-resources.sh --self-test
+bash scripts/check-launch-resources.sh
