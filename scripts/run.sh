@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set-up, build, then a short fuzz campaign on the default backend (sim).
 #   scripts/run.sh [--time S]        (default 60 s of fuzzing)
-# 1. the seeds' boundary lengths and shapes, every variant and distribution (redfuzz sweep);
+# 1. the seeds' boundary lengths and shapes, every variant (mutants too) and distribution, and
+#    one launch with more blocks than a second stage has threads (redfuzz sweep);
 # 2. a libFuzzer campaign over every correct variant (scripts/fuzz.sh), new failures shrunk
 #    into regressions/.
 set -euo pipefail
@@ -20,6 +21,10 @@ cmake --build --preset sim -j "$(nproc)"
 echo "== boundary sweep (simulator): every variant, every distribution, the seeds' sizes"
 status=0
 build/fuzz/redfuzz sweep --mutants | tail -n 40 || status=1
+echo "== many blocks: n = 16384 in 300 blocks of 32 threads (more partials than a block has threads;"
+echo "   mutants that need other shapes say NOT caught here, the sweep above catches them)"
+build/fuzz/redfuzz sweep --mutants --op sum,max,argmax --n 16384 --block 32 --grid 300 \
+  | tail -n 17 || status=1
 echo "== fuzz campaign: ${TIME}s on the simulator"
 bash scripts/fuzz.sh --backend sim --time "$TIME" || status=1
 exit $status
