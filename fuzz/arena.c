@@ -51,8 +51,26 @@ static size_t guard_after_end(const rf_arena *a, size_t i) {
   return i + 1 < a->n ? a->slot[i + 1].off - RF_GUARD_BYTES : a->used;
 }
 
-static void fill_words(unsigned char *p, size_t bytes, uint32_t bits) {
-  for (size_t i = 0; i + 4 <= bytes; i += 4) memcpy(p + i, &bits, 4);
+/* The 32-bit pattern `bits` as if tiled from offset 0 of the image, over [from, to): a zone may
+ * start or end mid-word (a payload need not be a multiple of 4 bytes). */
+static void fill_tiled(unsigned char *img, size_t from, size_t to, uint32_t bits) {
+  const unsigned char *b = (const unsigned char *)&bits;
+  size_t i = from;
+  for (; i < to && i % 4; i++) img[i] = b[i % 4];
+  for (; i + 4 <= to; i += 4) memcpy(img + i, &bits, 4);
+  for (; i < to; i++) img[i] = b[i % 4];
+}
+
+static int is_tiled(const unsigned char *img, size_t from, size_t to, uint32_t bits) {
+  const unsigned char *b = (const unsigned char *)&bits;
+  size_t i = from;
+  for (; i < to && i % 4; i++)
+    if (img[i] != b[i % 4]) return 0;
+  for (; i + 4 <= to; i += 4)
+    if (memcmp(img + i, &bits, 4) != 0) return 0;
+  for (; i < to; i++)
+    if (img[i] != b[i % 4]) return 0;
+  return 1;
 }
 
 int rf_arena_commit(rf_arena *a) {
@@ -77,22 +95,18 @@ int rf_arena_commit(rf_arena *a) {
     a->image_cap = cap;
     a->image_pinned = pinned;
   }
+  /* Slots are contiguous, so their guards, payloads and trailing guards cover the image:
+   * each byte is written once. Input guards hold FLT_MAX (buffers.h): an over-read shows up
+   * in the result. */
   unsigned char *img = a->image;
-  fill_words(img, a->used, RF_GUARD_BITS);
   for (size_t i = 0; i < a->n; i++) {
     const rf_arena_slot *s = &a->slot[i];
-    if (s->src) {
-      /* Input guards hold FLT_MAX (buffers.h): an over-read shows up in the result. */
-      size_t lead = s->off - RF_GUARD_BYTES;
-      fill_words(img + lead, RF_GUARD_BYTES + s->pad, RF_INPUT_GUARD_BITS);
-      if (s->bytes > s->pad) memcpy(img + s->off + s->pad, s->src, s->bytes - s->pad);
-      fill_words(img + s->off + s->bytes, guard_after_end(a, i) - s->off - s->bytes,
-                 RF_INPUT_GUARD_BITS);
-      continue;
-    }
-    fill_words(img + s->off, s->bytes, RF_POISON_BITS);
-    /* A payload of a size not a multiple of 4 ends with poison bytes, not guard bytes. */
-    memset(img + s->off + (s->bytes & ~(size_t)3), 0xAD, s->bytes & 3);
+    const uint32_t guard = s->src ? RF_INPUT_GUARD_BITS : RF_GUARD_BITS;
+    const size_t tail = s->off + s->bytes;
+    fill_tiled(img, s->off - RF_GUARD_BYTES, s->off + s->pad, guard);
+    if (s->src) memcpy(img + s->off + s->pad, s->src, s->bytes - s->pad);
+    else fill_tiled(img, s->off, tail, RF_POISON_BITS);
+    fill_tiled(img, tail, guard_after_end(a, i), guard);
   }
   return rf_dev_upload(a->dev, img, a->used);
 }
@@ -119,26 +133,12 @@ int rf_arena_fetch(rf_arena *a) {
   return 0;
 }
 
-static int words_are(const unsigned char *p, size_t bytes, uint32_t bits) {
-  for (size_t i = 0; i + 4 <= bytes; i += 4) {
-    uint32_t w;
-    memcpy(&w, p + i, 4);
-    if (w != bits) return 0;
-  }
-  return 1;
-}
-
 const char *rf_arena_check(const rf_arena *a, int slot) {
   const unsigned char *img = a->image;
   const rf_arena_slot *s = &a->slot[slot];
-  if (!words_are(img + s->off - RF_GUARD_BYTES, RF_GUARD_BYTES, RF_GUARD_BITS))
-    return "before the buffer";
-  /* The trailing guard starts right after the payload, possibly mid-word. */
-  size_t tail = s->off + s->bytes, end = guard_after_end(a, (size_t)slot);
-  size_t aligned = round_up(tail, 4);
-  for (size_t i = tail; i < aligned; i++)
-    if (img[i] != ((const unsigned char *)&(uint32_t){RF_GUARD_BITS})[i % 4]) return "after the buffer";
-  if (!words_are(img + aligned, end - aligned, RF_GUARD_BITS)) return "after the buffer";
+  if (!is_tiled(img, s->off - RF_GUARD_BYTES, s->off, RF_GUARD_BITS)) return "before the buffer";
+  if (!is_tiled(img, s->off + s->bytes, guard_after_end(a, (size_t)slot), RF_GUARD_BITS))
+    return "after the buffer";
   return NULL;
 }
 

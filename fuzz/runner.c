@@ -156,7 +156,7 @@ static void compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint6
   case RF_OP_SOFTMAX: {
     /* Double precision first (~100x faster than MPFR); MPFR for the rows it refuses (NaN or
      * infinity: MPFR defines their semantics) and, later, for rows the judge cannot decide
-     * within the double oracle's margin (upgrade_row). */
+     * within the double oracle's margin (judge_softmax). */
     o->y = rf_host_buf_get(&r->y_exact, elems * sizeof(double));
     o->row_rel = rf_host_buf_get(&r->row_rel, (size_t)c->rows * sizeof(double));
     o->row_mpfr = rf_host_buf_get(&r->row_mpfr, c->rows);
@@ -361,7 +361,7 @@ static void judge_softmax(judge_ctx *jc, const rf_case *c, oracle_answer *o, con
   rf_runner *r = jc->r;
   uint32_t rows = c->rows, cols = c->cols;
   res->verdict = RF_V_PASS;
-  res->ratio = 0;
+  res->ratio = -1;   /* so the first element is recorded even when every error is 0 */
   for (uint32_t i = 0; i < rows; i++) {
     row_judgement rj;
     if (judge_row(jc, c, o, plan, i, got, &rj)) {
@@ -378,17 +378,20 @@ static void judge_softmax(judge_ctx *jc, const rf_case *c, oracle_answer *o, con
     }
     if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
       res->verdict = rj.v;
-    if (rj.ratio > res->ratio || (rj.detail[0] && !res->detail[0])) {
-      res->ratio = rj.ratio > res->ratio ? rj.ratio : res->ratio;
+    if (rj.ratio > res->ratio) {
+      res->ratio = rj.ratio;
       res->err = rj.err;
       res->bound = rj.bound;
       res->got = rj.got;
       res->want = rj.want;
       res->got_index = res->want_index = rj.index;
-      if (rj.detail[0]) snprintf(res->detail, sizeof res->detail, "%s", rj.detail);
     }
-    if (rj.detail[0]) return;   /* a row-sum failure: reported as found */
+    if (rj.detail[0]) {   /* a row-sum failure: reported as found */
+      snprintf(res->detail, sizeof res->detail, "%s", rj.detail);
+      return;
+    }
   }
+  if (res->ratio < 0) res->ratio = 0;
   if (res->verdict != RF_V_PASS && !res->detail[0])
     snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g want %.9g",
              res->got_index / (cols ? cols : 1), res->got_index % (cols ? cols : 1),
@@ -566,6 +569,7 @@ typedef struct {
 static void judge_one(void *arg, size_t i, unsigned worker) {
   judge_job *j = arg;
   judge_ctx *jc = &j->r->judges[worker];
+  jc->may_upgrade = 0;
   jc->needs_upgrade = 0;
   judge_variant(jc, j->c, &j->ps[i], j->o);
   j->ps[i].redo = jc->needs_upgrade;
@@ -576,31 +580,25 @@ static void judge_one(void *arg, size_t i, unsigned worker) {
 #define RF_PARALLEL_JUDGE_ELEMS 2048u
 
 static void judge_all(rf_runner *r, const rf_case *c, pending *ps, size_t n, oracle_answer *o) {
-  judge_ctx *serial = &r->judges[0];
-  serial->may_upgrade = 1;
-  if (c->op == RF_OP_SOFTMAX && n > 1 && r->judge_threads > 1 &&
-      rf_case_elems(c) >= RF_PARALLEL_JUDGE_ELEMS && !r->workers)
-    r->workers = rf_workers_create((unsigned)r->judge_threads);
-  rf_result *saved = NULL;
-  if (c->op == RF_OP_SOFTMAX && n > 1 && r->workers &&
-      rf_case_elems(c) >= RF_PARALLEL_JUDGE_ELEMS &&
-      (saved = rf_host_buf_get(&r->saved, n * sizeof *saved))) {
+  const int parallel = c->op == RF_OP_SOFTMAX && n > 1 && r->judge_threads > 1 &&
+                       rf_case_elems(c) >= RF_PARALLEL_JUDGE_ELEMS;
+  if (parallel && !r->workers) r->workers = rf_workers_create((unsigned)r->judge_threads);
+  rf_result *saved = parallel && r->workers ? rf_host_buf_get(&r->saved, n * sizeof *saved) : NULL;
+  if (saved) {
     /* Each worker judges against the shared oracle read-only; a variant with a row too close
      * to its bound for the double oracle is judged again below, serially, with the upgrade. */
     for (size_t i = 0; i < n; i++) saved[i] = *ps[i].res;
-    for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) r->judges[t].may_upgrade = 0;
     judge_job job = {r, c, ps, o};
     rf_workers_run(r->workers, judge_one, &job, n);
-    serial->may_upgrade = 1;
-    for (size_t i = 0; i < n; i++)
-      if (ps[i].redo) {
-        *ps[i].res = saved[i];
-        serial->needs_upgrade = 0;
-        judge_variant(serial, c, &ps[i], o);
-      }
-    return;
   }
-  for (size_t i = 0; i < n; i++) judge_variant(serial, c, &ps[i], o);
+  judge_ctx *serial = &r->judges[0];   /* also worker 0 of the pool */
+  serial->may_upgrade = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (saved && !ps[i].redo) continue;
+    if (saved) *ps[i].res = saved[i];
+    serial->needs_upgrade = 0;
+    judge_variant(serial, c, &ps[i], o);
+  }
 }
 
 /* Every prepared variant: slots, one upload (input, guards, poison), the launches, one
