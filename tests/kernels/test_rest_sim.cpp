@@ -28,7 +28,6 @@
 namespace {
 
 #include "device_buffer.h"
-constexpr size_t kGuardFloats = 16;
 constexpr uint64_t kBigN = 1ull << 24;
 
 float from_bits(uint32_t b) {
@@ -327,27 +326,16 @@ struct Tally {
 /* Launches once with poisoned output and scratch; downloads out_floats of output. */
 bool launch_once(Env &e, const rf_variant *v, const rf_launch_args &a, size_t out_floats,
                  size_t scratch_floats, std::vector<float> *result, const char *what) {
-  fill_poison(&e.out, out_floats + kGuardFloats);
-  fill_poison(&e.scratch, scratch_floats + kGuardFloats);
-  const int rc = v->launch(&a);
-  const int sync = rf_dev_sync();
-  const int last = rf_dev_last_error();
-  char msg[512] = "";
-  const int status = rf_dev_sim_take_status(msg, sizeof msg);
-  CHECK_MSG(rc == 0 && sync == 0 && last == 0, "%s: launch %d sync %d error %d (%s)", what, rc,
-            sync, last, rf_dev_error_string(rc ? rc : sync ? sync : last));
-  CHECK_MSG(status == RF_DEV_STATUS_OK, "%s: simulator status %d: %s", what, status, msg);
   result->assign(out_floats, 0.0f);
-  if (out_floats)
-    CHECK(rf_dev_download(result->data(), e.out.p, out_floats * sizeof(float)) == 0);
-  const size_t out_guard = poison_changed(e.out, out_floats, out_floats + kGuardFloats);
-  const size_t scratch_guard =
-      poison_changed(e.scratch, scratch_floats, scratch_floats + kGuardFloats);
-  CHECK_MSG(out_guard == 0, "%s: %zu floats past the output overwritten", what, out_guard);
-  CHECK_MSG(scratch_guard == 0, "%s: %zu floats past the scratch overwritten", what,
-            scratch_guard);
-  return rc == 0 && sync == 0 && last == 0 && status == RF_DEV_STATUS_OK && out_guard == 0 &&
-         scratch_guard == 0;
+  const LaunchReport r =
+      launch_poisoned(e.out, e.scratch, v, a, out_floats, scratch_floats, result->data());
+  CHECK_MSG(r.error() == 0, "%s: launch %d sync %d error %d (%s)", what, r.rc, r.sync, r.last,
+            rf_dev_error_string(r.error()));
+  CHECK_MSG(r.status == RF_DEV_STATUS_OK, "%s: simulator status %d: %s", what, r.status, r.msg);
+  CHECK_MSG(r.out_guard == 0, "%s: %zu floats past the output overwritten", what, r.out_guard);
+  CHECK_MSG(r.scratch_guard == 0, "%s: %zu floats past the scratch overwritten", what,
+            r.scratch_guard);
+  return r.ok();
 }
 
 /* What one run is checked against: x (host copy of the input) and the op's reference. */

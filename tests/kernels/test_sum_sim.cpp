@@ -29,7 +29,6 @@
 namespace {
 
 #include "device_buffer.h"
-constexpr size_t kGuardFloats = 16;
 constexpr uint64_t kBigN = 1ull << 24;
 /* Sanitizer builds run the kernels several times slower: there a lighter matrix (one simulator
  * configuration, offsets 0 and 3) keeps the test within a few minutes. */
@@ -172,25 +171,14 @@ struct Tally {
 /* Launches once with poisoned output and scratch; returns the result bits (or poison). */
 bool launch_once(Env &e, const rf_variant *v, const rf_launch_args &a, size_t scratch_floats,
                  uint32_t *bits, const char *what) {
-  fill_poison(&e.out, 1 + kGuardFloats);
-  fill_poison(&e.scratch, scratch_floats + kGuardFloats);
-  const int rc = v->launch(&a);
-  const int sync = rf_dev_sync();
-  const int last = rf_dev_last_error();
-  char msg[512] = "";
-  const int status = rf_dev_sim_take_status(msg, sizeof msg);
-  EXPECT(rc == 0 && sync == 0 && last == 0, "%s: launch %d sync %d error %d (%s)", what, rc,
-            sync, last, rf_dev_error_string(rc ? rc : sync ? sync : last));
-  EXPECT(status == RF_DEV_STATUS_OK, "%s: simulator status %d: %s", what, status, msg);
-  CHECK(rf_dev_download(bits, e.out.p, sizeof(float)) == 0);
-  const size_t out_guard = poison_changed(e.out, 1, 1 + kGuardFloats);
-  const size_t scratch_guard =
-      poison_changed(e.scratch, scratch_floats, scratch_floats + kGuardFloats);
-  EXPECT(out_guard == 0, "%s: %zu floats past the output overwritten", what, out_guard);
-  EXPECT(scratch_guard == 0, "%s: %zu floats past the scratch overwritten", what,
-            scratch_guard);
-  return rc == 0 && sync == 0 && last == 0 && status == RF_DEV_STATUS_OK && out_guard == 0 &&
-         scratch_guard == 0;
+  const LaunchReport r = launch_poisoned(e.out, e.scratch, v, a, 1, scratch_floats, bits);
+  EXPECT(r.error() == 0, "%s: launch %d sync %d error %d (%s)", what, r.rc, r.sync, r.last,
+         rf_dev_error_string(r.error()));
+  EXPECT(r.status == RF_DEV_STATUS_OK, "%s: simulator status %d: %s", what, r.status, r.msg);
+  EXPECT(r.out_guard == 0, "%s: %zu floats past the output overwritten", what, r.out_guard);
+  EXPECT(r.scratch_guard == 0, "%s: %zu floats past the scratch overwritten", what,
+         r.scratch_guard);
+  return r.ok();
 }
 
 void run_variant(Env &e, const rf_variant *v, uint64_t n, size_t offset, const Truth &t,
