@@ -67,6 +67,69 @@ typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 
 static int not_mutant(const rf_variant *v, void *ctx) { (void)ctx; return !v->is_mutant; }
 
+/* Cases go to the runner in batches (rf_runner_run_many: on a GPU one launch sequence for all
+ * of them), at most this many, or this many input elements. */
+#define SWEEP_BATCH 32
+#define SWEEP_BATCH_ELEMS ((uint64_t)1 << 22)
+#define SWEEP_MAX_RESULTS 64
+
+typedef struct {
+  rf_runner *r;
+  tally *t;
+  size_t nt;
+  int mutants, quiet, json;
+  long cases, skipped;
+  rf_case batch[SWEEP_BATCH];
+  size_t nb;
+  uint64_t elems;
+  rf_result *res;   /* SWEEP_BATCH x SWEEP_MAX_RESULTS */
+  int counts[SWEEP_BATCH];
+} sweep_state;
+
+static void tally_case(sweep_state *s, const rf_case *c, const rf_result *res, int n) {
+  for (int i = 0; i < n; i++) {
+    size_t k = 0;
+    while (k < s->nt && s->t[k].v != res[i].variant) k++;
+    if (k == s->nt || (res[i].variant->is_mutant && !s->mutants)) continue;
+    tally *t = &s->t[k];
+    t->runs++;
+    if (res[i].verdict == RF_V_PASS) t->pass++;
+    else if (res[i].verdict == RF_V_UNSUPPORTED) t->unsup++;
+    else {
+      t->fail++;
+      if (!s->quiet) {
+        printf("%s %-28s %-17s ", res[i].variant->is_mutant ? "caught" : "FAIL  ",
+               res[i].variant->name, rf_verdict_name(res[i].verdict));
+        rf_report_case_line(stdout, c);
+        if (!res[i].variant->is_mutant && res[i].detail[0]) printf("       %s\n", res[i].detail);
+      }
+    }
+  }
+}
+
+/* Runs the batched cases and tallies their results in order. */
+static void flush(sweep_state *s) {
+  if (!s->nb) return;
+  char err[512] = "";
+  rf_runner_run_many(s->r, s->batch, s->nb, s->res, SWEEP_MAX_RESULTS, s->counts, err, sizeof err);
+  for (size_t i = 0; i < s->nb; i++) {
+    if (s->counts[i] < 0) { fprintf(stderr, "redfuzz sweep: %s\n", err); s->skipped++; continue; }
+    const rf_result *res = s->res + i * SWEEP_MAX_RESULTS;
+    if (s->json) rf_report_json(stdout, &s->batch[i], res, (size_t)s->counts[i]);
+    tally_case(s, &s->batch[i], res, s->counts[i]);
+    if (++s->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", s->cases);
+  }
+  s->nb = 0;
+  s->elems = 0;
+}
+
+static void add_case(sweep_state *s, const rf_case *c) {
+  uint64_t e = rf_case_elems(c);
+  if (s->nb == SWEEP_BATCH || (s->nb && s->elems + e > SWEEP_BATCH_ELEMS)) flush(s);
+  s->batch[s->nb++] = *c;
+  s->elems += e;
+}
+
 int rf_cmd_sweep(int argc, char **argv) {
   list ops, ns, shapes, dists, blocks, grids, scheds, waves, seeds;
   parse_list("sum,max,argmax,softmax", &ops, 0);
@@ -128,7 +191,17 @@ int rf_cmd_sweep(int argc, char **argv) {
   tally t[256] = {{0}};
   size_t nt = rf_variant_count() < 256 ? rf_variant_count() : 256;
   for (size_t i = 0; i < nt; i++) t[i].v = rf_variant_at(i);
-  long cases = 0, skipped = 0;
+  sweep_state *s = calloc(1, sizeof *s);
+  rf_result *results = calloc((size_t)SWEEP_BATCH * SWEEP_MAX_RESULTS, sizeof *results);
+  if (!s || !results) {
+    fprintf(stderr, "redfuzz sweep: out of host memory\n");
+    free(s);
+    free(results);
+    rf_runner_destroy(r);
+    return RF_EXIT_FAIL;
+  }
+  *s = (sweep_state){.r = r, .t = t, .nt = nt, .mutants = mutants, .quiet = quiet, .json = json,
+                     .res = results};
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (int oi = 0; oi < ops.n; oi++) {
@@ -160,32 +233,14 @@ int rf_cmd_sweep(int argc, char **argv) {
       c.wave = (uint32_t)waves.v[wi];
       snprintf(c.variant, sizeof c.variant, "%s", variant);
       char err[512];
-      if (rf_case_validate(&c, &lim, err, sizeof err)) { skipped++; continue; }
-      rf_result res[64];
-      int n = rf_runner_run(r, &c, res, 64, err, sizeof err);
-      if (n < 0) { fprintf(stderr, "redfuzz sweep: %s\n", err); skipped++; continue; }
-      cases++;
-      if (json) rf_report_json(stdout, &c, res, (size_t)n);
-      for (int i = 0; i < n; i++) {
-        size_t k = 0;
-        while (k < nt && t[k].v != res[i].variant) k++;
-        if (k == nt || (res[i].variant->is_mutant && !mutants)) continue;
-        t[k].runs++;
-        if (res[i].verdict == RF_V_PASS) t[k].pass++;
-        else if (res[i].verdict == RF_V_UNSUPPORTED) t[k].unsup++;
-        else {
-          t[k].fail++;
-          if (!quiet) {
-            printf("%s %-28s %-17s ", res[i].variant->is_mutant ? "caught" : "FAIL  ",
-                   res[i].variant->name, rf_verdict_name(res[i].verdict));
-            rf_report_case_line(stdout, &c);
-            if (!res[i].variant->is_mutant && res[i].detail[0]) printf("       %s\n", res[i].detail);
-          }
-        }
-      }
-      if (cases % 200 == 0) { fprintf(stderr, "sweep: %ld cases\n", cases); }
+      if (rf_case_validate(&c, &lim, err, sizeof err)) { s->skipped++; continue; }
+      add_case(s, &c);
     }
   }
+  flush(s);
+  long cases = s->cases, skipped = s->skipped;
+  free(results);
+  free(s);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
   long bad = 0, good = 0, runs = 0;
@@ -201,17 +256,19 @@ int rf_cmd_sweep(int argc, char **argv) {
          "runs/s\n", cases, skipped, secs, secs > 0 ? runs / secs : 0.0);
   rf_runner_stats st = rf_runner_get_stats(r);
   if (st.kernel_runs && secs > 0)
-    printf("%.0f kernel runs/s, determinism repeats included (%llu runs in %llu batches)\n",
-           st.kernel_runs / secs, st.kernel_runs, st.batches);
+    printf("%.0f kernel runs/s, determinism repeats included (%llu runs; %llu cases in %llu "
+           "batches; %llu batches launched from %llu recorded launch graphs)\n",
+           st.kernel_runs / secs, st.kernel_runs, st.cases, st.batches, st.batches_replayed,
+           st.graphs_recorded);
   double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
                  st.ms_download + st.ms_judge;
-  if (st.batches && total > 0)
+  if (st.cases && total > 0) {
+    double k = 1e3 / (double)st.cases;   /* ms summed over cases -> us per case */
     printf("time per case (us): generate %.1f, oracle %.1f, upload %.1f, launch %.1f, sync %.1f, "
            "download %.1f, judge %.1f; other (sweep itself) %.1f\n",
-           1e3 * st.ms_generate / cases, 1e3 * st.ms_oracle / cases,
-           1e3 * st.ms_upload / st.batches, 1e3 * st.ms_launch / st.batches,
-           1e3 * st.ms_sync / st.batches, 1e3 * st.ms_download / st.batches,
-           1e3 * st.ms_judge / st.batches, cases ? 1e3 * (secs * 1e3 - total) / cases : 0.0);
+           k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
+           k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * (secs * 1e3 - total));
+  }
   if (st.softmax_rows_double + st.softmax_rows_mpfr)
     printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
            "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",

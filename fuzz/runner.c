@@ -15,6 +15,7 @@
 #include "buffers.h"
 #include "arena.h"
 #include "workers.h"
+#include "launch_graph.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
 typedef struct {
@@ -29,6 +30,15 @@ typedef struct {
   double *row_rel;
   unsigned char *row_mpfr;
 } oracle_answer;
+
+/* One case of a batch: its input on the host, its exact answer and its input's slot. */
+typedef struct {
+  const rf_case *c;
+  const float *x;
+  uint64_t elems;
+  oracle_answer *o;
+  int in_slot;
+} batch_case;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
 #define RF_MAX_JUDGE_THREADS 8
@@ -54,9 +64,13 @@ struct rf_runner {
   rf_arena arena;                /* the batch's outputs, scratch and input, guarded (arena.h) */
   rf_arena in_arena;             /* simulator: the input on its own, exactly sized, so that
                                     AddressSanitizer sees reads far past or before it */
-  int in_slot;
-  uint64_t in_elems;
   rf_host_buf x, y_exact, row_rel, row_mpfr, pending, saved;
+  /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
+  rf_host_buf many_x, many_answer, many_case;
+  rf_host_buf descs;             /* the batch's launches (launch_graph.h) */
+  rf_graph_cache graphs;
+  int use_graphs;                /* GPUs, unless REDFUZZ_GRAPHS=0 or serial */
+  unsigned streams;              /* GPUs: REDFUZZ_STREAMS (1..RF_DEV_STREAMS), default all */
   size_t judge_threads;          /* REDFUZZ_JUDGE_THREADS, default: the cores, at most 8 */
   rf_workers *workers;           /* started at the first big softmax case */
   judge_ctx judges[RF_MAX_JUDGE_THREADS];   /* per worker; [0] is the caller's */
@@ -113,6 +127,13 @@ rf_runner *rf_runner_create(char *err, size_t errlen) {
   const char *so = getenv("REDFUZZ_SOFTMAX_ORACLE");
   r->softmax_mpfr_only = so && strcmp(so, "mpfr") == 0;
   r->softmax_upgrade_all = so && strcmp(so, "upgrade") == 0;
+  const int gpu = strcmp(r->dev.backend, "sim") != 0;
+  const char *graphs = getenv("REDFUZZ_GRAPHS");
+  r->use_graphs = gpu && !(graphs && strcmp(graphs, "0") == 0);
+  const char *streams = getenv("REDFUZZ_STREAMS");
+  r->streams = !gpu ? 1 : streams && *streams ? (unsigned)strtoul(streams, NULL, 10) : RF_DEV_STREAMS;
+  if (r->streams < 1) r->streams = 1;
+  if (r->streams > RF_DEV_STREAMS) r->streams = RF_DEV_STREAMS;
   return r;
 }
 
@@ -121,8 +142,13 @@ rf_runner_stats rf_runner_get_stats(const rf_runner *r) { return r->stats; }
 
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
+  rf_graph_cache_free(&r->graphs);
   rf_arena_free(&r->arena);
   rf_arena_free(&r->in_arena);
+  rf_host_buf_free(&r->many_x);
+  rf_host_buf_free(&r->many_answer);
+  rf_host_buf_free(&r->many_case);
+  rf_host_buf_free(&r->descs);
   rf_workers_destroy(r->workers);
   for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) judge_ctx_free(&r->judges[t]);
   rf_host_buf_free(&r->saved);
@@ -285,11 +311,12 @@ static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
 
 /* Judges row i against the oracle's y for it. Returns 1 when some element is within the
  * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
-static int judge_row(judge_ctx *jc, const rf_case *c, const oracle_answer *o, const rf_plan *plan,
-                     uint32_t i, const float *got, row_judgement *out) {
+static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, uint32_t i,
+                     const float *got, row_judgement *out) {
   const rf_runner *r = jc->r;
-  uint32_t cols = c->cols;
-  const float *xr = (const float *)r->x.p + (size_t)i * cols, *gr = got + (size_t)i * cols;
+  const oracle_answer *o = bc->o;
+  uint32_t cols = bc->c->cols;
+  const float *xr = bc->x + (size_t)i * cols, *gr = got + (size_t)i * cols;
   const double *yr = o->y + (size_t)i * cols;
   /* MPFR rows, and rows the double oracle gets correctly rounded (constant rows: RN(1/cols),
    * rel 2^-53), are as good as exact: judged with the folded check, never upgraded. */
@@ -356,25 +383,25 @@ static int judge_row(judge_ctx *jc, const rf_case *c, const oracle_answer *o, co
 /* Softmax: every element within its bound (rf_softmax_check against the double oracle, or
  * rf_softmax_within against MPFR), rows whose exact result is NaN compared by IEEE class,
  * and each row's sum within the row-sum bound. */
-static void judge_softmax(judge_ctx *jc, const rf_case *c, oracle_answer *o, const rf_plan *plan,
+static void judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                           const float *got, rf_result *res) {
   rf_runner *r = jc->r;
-  uint32_t rows = c->rows, cols = c->cols;
+  oracle_answer *o = bc->o;
+  uint32_t rows = bc->c->rows, cols = bc->c->cols;
   res->verdict = RF_V_PASS;
   res->ratio = -1;   /* so the first element is recorded even when every error is 0 */
   for (uint32_t i = 0; i < rows; i++) {
     row_judgement rj;
-    if (judge_row(jc, c, o, plan, i, got, &rj)) {
+    if (judge_row(jc, bc, plan, i, got, &rj)) {
       if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
         jc->needs_upgrade = 1;
         return;
       }
       /* Too close to the bound for the double oracle: this row in MPFR, for every variant. */
-      rf_oracle_softmax_row((const float *)r->x.p + (size_t)i * cols, cols,
-                            o->y + (size_t)i * cols, NULL, NULL);
+      rf_oracle_softmax_row(bc->x + (size_t)i * cols, cols, o->y + (size_t)i * cols, NULL, NULL);
       o->row_mpfr[i] = 1;
       r->stats.softmax_rows_upgraded++;
-      judge_row(jc, c, o, plan, i, got, &rj);
+      judge_row(jc, bc, plan, i, got, &rj);
     }
     if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
       res->verdict = rj.v;
@@ -398,7 +425,7 @@ static void judge_softmax(judge_ctx *jc, const rf_case *c, oracle_answer *o, con
              (double)res->got, res->want);
 }
 
-/* ---- one batch: every variant of the case, launched before one synchronisation -------- */
+/* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
 static size_t out_bytes(const rf_case *c) {
   switch (c->op) {
   case RF_OP_ARGMAX: return sizeof(rf_argmax_out);
@@ -411,6 +438,7 @@ static size_t out_bytes(const rf_case *c) {
  * and scratch (compared bit for bit with run 0). */
 typedef struct {
   const rf_variant *v;
+  batch_case *bc;
   rf_result *res;
   rf_plan plan;
   rf_launch_cfg cfg;
@@ -424,12 +452,14 @@ typedef struct {
 } pending;
 
 /* Resolves the launch; 0 when the variant takes part in the batch, else its result is final. */
-static int prepare(const rf_runner *r, const rf_case *c, const rf_variant *v, rf_result *res,
+static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_result *res,
                    pending *p) {
+  const rf_case *c = bc->c;
   memset(res, 0, sizeof *res);
   memset(p, 0, sizeof *p);
   res->variant = v;
   p->v = v;
+  p->bc = bc;
   p->res = res;
   p->cfg = (rf_launch_cfg){
     .n = c->n, .rows = c->rows, .cols = c->cols, .block = c->block, .grid = c->grid,
@@ -481,16 +511,27 @@ static rf_verdict status_verdict(int st) {
  * nothing, keeps it apart so AddressSanitizer bounds it exactly. */
 static rf_arena *input_arena(rf_runner *r) { return r->in_arena.exact ? &r->in_arena : &r->arena; }
 
-/* Enqueues run k of p. The simulator runs a launch to its end inside v->launch, so its
- * status belongs to this run; on a GPU only launch-time errors show here. */
-static void launch_run(rf_runner *r, const rf_case *c, pending *p, int k) {
+/* Everything the launch of run k of p reads (also the key of launch graphs). */
+static rf_launch_desc launch_desc(rf_runner *r, const pending *p, int k, unsigned stream) {
+  rf_launch_desc d;
+  memset(&d, 0, sizeof d);
+  d.variant = p->v;
+  d.cfg = p->cfg;
+  d.x = (const char *)rf_arena_dev(input_arena(r), p->bc->in_slot) +
+        rf_input_misalign(p->bc->c) * sizeof(float);
+  d.out = rf_arena_dev(&r->arena, p->out_slot[k]);
+  d.scratch = p->sb ? rf_arena_dev(&r->arena, p->scratch_slot[k]) : NULL;
+  d.stream = stream;
+  return d;
+}
+
+/* Enqueues run k of p as described by d. The simulator runs a launch to its end inside
+ * v->launch, so its status belongs to this run; on a GPU only launch-time errors show here. */
+static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d) {
+  const rf_case *c = p->bc->c;
   char *msg = p->fail_detail[k];
-  rf_launch_args a = {
-    .x = (const float *)((const char *)rf_arena_dev(input_arena(r), r->in_slot) +
-                         rf_input_misalign(c) * sizeof(float)),
-    .out = rf_arena_dev(&r->arena, p->out_slot[k]),
-    .scratch = p->sb ? rf_arena_dev(&r->arena, p->scratch_slot[k]) : NULL, .stream = NULL,
-    .cfg = p->cfg};
+  rf_launch_args a = {.x = d->x, .out = (void *)d->out, .scratch = (void *)d->scratch,
+                      .stream = rf_dev_stream(d->stream), .cfg = d->cfg};
   rf_dev_last_error();
   rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   rf_dev_sim_configure(c->sched, c->seed, c->wave);
@@ -534,16 +575,17 @@ static int collect_run(const rf_runner *r, const pending *p, int k, rf_result *r
   return 0;
 }
 
-static void judge_variant(judge_ctx *jc, const rf_case *c, const pending *p, oracle_answer *o) {
+static void judge_variant(judge_ctx *jc, const pending *p) {
   rf_runner *r = jc->r;
   rf_result *res = p->res;
+  const oracle_answer *o = p->bc->o;
   if (collect_run(r, p, 0, res)) return;
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
-  switch (c->op) {
+  switch (p->bc->c->op) {
   case RF_OP_SUM: judge_sum(r, o, &p->plan, *(const float *)got, res); break;
   case RF_OP_MAX: judge_max(o, *(const float *)got, res); break;
   case RF_OP_ARGMAX: judge_argmax(o, got, res); break;
-  case RF_OP_SOFTMAX: judge_softmax(jc, c, o, &p->plan, got, res); break;
+  case RF_OP_SOFTMAX: judge_softmax(jc, p->bc, &p->plan, got, res); break;
   default: break;
   }
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;
@@ -557,12 +599,10 @@ static void judge_variant(judge_ctx *jc, const rf_case *c, const pending *p, ora
   }
 }
 
-/* ---- verdicts, in parallel for big softmax cases --------------------------------------- */
+/* ---- verdicts, in parallel for big softmax cases and batches of several cases --------- */
 typedef struct {
   rf_runner *r;
-  const rf_case *c;
   pending *ps;
-  oracle_answer *o;
 } judge_job;
 
 /* One variant on worker `worker`, with that worker's scratch; never upgrades a row. */
@@ -571,7 +611,7 @@ static void judge_one(void *arg, size_t i, unsigned worker) {
   judge_ctx *jc = &j->r->judges[worker];
   jc->may_upgrade = 0;
   jc->needs_upgrade = 0;
-  judge_variant(jc, j->c, &j->ps[i], j->o);
+  judge_variant(jc, &j->ps[i]);
   j->ps[i].redo = jc->needs_upgrade;
 }
 
@@ -579,16 +619,22 @@ static void judge_one(void *arg, size_t i, unsigned worker) {
  * each at a time); below it the hand-over costs more than it saves. */
 #define RF_PARALLEL_JUDGE_ELEMS 2048u
 
-static void judge_all(rf_runner *r, const rf_case *c, pending *ps, size_t n, oracle_answer *o) {
-  const int parallel = c->op == RF_OP_SOFTMAX && n > 1 && r->judge_threads > 1 &&
-                       rf_case_elems(c) >= RF_PARALLEL_JUDGE_ELEMS;
-  if (parallel && !r->workers) r->workers = rf_workers_create((unsigned)r->judge_threads);
-  rf_result *saved = parallel && r->workers ? rf_host_buf_get(&r->saved, n * sizeof *saved) : NULL;
+/* Starts the pool on first use; NULL when the runner judges on one thread. */
+static rf_workers *workers(rf_runner *r) {
+  if (!r->workers && r->judge_threads > 1) r->workers = rf_workers_create((unsigned)r->judge_threads);
+  return r->workers;
+}
+
+static void judge_all(rf_runner *r, size_t ncases, pending *ps, size_t n) {
+  const rf_case *c = ps[0].bc->c;
+  const int parallel = n > 1 && (ncases > 1 || (c->op == RF_OP_SOFTMAX &&
+                                                rf_case_elems(c) >= RF_PARALLEL_JUDGE_ELEMS));
+  rf_result *saved = parallel && workers(r) ? rf_host_buf_get(&r->saved, n * sizeof *saved) : NULL;
   if (saved) {
     /* Each worker judges against the shared oracle read-only; a variant with a row too close
      * to its bound for the double oracle is judged again below, serially, with the upgrade. */
     for (size_t i = 0; i < n; i++) saved[i] = *ps[i].res;
-    judge_job job = {r, c, ps, o};
+    judge_job job = {r, ps};
     rf_workers_run(r->workers, judge_one, &job, n);
   }
   judge_ctx *serial = &r->judges[0];   /* also worker 0 of the pool */
@@ -597,17 +643,87 @@ static void judge_all(rf_runner *r, const rf_case *c, pending *ps, size_t n, ora
     if (saved && !ps[i].redo) continue;
     if (saved) *ps[i].res = saved[i];
     serial->needs_upgrade = 0;
-    judge_variant(serial, c, &ps[i], o);
+    judge_variant(serial, &ps[i]);
   }
 }
 
-/* Every prepared variant: slots, one upload (input, guards, poison), the launches, one
- * synchronisation, one download, then the verdicts. */
-static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, oracle_answer *o) {
+/* ---- launching a batch: directly, or from a recorded launch graph ---------------------- */
+/* Describes every run of the batch (pending i on stream i mod streams). */
+static rf_launch_desc *describe(rf_runner *r, pending *ps, size_t n, size_t *nd) {
+  size_t total = 0;
+  for (size_t i = 0; i < n; i++) total += (size_t)ps[i].runs;
+  rf_launch_desc *d = rf_host_buf_get(&r->descs, total * sizeof *d);
+  *nd = 0;
+  if (!d) return NULL;
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < ps[i].runs; k++) d[(*nd)++] = launch_desc(r, &ps[i], k, (unsigned)(i % r->streams));
+  return d;
+}
+
+static void launch_direct(rf_runner *r, pending *ps, size_t n, const rf_launch_desc *d) {
+  size_t j = 0;
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < ps[i].runs; k++) launch_run(r, &ps[i], k, &d[j++]);
+}
+
+static int any_launch_failure(const pending *ps, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < ps[i].runs; k++)
+      if (ps[i].fail[k] != RF_V_PASS) return 1;
+  return 0;
+}
+
+/* Records the batch's launches into a graph (nothing runs); NULL when any launch or the
+ * recording failed (then every run's launch-time state is as before). */
+static void *record(rf_runner *r, pending *ps, size_t n, const rf_launch_desc *d) {
+  if (rf_dev_capture_begin(r->streams)) return NULL;
+  launch_direct(r, ps, n, d);
+  void *g = NULL;
+  int e = rf_dev_capture_end(r->streams, &g);
+  if (any_launch_failure(ps, n) || e) {
+    for (size_t i = 0; i < n; i++) memset(ps[i].fail, 0, sizeof ps[i].fail);
+    rf_dev_graph_free(g);
+    return NULL;
+  }
+  return g;
+}
+
+/* Enqueues every run; returns the graph action taken (RF_GRAPH_DIRECT when none). */
+static rf_graph_action launch_batch(rf_runner *r, pending *ps, size_t n) {
+  size_t nd;
+  const rf_launch_desc *d = describe(r, ps, n, &nd);
+  rf_graph_action act = r->use_graphs && !r->serial && d ? rf_graph_decide(&r->graphs, d, nd)
+                                                         : RF_GRAPH_DIRECT;
+  if (act == RF_GRAPH_RECORD) {
+    void *g = record(r, ps, n, d);
+    rf_graph_note_recorded(&r->graphs, d, nd, g);
+    if (g) r->stats.graphs_recorded++;
+    else act = RF_GRAPH_DIRECT;
+  }
+  if (act != RF_GRAPH_DIRECT) {
+    if (rf_dev_graph_launch(r->graphs.graph) == 0) {
+      r->stats.batches_replayed++;
+      return act;
+    }
+    rf_graph_forget(&r->graphs);
+  }
+  if (d) launch_direct(r, ps, n, d);
+  else
+    for (size_t i = 0; i < n; i++)
+      for (int k = 0; k < ps[i].runs; k++) {
+        rf_launch_desc one = launch_desc(r, &ps[i], k, 0);
+        launch_run(r, &ps[i], k, &one);
+      }
+  return RF_GRAPH_DIRECT;
+}
+
+/* Every prepared variant of the batch's cases: slots, one upload (inputs, guards, poison),
+ * the launches, one synchronisation, one download, then the verdicts. */
+static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, size_t n) {
   rf_arena *a = &r->arena;
   rf_arena_reset(a);
   int host_oom = 0;
-  /* Outputs first (read back as one prefix), then scratch (only its guards), then input. */
+  /* Outputs first (read back as one prefix), then scratch (only its guards), then inputs. */
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
@@ -616,16 +732,17 @@ static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, ora
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
   rf_arena *ia = input_arena(r);
   if (ia != a) rf_arena_reset(ia);
-  r->in_slot = rf_arena_add_input(ia, r->x.p, r->in_elems * sizeof(float),
-                                  rf_input_misalign(c) * sizeof(float));
-  host_oom |= r->in_slot < 0;
+  for (size_t i = 0; i < nc; i++) {
+    bcs[i].in_slot = rf_arena_add_input(ia, bcs[i].x, bcs[i].elems * sizeof(float),
+                                        rf_input_misalign(bcs[i].c) * sizeof(float));
+    host_oom |= bcs[i].in_slot < 0;
+  }
   double t0 = now_ms();
   const char *fail = host_oom ? "out of host memory for the output slots"
                    : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
   double t1 = now_ms();
-  for (size_t i = 0; i < n && !fail; i++)
-    for (int k = 0; k < ps[i].runs; k++) launch_run(r, c, &ps[i], k);
+  rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
   double t2 = now_ms();
   int se = fail ? 0 : rf_dev_sync();
   if (!fail && se)
@@ -650,15 +767,26 @@ static void run_batch(rf_runner *r, const rf_case *c, pending *ps, size_t n, ora
                se ? rf_dev_error_string(se) : "");
     }
   }
-  if (!fail) judge_all(r, c, ps, n, o);
+  if (!fail) judge_all(r, nc, ps, n);
+  if (act == RF_GRAPH_DIRECT && r->use_graphs && !r->serial) {
+    /* Only a batch that ran without a failure of any kind may be recorded next time. */
+    int clean = !fail && !any_launch_failure(ps, n);
+    for (size_t i = 0; i < n && clean; i++)
+      clean = ps[i].res->verdict != RF_V_OOB && ps[i].res->verdict != RF_V_LAUNCH_ERROR;
+    size_t nd;
+    const rf_launch_desc *d = describe(r, ps, n, &nd);
+    if (d) rf_graph_note_direct(&r->graphs, d, nd, clean);
+  } else if (act != RF_GRAPH_DIRECT && se) {
+    rf_graph_forget(&r->graphs);
+  }
   r->stats.ms_judge += now_ms() - t4;
   r->stats.batches++;
   r->stats.launched_runs += n;
   for (size_t i = 0; i < n; i++) r->stats.kernel_runs += (unsigned long long)ps[i].runs;
 }
 
-int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,
-                  size_t errlen) {
+/* ---- entry points ----------------------------------------------------------------------- */
+static int check_case(const rf_runner *r, const rf_case *c, char *err, size_t errlen) {
   rf_limits lim = rf_runner_limits(r);
   if (rf_case_validate(c, &lim, err, errlen)) return -1;
   if (c->variant[0] && !rf_variant_find(c->variant)) {
@@ -666,15 +794,36 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
              c->variant);
     return -1;
   }
+  return 0;
+}
+
+/* Prepares every matching variant of bc's case into out[0..max) and ps; returns the number
+ * of results, and in *np the number of pending launches added. */
+static size_t prepare_case(rf_runner *r, batch_case *bc, rf_result *out, size_t max,
+                           pending *ps, size_t *np) {
+  const rf_case *c = bc->c;
+  size_t k = 0;
+  for (size_t i = 0; i < rf_variant_count() && k < max; i++) {
+    const rf_variant *v = rf_variant_at(i);
+    if (v->op != c->op) continue;
+    if (c->variant[0] && strcmp(c->variant, v->name) != 0) continue;
+    if (r->keep && !r->keep(v, r->keep_ctx)) continue;
+    if (prepare(r, bc, v, &out[k++], &ps[*np]) == 0) (*np)++;
+  }
+  return k;
+}
+
+int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,
+                  size_t errlen) {
+  if (check_case(r, c, err, errlen)) return -1;
+  uint64_t elems = rf_case_elems(c);
   if (!r->have_last || !same_input(c, &r->last)) {
-    uint64_t elems = rf_case_elems(c);
     float *x = rf_host_buf_get(&r->x, elems * sizeof(float));
     r->have_last = 0;
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
     double t0 = now_ms();
     rf_generate(c, x);
-    r->in_elems = elems;
     double t1 = now_ms();
     memset(&r->answer, 0, sizeof r->answer);
     compute_oracle(r, c, x, elems, &r->answer);
@@ -683,19 +832,86 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->last = *c;
     r->have_last = 1;
   }
-  oracle_answer *o = &r->answer;
-
-  size_t k = 0, np = 0;
+  r->stats.cases++;
+  batch_case bc = {.c = c, .x = r->x.p, .elems = elems, .o = &r->answer};
   pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);
   if (!ps && max) { snprintf(err, errlen, "out of host memory"); return -1; }
-  for (size_t i = 0; i < rf_variant_count() && k < max; i++) {
-    const rf_variant *v = rf_variant_at(i);
-    if (v->op != c->op) continue;
-    if (c->variant[0] && strcmp(c->variant, v->name) != 0) continue;
-    if (r->keep && !r->keep(v, r->keep_ctx)) continue;
-    if (prepare(r, c, v, &out[k++], &ps[np]) == 0) np++;
-  }
-  if (np) run_batch(r, c, ps, np, o);
+  size_t np = 0, k = prepare_case(r, &bc, out, max, ps, &np);
+  if (np) run_batch(r, &bc, 1, ps, np);
   return (int)k;
 }
 
+/* ---- several cases per batch ------------------------------------------------------------ */
+typedef struct {
+  rf_runner *r;
+  batch_case *bcs;
+  double *ms;   /* per worker: generate, oracle */
+} solve_job;
+
+static void solve_one(void *arg, size_t i, unsigned worker) {
+  solve_job *j = arg;
+  batch_case *bc = &j->bcs[i];
+  double t0 = now_ms();
+  rf_generate(bc->c, (float *)bc->x);
+  double t1 = now_ms();
+  memset(bc->o, 0, sizeof *bc->o);
+  compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);
+  j->ms[2 * worker] += t1 - t0;
+  j->ms[2 * worker + 1] += now_ms() - t1;
+}
+
+/* Inputs and exact answers of every case, on the pool's threads; the wall time is split
+ * between generation and oracle in proportion to their summed times. */
+static void solve_all(rf_runner *r, batch_case *bcs, size_t nc) {
+  double ms[2 * RF_MAX_JUDGE_THREADS] = {0};
+  solve_job job = {r, bcs, ms};
+  double t0 = now_ms();
+  if (nc > 1 && workers(r)) rf_workers_run(r->workers, solve_one, &job, nc);
+  else for (size_t i = 0; i < nc; i++) solve_one(&job, i, 0);
+  double wall = now_ms() - t0, gen = 0, orc = 0;
+  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) { gen += ms[2 * t]; orc += ms[2 * t + 1]; }
+  double share = gen + orc > 0 ? gen / (gen + orc) : 0.5;
+  r->stats.ms_generate += wall * share;
+  r->stats.ms_oracle += wall * (1 - share);
+}
+
+int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *out, size_t max,
+                       int *counts, char *err, size_t errlen) {
+  int failed = 0;
+  /* One case at a time in serial mode, and for softmax cases (the oracle's buffers are the
+   * runner's, and one softmax case already fills a batch). The simulator batches too: it
+   * gains nothing there (each launch runs to its end inside the call) but runs the same code
+   * as the GPUs. */
+  const int alone = nc < 2 || r->serial;
+  size_t total = 0;
+  for (size_t i = 0; i < nc; i++) {
+    if (alone || cs[i].op == RF_OP_SOFTMAX) {
+      counts[i] = rf_runner_run(r, &cs[i], out + i * max, max, err, errlen);
+    } else {
+      counts[i] = check_case(r, &cs[i], err, errlen) ? -1 : 0;   /* 0: batched below */
+      if (counts[i] == 0) total += rf_case_elems(&cs[i]);
+    }
+    failed |= counts[i] < 0;
+  }
+  if (alone) return failed ? -1 : 0;
+  batch_case *bcs = rf_host_buf_get(&r->many_case, nc * sizeof *bcs);
+  oracle_answer *os = rf_host_buf_get(&r->many_answer, nc * sizeof *os);
+  float *xs = rf_host_buf_get(&r->many_x, (total + 1) * sizeof(float));
+  pending *ps = rf_host_buf_get(&r->pending, nc * max * sizeof *ps);
+  if (!bcs || !os || !xs || (!ps && max)) { snprintf(err, errlen, "out of host memory"); return -1; }
+  size_t m = 0, off = 0;
+  for (size_t i = 0; i < nc; i++) {
+    if (cs[i].op == RF_OP_SOFTMAX || counts[i] < 0) continue;
+    bcs[m] = (batch_case){.c = &cs[i], .x = xs + off, .elems = rf_case_elems(&cs[i]), .o = &os[m]};
+    off += bcs[m++].elems;
+  }
+  solve_all(r, bcs, m);
+  size_t np = 0;
+  for (size_t b = 0; b < m; b++) {
+    size_t i = (size_t)(bcs[b].c - cs);
+    counts[i] = (int)prepare_case(r, &bcs[b], out + i * max, max, ps, &np);
+  }
+  r->stats.cases += m;
+  if (np) run_batch(r, bcs, m, ps, np);
+  return failed ? -1 : 0;
+}

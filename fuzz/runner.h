@@ -51,6 +51,10 @@ rf_limits rf_runner_limits(const rf_runner *r);
  * every variant of a case (deterministic ones twice) before one synchronisation, with one
  * poison upload and one read-back for all of them. */
 void rf_runner_set_serial(rf_runner *r, int serial);
+/* GPUs also: the batch's variants go round-robin onto REDFUZZ_STREAMS streams (default 4, so
+ * independent launches overlap on the device), and a batch whose launches repeat the last
+ * one's exactly is recorded once as a launch graph and replayed from then on
+ * (launch_graph.h; REDFUZZ_GRAPHS=0 turns that off). */
 
 /* Counters since the runner was created. Where the softmax oracle's rows came from: the double oracle (with a rigorous margin),
  * MPFR because the row holds NaN or infinity, or MPFR because some variant's element was
@@ -61,7 +65,9 @@ typedef struct {
    * the upload of input + poison, enqueueing the launches, the synchronisation (the device
    * running them), the read-back, and the verdicts (bounds, comparisons, determinism). */
   double ms_generate, ms_oracle, ms_upload, ms_launch, ms_sync, ms_download, ms_judge;
-  unsigned long long batches, launched_runs;   /* launched_runs: variants, not repeats */
+  unsigned long long cases, batches, launched_runs;   /* launched_runs: variants, not repeats */
+  /* GPUs: launch graphs recorded, and batches launched from one (launch_graph.h). */
+  unsigned long long graphs_recorded, batches_replayed;
   unsigned long long kernel_runs;              /* launched_runs + determinism repeats */
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
@@ -75,6 +81,14 @@ void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx);
  * failed outside any variant. */
 int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,
                   size_t errlen);
+
+/* Several cases in one batch: out[i * max ...] holds case i's results and counts[i] their
+ * number (-1: case i is invalid, message in err). The 1-D cases' inputs and exact
+ * answers are computed on the runner's threads and all their variants launched before one
+ * synchronisation; softmax cases, and every case in serial mode, run one at a time.
+ * Returns 0, or -1 when some case failed. */
+int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t ncases, rf_result *out,
+                       size_t max, int *counts, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

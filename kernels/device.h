@@ -37,6 +37,22 @@ double rf_dev_timer_stop_ms(void);
 /* Device-to-device copy (asynchronous on the default stream): the copy-bandwidth ceiling. */
 int rf_dev_copy(void *dst, const void *src, size_t bytes);
 
+/* GPUs only (the simulator runs each launch to its end inside the call, so it has no
+ * streams and no graphs: rf_dev_stream gives NULL there and the graph calls fail).
+ * rf_dev_stream(i): the runner's stream i (i < RF_DEV_STREAMS), created on first use; it
+ * synchronises with the default stream (uploads and downloads), not with the other streams,
+ * so independent launches overlap on the device. NULL = the default stream. */
+#define RF_DEV_STREAMS 4
+void *rf_dev_stream(unsigned i);
+/* Launch graphs: between capture_begin and capture_end the launches on streams 0..streams-1
+ * are recorded, not run (streams 1.. fork from and join back into stream 0). capture_end
+ * returns 0 and an executable graph, or an error (then nothing ran and the error state is
+ * cleared). graph_launch runs a graph on stream 0 with one call. */
+int rf_dev_capture_begin(unsigned streams);
+int rf_dev_capture_end(unsigned streams, void **graph);
+int rf_dev_graph_launch(void *graph);
+void rf_dev_graph_free(void *graph);
+
 /* Simulator only (no-ops elsewhere): schedule (rf_sched), its seed and the wave size for the
  * next launches; and the first problem the simulator saw since the last call:
  * 0 = none, else one of RF_DEV_STATUS_* with a message naming source lines. */

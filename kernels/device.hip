@@ -75,6 +75,88 @@ extern "C" int rf_dev_copy(void *dst, const void *src, size_t bytes) {
   return note(hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, 0));
 }
 
+#if defined(RF_SIM)
+extern "C" void *rf_dev_stream(unsigned i) { (void)i; return NULL; }
+extern "C" int rf_dev_capture_begin(unsigned streams) { (void)streams; return -1; }
+extern "C" int rf_dev_capture_end(unsigned streams, void **graph) {
+  (void)streams;
+  *graph = NULL;
+  return -1;
+}
+extern "C" int rf_dev_graph_launch(void *graph) { (void)graph; return -1; }
+extern "C" void rf_dev_graph_free(void *graph) { (void)graph; }
+#else
+static hipStream_t g_stream[RF_DEV_STREAMS];
+static hipEvent_t g_fork, g_join[RF_DEV_STREAMS];
+
+extern "C" void *rf_dev_stream(unsigned i) {
+  i %= RF_DEV_STREAMS;
+  if (!g_stream[i] && note(hipStreamCreate(&g_stream[i]))) g_stream[i] = NULL;
+  return g_stream[i];
+}
+
+static int capture_events(void) {
+  if (!g_fork && hipEventCreateWithFlags(&g_fork, hipEventDisableTiming)) return -1;
+  for (unsigned i = 1; i < RF_DEV_STREAMS; i++)
+    if (!g_join[i] && hipEventCreateWithFlags(&g_join[i], hipEventDisableTiming)) return -1;
+  return 0;
+}
+
+/* Capture errors are not noted: the batch then runs without a graph, and a variant must not
+ * be blamed for them. */
+extern "C" int rf_dev_capture_begin(unsigned streams) {
+  if (streams > RF_DEV_STREAMS) streams = RF_DEV_STREAMS;
+  for (unsigned i = 0; i < streams; i++)
+    if (!rf_dev_stream(i)) return -1;
+  if (capture_events()) { (void)hipGetLastError(); return -1; }
+  hipStream_t s0 = g_stream[0];
+  int e = (int)hipStreamBeginCapture(s0, hipStreamCaptureModeThreadLocal);
+  if (!e && streams > 1) e = (int)hipEventRecord(g_fork, s0);
+  for (unsigned i = 1; i < streams && !e; i++) e = (int)hipStreamWaitEvent(g_stream[i], g_fork, 0);
+  if (e) {
+    hipGraph_t g = NULL;
+    (void)hipStreamEndCapture(s0, &g);
+    if (g) (void)hipGraphDestroy(g);
+    (void)hipGetLastError();
+  }
+  return e;
+}
+
+extern "C" int rf_dev_capture_end(unsigned streams, void **graph) {
+  if (streams > RF_DEV_STREAMS) streams = RF_DEV_STREAMS;
+  *graph = NULL;
+  hipStream_t s0 = g_stream[0];
+  int e = 0;
+  for (unsigned i = 1; i < streams && !e; i++) {
+    e = (int)hipEventRecord(g_join[i], g_stream[i]);
+    if (!e) e = (int)hipStreamWaitEvent(s0, g_join[i], 0);
+  }
+  hipGraph_t g = NULL;
+  int ee = (int)hipStreamEndCapture(s0, &g);   /* always: it ends capture mode */
+  if (!e) e = ee;
+  hipGraphExec_t x = NULL;
+  if (!e && g) e = (int)hipGraphInstantiateWithFlags(&x, g, 0);
+  if (g) (void)hipGraphDestroy(g);
+  if (!e && !x) e = -1;
+  if (e) {
+    (void)hipGetLastError();
+    return e;
+  }
+  *graph = x;
+  return 0;
+}
+
+extern "C" int rf_dev_graph_launch(void *graph) {
+  int e = (int)hipGraphLaunch((hipGraphExec_t)graph, g_stream[0]);
+  if (e) (void)hipGetLastError();   /* not noted: the batch then launches directly */
+  return e;
+}
+
+extern "C" void rf_dev_graph_free(void *graph) {
+  if (graph) (void)hipGraphExecDestroy((hipGraphExec_t)graph);
+}
+#endif
+
 extern "C" void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave) {
 #if defined(RF_SIM)
   rf_sim_configure(sched, seed, wave);

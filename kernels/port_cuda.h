@@ -35,6 +35,20 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
 #define hipEventDestroy cudaEventDestroy
+/* Streams, events and launch graphs: used by device.hip alone (the runner's batches). */
+typedef cudaGraph_t hipGraph_t;
+typedef cudaGraphExec_t hipGraphExec_t;
+#define hipStreamCreate cudaStreamCreate
+#define hipStreamWaitEvent cudaStreamWaitEvent
+#define hipEventCreateWithFlags cudaEventCreateWithFlags
+#define hipEventDisableTiming cudaEventDisableTiming
+#define hipStreamBeginCapture cudaStreamBeginCapture
+#define hipStreamCaptureModeThreadLocal cudaStreamCaptureModeThreadLocal
+#define hipStreamEndCapture cudaStreamEndCapture
+#define hipGraphInstantiateWithFlags cudaGraphInstantiateWithFlags
+#define hipGraphLaunch cudaGraphLaunch
+#define hipGraphExecDestroy cudaGraphExecDestroy
+#define hipGraphDestroy cudaGraphDestroy
 #define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
   kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__)
 

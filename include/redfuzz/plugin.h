@@ -24,7 +24,11 @@
  *                 count the longest addition chain honestly (oracle/plan.h)
  *   launch        enqueues the kernels on a->stream with the device pointers a->x, a->out,
  *                 a->scratch; zeroes the output itself when it accumulates into it; must not
- *                 allocate or synchronise; returns 0 or the first hipError_t
+ *                 allocate or synchronise; returns 0 or the first hipError_t. On a GPU
+ *                 the launches may be recorded into a launch graph and replayed for later
+ *                 cases with the same arguments, so the launch must enqueue the same work
+ *                 for the same arguments and use a->stream alone (never the default stream;
+ *                 a launch that breaks the recording only costs the speed-up)
  *
  * A plugin is built for the same backend as the redfuzz that loads it: the same kernels/port.h
  * mapping (RF_SIM for the simulator, nvcc for cuda, HIP for hip). On the simulator the

@@ -1,0 +1,38 @@
+# Runs `EXE ARGS` (a sweep with --json) batched (several cases per launch sequence, the
+# default) and with REDFUZZ_SERIAL=1 (one case, and one launch, per synchronisation), and
+# fails unless every result line is identical but for its time: the simulator is
+# deterministic, so batching must change nothing a verdict or an error is made of. Also
+# fails when the batched run did not put several cases into a batch.
+separate_arguments(args UNIX_COMMAND "${ARGS}")
+foreach(mode 0 1)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env REDFUZZ_SERIAL=${mode} ${EXE} ${args}
+                  OUTPUT_VARIABLE out_${mode} RESULT_VARIABLE rc_${mode})
+  string(REGEX REPLACE "\"ms\":[^,]*," "" out_${mode} "${out_${mode}}")
+  string(REGEX MATCHALL "{[^\n]*}" lines_${mode} "${out_${mode}}")
+  list(LENGTH lines_${mode} n_${mode})
+endforeach()
+if(NOT rc_0 STREQUAL rc_1)
+  message(FATAL_ERROR "exit status differs: batched ${rc_0}, serial ${rc_1}")
+endif()
+if(n_0 EQUAL 0 OR NOT n_0 EQUAL n_1)
+  message(FATAL_ERROR "result counts: batched ${n_0}, serial ${n_1}")
+endif()
+foreach(a b IN ZIP_LISTS lines_0 lines_1)
+  if(NOT a STREQUAL b)
+    message(FATAL_ERROR "results differ:\n  batched: ${a}\n  serial:  ${b}")
+  endif()
+endforeach()
+if(NOT out_0 MATCHES "; ([0-9]+) cases in ([0-9]+) batches")
+  message(FATAL_ERROR "no batch statistics in the batched run:\n${out_0}")
+endif()
+set(cases ${CMAKE_MATCH_1})
+set(batches ${CMAKE_MATCH_2})
+if(NOT batches LESS cases)
+  message(FATAL_ERROR "batched run used one batch per case (${cases} cases, ${batches} batches)")
+endif()
+string(REGEX MATCHALL "\"verdict\":\"(wrong|nonfinite|unwritten|oob|nondeterministic|race)\"" failures "${out_0}")
+list(LENGTH failures n_fail)
+message(STATUS "${n_0} results identical (${n_fail} failure verdicts among them), ${cases} cases in ${batches} batches")
+if(n_fail EQUAL 0)
+  message(FATAL_ERROR "expected the mutants to fail somewhere: the comparison saw no failure")
+endif()
