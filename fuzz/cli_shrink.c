@@ -18,8 +18,13 @@ static const char help[] =
   "DIR/<op>-<variant>-<verdict>-<hash>.case (default DIR: regressions) with an expect line\n"
   "for every variant, and its path printed last.\n"
   "\n"
-  "  --only LIST        when FILE is binary: the REDFUZZ_ONLY list the fuzzer ran with, so\n"
-  "                     the input decodes to the same case (op mapping)\n";
+  "  --only LIST        the REDFUZZ_ONLY list the fuzzer ran with ('' = every correct\n"
+  "                     variant): a binary FILE decodes to the same case (op mapping), and\n"
+  "                     only those variants make the signature, as in the fuzzer. Without\n"
+  "                     --only every variant, mutants included, may.\n";
+
+static const char *g_only;
+static int only_keeps(const rf_variant *v, void *ctx) { (void)ctx; return rf_only_keeps(g_only, v); }
 
 
 static int load(rf_runner *r, const char *path, const char *only, rf_case *c) {
@@ -45,6 +50,7 @@ static int load(rf_runner *r, const char *path, const char *only, rf_case *c) {
 
 int rf_cmd_shrink(int argc, char **argv) {
   const char *file = NULL, *out = "regressions", *variant = NULL, *only = "";
+  int only_given = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 0; }
@@ -52,7 +58,7 @@ int rf_cmd_shrink(int argc, char **argv) {
       if (i + 1 >= argc) { fprintf(stderr, "redfuzz shrink: %s needs a value\n", a); return RF_EXIT_USAGE; }
       const char *v = argv[++i];
       if (a[2] == 'o' && a[3] == 'u') out = v;
-      else if (a[2] == 'o') only = v;
+      else if (a[2] == 'o') { only = v; only_given = 1; }
       else variant = v;
     } else if (a[0] == '-' || file) {
       fprintf(stderr, "redfuzz shrink: unexpected argument '%s' (see redfuzz shrink --help)\n", a);
@@ -64,6 +70,8 @@ int rf_cmd_shrink(int argc, char **argv) {
   if (!file) { fprintf(stderr, "redfuzz shrink: give a case file (see --help)\n"); return RF_EXIT_USAGE; }
   rf_runner *r = rf_cli_runner("shrink");
   if (!r) return RF_EXIT_FAIL;
+  g_only = only;
+  if (only_given && !variant) rf_runner_set_filter(r, only_keeps, NULL);
   rf_case c;
   int rc = RF_EXIT_USAGE;
   rf_signature sig;
@@ -92,6 +100,7 @@ int rf_cmd_shrink(int argc, char **argv) {
     rc = RF_EXIT_FAIL;
     goto done;
   }
+  rf_runner_set_filter(r, NULL, NULL);   /* the file states every variant's verdict */
   if (rf_write_regression(r, &c, &sig, out, path, sizeof path, err, sizeof err)) {
     fprintf(stderr, "redfuzz shrink: %s\n", err);
     rc = RF_EXIT_FAIL;

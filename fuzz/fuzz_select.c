@@ -49,6 +49,7 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
                                const char *only, rf_case *c) {
   rf_case_decode(data, size, lim, c);
   rf_force_op(c, rf_only_single_op(only), lim);
+  if (c->grid > RF_FUZZ_MAX_GRID) c->grid = 1 + (c->grid - 1) % RF_FUZZ_MAX_GRID;
   return 0;
 }
 

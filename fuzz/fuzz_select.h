@@ -16,6 +16,11 @@ void rf_force_op(rf_case *c, int op, const rf_limits *lim);
  * simulator, so a campaign makes many executions per second;
  * REDFUZZ_MAX_ELEMS overrides (it can only lower the runner's limits). */
 rf_limits rf_fuzz_limits(const rf_limits *runner_limits, const char *backend);
+/* Fuzz inputs launch at most this many blocks (larger grids fold into 1..this): more blocks
+ * than a case has elements already, while a grid of 2^31 blocks costs tens of seconds on a
+ * GPU for the same empty blocks (the first GPU campaigns spent most of their time there).
+ * `redfuzz sweep --grid` and text cases still reach 2^31 - 1. */
+#define RF_FUZZ_MAX_GRID (1u << 22)
 /* Decode exactly as the fuzz target does (lim from rf_fuzz_limits). Returns 0. */
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
                                const char *only, rf_case *c);

@@ -9,6 +9,7 @@
  *                         variants); mutants run only when named. Default: every correct
  *                         variant. When every selected variant has one op, cases are mapped
  *                         onto that op (sizes carried over) so no execution is wasted.
+ *   Grids above RF_FUZZ_MAX_GRID (2^22 blocks) fold below it (fuzz_select.h).
  *   REDFUZZ_MAX_ELEMS=N   cap on elements per case (default: 2^12 on the simulator, 2^22
  *                         on GPUs: big enough for grid > block, small enough for tens of
  *                         executions a second; `redfuzz sweep` covers 2^24 and 2^26).
@@ -89,6 +90,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fprintf(stderr, "\n==== redfuzz: failing case ====\n");
     rf_case_write_text(&c, stderr);
     rf_report_table(stderr, &c, res, (size_t)n);
+    /* One line per failing variant that libFuzzer's fork mode passes on to the campaign's
+     * log (it copies a crashed job's lines holding "ERROR:", not the table above). */
+    for (int i = 0; i < n; i++)
+      if (rf_verdict_is_failure(res[i].verdict))
+        fprintf(stderr, "ERROR: redfuzz: %s %s\n", res[i].variant->name,
+                rf_verdict_name(res[i].verdict));
     fflush(stderr);
     abort();
   }

@@ -63,16 +63,20 @@ elapsed=$(( $(date +%s) - start ))
 execs=$(grep -aoE '^#[0-9]+' "$OUT/fuzz.log" | tail -n 1 | tr -d '#')
 echo "fuzz.sh: libFuzzer exited $rc after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
 
-# Failures by signature (variant verdict), from the tables the target printed before aborting.
+# Failures by signature (variant verdict): the target prints "ERROR: redfuzz: VARIANT VERDICT"
+# for each failing variant before aborting, and fork mode copies those lines into this log.
 echo "== failures by signature"
-grep -aA200 '==== redfuzz: failing case ====' "$OUT/fuzz.log" 2>/dev/null |
-  awk '$1 ~ /^(sum|max|argmax|softmax)\// && $2 != "pass" && $2 != "unsupported" {print $1, $2}' |
+grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$OUT/fuzz.log" 2>/dev/null | cut -d' ' -f3- |
   sort | uniq -c || true
+# Artifacts by kind. A timeout or slow unit has no verdict: it is listed, not shrunk (replay
+# it with `redfuzz run --case FILE`, or decode it with `redfuzz decode FILE`).
+echo "== artifacts: $(for k in crash timeout oom slow-unit; do
+  printf '%s %s  ' "$(find "$OUT/artifacts" -name "$k-*" | wc -l)" "$k"; done)"
 
 new=0
 if [ "$SHRINK" = 1 ]; then
   shopt -s nullglob
-  for a in "$OUT"/artifacts/crash-* "$OUT"/artifacts/timeout-*; do
+  for a in "$OUT"/artifacts/crash-*; do
     sig=$("$RF" shrink "$a" --only "$ONLY" --out "$OUT/shrunk" 2>/dev/null | tail -n 1 || true)
     mkdir -p "$OUT/shrunk"
     [ -f "$sig" ] || continue

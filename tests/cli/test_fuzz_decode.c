@@ -1,0 +1,32 @@
+/* Fuzz inputs decode with their grid folded to at most RF_FUZZ_MAX_GRID blocks (a 2^31-block
+ * launch costs the GPU tens of seconds of empty blocks), and grids below it unchanged. */
+#include <string.h>
+#include "rf_test.h"
+#include "fuzz/fuzz_select.h"
+
+static uint32_t decoded_grid(uint32_t grid) {
+  rf_case c;
+  rf_case_default(&c);
+  c.op = RF_OP_SUM;
+  c.n = 4096;
+  c.grid = grid;
+  uint8_t buf[RF_CASE_ENCODED_MAX];
+  size_t len = rf_case_encode(&c, buf);
+  rf_limits lim = {1u << 22, 1u << 22, 65536};
+  rf_case d;
+  rf_fuzz_decode_like_target(buf, len, &lim, "", &d);
+  CHECK(d.n == 4096);
+  return d.grid;
+}
+
+int main(void) {
+  CHECK(decoded_grid(0) == 0);
+  CHECK(decoded_grid(7) == 7);
+  CHECK(decoded_grid(RF_FUZZ_MAX_GRID) == RF_FUZZ_MAX_GRID);
+  uint32_t big[] = {RF_FUZZ_MAX_GRID + 1, 50331647u, 1953234944u, 2147483647u};
+  for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+    uint32_t g = decoded_grid(big[i]);
+    CHECK_MSG(g >= 1 && g <= RF_FUZZ_MAX_GRID, "grid %u decoded to %u", big[i], g);
+  }
+  return rf_test_done();
+}
