@@ -68,7 +68,16 @@ static int load_case_file(const char *cmd, const char *path, rf_case *c) {
   if (!text) { fprintf(stderr, "redfuzz %s: --case: %s\n", cmd, err); return -1; }
   size_t n_exp = 0;
   int rc = rf_case_parse_text(text, c, NULL, 0, &n_exp, err, sizeof err);
+  int binary = 0;   /* control bytes: a libFuzzer input, not a text case */
+  for (const unsigned char *p = (const unsigned char *)text; *p && !binary; p++)
+    binary = *p < 9 || (*p > 13 && *p < 32);
   free(text);
+  if (rc && binary) {
+    fprintf(stderr, "redfuzz %s: %s is a binary fuzz input (a libFuzzer artifact), not a text "
+            "case: 'redfuzz decode %s > case.txt' writes the case it decodes to, then use "
+            "--case case.txt\n", cmd, path, path);
+    return -1;
+  }
   if (rc) { fprintf(stderr, "redfuzz %s: %s: %s\n", cmd, path, err); return -1; }
   return 0;
 }

@@ -68,8 +68,8 @@ echo "fuzz.sh: libFuzzer exited $rc after ${elapsed}s; executions: ${execs:-0} (
 echo "== failures by signature"
 grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$OUT/fuzz.log" 2>/dev/null | cut -d' ' -f3- |
   sort | uniq -c || true
-# Artifacts by kind. A timeout or slow unit has no verdict: it is listed, not shrunk (replay
-# it with `redfuzz run --case FILE`, or decode it with `redfuzz decode FILE`).
+# Artifacts by kind. A timeout or slow unit has no verdict: it is listed, not shrunk
+# (`redfuzz decode FILE > case.txt; redfuzz run --case case.txt` runs it again).
 echo "== artifacts: $(for k in crash timeout oom slow-unit; do
   printf '%s %s  ' "$(find "$OUT/artifacts" -name "$k-*" | wc -l)" "$k"; done)"
 
