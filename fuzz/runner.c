@@ -68,6 +68,7 @@ struct rf_runner {
   /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
   rf_host_buf many_x, many_answer, many_case;
   rf_host_buf descs;             /* the batch's launches (launch_graph.h) */
+  size_t n_descs;                /* how many descs hold (0: none could be described) */
   rf_graph_cache graphs;
   int use_graphs;                /* GPUs, unless REDFUZZ_GRAPHS=0 or serial */
   unsigned streams;              /* GPUs: REDFUZZ_STREAMS (1..RF_DEV_STREAMS), default all */
@@ -648,15 +649,17 @@ static void judge_all(rf_runner *r, size_t ncases, pending *ps, size_t n) {
 }
 
 /* ---- launching a batch: directly, or from a recorded launch graph ---------------------- */
-/* Describes every run of the batch (pending i on stream i mod streams). */
-static rf_launch_desc *describe(rf_runner *r, pending *ps, size_t n, size_t *nd) {
+/* Describes every run of the batch into r->descs (pending i on stream i mod streams);
+ * NULL (and n_descs 0) when out of host memory. */
+static rf_launch_desc *describe(rf_runner *r, pending *ps, size_t n) {
   size_t total = 0;
   for (size_t i = 0; i < n; i++) total += (size_t)ps[i].runs;
   rf_launch_desc *d = rf_host_buf_get(&r->descs, total * sizeof *d);
-  *nd = 0;
+  r->n_descs = 0;
   if (!d) return NULL;
   for (size_t i = 0; i < n; i++)
-    for (int k = 0; k < ps[i].runs; k++) d[(*nd)++] = launch_desc(r, &ps[i], k, (unsigned)(i % r->streams));
+    for (int k = 0; k < ps[i].runs; k++)
+      d[r->n_descs++] = launch_desc(r, &ps[i], k, (unsigned)(i % r->streams));
   return d;
 }
 
@@ -690,8 +693,8 @@ static void *record(rf_runner *r, pending *ps, size_t n, const rf_launch_desc *d
 
 /* Enqueues every run; returns the graph action taken (RF_GRAPH_DIRECT when none). */
 static rf_graph_action launch_batch(rf_runner *r, pending *ps, size_t n) {
-  size_t nd;
-  const rf_launch_desc *d = describe(r, ps, n, &nd);
+  const rf_launch_desc *d = describe(r, ps, n);
+  const size_t nd = r->n_descs;
   rf_graph_action act = r->use_graphs && !r->serial && d ? rf_graph_decide(&r->graphs, d, nd)
                                                          : RF_GRAPH_DIRECT;
   if (act == RF_GRAPH_RECORD) {
@@ -722,6 +725,7 @@ static rf_graph_action launch_batch(rf_runner *r, pending *ps, size_t n) {
 static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, size_t n) {
   rf_arena *a = &r->arena;
   rf_arena_reset(a);
+  r->n_descs = 0;
   int host_oom = 0;
   /* Outputs first (read back as one prefix), then scratch (only its guards), then inputs. */
   for (size_t i = 0; i < n; i++)
@@ -773,9 +777,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
     int clean = !fail && !any_launch_failure(ps, n);
     for (size_t i = 0; i < n && clean; i++)
       clean = ps[i].res->verdict != RF_V_OOB && ps[i].res->verdict != RF_V_LAUNCH_ERROR;
-    size_t nd;
-    const rf_launch_desc *d = describe(r, ps, n, &nd);
-    if (d) rf_graph_note_direct(&r->graphs, d, nd, clean);
+    if (r->n_descs) rf_graph_note_direct(&r->graphs, r->descs.p, r->n_descs, clean);
   } else if (act != RF_GRAPH_DIRECT && se) {
     rf_graph_forget(&r->graphs);
   }

@@ -5,6 +5,8 @@
 #                   [--build DIR] [--out DIR] [--no-shrink]
 # --op/--only: restrict to one op's correct variants, or a REDFUZZ_ONLY list (variant or op
 # names; mutants only by name). Default: every correct variant of every op.
+# --jobs: default one per visible GPU (cuda), else one per core. With several GPUs, one
+# libFuzzer runs per GPU and the jobs are spread over them (REDFUZZ_FUZZ_DEVICES="0 1" picks).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1
@@ -18,7 +20,7 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2;;
     --out) OUT=$2; shift 2;;
     --no-shrink) SHRINK=0; shift;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0;;
     *) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -32,41 +34,69 @@ if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
   cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON >/dev/null
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
 fi
+# Devices: on a cuda machine with several GPUs, one libFuzzer per GPU (CUDA_VISIBLE_DEVICES),
+# the jobs spread over them; REDFUZZ_FUZZ_DEVICES="0 2" picks them, and a CUDA_VISIBLE_DEVICES
+# already set keeps one libFuzzer on what it names. Elsewhere one libFuzzer.
+GPUS=0
+if [ "$BACKEND" = cuda ] && command -v nvidia-smi >/dev/null; then GPUS=$(nvidia-smi -L | wc -l); fi
+if [ -n "${REDFUZZ_FUZZ_DEVICES:-}" ]; then read -r -a DEVICES <<< "$REDFUZZ_FUZZ_DEVICES"
+elif [ "$GPUS" -gt 1 ] && [ -z "${CUDA_VISIBLE_DEVICES:-}" ]; then mapfile -t DEVICES < <(seq 0 $((GPUS - 1)))
+else DEVICES=(""); fi
 if [ -z "$JOBS" ]; then
-  if [ "$BACKEND" = cuda ] && command -v nvidia-smi >/dev/null; then JOBS=$(nvidia-smi -L | wc -l)
-  else JOBS=$(nproc); fi
+  if [ "$GPUS" -gt 0 ]; then JOBS=${#DEVICES[@]}; else JOBS=$(nproc); fi
 fi
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs: '$JOBS' is not a positive number" >&2; exit 2; }
+[ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
 mkdir -p "$OUT/corpus" "$OUT/artifacts" regressions
 export REDFUZZ_ONLY="$ONLY"
 # Each job judges big softmax cases with several threads: share the cores among the jobs.
 : "${REDFUZZ_JUDGE_THREADS:=$(( $(nproc) / JOBS > 0 ? $(nproc) / JOBS : 1 ))}"
 export REDFUZZ_JUDGE_THREADS
-echo "fuzz.sh: $BACKEND backend, ${TIME}s, $JOBS jobs, variants: ${ONLY:-every correct variant}"
+ND=${#DEVICES[@]}
+echo "fuzz.sh: $BACKEND backend, ${TIME}s, $JOBS jobs$([ -n "${DEVICES[0]}" ] && echo " on GPUs ${DEVICES[*]}"), variants: ${ONLY:-every correct variant}"
 start=$(date +%s)
 set +e
-"$FUZZ" -fork="$JOBS" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -rss_limit_mb=8192 -timeout=60 \
-  -max_total_time="$TIME" \
-  -artifact_prefix="$OUT/artifacts/" -print_final_stats=1 "$OUT/corpus" corpus/bin \
-  > "$OUT/fuzz.log" 2>&1 &
-pid=$!
-# Progress: libFuzzer's latest status line every 10 s. Fork mode can outlive its budget
-# while a job finishes: stop it 30 s after the budget.
-while kill -0 $pid 2>/dev/null; do
-  sleep 10
-  if [ $(( $(date +%s) - start )) -gt $(( TIME + 30 )) ]; then kill -INT $pid 2>/dev/null || true; fi
-  line=$(grep -aE '^#[0-9]+' "$OUT/fuzz.log" | tail -n 1)
-  [ -n "$line" ] && echo "fuzz.sh: $(( $(date +%s) - start ))s ${line:0:100}"
+pids=(); logs=()
+for k in "${!DEVICES[@]}"; do
+  jobs=$(( JOBS / ND + (k < JOBS % ND ? 1 : 0) ))
+  log="$OUT/fuzz.log"; [ "$ND" -gt 1 ] && log="$OUT/fuzz-gpu${DEVICES[$k]}.log"
+  logs+=("$log")
+  # Every libFuzzer adds to the same corpus folder and artifacts.
+  ( [ -n "${DEVICES[$k]}" ] && export CUDA_VISIBLE_DEVICES="${DEVICES[$k]}"
+    exec "$FUZZ" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -rss_limit_mb=8192 \
+      -timeout=60 -max_total_time="$TIME" -artifact_prefix="$OUT/artifacts/" -print_final_stats=1 \
+      "$OUT/corpus" corpus/bin ) > "$log" 2>&1 &
+  pids+=($!)
 done
-wait $pid; rc=$?
+# The executions so far: libFuzzer's latest status line in each log, summed.
+executions() {
+  local total=0 n
+  for l in "${logs[@]}"; do
+    n=$(grep -aoE '^#[0-9]+' "$l" 2>/dev/null | tail -n 1 | tr -d '#'); total=$(( total + ${n:-0} ))
+  done
+  echo $total
+}
+# Progress every 10 s. Fork mode can outlive its budget while a job finishes: stop it 30 s
+# after the budget.
+running() { for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
+while running; do
+  sleep 10
+  if [ $(( $(date +%s) - start )) -gt $(( TIME + 30 )) ]; then kill -INT "${pids[@]}" 2>/dev/null || true; fi
+  line=$(grep -aE '^#[0-9]+' "${logs[0]}" | tail -n 1)
+  if [ "$ND" -gt 1 ]; then echo "fuzz.sh: $(( $(date +%s) - start ))s $(executions) executions on $ND GPUs; GPU ${DEVICES[0]}: ${line:0:80}"
+  elif [ -n "$line" ]; then echo "fuzz.sh: $(( $(date +%s) - start ))s ${line:0:100}"; fi
+done
+rc=0
+for p in "${pids[@]}"; do wait "$p"; r=$?; [ $rc -eq 0 ] && rc=$r; done
 set -e
 elapsed=$(( $(date +%s) - start ))
-execs=$(grep -aoE '^#[0-9]+' "$OUT/fuzz.log" | tail -n 1 | tr -d '#')
+execs=$(executions)
 echo "fuzz.sh: libFuzzer exited $rc after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
 
 # Failures by signature (variant verdict): the target prints "ERROR: redfuzz: VARIANT VERDICT"
-# for each failing variant before aborting, and fork mode copies those lines into this log.
+# for each failing variant before aborting, and fork mode copies those lines into the logs.
 echo "== failures by signature"
-grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$OUT/fuzz.log" 2>/dev/null | cut -d' ' -f3- |
+cat "${logs[@]}" 2>/dev/null | grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' | cut -d' ' -f3- |
   sort | uniq -c || true
 # Artifacts by kind. A timeout or slow unit has no verdict: it is listed, not shrunk
 # (`redfuzz decode FILE > case.txt; redfuzz run --case case.txt` runs it again).

@@ -24,7 +24,7 @@ done
 : "${LIMIT:=$((TIME + 90))}"
 work=$(mktemp -d); logs=$work/campaign; mkdir -p "$logs" "$(dirname "$PACK")"
 pack() {
-  cp "$work/fp/fuzz.log" "$logs/" 2>/dev/null
+  cp "$work/fp/"fuzz*.log "$logs/" 2>/dev/null
   mkdir -p "$logs/artifacts"; cp "$work/fp/artifacts/"* "$logs/artifacts/" 2>/dev/null
   git status --short regressions > "$logs/new-regressions.txt" 2>/dev/null
   tar czf "$PACK" -C "$work" campaign
