@@ -1,5 +1,6 @@
-/* The runner (runner.h): generate → oracle → for each variant: poison, launch, check guards
- * and poison, compare against the oracle within the variant's derived bound. */
+/* The runner (runner.h): generate → oracle → batches of variant runs (poison, launch, one
+ * synchronisation, guards and poison checked) → verdicts against the oracle within each
+ * variant's derived bound (judge.c). */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,87 +8,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "runner.h"
+#include "runner_internal.h"
 #include "gen.h"
-#include "../oracle/exact.h"
-#include "../oracle/bounds.h"
-#include "../oracle/softmax_double.h"
-#include "buffers.h"
-#include "arena.h"
-#include "workers.h"
-#include "launch_graph.h"
-
-/* ---- the exact answer for one case ------------------------------------------------------ */
-typedef struct {
-  rf_xsum xs;              /* sum */
-  rf_sum_facts facts;
-  float max_value;         /* max, argmax */
-  int64_t argmax_index;
-  /* softmax: y (rows*cols) from the double oracle, or from MPFR for the rows whose
-   * row_mpfr is set (rows the double oracle refuses, or upgraded by a judge that could not
-   * decide within its margin); row_rel: the double oracle's error bound per row. */
-  double *y;
-  double *row_rel;
-  unsigned char *row_mpfr;
-} oracle_answer;
-
-/* One case of a batch: its input on the host, its exact answer and its input's slot. */
-typedef struct {
-  const rf_case *c;
-  const float *x;
-  uint64_t elems;
-  oracle_answer *o;
-  int in_slot;
-} batch_case;
-
-#define RF_SIM_MAX_THREADS (1u << 20)
-#define RF_MAX_JUDGE_THREADS 8
-/* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. */
-#define RF_MAX_SCRATCH_BYTES ((size_t)256 << 20)
-
-/* What one judging thread owns: scratch for the bounds of a row, and whether it may recompute
- * a row with MPFR (only the serial pass may: the oracle's rows are shared). */
-typedef struct {
-  struct rf_runner *r;
-  rf_host_buf rel, rel_kernel;
-  int may_upgrade;
-  int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
-} judge_ctx;
 
 static void judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel);
   rf_host_buf_free(&jc->rel_kernel);
 }
-
-struct rf_runner {
-  rf_device_info dev;
-  rf_arena arena;                /* the batch's outputs, scratch and input, guarded (arena.h) */
-  rf_arena in_arena;             /* simulator: the input on its own, exactly sized, so that
-                                    AddressSanitizer sees reads far past or before it */
-  rf_host_buf x, y_exact, row_rel, row_mpfr, pending, saved;
-  /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
-  rf_host_buf many_x, many_answer, many_case;
-  rf_host_buf descs;             /* the batch's launches (launch_graph.h) */
-  size_t n_descs;                /* how many descs hold (0: none could be described) */
-  rf_graph_cache graphs;
-  int use_graphs;                /* GPUs, unless REDFUZZ_GRAPHS=0 or serial */
-  unsigned streams;              /* GPUs: REDFUZZ_STREAMS (1..RF_DEV_STREAMS), default all */
-  size_t judge_threads;          /* REDFUZZ_JUDGE_THREADS, default: the cores, at most 8 */
-  rf_workers *workers;           /* started at the first big softmax case */
-  judge_ctx judges[RF_MAX_JUDGE_THREADS];   /* per worker; [0] is the caller's */
-  rf_runner_stats stats;
-  int serial;                    /* synchronise after every launch (attribution, timing) */
-  int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
-  int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
-                                    undecided, so the MPFR fallback runs (tests it) */
-  rf_variant_filter keep;
-  void *keep_ctx;
-  /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
-   * shrinker) reuse them instead of generating, uploading and solving again. */
-  int have_last;
-  rf_case last;
-  oracle_answer answer;
-};
 
 static int same_input(const rf_case *a, const rf_case *b) {
   return a->op == b->op && a->n == b->n && a->rows == b->rows && a->cols == b->cols &&
@@ -99,7 +26,7 @@ void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
   r->keep_ctx = ctx;
 }
 
-static double now_ms(void) {
+double rf_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
@@ -168,262 +95,6 @@ rf_limits rf_runner_limits(const rf_runner *r) {
   if (strcmp(r->dev.backend, "sim") == 0) return (rf_limits){1u << 18, 1u << 18, 8192};
   /* GPUs: 1-D up to 2^26 (the study's range), softmax up to 2^24 elements. */
   return (rf_limits){1u << 26, 1u << 24, 65536};
-}
-
-static void compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
-                           oracle_answer *o) {
-  switch (c->op) {
-  case RF_OP_SUM:
-    rf_xsum_init(&o->xs);
-    rf_xsum_add(&o->xs, x, elems);
-    rf_sum_facts_compute(x, elems, &o->facts);
-    break;
-  case RF_OP_MAX: o->max_value = rf_oracle_max(x, elems); break;
-  case RF_OP_ARGMAX: o->argmax_index = rf_oracle_argmax(x, elems, &o->max_value); break;
-  case RF_OP_SOFTMAX: {
-    /* Double precision first (~100x faster than MPFR); MPFR for the rows it refuses (NaN or
-     * infinity: MPFR defines their semantics) and, later, for rows the judge cannot decide
-     * within the double oracle's margin (judge_softmax). */
-    o->y = rf_host_buf_get(&r->y_exact, elems * sizeof(double));
-    o->row_rel = rf_host_buf_get(&r->row_rel, (size_t)c->rows * sizeof(double));
-    o->row_mpfr = rf_host_buf_get(&r->row_mpfr, c->rows);
-    if (!elems) break;
-    for (uint32_t i = 0; i < c->rows; i++) {
-      const float *xr = x + (size_t)i * c->cols;
-      double *yr = o->y + (size_t)i * c->cols;
-      o->row_rel[i] = r->softmax_mpfr_only ? -1 : rf_oracle_softmax_row_double(xr, c->cols, yr);
-      o->row_mpfr[i] = o->row_rel[i] < 0;
-      if (o->row_mpfr[i]) {
-        rf_oracle_softmax_row(xr, c->cols, yr, NULL, NULL);
-        r->stats.softmax_rows_mpfr++;
-      } else {
-        r->stats.softmax_rows_double++;
-      }
-    }
-    break;
-  }
-  default: break;
-  }
-}
-
-/* ---- comparisons ------------------------------------------------------------------------ */
-static double ratio_of(double err, double bound) {
-  if (err == 0) return 0;
-  if (bound == 0) return INFINITY;
-  return err / bound;
-}
-
-static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
-
-/* The simulator's atomics are exact IEEE additions; GPU float atomics may flush subnormals
- * (NVIDIA's do: PTX ISA, atom.add.f32; AMD's are not documented here, so assumed to). */
-static const rf_sum_model *sum_model_for(const rf_device_info *d) {
-  return strcmp(d->backend, "sim") == 0 ? &RF_SUM_IEEE : &RF_SUM_ATOMIC_FTZ;
-}
-
-static void judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
-                      float got, rf_result *res) {
-  rf_sum_bound b;
-  rf_bound_sum_model(plan, &o->facts, sum_model_for(&r->dev), &b);
-  res->got = got;
-  res->want = rf_xsum_round_f64(&o->xs);
-  res->bound = b.bound;
-  res->abs_sum = o->facts.abs_sum_up;
-  res->probabilistic = b.probabilistic;
-  if (!o->facts.all_finite) {
-    /* Non-finite inputs: the IEEE result (inf, -inf or NaN) is the only right answer. */
-    float want = rf_xsum_round_f32(&o->xs);
-    int ok = same_float(got, want);
-    res->err = ok ? 0 : INFINITY;
-    res->ratio = ok ? 0 : INFINITY;
-    res->verdict = ok ? RF_V_PASS : isfinite(got) ? RF_V_WRONG : RF_V_NONFINITE;
-    return;
-  }
-  if (!isfinite(got)) {
-    /* Partial sums may overflow in some orders: ±inf, or NaN from opposite infinities in
-     * two subtrees, is then a legitimate result (docs/TOLERANCES.md). */
-    if (b.overflow_possible) {
-      res->verdict = RF_V_PASS;
-      snprintf(res->detail, sizeof res->detail, "%g accepted: partial sums may overflow", got);
-      return;
-    }
-    res->verdict = RF_V_NONFINITE;
-    res->err = INFINITY;
-    res->ratio = INFINITY;
-    return;
-  }
-  res->err = rf_xsum_abs_err_up(&o->xs, got);
-  res->ratio = ratio_of(res->err, b.bound);
-  res->verdict = rf_sum_within(&b, res->err) ? RF_V_PASS : RF_V_WRONG;
-  /* Above the probabilistic level but within the bound: worth a look in the study. */
-  res->suspicious = res->verdict == RF_V_PASS && res->err > b.probabilistic;
-}
-
-static void judge_max(const oracle_answer *o, float got, rf_result *res) {
-  res->got = got;
-  res->want = o->max_value;
-  res->err = same_float(got, o->max_value) ? 0 : 1;
-  res->ratio = ratio_of(res->err, 0);
-  res->verdict = res->err ? (isfinite(got) || isinf(o->max_value) ? RF_V_WRONG : RF_V_NONFINITE)
-                          : RF_V_PASS;
-}
-
-static void judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res) {
-  res->got = got->value;
-  res->want = o->max_value;
-  res->got_index = got->index;
-  res->want_index = o->argmax_index;
-  int ok = got->index == o->argmax_index && same_float(got->value, o->max_value);
-  res->err = ok ? 0 : 1;
-  res->ratio = ratio_of(res->err, 0);
-  res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
-}
-
-static const rf_exp_model *exp_model_for(const rf_device_info *d) {
-  if (strcmp(d->backend, "cuda") == 0) return &RF_EXP_CUDA_EXPF;
-  if (strcmp(d->backend, "hip") == 0) return &RF_EXP_OCML_EXPF;
-  return &RF_EXP_HOST_LIBM;
-}
-
-/* The worst element of one softmax row and the row's verdict, kept apart from the result
- * until the row is decided (a row may be judged again after an MPFR upgrade). */
-typedef struct {
-  rf_verdict v;
-  double ratio, err, bound, want;
-  float got;
-  long long index;
-  char detail[160];
-} row_judgement;
-
-/* |Σ_j ŷ_j - 1| <= bound, decided in double when it is clearly so (the exact sum and its MPFR
- * rounding cost ~1 us a row). The recursive double sum s of finite terms is within
- * γ_{cols-1} Σ|ŷ_j| <= 1.01 (cols - 1) 2^-53 Σ|ŷ_j| of the exact one (Higham 2002, §4.2;
- * cols <= 2^24), and s - 1 and the products round by at most 2^-52 relative: the test below
- * leaves a factor (1 + 2^-40) of room for them. 0 means "ask the exact sum". */
-static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
-  double s = 0, a = 0;
-  for (uint32_t j = 0; j < cols; j++) {
-    s += y[j];
-    a += fabs((double)y[j]);
-  }
-  double err = 1.01 * (double)cols * 0x1p-53 * a;
-  return (fabs(s - 1.0) + err) * (1 + 0x1p-40) < bound;
-}
-
-/* Judges row i against the oracle's y for it. Returns 1 when some element is within the
- * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
-static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, uint32_t i,
-                     const float *got, row_judgement *out) {
-  const rf_runner *r = jc->r;
-  const oracle_answer *o = bc->o;
-  uint32_t cols = bc->c->cols;
-  const float *xr = bc->x + (size_t)i * cols, *gr = got + (size_t)i * cols;
-  const double *yr = o->y + (size_t)i * cols;
-  /* MPFR rows, and rows the double oracle gets correctly rounded (constant rows: RN(1/cols),
-   * rel 2^-53), are as good as exact: judged with the folded check, never upgraded. */
-  const int exact = o->row_mpfr[i] || o->row_rel[i] <= 0x1p-53;
-  rf_softmax_bound b = {.rel = rf_host_buf_get(&jc->rel, (size_t)cols * sizeof(double)),
-                        .rel_kernel = exact ? NULL
-                                    : rf_host_buf_get(&jc->rel_kernel, (size_t)cols * sizeof(double))};
-  if (exact) rf_bound_softmax_row(plan, exp_model_for(&r->dev), xr, cols, yr, &b);
-  else rf_bound_softmax_row_rel(plan, exp_model_for(&r->dev), xr, cols, yr, o->row_rel[i],
-                                RF_SM_DOUBLE_ABS, &b);
-  *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
-  if (!exact && r->softmax_upgrade_all) return 1;
-  for (uint32_t j = 0; j < cols; j++) {
-    double err;
-    rf_verdict v = RF_V_PASS;
-    if (isnan(yr[j])) {                       /* NaN or +inf in the row: NaN expected */
-      err = isnan(gr[j]) ? 0 : INFINITY;
-      v = err ? RF_V_WRONG : RF_V_PASS;
-    } else if (!isfinite(gr[j])) {
-      err = INFINITY;
-      v = RF_V_NONFINITE;
-    } else {
-      err = fabs((double)gr[j] - yr[j]);
-      if (exact) {
-        v = rf_softmax_within(&b, j, gr[j], yr[j]) ? RF_V_PASS : RF_V_WRONG;
-      } else {
-        rf_sm_check k = rf_softmax_check(&b, j, gr[j], yr[j]);
-        if (k == RF_SM_UNSURE) return 1;
-        v = k == RF_SM_PASS ? RF_V_PASS : RF_V_WRONG;
-      }
-    }
-    if (v != RF_V_PASS && (out->v == RF_V_PASS || v == RF_V_NONFINITE)) out->v = v;
-    /* The worst element so far, without a division per element: err/allowed > ratio. */
-    double allowed = b.rel[j] * yr[j] + b.abs_floor;
-    if (err > out->ratio * allowed || out->ratio < 0) {
-      double q = ratio_of(err, allowed);
-      if (q > out->ratio) {
-        out->ratio = q;
-        out->err = err;
-        out->bound = allowed;
-        out->want = yr[j];
-        out->got = gr[j];
-        out->index = (long long)i * cols + j;
-      }
-    }
-  }
-  /* The row-sum bound holds for every y the oracle allows: exceeding it is wrong outright.
-   * Only a passing row gets here, so every ŷ_j is finite: one bulk exact sum. */
-  if (cols && !isnan(yr[0]) && out->v == RF_V_PASS &&
-      !row_sum_surely_within(gr, cols, b.row_sum_bound)) {
-    rf_xsum row_sum;
-    rf_xsum_init(&row_sum);
-    rf_xsum_add(&row_sum, gr, cols);
-    double row_err = rf_xsum_abs_err_up(&row_sum, 1.0f);
-    if (row_err > b.row_sum_bound) {
-      out->v = RF_V_WRONG;
-      snprintf(out->detail, sizeof out->detail, "row %u: |sum - 1| = %.3g > row bound %.3g", i,
-               row_err, b.row_sum_bound);
-    }
-  }
-  return 0;
-}
-
-/* Softmax: every element within its bound (rf_softmax_check against the double oracle, or
- * rf_softmax_within against MPFR), rows whose exact result is NaN compared by IEEE class,
- * and each row's sum within the row-sum bound. */
-static void judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
-                          const float *got, rf_result *res) {
-  rf_runner *r = jc->r;
-  oracle_answer *o = bc->o;
-  uint32_t rows = bc->c->rows, cols = bc->c->cols;
-  res->verdict = RF_V_PASS;
-  res->ratio = -1;   /* so the first element is recorded even when every error is 0 */
-  for (uint32_t i = 0; i < rows; i++) {
-    row_judgement rj;
-    if (judge_row(jc, bc, plan, i, got, &rj)) {
-      if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
-        jc->needs_upgrade = 1;
-        return;
-      }
-      /* Too close to the bound for the double oracle: this row in MPFR, for every variant. */
-      rf_oracle_softmax_row(bc->x + (size_t)i * cols, cols, o->y + (size_t)i * cols, NULL, NULL);
-      o->row_mpfr[i] = 1;
-      r->stats.softmax_rows_upgraded++;
-      judge_row(jc, bc, plan, i, got, &rj);
-    }
-    if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
-      res->verdict = rj.v;
-    if (rj.ratio > res->ratio) {
-      res->ratio = rj.ratio;
-      res->err = rj.err;
-      res->bound = rj.bound;
-      res->got = rj.got;
-      res->want = rj.want;
-      res->got_index = res->want_index = rj.index;
-    }
-    if (rj.detail[0]) {   /* a row-sum failure: reported as found */
-      snprintf(res->detail, sizeof res->detail, "%s", rj.detail);
-      return;
-    }
-  }
-  if (res->ratio < 0) res->ratio = 0;
-  if (res->verdict != RF_V_PASS && !res->detail[0])
-    snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g want %.9g",
-             res->got_index / (cols ? cols : 1), res->got_index % (cols ? cols : 1),
-             (double)res->got, res->want);
 }
 
 /* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
@@ -536,7 +207,7 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   rf_dev_last_error();
   rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   rf_dev_sim_configure(c->sched, c->seed, c->wave);
-  double t0 = now_ms();
+  double t0 = rf_now_ms();
   int e = p->v->launch(&a);
   int le = rf_dev_last_error();
   int st = rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
@@ -546,7 +217,7 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   }
   if (!e) e = le;
   if (r->serial && !e) e = rf_dev_sync();
-  p->ms += now_ms() - t0;
+  p->ms += rf_now_ms() - t0;
   if (e) {
     p->fail[k] = RF_V_LAUNCH_ERROR;
     snprintf(msg, sizeof p->fail_detail[k], "%s", rf_dev_error_string(e));
@@ -583,10 +254,10 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
   if (collect_run(r, p, 0, res)) return;
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
   switch (p->bc->c->op) {
-  case RF_OP_SUM: judge_sum(r, o, &p->plan, *(const float *)got, res); break;
-  case RF_OP_MAX: judge_max(o, *(const float *)got, res); break;
-  case RF_OP_ARGMAX: judge_argmax(o, got, res); break;
-  case RF_OP_SOFTMAX: judge_softmax(jc, p->bc, &p->plan, got, res); break;
+  case RF_OP_SUM: rf_judge_sum(r, o, &p->plan, *(const float *)got, res); break;
+  case RF_OP_MAX: rf_judge_max(o, *(const float *)got, res); break;
+  case RF_OP_ARGMAX: rf_judge_argmax(o, got, res); break;
+  case RF_OP_SOFTMAX: rf_judge_softmax(jc, p->bc, &p->plan, got, res); break;
   default: break;
   }
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;
@@ -741,21 +412,21 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
                                         rf_input_misalign(bcs[i].c) * sizeof(float));
     host_oom |= bcs[i].in_slot < 0;
   }
-  double t0 = now_ms();
+  double t0 = rf_now_ms();
   const char *fail = host_oom ? "out of host memory for the output slots"
                    : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
-  double t1 = now_ms();
+  double t1 = rf_now_ms();
   rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
-  double t2 = now_ms();
+  double t2 = rf_now_ms();
   int se = fail ? 0 : rf_dev_sync();
   if (!fail && se)
     fail = "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
            "variant per synchronisation to attribute it)";
-  double t3 = now_ms();
+  double t3 = rf_now_ms();
   if (!fail && rf_arena_fetch(a))
     fail = "cannot read the device outputs back";
-  double t4 = now_ms();
+  double t4 = rf_now_ms();
   r->stats.ms_upload += t1 - t0;
   r->stats.ms_launch += t2 - t1;
   r->stats.ms_sync += t3 - t2;
@@ -781,7 +452,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   } else if (act != RF_GRAPH_DIRECT && se) {
     rf_graph_forget(&r->graphs);
   }
-  r->stats.ms_judge += now_ms() - t4;
+  r->stats.ms_judge += rf_now_ms() - t4;
   r->stats.batches++;
   r->stats.launched_runs += n;
   for (size_t i = 0; i < n; i++) r->stats.kernel_runs += (unsigned long long)ps[i].runs;
@@ -824,13 +495,13 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->have_last = 0;
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
-    double t0 = now_ms();
+    double t0 = rf_now_ms();
     rf_generate(c, x);
-    double t1 = now_ms();
+    double t1 = rf_now_ms();
     memset(&r->answer, 0, sizeof r->answer);
-    compute_oracle(r, c, x, elems, &r->answer);
+    rf_compute_oracle(r, c, x, elems, &r->answer);
     r->stats.ms_generate += t1 - t0;
-    r->stats.ms_oracle += now_ms() - t1;
+    r->stats.ms_oracle += rf_now_ms() - t1;
     r->last = *c;
     r->have_last = 1;
   }
@@ -853,13 +524,13 @@ typedef struct {
 static void solve_one(void *arg, size_t i, unsigned worker) {
   solve_job *j = arg;
   batch_case *bc = &j->bcs[i];
-  double t0 = now_ms();
+  double t0 = rf_now_ms();
   rf_generate(bc->c, (float *)bc->x);
-  double t1 = now_ms();
+  double t1 = rf_now_ms();
   memset(bc->o, 0, sizeof *bc->o);
-  compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);
+  rf_compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);
   j->ms[2 * worker] += t1 - t0;
-  j->ms[2 * worker + 1] += now_ms() - t1;
+  j->ms[2 * worker + 1] += rf_now_ms() - t1;
 }
 
 /* Inputs and exact answers of every case, on the pool's threads; the wall time is split
@@ -867,10 +538,10 @@ static void solve_one(void *arg, size_t i, unsigned worker) {
 static void solve_all(rf_runner *r, batch_case *bcs, size_t nc) {
   double ms[2 * RF_MAX_JUDGE_THREADS] = {0};
   solve_job job = {r, bcs, ms};
-  double t0 = now_ms();
+  double t0 = rf_now_ms();
   if (nc > 1 && workers(r)) rf_workers_run(r->workers, solve_one, &job, nc);
   else for (size_t i = 0; i < nc; i++) solve_one(&job, i, 0);
-  double wall = now_ms() - t0, gen = 0, orc = 0;
+  double wall = rf_now_ms() - t0, gen = 0, orc = 0;
   for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) { gen += ms[2 * t]; orc += ms[2 * t + 1]; }
   double share = gen + orc > 0 ? gen / (gen + orc) : 0.5;
   r->stats.ms_generate += wall * share;

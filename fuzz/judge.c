@@ -1,0 +1,263 @@
+/* The exact answer of a case and the verdict of each variant's output against it, within
+ * the bound derived from the variant's plan (runner_internal.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "runner_internal.h"
+#include "../oracle/softmax_double.h"
+
+void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
+                       oracle_answer *o) {
+  switch (c->op) {
+  case RF_OP_SUM:
+    rf_xsum_init(&o->xs);
+    rf_xsum_add(&o->xs, x, elems);
+    rf_sum_facts_compute(x, elems, &o->facts);
+    break;
+  case RF_OP_MAX: o->max_value = rf_oracle_max(x, elems); break;
+  case RF_OP_ARGMAX: o->argmax_index = rf_oracle_argmax(x, elems, &o->max_value); break;
+  case RF_OP_SOFTMAX: {
+    /* Double precision first (~100x faster than MPFR); MPFR for the rows it refuses (NaN or
+     * infinity: MPFR defines their semantics) and, later, for rows the judge cannot decide
+     * within the double oracle's margin (judge_softmax). */
+    o->y = rf_host_buf_get(&r->y_exact, elems * sizeof(double));
+    o->row_rel = rf_host_buf_get(&r->row_rel, (size_t)c->rows * sizeof(double));
+    o->row_mpfr = rf_host_buf_get(&r->row_mpfr, c->rows);
+    if (!elems) break;
+    for (uint32_t i = 0; i < c->rows; i++) {
+      const float *xr = x + (size_t)i * c->cols;
+      double *yr = o->y + (size_t)i * c->cols;
+      o->row_rel[i] = r->softmax_mpfr_only ? -1 : rf_oracle_softmax_row_double(xr, c->cols, yr);
+      o->row_mpfr[i] = o->row_rel[i] < 0;
+      if (o->row_mpfr[i]) {
+        rf_oracle_softmax_row(xr, c->cols, yr, NULL, NULL);
+        r->stats.softmax_rows_mpfr++;
+      } else {
+        r->stats.softmax_rows_double++;
+      }
+    }
+    break;
+  }
+  default: break;
+  }
+}
+
+/* ---- comparisons ------------------------------------------------------------------------ */
+static double ratio_of(double err, double bound) {
+  if (err == 0) return 0;
+  if (bound == 0) return INFINITY;
+  return err / bound;
+}
+
+static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* The simulator's atomics are exact IEEE additions; GPU float atomics may flush subnormals
+ * (NVIDIA's do: PTX ISA, atom.add.f32; AMD's are not documented here, so assumed to). */
+static const rf_sum_model *sum_model_for(const rf_device_info *d) {
+  return strcmp(d->backend, "sim") == 0 ? &RF_SUM_IEEE : &RF_SUM_ATOMIC_FTZ;
+}
+
+void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,
+                  rf_result *res) {
+  rf_sum_bound b;
+  rf_bound_sum_model(plan, &o->facts, sum_model_for(&r->dev), &b);
+  res->got = got;
+  res->want = rf_xsum_round_f64(&o->xs);
+  res->bound = b.bound;
+  res->abs_sum = o->facts.abs_sum_up;
+  res->probabilistic = b.probabilistic;
+  if (!o->facts.all_finite) {
+    /* Non-finite inputs: the IEEE result (inf, -inf or NaN) is the only right answer. */
+    float want = rf_xsum_round_f32(&o->xs);
+    int ok = same_float(got, want);
+    res->err = ok ? 0 : INFINITY;
+    res->ratio = ok ? 0 : INFINITY;
+    res->verdict = ok ? RF_V_PASS : isfinite(got) ? RF_V_WRONG : RF_V_NONFINITE;
+    return;
+  }
+  if (!isfinite(got)) {
+    /* Partial sums may overflow in some orders: ±inf, or NaN from opposite infinities in
+     * two subtrees, is then a legitimate result (docs/TOLERANCES.md). */
+    if (b.overflow_possible) {
+      res->verdict = RF_V_PASS;
+      snprintf(res->detail, sizeof res->detail, "%g accepted: partial sums may overflow", got);
+      return;
+    }
+    res->verdict = RF_V_NONFINITE;
+    res->err = INFINITY;
+    res->ratio = INFINITY;
+    return;
+  }
+  res->err = rf_xsum_abs_err_up(&o->xs, got);
+  res->ratio = ratio_of(res->err, b.bound);
+  res->verdict = rf_sum_within(&b, res->err) ? RF_V_PASS : RF_V_WRONG;
+  /* Above the probabilistic level but within the bound: worth a look in the study. */
+  res->suspicious = res->verdict == RF_V_PASS && res->err > b.probabilistic;
+}
+
+void rf_judge_max(const oracle_answer *o, float got, rf_result *res) {
+  res->got = got;
+  res->want = o->max_value;
+  res->err = same_float(got, o->max_value) ? 0 : 1;
+  res->ratio = ratio_of(res->err, 0);
+  res->verdict = res->err ? (isfinite(got) || isinf(o->max_value) ? RF_V_WRONG : RF_V_NONFINITE)
+                          : RF_V_PASS;
+}
+
+void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res) {
+  res->got = got->value;
+  res->want = o->max_value;
+  res->got_index = got->index;
+  res->want_index = o->argmax_index;
+  int ok = got->index == o->argmax_index && same_float(got->value, o->max_value);
+  res->err = ok ? 0 : 1;
+  res->ratio = ratio_of(res->err, 0);
+  res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
+}
+
+static const rf_exp_model *exp_model_for(const rf_device_info *d) {
+  if (strcmp(d->backend, "cuda") == 0) return &RF_EXP_CUDA_EXPF;
+  if (strcmp(d->backend, "hip") == 0) return &RF_EXP_OCML_EXPF;
+  return &RF_EXP_HOST_LIBM;
+}
+
+/* The worst element of one softmax row and the row's verdict, kept apart from the result
+ * until the row is decided (a row may be judged again after an MPFR upgrade). */
+typedef struct {
+  rf_verdict v;
+  double ratio, err, bound, want;
+  float got;
+  long long index;
+  char detail[160];
+} row_judgement;
+
+/* |Σ_j ŷ_j - 1| <= bound, decided in double when it is clearly so (the exact sum and its MPFR
+ * rounding cost ~1 us a row). The recursive double sum s of finite terms is within
+ * γ_{cols-1} Σ|ŷ_j| <= 1.01 (cols - 1) 2^-53 Σ|ŷ_j| of the exact one (Higham 2002, §4.2;
+ * cols <= 2^24), and s - 1 and the products round by at most 2^-52 relative: the test below
+ * leaves a factor (1 + 2^-40) of room for them. 0 means "ask the exact sum". */
+static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
+  double s = 0, a = 0;
+  for (uint32_t j = 0; j < cols; j++) {
+    s += y[j];
+    a += fabs((double)y[j]);
+  }
+  double err = 1.01 * (double)cols * 0x1p-53 * a;
+  return (fabs(s - 1.0) + err) * (1 + 0x1p-40) < bound;
+}
+
+/* Judges row i against the oracle's y for it. Returns 1 when some element is within the
+ * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
+static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, uint32_t i,
+                     const float *got, row_judgement *out) {
+  const rf_runner *r = jc->r;
+  const oracle_answer *o = bc->o;
+  uint32_t cols = bc->c->cols;
+  const float *xr = bc->x + (size_t)i * cols, *gr = got + (size_t)i * cols;
+  const double *yr = o->y + (size_t)i * cols;
+  /* MPFR rows, and rows the double oracle gets correctly rounded (constant rows: RN(1/cols),
+   * rel 2^-53), are as good as exact: judged with the folded check, never upgraded. */
+  const int exact = o->row_mpfr[i] || o->row_rel[i] <= 0x1p-53;
+  rf_softmax_bound b = {.rel = rf_host_buf_get(&jc->rel, (size_t)cols * sizeof(double)),
+                        .rel_kernel = exact ? NULL
+                                    : rf_host_buf_get(&jc->rel_kernel, (size_t)cols * sizeof(double))};
+  if (exact) rf_bound_softmax_row(plan, exp_model_for(&r->dev), xr, cols, yr, &b);
+  else rf_bound_softmax_row_rel(plan, exp_model_for(&r->dev), xr, cols, yr, o->row_rel[i],
+                                RF_SM_DOUBLE_ABS, &b);
+  *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
+  if (!exact && r->softmax_upgrade_all) return 1;
+  for (uint32_t j = 0; j < cols; j++) {
+    double err;
+    rf_verdict v = RF_V_PASS;
+    if (isnan(yr[j])) {                       /* NaN or +inf in the row: NaN expected */
+      err = isnan(gr[j]) ? 0 : INFINITY;
+      v = err ? RF_V_WRONG : RF_V_PASS;
+    } else if (!isfinite(gr[j])) {
+      err = INFINITY;
+      v = RF_V_NONFINITE;
+    } else {
+      err = fabs((double)gr[j] - yr[j]);
+      if (exact) {
+        v = rf_softmax_within(&b, j, gr[j], yr[j]) ? RF_V_PASS : RF_V_WRONG;
+      } else {
+        rf_sm_check k = rf_softmax_check(&b, j, gr[j], yr[j]);
+        if (k == RF_SM_UNSURE) return 1;
+        v = k == RF_SM_PASS ? RF_V_PASS : RF_V_WRONG;
+      }
+    }
+    if (v != RF_V_PASS && (out->v == RF_V_PASS || v == RF_V_NONFINITE)) out->v = v;
+    /* The worst element so far, without a division per element: err/allowed > ratio. */
+    double allowed = b.rel[j] * yr[j] + b.abs_floor;
+    if (err > out->ratio * allowed || out->ratio < 0) {
+      double q = ratio_of(err, allowed);
+      if (q > out->ratio) {
+        out->ratio = q;
+        out->err = err;
+        out->bound = allowed;
+        out->want = yr[j];
+        out->got = gr[j];
+        out->index = (long long)i * cols + j;
+      }
+    }
+  }
+  /* The row-sum bound holds for every y the oracle allows: exceeding it is wrong outright.
+   * Only a passing row gets here, so every ŷ_j is finite: one bulk exact sum. */
+  if (cols && !isnan(yr[0]) && out->v == RF_V_PASS &&
+      !row_sum_surely_within(gr, cols, b.row_sum_bound)) {
+    rf_xsum row_sum;
+    rf_xsum_init(&row_sum);
+    rf_xsum_add(&row_sum, gr, cols);
+    double row_err = rf_xsum_abs_err_up(&row_sum, 1.0f);
+    if (row_err > b.row_sum_bound) {
+      out->v = RF_V_WRONG;
+      snprintf(out->detail, sizeof out->detail, "row %u: |sum - 1| = %.3g > row bound %.3g", i,
+               row_err, b.row_sum_bound);
+    }
+  }
+  return 0;
+}
+
+/* Softmax: every element within its bound (rf_softmax_check against the double oracle, or
+ * rf_softmax_within against MPFR), rows whose exact result is NaN compared by IEEE class,
+ * and each row's sum within the row-sum bound. */
+void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
+                      const float *got, rf_result *res) {
+  rf_runner *r = jc->r;
+  oracle_answer *o = bc->o;
+  uint32_t rows = bc->c->rows, cols = bc->c->cols;
+  res->verdict = RF_V_PASS;
+  res->ratio = -1;   /* so the first element is recorded even when every error is 0 */
+  for (uint32_t i = 0; i < rows; i++) {
+    row_judgement rj;
+    if (judge_row(jc, bc, plan, i, got, &rj)) {
+      if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
+        jc->needs_upgrade = 1;
+        return;
+      }
+      /* Too close to the bound for the double oracle: this row in MPFR, for every variant. */
+      rf_oracle_softmax_row(bc->x + (size_t)i * cols, cols, o->y + (size_t)i * cols, NULL, NULL);
+      o->row_mpfr[i] = 1;
+      r->stats.softmax_rows_upgraded++;
+      judge_row(jc, bc, plan, i, got, &rj);
+    }
+    if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
+      res->verdict = rj.v;
+    if (rj.ratio > res->ratio) {
+      res->ratio = rj.ratio;
+      res->err = rj.err;
+      res->bound = rj.bound;
+      res->got = rj.got;
+      res->want = rj.want;
+      res->got_index = res->want_index = rj.index;
+    }
+    if (rj.detail[0]) {   /* a row-sum failure: reported as found */
+      snprintf(res->detail, sizeof res->detail, "%s", rj.detail);
+      return;
+    }
+  }
+  if (res->ratio < 0) res->ratio = 0;
+  if (res->verdict != RF_V_PASS && !res->detail[0])
+    snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g want %.9g",
+             res->got_index / (cols ? cols : 1), res->got_index % (cols ? cols : 1),
+             (double)res->got, res->want);
+}
