@@ -571,7 +571,12 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
   oracle_answer *os = rf_host_buf_get(&r->many_answer, nc * sizeof *os);
   float *xs = rf_host_buf_get(&r->many_x, (total + 1) * sizeof(float));
   pending *ps = rf_host_buf_get(&r->pending, nc * max * sizeof *ps);
-  if (!bcs || !os || !xs || (!ps && max)) { snprintf(err, errlen, "out of host memory"); return -1; }
+  if (!bcs || !os || !xs || (!ps && max)) {
+    snprintf(err, errlen, "out of host memory for a batch of %zu cases", nc);
+    for (size_t i = 0; i < nc; i++)
+      if (cs[i].op != RF_OP_SOFTMAX) counts[i] = -1;
+    return -1;
+  }
   size_t m = 0, off = 0;
   for (size_t i = 0; i < nc; i++) {
     if (cs[i].op == RF_OP_SOFTMAX || counts[i] < 0) continue;
