@@ -362,12 +362,13 @@ static void *record(rf_runner *r, pending *ps, size_t n, const rf_launch_desc *d
   return g;
 }
 
-/* Enqueues every run; returns the graph action taken (RF_GRAPH_DIRECT when none). */
+/* Enqueues every run as describe() left them in r->descs; returns the graph action taken
+ * (RF_GRAPH_DIRECT when none). */
 static rf_graph_action launch_batch(rf_runner *r, pending *ps, size_t n) {
-  const rf_launch_desc *d = describe(r, ps, n);
+  const rf_launch_desc *d = r->descs.p;
   const size_t nd = r->n_descs;
-  rf_graph_action act = r->use_graphs && !r->serial && d ? rf_graph_decide(&r->graphs, d, nd)
-                                                         : RF_GRAPH_DIRECT;
+  rf_graph_action act = r->use_graphs && !r->serial ? rf_graph_decide(&r->graphs, d, nd)
+                                                    : RF_GRAPH_DIRECT;
   if (act == RF_GRAPH_RECORD) {
     void *g = record(r, ps, n, d);
     rf_graph_note_recorded(&r->graphs, d, nd, g);
@@ -381,13 +382,7 @@ static rf_graph_action launch_batch(rf_runner *r, pending *ps, size_t n) {
     }
     rf_graph_forget(&r->graphs);
   }
-  if (d) launch_direct(r, ps, n, d);
-  else
-    for (size_t i = 0; i < n; i++)
-      for (int k = 0; k < ps[i].runs; k++) {
-        rf_launch_desc one = launch_desc(r, &ps[i], k, 0);
-        launch_run(r, &ps[i], k, &one);
-      }
+  launch_direct(r, ps, n, d);
   return RF_GRAPH_DIRECT;
 }
 
@@ -417,6 +412,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
                    : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
   double t1 = rf_now_ms();
+  if (!fail && !describe(r, ps, n)) fail = "out of host memory for the launch descriptions";
   rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
   double t2 = rf_now_ms();
   int se = fail ? 0 : rf_dev_sync();
