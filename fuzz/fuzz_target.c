@@ -20,10 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runner.h"
-#include "report.h"
-#include "fuzz_select.h"
-#include "../kernels/plugin_loader.h"
+#include "run/runner.h"
+#include "run/report.h"
+#include "run/fuzz_select.h"
+#include "kernels/plugin_loader.h"
 
 #define RF_FUZZ_MAX_VARIANTS 256
 #define RF_BUCKETS 16

@@ -8,7 +8,7 @@
  * -inf included, beats it by value or by its lower index, so RF_ARGMAX_NONE surviving to the end
  * means "no non-NaN element". */
 #include "port.h"
-#include "variant.h"
+#include "redfuzz/variant.h"
 #include "launch_common.h"
 
 #define RF_ARGMAX_MAX_BLOCK 1024u

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "port.h"
 #include "device.h"
+#include "model/case.h"
 #if defined(RF_SIM)
 #include "../sim/sim_control.h"
 #endif
@@ -155,6 +156,16 @@ extern "C" int rf_dev_graph_launch(void *graph) {
 extern "C" void rf_dev_graph_free(void *graph) {
   if (graph) (void)hipGraphExecDestroy((hipGraphExec_t)graph);
 }
+#endif
+
+#if defined(RF_SIM)
+/* The runner passes a case's rf_sched straight through: the two enums must agree. Checked
+ * here, where both are visible (the simulator itself knows nothing of cases). */
+static_assert(int{RF_SIM_SCHED_IN_ORDER} == int{RF_SCHED_IN_ORDER} &&
+                  int{RF_SIM_SCHED_REVERSE} == int{RF_SCHED_REVERSE} &&
+                  int{RF_SIM_SCHED_RANDOM} == int{RF_SCHED_RANDOM} &&
+                  int{RF_SIM_SCHED_WAVE_SKEW} == int{RF_SCHED_WAVE_SKEW},
+              "simulator schedules must match rf_sched");
 #endif
 
 extern "C" void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave) {

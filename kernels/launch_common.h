@@ -4,7 +4,7 @@
 #define RF_LAUNCH_COMMON_H
 #include <stdarg.h>
 #include <stdio.h>
-#include "variant.h"
+#include "redfuzz/variant.h"
 
 #ifdef __cplusplus
 #define RF_THREAD_LOCAL static thread_local

@@ -8,7 +8,7 @@
  * fmaxf(NaN, v) = v for every v, and an all-NaN input stays NaN (with -inf padding it would come
  * out as -inf). For an input with any non-NaN element the two identities give the same result. */
 #include "port.h"
-#include "variant.h"
+#include "redfuzz/variant.h"
 #include "launch_common.h"
 
 #define RF_MAX_MAX_BLOCK 1024u

@@ -2,7 +2,7 @@
  * (plugins). Each family file defines `const rf_variant *const rf_family_<name>[]`,
  * NULL-terminated. */
 #include <string.h>
-#include "variant.h"
+#include "redfuzz/variant.h"
 
 extern const rf_variant *const rf_family_sum[];
 extern const rf_variant *const rf_family_max[];

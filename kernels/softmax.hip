@@ -7,7 +7,7 @@
  * +inf max makes exp(inf - inf) = NaN. Masked lanes contribute -inf to a max and 0 to a sum
  * (seed 004 §10.5.5), never 0 to a max. */
 #include "port.h"
-#include "variant.h"
+#include "redfuzz/variant.h"
 #include "launch_common.h"
 
 #define RF_SM_MAX_BLOCK 1024u

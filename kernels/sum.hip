@@ -2,7 +2,7 @@
  * (seed 000 §9.4, seed 002 v0..v4, seed 003 versions 1..3). Every plan counts the additions on
  * the longest path from an input to the output (docs/KERNELS_SUM.md has the formulas). */
 #include "port.h"
-#include "variant.h"
+#include "redfuzz/variant.h"
 #include "launch_common.h"
 
 #define RF_SUM_MAX_BLOCK 1024u

@@ -4,7 +4,7 @@
 #define RF_BOUNDS_H
 #include <stddef.h>
 #include <stdint.h>
-#include "plan.h"
+#include "redfuzz/plan.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

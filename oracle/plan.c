@@ -1,5 +1,5 @@
 /* Plans: the depth of a variant's combining tree (oracle/plan.h). */
-#include "plan.h"
+#include "redfuzz/plan.h"
 
 #include <stdio.h>
 

@@ -78,7 +78,7 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2206  # RF_GFX_EXTRA_FLAGS is a list of flags on purpose
 flags=(-std=c++17 -x hip --offload-arch=gfx1201 --offload-device-only -nogpulib -O2
-       -Wall -Wextra -I"$root" ${RF_GFX_EXTRA_FLAGS:-})
+       -Wall -Wextra -I"$root" -I"$root/include" ${RF_GFX_EXTRA_FLAGS:-})
 
 passed=0 failed=0
 fail() {  # file, reason, [log to show]

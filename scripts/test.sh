@@ -28,6 +28,10 @@ cmake --build --preset sim-asan -j "$JOBS"
 echo "== ctest: AddressSanitizer build (the whole suite but the long schedule sweep run above)"
 ctest --preset sim-asan -j "$JOBS" -E 'sweep_boundaries_all_schedules'
 
+echo "== includes point only down the layers (model <- oracle <- sim, kernels <- run <- cli, fuzz)"
+bash scripts/check-layers.sh --self-test
+bash scripts/check-layers.sh
+
 echo "== host C code under gcc 12 with -Wall -Wextra -Werror"
 bash scripts/check-gcc.sh
 

@@ -1,14 +1,8 @@
 /* rf_sim_configure / rf_sim_take_status and friends (sim_control.h). */
 #include "engine.h"
-#include "fuzz/case.h"
 #include "sanitizer_hooks.h"
 #include "status.h"
 
-static_assert(int{RF_SIM_SCHED_IN_ORDER} == int{RF_SCHED_IN_ORDER} &&
-                  int{RF_SIM_SCHED_REVERSE} == int{RF_SCHED_REVERSE} &&
-                  int{RF_SIM_SCHED_RANDOM} == int{RF_SCHED_RANDOM} &&
-                  int{RF_SIM_SCHED_WAVE_SKEW} == int{RF_SCHED_WAVE_SKEW},
-              "simulator schedules must match rf_sched");
 
 extern "C" {
 

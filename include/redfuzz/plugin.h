@@ -42,7 +42,7 @@
 #ifndef REDFUZZ_PLUGIN_H
 #define REDFUZZ_PLUGIN_H
 #include <stddef.h>
-#include "../../kernels/variant.h"
+#include "variant.h"
 
 #define RF_PLUGIN_ABI_VERSION 1
 

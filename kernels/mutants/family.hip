@@ -1,6 +1,6 @@
 /* The known-bug mutants (docs/MUTANTS.md), one per file, gathered into the family the registry
  * reads when REDFUZZ_MUTANTS is ON. */
-#include "../variant.h"
+#include "redfuzz/variant.h"
 
 #if !defined(__HIP_DEVICE_COMPILE__)
 extern "C" {

@@ -4,7 +4,7 @@
 #ifndef RF_MUT_COMMON_H
 #define RF_MUT_COMMON_H
 #include "../port.h"
-#include "../variant.h"
+#include "redfuzz/variant.h"
 #include "../launch_common.h"
 
 #define RF_MUT_MAX_BLOCK 1024u

@@ -6,7 +6,7 @@
 #define RF_CUB_REF_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../variant.h"
+#include "redfuzz/variant.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

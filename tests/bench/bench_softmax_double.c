@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "fuzz/gen.h"
+#include "model/gen.h"
 #include "oracle/bounds.h"
 #include "oracle/exact.h"
 #include "oracle/softmax_double.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <mpfr.h>
 #include "oracle/bounds.h"
-#include "oracle/plan.h"
+#include "redfuzz/plan.h"
 #include "rf_test.h"
 
 /* γ_h must be an upper bound of h u / (1 - h u) and no more than 2^-50 above it. */

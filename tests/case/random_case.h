@@ -2,8 +2,8 @@
  * with the range ends (and the limits themselves) picked often. Test-only helper. */
 #ifndef RF_TEST_RANDOM_CASE_H
 #define RF_TEST_RANDOM_CASE_H
-#include "fuzz/case.h"
-#include "fuzz/gen.h"
+#include "model/case.h"
+#include "model/gen.h"
 
 /* 0, 1, hi, hi-1 or uniform in 0..hi (uniform ignores the tiny modulo bias). */
 static inline uint64_t rc_pick(uint64_t *s, uint64_t hi) {

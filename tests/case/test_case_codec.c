@@ -3,8 +3,8 @@
  * boundary sizes among decoded random inputs. */
 #include <string.h>
 
-#include "fuzz/case.h"
-#include "fuzz/gen.h"
+#include "model/case.h"
+#include "model/gen.h"
 #include "random_case.h"
 #include "rf_test.h"
 

@@ -2,7 +2,7 @@
  * accepting its range ends and rejecting one step past them, with the exact message). */
 #include <string.h>
 
-#include "fuzz/case.h"
+#include "model/case.h"
 #include "rf_test.h"
 
 static char msg[512];

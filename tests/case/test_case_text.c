@@ -2,8 +2,8 @@
  * writer and its round trip, and the exact error message of every kind of mistake. */
 #include <string.h>
 
-#include "fuzz/case.h"
-#include "fuzz/gen.h"
+#include "model/case.h"
+#include "model/gen.h"
 #include "random_case.h"
 #include "rf_test.h"
 

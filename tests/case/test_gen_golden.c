@@ -4,8 +4,8 @@
  * splitmix64 against the published reference outputs. */
 #include <string.h>
 
-#include "fuzz/case.h"
-#include "fuzz/gen.h"
+#include "model/case.h"
+#include "model/gen.h"
 #include "rf_test.h"
 
 /* FNV-1a 64 (Fowler, Noll, Vo) over each float's bits, least significant byte first. */

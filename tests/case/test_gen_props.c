@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz/case.h"
-#include "fuzz/gen.h"
+#include "model/case.h"
+#include "model/gen.h"
 #include "rf_test.h"
 
 static float buf[1 << 16], buf2[1 << 16];

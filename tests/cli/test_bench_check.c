@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 #include "rf_test.h"
-#include "fuzz/bench.h"
-#include "kernels/variant.h"
+#include "run/bench.h"
+#include "redfuzz/variant.h"
 #include "oracle/bounds.h"
 #include "oracle/exact.h"
 

@@ -2,7 +2,7 @@
  * launch costs the GPU tens of seconds of empty blocks), and grids below it unchanged. */
 #include <string.h>
 #include "rf_test.h"
-#include "fuzz/fuzz_select.h"
+#include "run/fuzz_select.h"
 
 static uint32_t decoded_grid(uint32_t grid) {
   rf_case c;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rf_test.h"
-#include "fuzz/study.h"
-#include "fuzz/study_report.h"
+#include "run/study.h"
+#include "run/study_report.h"
 
 static void test_parse_range(void) {
   uint64_t lo = 0, hi = 0;

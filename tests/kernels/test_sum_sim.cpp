@@ -23,8 +23,9 @@
 #include <vector>
 #include "rf_test.h"
 #include "kernels/device.h"
-#include "kernels/variant.h"
-#include "oracle/plan.h"
+#include "redfuzz/variant.h"
+#include "model/case.h"
+#include "redfuzz/plan.h"
 
 namespace {
 

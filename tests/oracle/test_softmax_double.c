@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <mpfr.h>
-#include "fuzz/gen.h"
+#include "model/gen.h"
 #include "oracle/softmax_double.h"
 #include "oracle_testlib.h"
 #include "rf_test.h"

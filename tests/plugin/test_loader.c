@@ -4,7 +4,7 @@
 #include <string.h>
 #include "rf_test.h"
 #include "kernels/plugin_loader.h"
-#include "kernels/variant.h"
+#include "redfuzz/variant.h"
 
 int main(void) {
   char err[512];

@@ -4,7 +4,7 @@
  * rf_dev_graph_free ignores them). */
 #include <string.h>
 #include "rf_test.h"
-#include "fuzz/launch_graph.h"
+#include "run/launch_graph.h"
 
 static rf_launch_desc desc(uintptr_t out, uint32_t block) {
   rf_launch_desc d;

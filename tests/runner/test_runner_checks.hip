@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 #include "kernels/port.h"
-#include "kernels/variant.h"
-#include "fuzz/runner.h"
+#include "redfuzz/variant.h"
+#include "run/runner.h"
 #include "rf_test.h"
 
 /* One thread sums sequentially (exactly the plan "chain n") and writes out[0..k). */

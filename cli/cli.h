@@ -2,8 +2,8 @@
 #ifndef RF_CLI_H
 #define RF_CLI_H
 #include <stdio.h>
-#include "case.h"
-#include "runner.h"
+#include "model/case.h"
+#include "run/runner.h"
 
 /* Exit statuses: 0 all pass, 1 a failure verdict or mismatch, 2 usage / input error. */
 enum { RF_EXIT_OK = 0, RF_EXIT_FAIL = 1, RF_EXIT_USAGE = 2 };

@@ -5,8 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "runner.h"
-#include "../oracle/exact.h"
-#include "../oracle/bounds.h"
+#include "oracle/exact.h"
+#include "oracle/bounds.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

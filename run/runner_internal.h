@@ -3,8 +3,8 @@
 #ifndef RF_RUNNER_INTERNAL_H
 #define RF_RUNNER_INTERNAL_H
 #include "runner.h"
-#include "../oracle/exact.h"
-#include "../oracle/bounds.h"
+#include "oracle/exact.h"
+#include "oracle/bounds.h"
 #include "buffers.h"
 #include "arena.h"
 #include "workers.h"

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "parse_count.h"
-#include "bench.h"
-#include "gen.h"
-#include "report.h"
-#include "../kernels/reference/cub_ref.h"
+#include "model/parse_count.h"
+#include "run/bench.h"
+#include "model/gen.h"
+#include "run/report.h"
+#include "kernels/reference/cub_ref.h"
 
 static const char help[] =
   "usage: redfuzz bench [--op sum|max|argmax|softmax|all] [--n LIST] [--shape LIST]\n"

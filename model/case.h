@@ -6,12 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "redfuzz/op.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum { RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX, RF_OP_SOFTMAX, RF_OP_COUNT } rf_op;
 
 typedef enum {
   RF_DIST_ALTERNATING,   /* +1,-1,+1,... ; seed bit 0 picks the first sign (seed 000) */

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "../kernels/plugin_loader.h"
+#include "kernels/plugin_loader.h"
 
 static const char usage[] =
   "usage: redfuzz [--plugin LIB.so]... <command> [options]\n"

@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
-#include "gen.h"
-#include "study.h"
-#include "study_report.h"
+#include "model/gen.h"
+#include "run/study.h"
+#include "run/study_report.h"
 
 static const char help[] =
   "usage: redfuzz study [--op sum|softmax] [--variants A,B,...] [--dists D,E,...]\n"

@@ -5,9 +5,9 @@
 #define RF_BENCH_H
 #include <stddef.h>
 #include <stdint.h>
-#include "case.h"
-#include "verdict.h"
-#include "../oracle/plan.h"
+#include "model/case.h"
+#include "model/verdict.h"
+#include "redfuzz/plan.h"
 
 /* Enqueues one launch on the default stream; returns 0 or the backend's error code. */
 typedef int (*rf_bench_launch_fn)(void *ctx);

@@ -4,8 +4,8 @@
 #define RF_VARIANT_H
 #include <stddef.h>
 #include <stdint.h>
-#include "../fuzz/case.h"
-#include "../oracle/plan.h"
+#include "op.h"
+#include "plan.h"
 #ifdef __cplusplus
 extern "C" {
 #endif

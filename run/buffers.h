@@ -3,7 +3,7 @@
 #define RF_BUFFERS_H
 #include <stddef.h>
 #include <stdint.h>
-#include "case.h"
+#include "model/case.h"
 
 #define RF_GUARD_BYTES 256
 /* A signalling NaN: arithmetic on it gives a quiet NaN, so only a word no kernel wrote keeps

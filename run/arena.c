@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
-#include "../kernels/device.h"
+#include "kernels/device.h"
 
 /* Below this size a whole-arena download is cheaper than one small copy per guard zone. */
 #define RF_ARENA_WHOLE_FETCH (4u << 20)

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "report.h"
+#include "run/report.h"
 
 static const char help[] =
   "usage: redfuzz replay [--verbose] PATH...\n"

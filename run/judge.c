@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
-#include "../oracle/softmax_double.h"
+#include "oracle/softmax_double.h"
 
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o) {

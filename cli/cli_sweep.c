@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
-#include "report.h"
-#include "parse_count.h"
+#include "run/report.h"
+#include "model/parse_count.h"
 
 static const char help[] =
   "usage: redfuzz sweep [options]\n"

@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 #include <string.h>
 #include "cli.h"
-#include "shrink.h"
-#include "report.h"
-#include "fuzz_select.h"
+#include "run/shrink.h"
+#include "run/report.h"
+#include "run/fuzz_select.h"
 
 static const char help[] =
   "usage: redfuzz shrink FILE [--variant NAME] [--out DIR] [--only LIST]\n"

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "report.h"
+#include "run/report.h"
 
 static const char help[] =
   "usage: redfuzz run [case flags] [--json]\n"

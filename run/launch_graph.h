@@ -8,7 +8,7 @@
 #define RF_LAUNCH_GRAPH_H
 #include <stddef.h>
 #include "buffers.h"
-#include "../kernels/variant.h"
+#include "redfuzz/variant.h"
 
 /* One enqueued variant run: everything its launch function reads. */
 typedef struct {

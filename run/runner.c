@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "runner_internal.h"
-#include "gen.h"
+#include "model/gen.h"
 
 static void judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel);

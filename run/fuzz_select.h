@@ -2,8 +2,8 @@
  * artifact decodes to the same case in both. */
 #ifndef RF_FUZZ_SELECT_H
 #define RF_FUZZ_SELECT_H
-#include "case.h"
-#include "../kernels/variant.h"
+#include "model/case.h"
+#include "redfuzz/variant.h"
 
 /* only: comma list of variant names and/or op names ("" = every correct variant). Mutants are
  * selected only by name. */

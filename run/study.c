@@ -1,6 +1,6 @@
 /* Device-free pieces of `redfuzz study` (study.h). */
 #include "study.h"
-#include "parse_count.h"
+#include "model/parse_count.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

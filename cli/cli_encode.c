@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "fuzz_select.h"
+#include "run/fuzz_select.h"
 
 static const char help_encode[] =
   "usage: redfuzz encode CASE.case OUT.bin\n"

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "bench.h"
-#include "../kernels/device.h"
-#include "../kernels/variant.h"
-#include "../oracle/exact.h"
-#include "../oracle/bounds.h"
+#include "kernels/device.h"
+#include "redfuzz/variant.h"
+#include "oracle/exact.h"
+#include "oracle/bounds.h"
 
 /* The device's pending error if there is one, else `fallback`. */
 static int first_error(int fallback) {

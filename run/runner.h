@@ -5,10 +5,10 @@
 #ifndef RF_RUNNER_H
 #define RF_RUNNER_H
 #include <stddef.h>
-#include "case.h"
-#include "verdict.h"
-#include "../kernels/variant.h"
-#include "../kernels/device.h"
+#include "model/case.h"
+#include "model/verdict.h"
+#include "redfuzz/variant.h"
+#include "kernels/device.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
