@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "model/parse_count.h"
+#include "model/number.h"
 #include "run/bench.h"
 #include "model/gen.h"
 #include "run/report.h"
@@ -78,12 +78,12 @@ static int parse_list(const char *flag, char *val, size_t *count,
 
 static int one_n(const char *item, size_t k, void *ctx) {
   bench_opts *o = ctx;
-  return rf_parse_count(item, &o->n[k]) || o->n[k] == 0 ? -1 : 0;
+  return rf_num_parse(item, 0, UINT64_MAX, &o->n[k], NULL, 0) || o->n[k] == 0 ? -1 : 0;
 }
 
 static int one_block(const char *item, size_t k, void *ctx) {
   bench_opts *o = ctx;
-  return rf_parse_count(item, &o->block[k]) || o->block[k] > 1024 ? -1 : 0;
+  return rf_num_parse(item, 0, UINT64_MAX, &o->block[k], NULL, 0) || o->block[k] > 1024 ? -1 : 0;
 }
 
 static int one_shape(const char *item, size_t k, void *ctx) {
@@ -94,7 +94,7 @@ static int one_shape(const char *item, size_t k, void *ctx) {
   if (!x) return -1;
   *x = 0;
   uint64_t r, c;
-  if (rf_parse_count(buf, &r) || rf_parse_count(x + 1, &c) || !r || !c || r > UINT32_MAX ||
+  if (rf_num_parse(buf, 0, UINT64_MAX, &r, NULL, 0) || rf_num_parse(x + 1, 0, UINT64_MAX, &c, NULL, 0) || !r || !c || r > UINT32_MAX ||
       c > UINT32_MAX)
     return -1;
   o->rows[k] = (uint32_t)r;
@@ -136,7 +136,7 @@ static int parse_flags(int argc, char **argv, bench_opts *o) {
         return -1;
     } else if (strcmp(a, "--warmup") == 0 || strcmp(a, "--repeat") == 0) {
       int repeat = a[2] == 'r';
-      if (rf_parse_count(v, &u) || u > 100000 || (repeat && u == 0))
+      if (rf_num_parse(v, 0, UINT64_MAX, &u, NULL, 0) || u > 100000 || (repeat && u == 0))
         return usage_error(a, v, repeat ? "1..100000" : "0..100000");
       *(repeat ? &o->repeat : &o->warmup) = (unsigned)u;
     } else if (strcmp(a, "--variant") == 0) {

@@ -6,7 +6,7 @@
 #include <time.h>
 #include "cli.h"
 #include "run/report.h"
-#include "model/parse_count.h"
+#include "model/number.h"
 
 static const char help[] =
   "usage: redfuzz sweep [options]\n"
@@ -59,7 +59,7 @@ static int parse_list(const char *arg, list *l, int numeric) {
     }
     if (numeric) {
       uint64_t v;
-      if (rf_parse_count(tok, &v)) return -1;
+      if (rf_num_parse(tok, 0, UINT64_MAX, &v, NULL, 0)) return -1;
       l->v[l->n] = v;
     }
     l->n++;

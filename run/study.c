@@ -1,20 +1,20 @@
 /* Device-free pieces of `redfuzz study` (study.h). */
 #include "study.h"
-#include "model/parse_count.h"
+#include "model/number.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- sizes ------------------------------------------------------------------------------ */
-/* One end of a range: the text between s and end, through rf_parse_count. */
+/* One end of a range: the text between s and end, through rf_num_parse. */
 static int parse_size(const char *s, const char *end, uint64_t *out) {
   char buf[32];
   size_t len = (size_t)(end - s);
   if (len == 0 || len >= sizeof buf) return -1;
   memcpy(buf, s, len);
   buf[len] = 0;
-  return rf_parse_count(buf, out);
+  return rf_num_parse(buf, 0, UINT64_MAX, out, NULL, 0);
 }
 
 int rf_study_parse_range(const char *s, uint64_t *lo, uint64_t *hi) {
