@@ -32,6 +32,8 @@ extern const char RF_CLI_CASE_FLAGS_HELP[];
 
 /* Reads a whole file into a NUL-terminated buffer (caller frees); NULL with a message. */
 char *rf_read_file(const char *path, char *err, size_t errlen);
-/* Creates the runner or prints why not. */
+/* The REDFUZZ_* settings, read from the environment once by main (run/settings.def). */
+extern rf_settings rf_cli_settings;
+/* Creates the runner (with rf_cli_settings) or prints why not. */
 rf_runner *rf_cli_runner(const char *cmd);
 #endif

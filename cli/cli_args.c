@@ -155,7 +155,7 @@ int rf_cli_case_flag(const char *cmd, int argc, char **argv, int *i, rf_cli_case
 
 rf_runner *rf_cli_runner(const char *cmd) {
   char err[256];
-  rf_runner *r = rf_runner_create(err, sizeof err);
+  rf_runner *r = rf_runner_create(&rf_cli_settings, err, sizeof err);
   if (!r) fprintf(stderr, "redfuzz %s: %s\n", cmd, err);
   return r;
 }

@@ -55,13 +55,10 @@ int rf_cmd_decode(int argc, char **argv) {
   static uint8_t buf[1 << 16];
   size_t len = fread(buf, 1, sizeof buf, f);
   fclose(f);
-  rf_runner *r = rf_cli_runner("decode");
-  if (!r) return RF_EXIT_FAIL;
-  rf_limits rl = rf_runner_limits(r);
-  rf_limits lim = rf_fuzz_limits(&rl, rf_runner_device(r)->backend);
+  /* The backend's limits are compile-time policy: decoding opens no device. */
+  rf_limits lim = rf_fuzz_limits(&rf_cli_settings);
   rf_case c;
   rf_fuzz_decode_like_target(buf, len, &lim, only, &c);
   rf_case_write_text(&c, stdout);
-  rf_runner_destroy(r);
   return 0;
 }

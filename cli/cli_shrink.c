@@ -43,8 +43,8 @@ static int load(rf_runner *r, const char *path, const char *only, rf_case *c) {
     fprintf(stderr, "redfuzz shrink: %s: %s\n", path, err);
     return -1;
   }
-  rf_limits rl = rf_runner_limits(r);
-  rf_limits lim = rf_fuzz_limits(&rl, rf_runner_device(r)->backend);
+  (void)r;
+  rf_limits lim = rf_fuzz_limits(&rf_cli_settings);
   return rf_fuzz_decode_like_target(buf, len, &lim, only, c);
 }
 
