@@ -186,10 +186,6 @@ static void cell(double v, int width, int prec) {
   else printf(" %*.*f", width, prec, v);
 }
 
-static void jnum(const char *key, double v) {
-  if (isfinite(v)) printf(",\"%s\":%.6g", key, v);
-  else printf(",\"%s\":null", key);
-}
 
 static void print_header(void) {
   printf("%-8s %-12s %-30s %-17s %10s %9s %7s %8s  %s\n", "op", "size", "variant", "verdict",
@@ -209,10 +205,10 @@ static void print_row(const bench_opts *o, const bench_row *r) {
     printf(",\"verdict\":");
     rf_json_string(stdout, r->verdict);
     printf(",\"timed_output_only\":%s", r->timed_only ? "true" : "false");
-    jnum("median_ms", r->ms);
-    jnum("gbps", r->gbps);
-    jnum("pct_copy", r->pct_copy);
-    jnum("x_ref", r->x_ref);
+    rf_json_number(stdout, "median_ms", r->ms);
+    rf_json_number(stdout, "gbps", r->gbps);
+    rf_json_number(stdout, "pct_copy", r->pct_copy);
+    rf_json_number(stdout, "x_ref", r->x_ref);
     printf(",\"detail\":");
     rf_json_string(stdout, r->detail);
     printf("}\n");

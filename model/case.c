@@ -9,12 +9,12 @@
 
 static const char *const op_names[RF_OP_COUNT] = {"sum", "max", "argmax", "softmax"};
 static const char *const dist_names[RF_DIST_COUNT] = {
-#define RF_DIST(id, name, since, meaning) name,
+#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) name,
 #include "dists.def"
 #undef RF_DIST
 };
 static const char *const dist_meanings[RF_DIST_COUNT] = {
-#define RF_DIST(id, name, since, meaning) meaning,
+#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) meaning,
 #include "dists.def"
 #undef RF_DIST
 };

@@ -15,7 +15,7 @@ extern "C" {
 
 /* Distributions and schedules come from their tables (model/dists.def, schedules.def). */
 typedef enum {
-#define RF_DIST(id, name, since, meaning) RF_DIST_##id,
+#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) RF_DIST_##id,
 #include "dists.def"
 #undef RF_DIST
   RF_DIST_COUNT

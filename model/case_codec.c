@@ -153,7 +153,7 @@ static uint32_t decode_items(uint8_t cls, uint8_t p) {
 }
 
 static const unsigned dist_since[RF_DIST_COUNT] = {
-#define RF_DIST(id, name, since, meaning) since,
+#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) since,
 #include "dists.def"
 #undef RF_DIST
 };

@@ -2,7 +2,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "bench.h"
+#include "backend.h"
+#include "judge.h"
 #include "kernels/device.h"
 #include "redfuzz/variant.h"
 #include "oracle/exact.h"
@@ -52,55 +55,40 @@ double rf_bench_bytes(rf_op op, uint64_t n, uint32_t rows, uint32_t cols) {
 
 double rf_bench_gbps(double bytes, double ms) { return ms > 0 ? bytes / ms / 1e6 : NAN; }
 
-static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
-
-static rf_verdict check_sum(const rf_plan *plan, const float *x, uint64_t n, float got,
-                            char *detail, size_t len) {
-  rf_xsum xs;
-  rf_xsum_init(&xs);
-  rf_xsum_add(&xs, x, (size_t)n);
-  rf_sum_facts facts;
-  rf_sum_facts_compute(x, (size_t)n, &facts);
-  if (!facts.all_finite) {
-    /* Non-finite inputs: the IEEE result is the only right answer. */
-    float want = rf_xsum_round_f32(&xs);
-    if (same_float(got, want)) return RF_V_PASS;
-    snprintf(detail, len, "got %.9g want %.9g (non-finite input)", (double)got, (double)want);
-    return isfinite(got) ? RF_V_WRONG : RF_V_NONFINITE;
-  }
-  rf_sum_bound b;
-  rf_bound_sum(plan, &facts, &b);
-  if (!isfinite(got)) {
-    if (b.overflow_possible) return RF_V_PASS;  /* some orders overflow: accepted */
-    snprintf(detail, len, "got %.9g, a finite sum expected", (double)got);
-    return RF_V_NONFINITE;
-  }
-  double err = rf_xsum_abs_err_up(&xs, got);
-  if (rf_sum_within(&b, err)) return RF_V_PASS;
-  snprintf(detail, len, "got %.9g want %.17g: error %.3g > bound %.3g", (double)got,
-           rf_xsum_round_f64(&xs), err, b.bound);
-  return RF_V_WRONG;
-}
-
+/* The result through the one judge (judge.h): a timed GPU result is judged exactly as the
+ * runner judges it, float-atomic model of the backend included. */
 rf_verdict rf_bench_check_1d(rf_op op, const rf_plan *plan, const float *x, uint64_t n,
                              const void *got, char *detail, size_t len) {
-  if (len) detail[0] = 0;
-  if (op == RF_OP_SUM) return check_sum(plan, x, n, *(const float *)got, detail, len);
-  if (op == RF_OP_MAX) {
-    float g = *(const float *)got, want = rf_oracle_max(x, (size_t)n);
-    if (same_float(g, want)) return RF_V_PASS;
-    snprintf(detail, len, "got %.9g want %.9g", (double)g, (double)want);
-    return isfinite(g) || isinf(want) ? RF_V_WRONG : RF_V_NONFINITE;
-  }
-  if (op == RF_OP_ARGMAX) {
+  rf_result res;
+  memset(&res, 0, sizeof res);
+  if (op == RF_OP_SUM) {
+    rf_xsum xs;
+    rf_xsum_init(&xs);
+    rf_xsum_add(&xs, x, (size_t)n);
+    rf_sum_facts facts;
+    rf_sum_facts_compute(x, (size_t)n, &facts);
+    float g = *(const float *)got;
+    rf_judge_sum_exact(&xs, &facts, plan, rf_backend.sum_model, g, &res);
+    if (res.verdict == RF_V_WRONG && !res.detail[0])
+      snprintf(res.detail, sizeof res.detail, "got %.9g want %.17g: error %.3g > bound %.3g",
+               (double)g, res.want, res.err, res.bound);
+  } else if (op == RF_OP_MAX) {
+    float g = *(const float *)got;
+    rf_judge_max_exact(rf_oracle_max(x, (size_t)n), g, &res);
+    if (res.verdict != RF_V_PASS)
+      snprintf(res.detail, sizeof res.detail, "got %.9g want %.9g", (double)g, res.want);
+  } else if (op == RF_OP_ARGMAX) {
     const rf_argmax_out *g = got;
     float want_value;
     int64_t want = rf_oracle_argmax(x, (size_t)n, &want_value);
-    if (g->index == want && same_float(g->value, want_value)) return RF_V_PASS;
-    snprintf(detail, len, "got x[%ld] = %.9g want x[%lld] = %.9g", (long)g->index,
-             (double)g->value, (long long)want, (double)want_value);
-    return RF_V_WRONG;
+    rf_judge_argmax_exact(want_value, want, g, &res);
+    if (res.verdict != RF_V_PASS)
+      snprintf(res.detail, sizeof res.detail, "got x[%ld] = %.9g want x[%lld] = %.9g",
+               (long)g->index, (double)g->value, (long long)want, (double)want_value);
+  } else {
+    snprintf(res.detail, sizeof res.detail, "%s is not a 1-D reduction", rf_op_name(op));
+    res.verdict = RF_V_WRONG;
   }
-  snprintf(detail, len, "%s is not a 1-D reduction", rf_op_name(op));
-  return RF_V_WRONG;
+  if (len) snprintf(detail, len, "%s", res.verdict == RF_V_PASS ? "" : res.detail);
+  return res.verdict;
 }

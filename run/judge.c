@@ -5,6 +5,7 @@
 #include <string.h>
 #include "runner_internal.h"
 #include "backend.h"
+#include "judge.h"
 #include "oracle/softmax_double.h"
 
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
@@ -52,63 +53,81 @@ static double ratio_of(double err, double bound) {
 
 static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
 
-void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,
-                  rf_result *res) {
-  (void)r;   /* the backend's float-atomic model is compile-time policy (backend.h) */
+void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const rf_plan *plan,
+                        const rf_sum_model *model, float got, rf_result *res) {
   rf_sum_bound b;
-  rf_bound_sum_model(plan, &o->facts, rf_backend.sum_model, &b);
+  rf_bound_sum_model(plan, facts, model, &b);
   res->got = got;
-  res->want = rf_xsum_round_f64(&o->xs);
+  res->want = rf_xsum_round_f64(exact);
   res->bound = b.bound;
-  res->abs_sum = o->facts.abs_sum_up;
+  res->abs_sum = facts->abs_sum_up;
   res->probabilistic = b.probabilistic;
-  if (!o->facts.all_finite) {
+  res->verdict = RF_V_PASS;
+  if (!facts->all_finite) {
     /* Non-finite inputs: the IEEE result (inf, -inf or NaN) is the only right answer. */
-    float want = rf_xsum_round_f32(&o->xs);
+    float want = rf_xsum_round_f32(exact);
     int ok = same_float(got, want);
     res->err = ok ? 0 : INFINITY;
     res->ratio = ok ? 0 : INFINITY;
     res->verdict = ok ? RF_V_PASS : isfinite(got) ? RF_V_WRONG : RF_V_NONFINITE;
+    if (!ok)
+      snprintf(res->detail, sizeof res->detail, "got %.9g want %.9g (non-finite input)",
+               (double)got, (double)want);
     return;
   }
   if (!isfinite(got)) {
     /* Partial sums may overflow in some orders: ±inf, or NaN from opposite infinities in
      * two subtrees, is then a legitimate result (docs/TOLERANCES.md). */
     if (b.overflow_possible) {
-      res->verdict = RF_V_PASS;
       snprintf(res->detail, sizeof res->detail, "%g accepted: partial sums may overflow", got);
       return;
     }
     res->verdict = RF_V_NONFINITE;
     res->err = INFINITY;
     res->ratio = INFINITY;
+    snprintf(res->detail, sizeof res->detail, "got %.9g, a finite sum expected", (double)got);
     return;
   }
-  res->err = rf_xsum_abs_err_up(&o->xs, got);
+  res->err = rf_xsum_abs_err_up(exact, got);
   res->ratio = ratio_of(res->err, b.bound);
   res->verdict = rf_sum_within(&b, res->err) ? RF_V_PASS : RF_V_WRONG;
   /* Above the probabilistic level but within the bound: worth a look in the study. */
   res->suspicious = res->verdict == RF_V_PASS && res->err > b.probabilistic;
 }
 
-void rf_judge_max(const oracle_answer *o, float got, rf_result *res) {
+void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,
+                  rf_result *res) {
+  (void)r;   /* the backend's float-atomic model is compile-time policy (backend.h) */
+  rf_judge_sum_exact(&o->xs, &o->facts, plan, rf_backend.sum_model, got, res);
+}
+
+void rf_judge_max_exact(float want, float got, rf_result *res) {
   res->got = got;
-  res->want = o->max_value;
-  res->err = same_float(got, o->max_value) ? 0 : 1;
+  res->want = want;
+  res->err = same_float(got, want) ? 0 : 1;
   res->ratio = ratio_of(res->err, 0);
-  res->verdict = res->err ? (isfinite(got) || isinf(o->max_value) ? RF_V_WRONG : RF_V_NONFINITE)
+  res->verdict = res->err ? (isfinite(got) || isinf(want) ? RF_V_WRONG : RF_V_NONFINITE)
                           : RF_V_PASS;
 }
 
-void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res) {
+void rf_judge_max(const oracle_answer *o, float got, rf_result *res) {
+  rf_judge_max_exact(o->max_value, got, res);
+}
+
+void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax_out *got,
+                           rf_result *res) {
   res->got = got->value;
-  res->want = o->max_value;
+  res->want = want_value;
   res->got_index = got->index;
-  res->want_index = o->argmax_index;
-  int ok = got->index == o->argmax_index && same_float(got->value, o->max_value);
+  res->want_index = want_index;
+  int ok = got->index == want_index && same_float(got->value, want_value);
   res->err = ok ? 0 : 1;
   res->ratio = ratio_of(res->err, 0);
   res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
+}
+
+void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res) {
+  rf_judge_argmax_exact(o->max_value, o->argmax_index, got, res);
 }
 
 

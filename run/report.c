@@ -50,8 +50,8 @@ void rf_json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-/* JSON has no inf/nan: write them as strings. */
-static void jnum(FILE *f, const char *key, double v) {
+/* JSON has no inf/nan: every writer spells them as the strings "inf", "-inf", "nan". */
+void rf_json_number(FILE *f, const char *key, double v) {
   if (isfinite(v)) fprintf(f, ",\"%s\":%.17g", key, v);
   else fprintf(f, ",\"%s\":\"%s\"", key, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
 }
@@ -69,12 +69,12 @@ void rf_report_json(FILE *f, const rf_case *c, const rf_result *res, size_t n) {
     rf_json_string(f, r->variant->name);
     fprintf(f, ",\"verdict\":\"%s\",\"suspicious\":%s", rf_verdict_name(r->verdict),
             r->suspicious ? "true" : "false");
-    jnum(f, "error", r->err);
-    jnum(f, "bound", r->bound);
-    jnum(f, "ratio", r->ratio);
-    jnum(f, "ms", r->ms);
-    jnum(f, "got", r->got);
-    jnum(f, "want", r->want);
+    rf_json_number(f, "error", r->err);
+    rf_json_number(f, "bound", r->bound);
+    rf_json_number(f, "ratio", r->ratio);
+    rf_json_number(f, "ms", r->ms);
+    rf_json_number(f, "got", r->got);
+    rf_json_number(f, "want", r->want);
     fprintf(f, ",\"plan\":");
     rf_json_string(f, r->plan);
     fprintf(f, ",\"detail\":");

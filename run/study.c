@@ -1,5 +1,6 @@
 /* Device-free pieces of `redfuzz study` (study.h). */
 #include "study.h"
+#include "judge.h"
 #include "model/number.h"
 #include <errno.h>
 #include <math.h>
@@ -95,35 +96,8 @@ void rf_study_cpu_run(rf_study_cpu which, const float *x, size_t n, const rf_xsu
   float got = rf_study_cpu_sum(which, x, n, &plan);
   rf_plan_format(&plan, out->plan, sizeof out->plan);
   out->depth = rf_plan_depth(&plan);
-  rf_sum_bound b;
-  rf_bound_sum(&plan, facts, &b);
-  out->got = got;
-  out->want = rf_xsum_round_f64(exact);
-  out->bound = b.bound;
-  out->abs_sum = facts->abs_sum_up;
-  out->probabilistic = b.probabilistic;
-  out->verdict = RF_V_PASS;
-  /* The same policy as the runner's sum judge (docs/TOLERANCES.md). */
-  if (!facts->all_finite) {
-    float want = rf_xsum_round_f32(exact);
-    int ok = got == want || (isnan(got) && isnan(want));
-    out->err = out->ratio = ok ? 0 : INFINITY;
-    out->verdict = ok ? RF_V_PASS : isfinite(got) ? RF_V_WRONG : RF_V_NONFINITE;
-    return;
-  }
-  if (!isfinite(got)) {
-    if (b.overflow_possible) {
-      snprintf(out->detail, sizeof out->detail, "%g accepted: partial sums may overflow", got);
-      return;
-    }
-    out->verdict = RF_V_NONFINITE;
-    out->err = out->ratio = INFINITY;
-    return;
-  }
-  out->err = rf_xsum_abs_err_up(exact, got);
-  out->ratio = out->err == 0 ? 0 : b.bound == 0 ? INFINITY : out->err / b.bound;
-  out->verdict = rf_sum_within(&b, out->err) ? RF_V_PASS : RF_V_WRONG;
-  out->suspicious = out->verdict == RF_V_PASS && out->err > b.probabilistic;
+  /* Host code adds in IEEE arithmetic: the one judge with the exact-IEEE model. */
+  rf_judge_sum_exact(exact, facts, &plan, &RF_SUM_IEEE, got, out);
 }
 
 /* ---- measures --------------------------------------------------------------------------- */

@@ -31,34 +31,17 @@ static void test_splitmix64_reference(void) {
   CHECK(s == 3 * UINT64_C(0x9E3779B97F4A7C15));
 }
 
-/* Indexed by rf_dist: 1-D (sum, n 1000) and softmax (4 x 33), both seed 0x5EED. */
+/* The pins live in the distribution table itself (model/dists.def), so a distribution and
+ * its expected inputs are one line: 1-D (sum, n 1000) and softmax (4 x 33), seed 0x5EED. */
 static const uint64_t golden_1d[RF_DIST_COUNT] = {
-    UINT64_C(0x25f6cf3a6602ad65), /* alternating */
-    UINT64_C(0x7a788ced68bf5565), /* ones */
-    UINT64_C(0xd759c4c7073d37c6), /* wide */
-    UINT64_C(0xe2c79941163caeb2), /* negative */
-    UINT64_C(0x8fd8a10928928502), /* equal-max */
-    UINT64_C(0xfa6672831c76daac), /* shifted-rows */
-    UINT64_C(0xe9506cfc2efe6729), /* uniform */
-    UINT64_C(0x86a4820a2ffb6458), /* index-weighted */
-    UINT64_C(0x6ad5bec47bc04ad2), /* spike */
-    UINT64_C(0xba065ea6a217ac6f), /* subnormal */
-    UINT64_C(0x6eee831e8cf24642), /* near-overflow */
-    UINT64_C(0x2001f2d2f0e07ea9), /* sorted */
+#define RF_DIST(id, name, since, g1, g2, meaning) UINT64_C(g1),
+#include "model/dists.def"
+#undef RF_DIST
 };
 static const uint64_t golden_softmax[RF_DIST_COUNT] = {
-    UINT64_C(0x80bb5dcc2f0b7fc5), /* alternating */
-    UINT64_C(0xfecb7dc02dd63ac5), /* ones */
-    UINT64_C(0xb2136aded45451db), /* wide */
-    UINT64_C(0xedc455ab68b585fb), /* negative */
-    UINT64_C(0x5149f77f8f75ba25), /* equal-max */
-    UINT64_C(0x07f8e0dacbd67ec7), /* shifted-rows */
-    UINT64_C(0x1bed0d8058079a74), /* uniform */
-    UINT64_C(0x9099533b258d69f8), /* index-weighted */
-    UINT64_C(0x183eb81d377b2979), /* spike */
-    UINT64_C(0x47316a260ae2ed34), /* subnormal */
-    UINT64_C(0xed4bfcbc3a7d1a13), /* near-overflow */
-    UINT64_C(0x28806fd773d8a568), /* sorted */
+#define RF_DIST(id, name, since, g1, g2, meaning) UINT64_C(g2),
+#include "model/dists.def"
+#undef RF_DIST
 };
 
 static void test_golden(void) {
