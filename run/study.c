@@ -15,7 +15,7 @@ static int parse_size(const char *s, const char *end, uint64_t *out) {
   if (len == 0 || len >= sizeof buf) return -1;
   memcpy(buf, s, len);
   buf[len] = 0;
-  return rf_num_parse(buf, 0, UINT64_MAX, out, NULL, 0);
+  return rf_num_parse(buf, 0, UINT64_C(1) << 62, out, NULL, 0);   /* sizes: at most 2^62 */
 }
 
 int rf_study_parse_range(const char *s, uint64_t *lo, uint64_t *hi) {
