@@ -9,7 +9,7 @@
  *
  * rf_plugin_variants returns an array of *count pointers to variants that live as long as
  * the process (static storage: the library is never unloaded). Each rf_variant
- * (kernels/variant.h) must fill every field:
+ * (include/redfuzz/variant.h) must fill every field:
  *   name          "<op>/<name>", the op's own name first ("sum/my-kernel"), unique among
  *                 every loaded variant (built-in and plugin); a clash is a load error
  *   op            RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX or RF_OP_SOFTMAX; matches the name
