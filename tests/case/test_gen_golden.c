@@ -67,6 +67,25 @@ static void test_golden(void) {
   }
 }
 
+/* Every distribution makes its own inputs: a line added to model/dists.def without its
+ * generator (which would fall back to another's) fails here. */
+static void test_distributions_distinct(void) {
+  static float buf[1000];
+  uint64_t h[RF_DIST_COUNT];
+  for (int d = 0; d < RF_DIST_COUNT; d++) {
+    rf_case c;
+    rf_case_default(&c);
+    c.dist = (rf_dist)d;
+    c.seed = 0x5EED;
+    c.n = 1000;
+    rf_generate(&c, buf);
+    h[d] = fnv1a_floats(buf, 1000);
+    for (int e = 0; e < d; e++)
+      CHECK_MSG(h[d] != h[e], "%s generates the same input as %s", rf_dist_name((rf_dist)d),
+                rf_dist_name((rf_dist)e));
+  }
+}
+
 /* The hash sees a single flipped bit, so the pins above can fail. */
 static void test_hash_sees_one_bit(void) {
   static float buf[1000];
@@ -86,6 +105,7 @@ static void test_hash_sees_one_bit(void) {
 int main(void) {
   test_splitmix64_reference();
   test_golden();
+  test_distributions_distinct();
   test_hash_sees_one_bit();
   return rf_test_done();
 }
