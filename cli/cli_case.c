@@ -1,0 +1,88 @@
+/* One case from the case flags (flags_case.def): the file first, then the flags on top. */
+#include <string.h>
+#include "cli.h"
+
+int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op) {
+  const rf_variant *v = rf_variant_find(name);
+  if (!v)
+    return rf_flag_error(cmd, s, name, "is not a variant of this build (allowed: a name from "
+                         "'redfuzz list', \"<op>/<name>\")");
+  if (op >= 0 && (int)v->op != op)
+    return rf_flag_error(cmd, s, name, "is a %s variant, but the op is %s (allowed: a %s "
+                         "variant)", rf_op_name(v->op), rf_op_name((rf_op)op),
+                         rf_op_name((rf_op)op));
+  return 0;
+}
+
+int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_val *vals,
+                      const rf_limits *lim, rf_case *out) {
+  rf_case c;
+  rf_case_default(&c);
+  char err[1024];
+  if (vals[CF_CASE].given) {
+    if (rf_cli_text_case(vals[CF_CASE].text, &c, NULL, 0, NULL, err, sizeof err)) {
+      fprintf(stderr, "redfuzz %s: --case: %s\n", cmd, err);
+      return -1;
+    }
+  }
+  const rf_case file = c;
+  const int from_file = vals[CF_CASE].given != 0;
+  const rf_variant *named = NULL;
+  if (vals[CF_VARIANT].given && vals[CF_VARIANT].text[0]) {
+    named = rf_variant_find(vals[CF_VARIANT].text);
+    if (!named) return rf_cli_check_variant(cmd, &specs[CF_VARIANT], vals[CF_VARIANT].text, -1);
+  }
+  if (vals[CF_OP].given) c.op = (rf_op)vals[CF_OP].num;
+  else if (named) c.op = named->op;   /* --variant max/wave alone means op max */
+  if (named && named->op != c.op)
+    return rf_cli_check_variant(cmd, &specs[CF_VARIANT], named->name, (int)c.op);
+  if (vals[CF_VARIANT].given)
+    snprintf(c.variant, sizeof c.variant, "%s", vals[CF_VARIANT].text);
+
+  /* Sizes: each op has its own; a size flag for the other kind of op is an error, not
+   * silently dropped. */
+  if (c.op == RF_OP_SOFTMAX) {
+    if (vals[CF_N].given)
+      return rf_flag_error(cmd, &specs[CF_N], vals[CF_N].text, "applies to sum, max and argmax "
+                           "only (allowed for softmax: --shape RxC)");
+    if (vals[CF_SHAPE].given) {
+      c.rows = (uint32_t)vals[CF_SHAPE].list[0];
+      c.cols = (uint32_t)vals[CF_SHAPE].list[1];
+    } else if (!(from_file && file.op == RF_OP_SOFTMAX)) {
+      c.rows = 4;
+      c.cols = 33;
+    }
+    c.n = 0;
+  } else {
+    if (vals[CF_SHAPE].given)
+      return rf_flag_error(cmd, &specs[CF_SHAPE], vals[CF_SHAPE].text, "applies to softmax "
+                           "only (allowed for %s: --n N)", rf_op_name(c.op));
+    if (vals[CF_N].given) c.n = vals[CF_N].num;
+    else if (from_file && file.op == RF_OP_SOFTMAX) {
+      rf_case d;
+      rf_case_default(&d);
+      c.n = d.n;
+    }
+    c.rows = c.cols = 0;
+  }
+  if (vals[CF_SEED].given) c.seed = vals[CF_SEED].num;
+  if (vals[CF_DIST].given) c.dist = (rf_dist)vals[CF_DIST].num;
+  if (vals[CF_BLOCK].given) c.block = (uint32_t)vals[CF_BLOCK].num;
+  if (vals[CF_GRID].given) c.grid = (uint32_t)vals[CF_GRID].num;
+  if (vals[CF_ITEMS].given) c.items = (uint32_t)vals[CF_ITEMS].num;
+  if (vals[CF_SCHEDULE].given) c.sched = (rf_sched)vals[CF_SCHEDULE].num;
+  if (vals[CF_WAVE].given) c.wave = (uint32_t)vals[CF_WAVE].num;
+  if (rf_case_validate(&c, lim, err, sizeof err)) {
+    fprintf(stderr, "redfuzz %s: %s (this backend's limits)\n", cmd, err);
+    return -1;
+  }
+  *out = c;
+  return 0;
+}
+
+rf_runner *rf_cli_runner(const char *cmd) {
+  char err[256];
+  rf_runner *r = rf_runner_create(err, sizeof err);
+  if (!r) fprintf(stderr, "redfuzz %s: %s\n", cmd, err);
+  return r;
+}
