@@ -33,7 +33,7 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
     if (!named) return rf_cli_check_variant(cmd, &specs[CF_VARIANT], vals[CF_VARIANT].text, -1);
   }
   if (vals[CF_OP].given) c.op = (rf_op)vals[CF_OP].num;
-  else if (named) c.op = named->op;   /* --variant max/wave alone means op max */
+  else if (named && !from_file) c.op = named->op;   /* --variant max/wave alone: op max */
   if (named && named->op != c.op)
     return rf_cli_check_variant(cmd, &specs[CF_VARIANT], named->name, (int)c.op);
   if (vals[CF_VARIANT].given)

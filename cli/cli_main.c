@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "env.h"
+#include "run/env.h"
 #include "kernels/plugin_loader.h"
 
 static const char usage[] =

@@ -1,4 +1,6 @@
-/* Environment variables, checked once at the program's edge (env.def). */
+/* The runner's environment variables, checked once at the program's edge (env.def): the
+ * programs (cli/, fuzz/) call rf_env_check first, so a bad value is a usage error, never a
+ * silent fallback where the library reads it. */
 #ifndef RF_CLI_ENV_H
 #define RF_CLI_ENV_H
 #include <stddef.h>
