@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
-#include "run/env.h"
 #include "kernels/plugin_loader.h"
 
 static const char usage[] =
@@ -31,16 +30,9 @@ static const char usage[] =
   "'redfuzz <command> --help' describes each command. Exit status: 0 all verdicts pass,\n"
   "1 a failure verdict or expectation mismatch, 2 bad usage or input, 130 interrupted\n"
   "(Ctrl-C: sweep, study, bench and replay print the summary so far first).\n"
-  "Environment (checked before any command; empty = unset): REDFUZZ_SERIAL=0|1,\n"
-  "REDFUZZ_GRAPHS=0|1, REDFUZZ_STREAMS=1..4, REDFUZZ_JUDGE_THREADS=1..1024,\n"
-  "REDFUZZ_SOFTMAX_ORACLE=double|mpfr|upgrade, REDFUZZ_MAX_ELEMS=1..2^62 (fuzz inputs).\n";
+  ;
 
 int main(int argc, char **argv) {
-  char env_err[512];
-  if (rf_env_check(env_err, sizeof env_err)) {
-    fprintf(stderr, "redfuzz: %s\n", env_err);
-    return RF_EXIT_USAGE;
-  }
   /* --plugin options come before the command, so every command sees the same registry. */
   while (argc >= 2 && strcmp(argv[1], "--plugin") == 0) {
     char err[512];

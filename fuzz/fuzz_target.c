@@ -24,7 +24,6 @@
 #include "run/report.h"
 #include "run/fuzz_select.h"
 #include "kernels/plugin_loader.h"
-#include "run/env.h"
 
 #define RF_FUZZ_MAX_VARIANTS 256
 #define RF_BUCKETS 16
@@ -43,8 +42,6 @@ static int keep_variant(const rf_variant *v, void *ctx) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc; (void)argv;
   char err[512];
-  /* Environment checked at the edge, like the command line's (cli/env.def). */
-  if (rf_env_check(err, sizeof err)) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
   const char *plugins = getenv("REDFUZZ_PLUGINS");
   if (plugins && rf_plugin_load_list(plugins, err, sizeof err)) {
     fprintf(stderr, "redfuzz fuzz: REDFUZZ_PLUGINS: %s\n", err);
