@@ -61,7 +61,9 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
  * the flag. */
 int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op);
 
-/* Creates the runner or prints why not. */
+/* The REDFUZZ_* settings, read from the environment once by main (run/settings.def). */
+extern rf_settings rf_cli_settings;
+/* Creates the runner (with rf_cli_settings) or prints why not. */
 rf_runner *rf_cli_runner(const char *cmd);
 
 /* ---- interruption (cli_signal.c) -------------------------------------------------------- */

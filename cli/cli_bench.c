@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "run/backend.h"
 #include "model/number.h"
 #include "run/bench.h"
 #include "model/gen.h"
@@ -463,7 +464,7 @@ int rf_cmd_bench(int argc, char **argv) {
   if (!runner) return RF_EXIT_FAIL;
   const rf_device_info *d = rf_runner_device(runner);
   bench_run b = {.o = &o, .runner = runner, .limits = rf_runner_limits(runner),
-                 .is_sim = strcmp(d->backend, "sim") == 0};
+                 .is_sim = rf_backend.is_sim};
   rf_case cases[RF_OP_COUNT * MAX_SIZES];
   size_t n_cases;
   if (collect_cases(&o, &b.limits, b.is_sim, cases, &n_cases)) {

@@ -36,15 +36,12 @@ int rf_cmd_decode(int argc, char **argv) {
   size_t len = 0;
   char *buf = rf_cli_read_file(pos[0], &len, err, sizeof err);
   if (!buf) { fprintf(stderr, "redfuzz decode: FILE: %s\n", err); return RF_EXIT_USAGE; }
-  rf_runner *r = rf_cli_runner("decode");
-  if (!r) { free(buf); return RF_EXIT_FAIL; }
-  rf_limits rl = rf_runner_limits(r);
-  rf_limits lim = rf_fuzz_limits(&rl, rf_runner_device(r)->backend);
+  /* The backend's limits are compile-time policy: decoding opens no device. */
+  rf_limits lim = rf_fuzz_limits(&rf_cli_settings);
   rf_case c;
   rf_fuzz_decode_like_target((const uint8_t *)buf, len, &lim, only, &c);
   free(buf);
   rf_case_write_text(&c, stdout);
-  rf_runner_destroy(r);
   return 0;
 }
 

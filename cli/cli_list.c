@@ -20,6 +20,12 @@ int rf_cmd_list(int argc, char **argv) {
   int p = rf_flags_parse("list", rf_flags, RF_FLAG_COUNT, argc, argv, val, NULL, 0, NULL, help,
                          NULL);
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+  if (val[F_DISTS].given) {
+    rf_flags_free(val, RF_FLAG_COUNT);
+    for (unsigned d = 0; d < RF_DIST_COUNT; d++)
+      printf("%-16s %s\n", rf_dist_name((rf_dist)d), rf_dist_meaning((rf_dist)d));
+    return 0;
+  }
   int json = val[F_JSON].given != 0, have_op = val[F_OP].given != 0;
   rf_op op = (rf_op)val[F_OP].num;
   rf_launch_cfg base = {.n = val[F_N].num, .rows = (uint32_t)val[F_SHAPE].list[0],

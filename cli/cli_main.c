@@ -30,9 +30,20 @@ static const char usage[] =
   "'redfuzz <command> --help' describes each command. Exit status: 0 all verdicts pass,\n"
   "1 a failure verdict or expectation mismatch, 2 bad usage or input, 130 interrupted\n"
   "(Ctrl-C: sweep, study, bench and replay print the summary so far first).\n"
-  ;
+  "\n"
+  "environment (read once at start; a bad value is an error, exit 2):\n";
+
+rf_settings rf_cli_settings;
 
 int main(int argc, char **argv) {
+  {
+    /* Environment first, once: a bad REDFUZZ_* value is a usage error like a bad flag. */
+    char err[512];
+    if (rf_settings_from_env(&rf_cli_settings, err, sizeof err)) {
+      fprintf(stderr, "redfuzz: %s\n", err);
+      return RF_EXIT_USAGE;
+    }
+  }
   /* --plugin options come before the command, so every command sees the same registry. */
   while (argc >= 2 && strcmp(argv[1], "--plugin") == 0) {
     char err[512];
@@ -51,7 +62,10 @@ int main(int argc, char **argv) {
   }
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
       strcmp(argv[1], "help") == 0) {
+    char env[4096];
+    rf_settings_help(env, sizeof env);
     fputs(usage, argc < 2 ? stderr : stdout);
+    fputs(env, argc < 2 ? stderr : stdout);
     return argc < 2 ? RF_EXIT_USAGE : RF_EXIT_OK;
   }
   const char *cmd = argv[1];

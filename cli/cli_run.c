@@ -6,7 +6,7 @@
 #define RF_FLAGS_DEF "flags_run.def"
 #include "flags_table.h"
 
-_Static_assert((int)F_VARIANT == (int)CF_VARIANT, "flags_run.def must start with the case flags");
+_Static_assert((int)F_SHAPE == (int)CF_SHAPE, "flags_run.def must start with the case flags");
 
 static const char help[] =
   "usage: redfuzz run [options]\n"
@@ -26,6 +26,13 @@ int rf_cmd_run(int argc, char **argv) {
   rf_flag_val val[RF_FLAG_COUNT];
   int p = rf_flags_parse("run", rf_flags, RF_FLAG_COUNT, argc, argv, val, NULL, 0, NULL, help,
                          help_tail);
+  if (p > 0) {   /* the defaults come from the case schema, not from the flag table */
+    rf_case d;
+    rf_case_default(&d);
+    printf("Defaults (a case flag not given, a key missing from a text case): ");
+    rf_report_case_line(stdout, &d);
+    printf("(softmax without --shape: 4x33)\n");
+  }
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
   rf_runner *r = rf_cli_runner("run");
   if (!r) { rf_flags_free(val, RF_FLAG_COUNT); return RF_EXIT_FAIL; }

@@ -46,8 +46,8 @@ static int load(rf_runner *r, const char *path, const char *only, rf_case *c) {
     }
     return 0;
   }
-  rf_limits rl = rf_runner_limits(r);
-  rf_limits lim = rf_fuzz_limits(&rl, rf_runner_device(r)->backend);
+  (void)r;
+  rf_limits lim = rf_fuzz_limits(&rf_cli_settings);
   rc = rf_fuzz_decode_like_target((const uint8_t *)buf, len, &lim, only, c);
   free(buf);
   return rc;

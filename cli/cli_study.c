@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "run/backend.h"
 #include "model/gen.h"
 #include "run/study.h"
 #include "run/study_report.h"
@@ -245,7 +246,7 @@ static void write_meta(const study_cfg *S, const rf_device_info *d, int argc, ch
   fprintf(f, "\nseeds: 1..%u\n", S->seeds);
   if (S->op == RF_OP_SOFTMAX) fprintf(f, "rows: %u (fewer where rows*cols > the limit)\n", S->rows);
   fprintf(f, "launch: each variant's default block/grid/items%s\nfit window: n >= %llu",
-          strcmp(d->backend, "sim") == 0 ? "; simulator schedule in-order, wave 32" : "",
+          rf_backend.is_sim ? "; simulator schedule in-order, wave 32" : "",
           (unsigned long long)S->fit_min);
   if (S->fit_max != UINT64_MAX) fprintf(f, ", n <= %llu", (unsigned long long)S->fit_max);
   fputc('\n', f);

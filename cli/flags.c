@@ -74,6 +74,7 @@ static void allowed_text(const rf_flag_spec *s, char *buf, size_t len) {
     snprintf(buf, len, "a comma list of at most %zu names", s->max);
     break;
   case RF_FLAG_REAL: snprintf(buf, len, "a positive decimal number"); break;
+  case RF_FLAG_HIDDEN: snprintf(buf, len, "nothing"); break;
   }
 }
 
@@ -133,6 +134,7 @@ static int parse_value(const char *cmd, const rf_flag_spec *s, const char *text,
   val->text = text;
   switch (s->type) {
   case RF_FLAG_BOOL:
+  case RF_FLAG_HIDDEN:
     val->num = 1;
     return 0;
   case RF_FLAG_NUM:
@@ -264,6 +266,7 @@ static void wrapped(FILE *f, const char *text, size_t col) {
 void rf_flags_help(FILE *f, const rf_flag_spec *specs, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const rf_flag_spec *s = &specs[i];
+    if (s->type == RF_FLAG_HIDDEN) continue;
     char head[64], allowed[640], tail[800];
     snprintf(head, sizeof head, "%s%s%s", s->name, s->type == RF_FLAG_BOOL ? "" : " ",
              s->type == RF_FLAG_BOOL ? "" : s->meta);
@@ -319,7 +322,7 @@ int rf_flags_parse(const char *cmd, const rf_flag_spec *specs, size_t n, int arg
       continue;
     }
     size_t k = 0;
-    while (k < n && strcmp(specs[k].name, a) != 0) k++;
+    while (k < n && (specs[k].type == RF_FLAG_HIDDEN || strcmp(specs[k].name, a) != 0)) k++;
     if (k == n) {
       char v[80];
       shown(a, v, sizeof v);

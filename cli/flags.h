@@ -13,7 +13,7 @@
  *         NAMES  a comma list of those, or "all"; at most max
  *         SHAPE  RxC, each side in lo..hi
  *         SHAPES a comma list of RxC, at most max
- *         TEXT   any text up to hi bytes (paths, variant names: the command checks them)
+ *         TEXT   any text of lo..hi bytes (paths, variant names: the command checks them)
  *         TEXTS  a comma list of TEXT items, at most max
  *         REAL   a positive finite decimal number
  * A NUM/NUMS flag whose names is set takes only the numbers names() lists (e.g. wave 32, 64).
@@ -28,8 +28,13 @@
 
 typedef enum {
   RF_FLAG_BOOL, RF_FLAG_NUM, RF_FLAG_NUMS, RF_FLAG_NAME, RF_FLAG_NAMES, RF_FLAG_SHAPE,
-  RF_FLAG_SHAPES, RF_FLAG_TEXT, RF_FLAG_TEXTS, RF_FLAG_REAL
+  RF_FLAG_SHAPES, RF_FLAG_TEXT, RF_FLAG_TEXTS, RF_FLAG_REAL,
+  RF_FLAG_HIDDEN   /* a table slot with no flag (a case field set by another flag) */
 } rf_flag_type;
+/* RF_FLAG_TYPE(NUM) -> RF_FLAG_NUM, after expanding its argument (generated table lines pass
+ * the type through macros). */
+#define RF_FLAG_TYPE(t) RF_FLAG_TYPE_(t)
+#define RF_FLAG_TYPE_(t) RF_FLAG_##t
 
 /* names(i): the i-th allowed name, NULL past the last. */
 typedef const char *(*rf_flag_names_fn)(unsigned i);

@@ -12,7 +12,7 @@ enum {
 };
 static const rf_flag_spec rf_flags[RF_FLAG_COUNT] = {
 #define FLAG(id, name, type, meta, def, lo, hi, max, names, help) \
-  {name, RF_FLAG_##type, meta, def, lo, hi, max, names, help},
+  {name, RF_FLAG_TYPE(type), meta, def, lo, hi, max, names, help},
 #include RF_FLAGS_DEF
 #undef FLAG
 };

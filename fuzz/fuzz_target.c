@@ -42,17 +42,21 @@ static int keep_variant(const rf_variant *v, void *ctx) {
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc; (void)argv;
   char err[512];
-  const char *plugins = getenv("REDFUZZ_PLUGINS");
+  /* Every REDFUZZ_* variable is read here, once, and validated like a flag. */
+  static rf_settings set;
+  if (rf_settings_from_env(&set, err, sizeof err)) {
+    fprintf(stderr, "redfuzz fuzz: %s\n", err);
+    exit(2);
+  }
+  const char *plugins = set.plugins_set ? set.plugins_text : NULL;
   if (plugins && rf_plugin_load_list(plugins, err, sizeof err)) {
     fprintf(stderr, "redfuzz fuzz: REDFUZZ_PLUGINS: %s\n", err);
     exit(2);
   }
-  runner = rf_runner_create(err, sizeof err);
+  runner = rf_runner_create(&set, err, sizeof err);
   if (!runner) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
-  rf_limits rl = rf_runner_limits(runner);
-  limits = rf_fuzz_limits(&rl, rf_runner_device(runner)->backend);
-  const char *o = getenv("REDFUZZ_ONLY");
-  if (o) snprintf(only, sizeof only, "%s", o);
+  limits = rf_fuzz_limits(&set);
+  snprintf(only, sizeof only, "%s", set.only_text);
   rf_runner_set_filter(runner, keep_variant, NULL);
   if (rf_only_single_op(only) == -2) {
     fprintf(stderr, "redfuzz fuzz: REDFUZZ_ONLY='%s' selects no variant (see redfuzz list)\n", only);

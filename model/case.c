@@ -1,95 +1,202 @@
-/* The case model: enum names, defaults, element count, validation, equality. */
+/* The case model, driven by its tables (case_fields.def, dists.def, schedules.def): names,
+ * defaults, the field table, setting and printing fields, validation, equality, JSON. */
 #include "case.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "number.h"
 
 static const char *const op_names[RF_OP_COUNT] = {"sum", "max", "argmax", "softmax"};
 static const char *const dist_names[RF_DIST_COUNT] = {
-    "alternating", "ones",      "wide",      "negative",      "equal-max", "shifted-rows",
-    "uniform",     "index-weighted", "spike", "subnormal", "near-overflow", "sorted"};
-static const char *const sched_names[RF_SCHED_COUNT] = {"in-order", "reverse", "random",
-                                                        "wave-skew"};
+#define RF_DIST(id, name, since, meaning) name,
+#include "dists.def"
+#undef RF_DIST
+};
+static const char *const dist_meanings[RF_DIST_COUNT] = {
+#define RF_DIST(id, name, since, meaning) meaning,
+#include "dists.def"
+#undef RF_DIST
+};
+static const char *const sched_names[RF_SCHED_COUNT] = {
+#define RF_SCHED(id, name, meaning) name,
+#include "schedules.def"
+#undef RF_SCHED
+};
 
-const char *rf_op_name(rf_op op) {
-  return (unsigned)op < RF_OP_COUNT ? op_names[op] : NULL;
-}
-const char *rf_dist_name(rf_dist d) {
-  return (unsigned)d < RF_DIST_COUNT ? dist_names[d] : NULL;
+const rf_field rf_fields[RF_FIELD_COUNT] = {
+#define RF_CASE_FIELD(key, member, ctype, type, lo, hi, dflt, input, help) \
+  {#key, type, (uint64_t)(lo), (uint64_t)(hi), (uint64_t)(dflt), input, help,     \
+   offsetof(rf_case, member)},
+#include "case_fields.def"
+#undef RF_CASE_FIELD
+};
+
+const char *rf_op_name(rf_op op) { return (unsigned)op < RF_OP_COUNT ? op_names[op] : NULL; }
+const char *rf_dist_name(rf_dist d) { return (unsigned)d < RF_DIST_COUNT ? dist_names[d] : NULL; }
+const char *rf_dist_meaning(rf_dist d) {
+  return (unsigned)d < RF_DIST_COUNT ? dist_meanings[d] : NULL;
 }
 const char *rf_sched_name(rf_sched s) {
   return (unsigned)s < RF_SCHED_COUNT ? sched_names[s] : NULL;
 }
 
 static int find_name(const char *s, const char *const *names, int count) {
-  if (!s) return -1;
-  for (int i = 0; i < count; i++)
+  for (int i = 0; s && i < count; i++)
     if (strcmp(s, names[i]) == 0) return i;
   return -1;
 }
+#define PARSER(fn, type, names, count)            \
+  int fn(const char *s, type *out) {              \
+    int i = find_name(s, names, count);           \
+    if (i < 0) return -1;                         \
+    *out = (type)i;                               \
+    return 0;                                     \
+  }
+PARSER(rf_op_parse, rf_op, op_names, RF_OP_COUNT)
+PARSER(rf_dist_parse, rf_dist, dist_names, RF_DIST_COUNT)
+PARSER(rf_sched_parse, rf_sched, sched_names, RF_SCHED_COUNT)
 
-int rf_op_parse(const char *s, rf_op *out) {
-  int i = find_name(s, op_names, RF_OP_COUNT);
-  if (i < 0) return -1;
-  *out = (rf_op)i;
-  return 0;
+/* "a, b, c" of a name table, built once (the tables are constant). */
+static const char *join(const char *const *names, int count, char *buf, size_t len) {
+  if (buf[0]) return buf;
+  size_t o = 0;
+  for (int i = 0; i < count && o < len; i++)
+    o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", names[i]);
+  return buf;
 }
-int rf_dist_parse(const char *s, rf_dist *out) {
-  int i = find_name(s, dist_names, RF_DIST_COUNT);
-  if (i < 0) return -1;
-  *out = (rf_dist)i;
-  return 0;
+const char *rf_dist_list(void) {
+  static char buf[RF_DIST_COUNT * 24];
+  return join(dist_names, RF_DIST_COUNT, buf, sizeof buf);
 }
-int rf_sched_parse(const char *s, rf_sched *out) {
-  int i = find_name(s, sched_names, RF_SCHED_COUNT);
-  if (i < 0) return -1;
-  *out = (rf_sched)i;
-  return 0;
+const char *rf_sched_list(void) {
+  static char buf[RF_SCHED_COUNT * 24];
+  return join(sched_names, RF_SCHED_COUNT, buf, sizeof buf);
 }
-
-void rf_case_default(rf_case *c) {
-  memset(c, 0, sizeof *c); /* also clears the variant's tail, so memcmp-style users agree */
-  c->op = RF_OP_SUM;
-  c->n = 1027;             /* seed 000's boundary length: alternating input sums to 1 */
-  c->seed = 1;             /* bit 0 set: the first alternating sign is +1 */
-  c->dist = RF_DIST_ALTERNATING;
-  c->sched = RF_SCHED_IN_ORDER;
-  c->wave = 32;
-}
-
-uint64_t rf_case_elems(const rf_case *c) {
-  return c->op == RF_OP_SOFTMAX ? (uint64_t)c->rows * c->cols : c->n;
+const char *rf_op_list(void) {
+  static char buf[RF_OP_COUNT * 24];
+  return join(op_names, RF_OP_COUNT, buf, sizeof buf);
 }
 
-/* Built-in limits for lim == NULL: generous, only there to keep arithmetic bounded. */
-static const rf_limits default_limits = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20};
-
-/* A variant name character: printable ASCII except space (the text form trims it) and '#'
- * (the text form starts a comment there), so every valid name survives a text round trip. */
-static int name_char_ok(unsigned char ch) {
-  return ch > ' ' && ch < 0x7f && ch != '#';
+const rf_field *rf_field_find(const char *key) {
+  for (int i = 0; key && i < RF_FIELD_COUNT; i++)
+    if (strcmp(rf_fields[i].key, key) == 0) return &rf_fields[i];
+  return NULL;
 }
 
-/* The name with non-printable bytes escaped, for error messages. */
-static void quote_name(const char *s, size_t max, char *buf, size_t buflen) {
+void rf_field_allowed(const rf_field *f, char *buf, size_t len) {
+  switch (f->type) {
+  case RF_FT_OP: snprintf(buf, len, "%s", rf_op_list()); break;
+  case RF_FT_DIST: snprintf(buf, len, "%s", rf_dist_list()); break;
+  case RF_FT_SCHED: snprintf(buf, len, "%s", rf_sched_list()); break;
+  case RF_FT_WAVE: snprintf(buf, len, "32 or 64"); break;
+  case RF_FT_NAME:
+    snprintf(buf, len, "\"\" or \"<op>/<name>\", at most %d printable characters without "
+             "spaces or '#'", RF_VARIANT_NAME_MAX - 1);
+    break;
+  default: rf_num_range_text(f->lo, f->hi, buf, len); break;
+  }
+}
+
+#define MEMBER(c, f, type) ((type *)((char *)(c) + (f)->offset))
+#define CMEMBER(c, f, type) ((const type *)((const char *)(c) + (f)->offset))
+
+/* The value as shown in messages: cut at 60 characters, control bytes as \xNN. */
+static void quote(const char *s, size_t max, char *buf, size_t buflen) {
   size_t o = 0;
   for (size_t i = 0; i < max && s[i] && o + 5 < buflen; i++) {
     unsigned char ch = (unsigned char)s[i];
+    if (i == 80) { o += (size_t)snprintf(buf + o, buflen - o, "..."); break; }
     if (ch >= ' ' && ch < 0x7f) buf[o++] = (char)ch;
     else o += (size_t)snprintf(buf + o, buflen - o, "\\x%02x", ch);
   }
   buf[o] = '\0';
 }
 
+int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, size_t whylen) {
+  char allowed[400], q[256];
+  rf_field_allowed(f, allowed, sizeof allowed);
+  quote(text, SIZE_MAX, q, sizeof q);
+  int bad = 0;
+  uint64_t v = 0;
+  switch (f->type) {
+  case RF_FT_OP: bad = rf_op_parse(text, MEMBER(c, f, rf_op)); break;
+  case RF_FT_DIST: bad = rf_dist_parse(text, MEMBER(c, f, rf_dist)); break;
+  case RF_FT_SCHED: bad = rf_sched_parse(text, MEMBER(c, f, rf_sched)); break;
+  case RF_FT_NAME:
+    if (strlen(text) >= RF_VARIANT_NAME_MAX) {
+      snprintf(why, whylen, "'%s' is too long (allowed: at most %d characters)", q,
+               RF_VARIANT_NAME_MAX - 1);
+      return -1;
+    }
+    snprintf(*MEMBER(c, f, rf_variant_name), RF_VARIANT_NAME_MAX, "%s", text);
+    return 0;
+  default:
+    if (rf_num_parse(text, f->lo, f->hi, &v, why, whylen)) return -1;
+    if (f->type == RF_FT_WAVE && v != 32 && v != 64) {
+      snprintf(why, whylen, "'%s' is out of range (allowed: %s)", q, allowed);
+      return -1;
+    }
+    if (f->type == RF_FT_U64) *MEMBER(c, f, uint64_t) = v;
+    else *MEMBER(c, f, uint32_t) = (uint32_t)v;
+    return 0;
+  }
+  if (bad)
+    snprintf(why, whylen, "'%s' is not %s (allowed: %s)", q,
+             f->type == RF_FT_OP ? "an op" : f->type == RF_FT_DIST ? "a distribution"
+                                                                 : "a schedule", allowed);
+  return bad ? -1 : 0;
+}
+
+void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len) {
+  const char *name = NULL;
+  switch (f->type) {
+  case RF_FT_OP: name = rf_op_name(*CMEMBER(c, f, rf_op)); break;
+  case RF_FT_DIST: name = rf_dist_name(*CMEMBER(c, f, rf_dist)); break;
+  case RF_FT_SCHED: name = rf_sched_name(*CMEMBER(c, f, rf_sched)); break;
+  case RF_FT_NAME:
+    snprintf(buf, len, "%.*s", RF_VARIANT_NAME_MAX - 1, *CMEMBER(c, f, rf_variant_name));
+    return;
+  case RF_FT_U64: snprintf(buf, len, "%" PRIu64, *CMEMBER(c, f, uint64_t)); return;
+  default: snprintf(buf, len, "%" PRIu32, *CMEMBER(c, f, uint32_t)); return;
+  }
+  snprintf(buf, len, "%s", name ? name : "?");
+}
+
+void rf_case_default(rf_case *c) {
+  memset(c, 0, sizeof *c); /* also clears the variant's tail, so memcmp-style users agree */
+  for (int i = 0; i < RF_FIELD_COUNT; i++) {
+    const rf_field *f = &rf_fields[i];
+    switch (f->type) {
+    case RF_FT_OP: *MEMBER(c, f, rf_op) = (rf_op)f->dflt; break;
+    case RF_FT_DIST: *MEMBER(c, f, rf_dist) = (rf_dist)f->dflt; break;
+    case RF_FT_SCHED: *MEMBER(c, f, rf_sched) = (rf_sched)f->dflt; break;
+    case RF_FT_NAME: break;   /* "" */
+    case RF_FT_U64: *MEMBER(c, f, uint64_t) = f->dflt; break;
+    default: *MEMBER(c, f, uint32_t) = (uint32_t)f->dflt; break;
+    }
+  }
+}
+
+uint64_t rf_case_elems(const rf_case *c) {
+  return c->op == RF_OP_SOFTMAX ? (uint64_t)c->rows * c->cols : c->n;
+}
+
+/* Built-in limits for lim == NULL: the table's own ranges. */
+static const rf_limits default_limits = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20};
+
+/* A variant name character: printable ASCII except space (the text form trims it) and '#'
+ * (the text form starts a comment there), so every valid name survives a text round trip.
+ * Plugins' names follow the same rule (kernels/plugin_loader.c). */
+int rf_name_char_ok(unsigned char ch) { return ch > ' ' && ch < 0x7f && ch != '#'; }
+
 static int variant_ok(const rf_case *c) {
   const char *v = c->variant;
-  size_t len = 0;
-  while (len < RF_VARIANT_NAME_MAX && v[len]) len++;
+  size_t len = strnlen(v, RF_VARIANT_NAME_MAX);
   if (len == 0) return 1;
   if (len >= RF_VARIANT_NAME_MAX) return 0;
   for (size_t i = 0; i < len; i++)
-    if (!name_char_ok((unsigned char)v[i])) return 0;
+    if (!rf_name_char_ok((unsigned char)v[i])) return 0;
   const char *opn = rf_op_name(c->op);
   size_t oplen = strlen(opn);
   /* "<op>/<name>" with a non-empty name */
@@ -103,9 +210,29 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
   if (!err || errlen == 0) { err = dummy; errlen = sizeof dummy; }
   if (!lim) lim = &default_limits;
   err[0] = '\0';
+  char allowed[400];
 
-  if ((unsigned)c->op >= RF_OP_COUNT)
-    FAIL("op: %d is out of range (allowed: 0..3 = sum, max, argmax, softmax)", (int)c->op);
+  /* Every field inside its table range first: names in range, numbers within lo..hi. */
+  for (int i = 0; i < RF_FIELD_COUNT; i++) {
+    const rf_field *f = &rf_fields[i];
+    unsigned e;
+    switch (f->type) {
+    case RF_FT_OP: e = (unsigned)*CMEMBER(c, f, rf_op); if (e >= RF_OP_COUNT) break; continue;
+    case RF_FT_DIST: e = (unsigned)*CMEMBER(c, f, rf_dist); if (e >= RF_DIST_COUNT) break; continue;
+    case RF_FT_SCHED: e = (unsigned)*CMEMBER(c, f, rf_sched); if (e >= RF_SCHED_COUNT) break; continue;
+    case RF_FT_NAME: continue;
+    default: {
+      uint64_t v = f->type == RF_FT_U64 ? *CMEMBER(c, f, uint64_t) : *CMEMBER(c, f, uint32_t);
+      if (v >= f->lo && v <= f->hi && (f->type != RF_FT_WAVE || v == 32 || v == 64)) continue;
+      rf_field_allowed(f, allowed, sizeof allowed);
+      FAIL("%s: %" PRIu64 " is out of range (allowed: %s)", f->key, v, allowed);
+    }
+    }
+    rf_field_allowed(f, allowed, sizeof allowed);
+    FAIL("%s: %u is out of range (allowed: %s)", f->key, e, allowed);
+  }
+
+  /* Then the rules between fields and the backend's limits. */
   const char *opn = rf_op_name(c->op);
   if (c->op == RF_OP_SOFTMAX) {
     /* Each side is also kept within max_elems on its own, so an empty shape (one side 0)
@@ -133,27 +260,9 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
       FAIL("cols: %" PRIu32 " is out of range for %s (allowed: 0; only softmax has rows and cols)",
            c->cols, opn);
   }
-  if ((unsigned)c->dist >= RF_DIST_COUNT)
-    FAIL("dist: %d is out of range (allowed: 0..11 = alternating, ones, wide, negative, "
-         "equal-max, shifted-rows, uniform, index-weighted, spike, subnormal, near-overflow, "
-         "sorted)", (int)c->dist);
-  if (c->block > 1024)
-    FAIL("block: %" PRIu32 " is out of range (allowed: 0 = variant default, or 1..1024)",
-         c->block);
-  if (c->grid > INT32_MAX)
-    FAIL("grid: %" PRIu32 " is out of range (allowed: 0 = variant default, or 1..2147483647)",
-         c->grid);
-  if (c->items > 64)
-    FAIL("items: %" PRIu32 " is out of range (allowed: 0 = variant default, or 1..64)",
-         c->items);
-  if ((unsigned)c->sched >= RF_SCHED_COUNT)
-    FAIL("schedule: %d is out of range (allowed: 0..3 = in-order, reverse, random, wave-skew)",
-         (int)c->sched);
-  if (c->wave != 32 && c->wave != 64)
-    FAIL("wave: %" PRIu32 " is out of range (allowed: 32 or 64)", c->wave);
   if (!variant_ok(c)) {
     char q[4 * RF_VARIANT_NAME_MAX + 8];
-    quote_name(c->variant, RF_VARIANT_NAME_MAX, q, sizeof q);
+    quote(c->variant, RF_VARIANT_NAME_MAX, q, sizeof q);
     FAIL("variant: '%s' is not a valid name (allowed: \"\" = every variant, or \"%s/<name>\", "
          "at most %d printable characters without spaces or '#')", q, opn,
          RF_VARIANT_NAME_MAX - 1);
@@ -161,9 +270,48 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
   return 0;
 }
 
-int rf_case_equal(const rf_case *a, const rf_case *b) {
-  return a->op == b->op && a->n == b->n && a->rows == b->rows && a->cols == b->cols &&
-         a->seed == b->seed && a->dist == b->dist && a->block == b->block &&
-         a->grid == b->grid && a->items == b->items && a->sched == b->sched &&
-         a->wave == b->wave && strncmp(a->variant, b->variant, RF_VARIANT_NAME_MAX) == 0;
+/* Field-by-field comparison from the table (never memcmp: padding and the variant's tail
+ * past its terminator are not part of the case). */
+static int fields_equal(const rf_case *a, const rf_case *b, int inputs_only) {
+  for (int i = 0; i < RF_FIELD_COUNT; i++) {
+    const rf_field *f = &rf_fields[i];
+    if (inputs_only && !f->input) continue;
+    int same;
+    switch (f->type) {
+    case RF_FT_NAME:
+      same = strncmp(*CMEMBER(a, f, rf_variant_name), *CMEMBER(b, f, rf_variant_name),
+                     RF_VARIANT_NAME_MAX) == 0;
+      break;
+    case RF_FT_U64: same = *CMEMBER(a, f, uint64_t) == *CMEMBER(b, f, uint64_t); break;
+    case RF_FT_OP: same = *CMEMBER(a, f, rf_op) == *CMEMBER(b, f, rf_op); break;
+    case RF_FT_DIST: same = *CMEMBER(a, f, rf_dist) == *CMEMBER(b, f, rf_dist); break;
+    case RF_FT_SCHED: same = *CMEMBER(a, f, rf_sched) == *CMEMBER(b, f, rf_sched); break;
+    default: same = *CMEMBER(a, f, uint32_t) == *CMEMBER(b, f, uint32_t); break;
+    }
+    if (!same) return 0;
+  }
+  return 1;
+}
+int rf_case_equal(const rf_case *a, const rf_case *b) { return fields_equal(a, b, 0); }
+int rf_case_same_input(const rf_case *a, const rf_case *b) { return fields_equal(a, b, 1); }
+
+void rf_case_write_json(const rf_case *c, FILE *f) {
+  fputc('{', f);
+  for (int i = 0; i < RF_FIELD_COUNT; i++) {
+    const rf_field *fd = &rf_fields[i];
+    char v[RF_VARIANT_NAME_MAX + 8];
+    rf_field_format(c, fd, v, sizeof v);
+    int text = fd->type == RF_FT_OP || fd->type == RF_FT_DIST || fd->type == RF_FT_SCHED ||
+               fd->type == RF_FT_NAME;
+    fprintf(f, "%s\"%s\":", i ? "," : "", fd->key);
+    if (!text) { fputs(v, f); continue; }
+    /* valid names are printable ASCII without '"' issues except '"' and '\' themselves */
+    fputc('"', f);
+    for (const char *p = v; *p; p++) {
+      if (*p == '"' || *p == '\\') fputc('\\', f);
+      fputc(*p, f);
+    }
+    fputc('"', f);
+  }
+  fputc('}', f);
 }

@@ -13,40 +13,62 @@ extern "C" {
 #endif
 
 
+/* Distributions and schedules come from their tables (model/dists.def, schedules.def). */
 typedef enum {
-  RF_DIST_ALTERNATING,   /* +1,-1,+1,... ; seed bit 0 picks the first sign (seed 000) */
-  RF_DIST_ONES,          /* all 1.0f */
-  RF_DIST_WIDE,          /* random sign, exponent over the whole finite range, random mantissa */
-  RF_DIST_NEGATIVE,      /* all strictly negative, moderate magnitudes */
-  RF_DIST_EQUAL_MAX,     /* several positions share the maximum value */
-  RF_DIST_SHIFTED_ROWS,  /* softmax: rows are x, x+1000, x-1000 of one base row (cycled) */
-  RF_DIST_UNIFORM,       /* uniform in [-1, 1) */
-  RF_DIST_INDEX_WEIGHTED,/* value depends on the index so a dropped/doubled element shows */
-  RF_DIST_SPIKE,         /* small background plus one large spike */
-  RF_DIST_SUBNORMAL,     /* subnormal magnitudes */
-  RF_DIST_NEAR_OVERFLOW, /* magnitudes near FLT_MAX */
-  RF_DIST_SORTED,        /* uniform values sorted ascending */
+#define RF_DIST(id, name, since, meaning) RF_DIST_##id,
+#include "dists.def"
+#undef RF_DIST
   RF_DIST_COUNT
 } rf_dist;
 
-typedef enum { RF_SCHED_IN_ORDER, RF_SCHED_REVERSE, RF_SCHED_RANDOM, RF_SCHED_WAVE_SKEW,
-               RF_SCHED_COUNT } rf_sched;
+typedef enum {
+#define RF_SCHED(id, name, meaning) RF_SCHED_##id,
+#include "schedules.def"
+#undef RF_SCHED
+  RF_SCHED_COUNT
+} rf_sched;
 
 #define RF_VARIANT_NAME_MAX 64
+typedef char rf_variant_name[RF_VARIANT_NAME_MAX];
 
+/* How a field's values are read and written (model/case_fields.def). */
+typedef enum { RF_FT_OP, RF_FT_DIST, RF_FT_SCHED, RF_FT_U64, RF_FT_U32, RF_FT_WAVE,
+               RF_FT_NAME } rf_field_type;
+
+/* The case: one member per line of model/case_fields.def, in its order. */
 typedef struct {
-  rf_op op;
-  uint64_t n;            /* sum/max/argmax: element count (rows/cols are 0) */
-  uint32_t rows, cols;   /* softmax: shape (n is 0) */
-  uint64_t seed;
-  rf_dist dist;
-  uint32_t block;        /* threads per block; 0 = the variant's default */
-  uint32_t grid;         /* blocks of the first kernel; 0 = the variant's default */
-  uint32_t items;        /* items per thread where a variant has that knob; 0 = default */
-  rf_sched sched;        /* simulator schedule (ignored on GPUs) */
-  uint32_t wave;         /* simulator wave size, 32 or 64 (GPUs use their own) */
-  char variant[RF_VARIANT_NAME_MAX]; /* "" = every variant of the op; else one name, e.g. "sum/lds" */
+#define RF_CASE_FIELD(key, member, ctype, type, lo, hi, dflt, input, help) ctype member;
+#include "case_fields.def"
+#undef RF_CASE_FIELD
 } rf_case;
+
+/* The field table at run time, for generic users (flags, help, JSON). */
+typedef struct {
+  const char *key;
+  rf_field_type type;
+  uint64_t lo, hi;
+  uint64_t dflt;     /* names: the enum value; "" for a variant */
+  int input;
+  const char *help;
+  size_t offset;     /* of the member in rf_case */
+} rf_field;
+enum {
+#define RF_CASE_FIELD(key, member, ctype, type, lo, hi, dflt, input, help) RF_FIELD_##key,
+#include "case_fields.def"
+#undef RF_CASE_FIELD
+  RF_FIELD_COUNT
+};
+extern const rf_field rf_fields[RF_FIELD_COUNT];
+/* The field named key, or NULL. */
+const rf_field *rf_field_find(const char *key);
+/* Sets field f of c from text (a name, a number in model/number.h syntax, a variant name).
+ * 0, or -1 with "'V' is not ... (allowed: ...)" in why. Ranges narrower than the field's
+ * (backend limits, op-dependent rules) are rf_case_validate's. */
+int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, size_t whylen);
+/* The field's value as text (what rf_field_set reads back to the same value). */
+void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len);
+/* What the field allows, for messages and help: "sum, max, argmax, softmax", "0..1024". */
+void rf_field_allowed(const rf_field *f, char *buf, size_t len);
 
 /* Limits the binary decoder keeps every case inside. */
 typedef struct {
@@ -72,9 +94,25 @@ uint64_t rf_case_elems(const rf_case *c);
  * its value and the range in err. */
 int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t errlen);
 int rf_case_equal(const rf_case *a, const rf_case *b);
+/* 1 when a and b generate the same input (every field marked input in the table agrees). */
+int rf_case_same_input(const rf_case *a, const rf_case *b);
+/* The case as one JSON object {"op":"sum","n":1027,...}, keys in table order. */
+void rf_case_write_json(const rf_case *c, FILE *f);
+/* Comma lists of the names ("alternating, ones, ..."), for messages and help. */
+const char *rf_dist_list(void);
+const char *rf_sched_list(void);
+const char *rf_op_list(void);
+/* 1 when ch may stand in a variant name (printable ASCII, no space, no '#'). */
+int rf_name_char_ok(unsigned char ch);
+/* One line on what a distribution is (model/dists.def). */
+const char *rf_dist_meaning(rf_dist d);
 
 /* ---- binary codec (case_codec.c) ---------------------------------------------------- */
-#define RF_CODEC_VERSION 1
+/* The newest layout version: the largest `since` in model/dists.def. Byte 0 of an input
+ * names its version; a value that names none (random fuzz bytes, 0) reads as the newest. */
+unsigned rf_codec_version(void);
+/* How many distributions version v decodes to (those with since <= v, in table order). */
+unsigned rf_codec_dist_count(unsigned version);
 /* Total: any byte string, the empty one too, decodes to a case that validates under lim. */
 void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_case *out);
 /* Canonical encoding: rf_case_decode(rf_case_encode(c)) == c for every valid c. Returns the
@@ -89,6 +127,10 @@ size_t rf_case_encode(const rf_case *c, uint8_t *buf);
 typedef struct { char variant[RF_VARIANT_NAME_MAX]; char verdict[32]; } rf_expect;
 int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_t max_expects,
                        size_t *n_expects, char *err, size_t errlen);
+/* The same over text[0..len): a NUL or other control byte is an error naming its offset
+ * (binary data, not a case), and a leading UTF-8 byte-order mark is skipped. */
+int rf_case_parse_text_len(const char *text, size_t len, rf_case *out, rf_expect *expects,
+                           size_t max_expects, size_t *n_expects, char *err, size_t errlen);
 /* Writes the canonical text form (every key, fixed order). */
 void rf_case_write_text(const rf_case *c, FILE *f);
 

@@ -152,15 +152,39 @@ static uint32_t decode_items(uint8_t cls, uint8_t p) {
   return p % 65u;
 }
 
+static const unsigned dist_since[RF_DIST_COUNT] = {
+#define RF_DIST(id, name, since, meaning) since,
+#include "dists.def"
+#undef RF_DIST
+};
+
+unsigned rf_codec_version(void) {
+  unsigned v = 1;
+  for (int d = 0; d < RF_DIST_COUNT; d++)
+    if (dist_since[d] > v) v = dist_since[d];
+  return v;
+}
+
+unsigned rf_codec_dist_count(unsigned version) {
+  unsigned n = 0;
+  /* Append-only table (dists.def): the first n rows are exactly version v's distributions. */
+  while (n < RF_DIST_COUNT && dist_since[n] <= version) n++;
+  return n;
+}
+
 void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_case *out) {
   bytes b = {data, data ? len : 0};
   if (!lim) lim = &default_limits;
   rf_case_default(out);
-  /* Byte 0 (OFF_VERSION) is the layout version. Only version 1 exists; every other value (0
-   * included, which is what the empty string reads as) decodes as version 1, so decoding
-   * stays total. */
+  /* Byte 0 (OFF_VERSION) is the layout version: 1..newest reads as that version, so a file
+   * the encoder wrote keeps its meaning when distributions are added; any other value (0,
+   * which is what the empty string reads as, or random fuzz bytes) reads as the newest, so
+   * decoding stays total and fuzzing reaches every distribution. Versions differ only in how
+   * many distributions the dist byte folds onto. */
+  unsigned version = byte_at(b, OFF_VERSION);
+  if (version < 1 || version > rf_codec_version()) version = rf_codec_version();
   out->op = (rf_op)(byte_at(b, OFF_OP) % RF_OP_COUNT);
-  out->dist = (rf_dist)(byte_at(b, OFF_DIST) % RF_DIST_COUNT);
+  out->dist = (rf_dist)(byte_at(b, OFF_DIST) % rf_codec_dist_count(version));
   uint8_t sw = byte_at(b, OFF_SCHED_WAVE);
   out->sched = (rf_sched)(sw & 3);
   out->wave = ((sw >> 2) & 3) == 3 ? 64 : 32;
@@ -180,7 +204,7 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
 
 size_t rf_case_encode(const rf_case *c, uint8_t *buf) {
   memset(buf, 0, ENCODED_LEN);
-  buf[OFF_VERSION] = RF_CODEC_VERSION;
+  buf[OFF_VERSION] = (uint8_t)rf_codec_version();
   buf[OFF_OP] = (uint8_t)c->op;
   buf[OFF_DIST] = (uint8_t)c->dist;
   buf[OFF_SCHED_WAVE] = (uint8_t)((unsigned)c->sched | (c->wave == 64 ? 0x0Cu : 0u));

@@ -6,35 +6,28 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
-enum { K_OP, K_N, K_ROWS, K_COLS, K_SEED, K_DIST, K_BLOCK, K_GRID, K_ITEMS, K_SCHEDULE,
-       K_WAVE, K_VARIANT, K_COUNT };
+#include "verdict.h"
 
-/* Keys in the canonical order; "allowed" is shown when a value is not a number. */
-static const struct { const char *name; const char *allowed; } keys[K_COUNT] = {
-    {"op", "sum, max, argmax, softmax"},
-    {"n", "0..4294967296"},
-    {"rows", "0..4294967295"},
-    {"cols", "0..1048576"},
-    {"seed", "decimal or 0x hex, 0..18446744073709551615"},
-    {"dist", "alternating, ones, wide, negative, equal-max, shifted-rows, uniform, "
-             "index-weighted, spike, subnormal, near-overflow, sorted"},
-    {"block", "0 or 1..1024"},
-    {"grid", "0 or 1..2147483647"},
-    {"items", "0 or 1..64"},
-    {"schedule", "in-order, reverse, random, wave-skew"},
-    {"wave", "32 or 64"},
-    {"variant", "\"\" or \"<op>/<name>\""},
+/* Keys are the field table's (case_fields.def); K_<key> is the field's index. */
+enum {
+#define RF_CASE_FIELD(key, member, ctype, type, lo, hi, dflt, input, help) K_##key,
+#include "case_fields.def"
+#undef RF_CASE_FIELD
+  K_COUNT
 };
-#define KEY_LIST "op, n, rows, cols, seed, dist, block, grid, items, schedule, wave, variant"
 
-static const char *const verdicts[] = {
-    "pass", "wrong", "nonfinite", "unwritten", "oob", "nondeterministic", "race",
-    "divergent-barrier", "launch-error", "timeout", "unsupported"};
-#define VERDICTS (sizeof verdicts / sizeof verdicts[0])
-#define VERDICT_LIST "pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, " \
-                     "divergent-barrier, launch-error, timeout, unsupported"
+/* "op, n, rows, ..." built once from the table. */
+static const char *key_list(void) {
+  static char buf[RF_FIELD_COUNT * 16];
+  size_t o = 0;
+  if (buf[0]) return buf;
+  for (int k = 0; k < K_COUNT; k++)
+    o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", k ? ", " : "", rf_fields[k].key);
+  return buf;
+}
 
 /* A slice of the text: not NUL-terminated. */
 typedef struct { const char *p; size_t len; } span;
@@ -77,84 +70,19 @@ static void fail(char *err, size_t errlen, unsigned line, const char *fmt, ...) 
   va_end(ap);
 }
 
-/* Decimal digits (or 0x hex when hex_ok) into *out. 0 ok, -1 not a number, -2 too large. */
-static int parse_u64(span s, int hex_ok, uint64_t *out) {
-  unsigned base = 10;
-  if (hex_ok && s.len > 2 && s.p[0] == '0' && (s.p[1] == 'x' || s.p[1] == 'X')) {
-    base = 16;
-    s.p += 2;
-    s.len -= 2;
-  }
-  if (s.len == 0) return -1;
-  uint64_t v = 0;
-  int too_large = 0;
-  for (size_t i = 0; i < s.len; i++) {
-    char ch = s.p[i];
-    unsigned d;
-    if (ch >= '0' && ch <= '9') d = (unsigned)(ch - '0');
-    else if (base == 16 && ch >= 'a' && ch <= 'f') d = 10u + (unsigned)(ch - 'a');
-    else if (base == 16 && ch >= 'A' && ch <= 'F') d = 10u + (unsigned)(ch - 'A');
-    else return -1;
-    if (v > (UINT64_MAX - d) / base) too_large = 1;
-    else v = v * base + d;
-  }
-  *out = v;
-  return too_large ? -2 : 0;
-}
-
-static void not_a_name(int k, span v, unsigned line, char *err, size_t errlen) {
-  const char *what = k == K_OP ? "an op" : k == K_DIST ? "a distribution" : "a schedule";
-  fail(err, errlen, line, "key '%s': value '%.*s' is not %s (allowed: %s)", keys[k].name,
-       SHOW(v), what, keys[k].allowed);
-}
-
 /* Sets one field from its value. Returns 0, or -1 with the message in err. */
 static int set_field(rf_case *c, int k, span v, unsigned line, char *err, size_t errlen) {
-  if (k == K_OP || k == K_DIST || k == K_SCHEDULE || k == K_VARIANT) {
-    char word[RF_VARIANT_NAME_MAX];
-    if (v.len >= sizeof word) {
-      if (k == K_VARIANT)
-        fail(err, errlen, line, "key 'variant': value '%.*s' is too long (allowed: at most %d "
-             "characters)", SHOW(v), RF_VARIANT_NAME_MAX - 1);
-      else
-        not_a_name(k, v, line, err, errlen);
-      return -1;
-    }
-    memcpy(word, v.p, v.len);
-    word[v.len] = '\0';
-    int bad = 0;
-    if (k == K_OP) bad = rf_op_parse(word, &c->op);
-    else if (k == K_DIST) bad = rf_dist_parse(word, &c->dist);
-    else if (k == K_SCHEDULE) bad = rf_sched_parse(word, &c->sched);
-    else memcpy(c->variant, word, v.len + 1);
-    if (bad) not_a_name(k, v, line, err, errlen);
-    return bad ? -1 : 0;
-  }
-  uint64_t x;
-  int r = parse_u64(v, k == K_SEED, &x);
-  if (r == -1) {
-    fail(err, errlen, line, "key '%s': value '%.*s' is not a number (allowed: %s)",
-         keys[k].name, SHOW(v), keys[k].allowed);
+  char word[256], why[512];
+  if (v.len >= sizeof word) {
+    fail(err, errlen, line, "key '%s': value '%.*s...' is too long (allowed: at most %zu "
+         "characters)", rf_fields[k].key, SHOW(v), sizeof word - 1);
     return -1;
   }
-  /* n and seed are 64-bit; the other numbers are 32-bit fields. Range checks beyond the
-   * field's width are left to rf_case_validate so both forms report them alike. */
-  if (r == -2 || (k != K_N && k != K_SEED && x > UINT32_MAX)) {
-    fail(err, errlen, line, "key '%s': value '%.*s' is out of range (allowed: %s)",
-         keys[k].name, SHOW(v), keys[k].allowed);
-    return -1;
-  }
-  switch (k) {
-  case K_N: c->n = x; break;
-  case K_ROWS: c->rows = (uint32_t)x; break;
-  case K_COLS: c->cols = (uint32_t)x; break;
-  case K_SEED: c->seed = x; break;
-  case K_BLOCK: c->block = (uint32_t)x; break;
-  case K_GRID: c->grid = (uint32_t)x; break;
-  case K_ITEMS: c->items = (uint32_t)x; break;
-  default: c->wave = (uint32_t)x; break;
-  }
-  return 0;
+  memcpy(word, v.p, v.len);
+  word[v.len] = '\0';
+  if (rf_field_set(c, &rf_fields[k], word, why, sizeof why) == 0) return 0;
+  fail(err, errlen, line, "key '%s': value %s", rf_fields[k].key, why);
+  return -1;
 }
 
 /* "expect <variant> <verdict>": 1 when the line is an expect line (then *var and *verdict
@@ -180,23 +108,38 @@ static int split_expect(span line, span *var, span *verdict) {
 }
 
 static int verdict_known(span v) {
-  for (size_t i = 0; i < VERDICTS; i++)
-    if (span_is(v, verdicts[i])) return 1;
-  return 0;
+  char word[32];
+  rf_verdict unused;
+  if (v.len >= sizeof word) return 0;
+  memcpy(word, v.p, v.len);
+  word[v.len] = '\0';
+  return rf_verdict_parse(word, &unused) == 0;
 }
 
 /* Field name at the start of a validation message -> the line that set it. */
 static unsigned line_of_field(const char *msg, const unsigned *key_line) {
   if (strncmp(msg, "rows*cols:", 10) == 0)
-    return key_line[K_ROWS] > key_line[K_COLS] ? key_line[K_ROWS] : key_line[K_COLS];
+    return key_line[K_rows] > key_line[K_cols] ? key_line[K_rows] : key_line[K_cols];
   for (int k = 0; k < K_COUNT; k++) {
-    size_t len = strlen(keys[k].name);
-    if (strncmp(msg, keys[k].name, len) == 0 && msg[len] == ':') return key_line[k];
+    size_t len = strlen(rf_fields[k].key);
+    if (strncmp(msg, rf_fields[k].key, len) == 0 && msg[len] == ':') return key_line[k];
   }
   return 0;
 }
 
-/* Pass 2: every expect names a variant of the case's op, at most once. */
+/* Pass 2: every expect names a variant of the case's op, at most once. Duplicates are found
+ * by sorting the names (n log n): a pairwise scan took a minute on 80,000 expect lines. */
+typedef struct { span var; unsigned line; } named;
+
+static int named_cmp(const void *pa, const void *pb) {
+  const named *a = pa, *b = pb;
+  size_t m = a->var.len < b->var.len ? a->var.len : b->var.len;
+  int c = memcmp(a->var.p, b->var.p, m);
+  if (c) return c;
+  if (a->var.len != b->var.len) return a->var.len < b->var.len ? -1 : 1;
+  return (a->line > b->line) - (a->line < b->line);
+}
+
 static int check_expects(const char *text, const rf_case *c, rf_expect *expects,
                          size_t max_expects, size_t *count, char *err, size_t errlen) {
   const char *opn = rf_op_name(c->op);
@@ -204,36 +147,38 @@ static int check_expects(const char *text, const rf_case *c, rf_expect *expects,
   const char *cursor = text;
   span line, var, verdict;
   unsigned lineno = 0;
-  size_t n = 0;
-  while (next_line(&cursor, &line)) {
+  size_t n = 0, cap = 0;
+  named *all = NULL;
+  int rc = 0;
+  while (rc == 0 && next_line(&cursor, &line)) {
     lineno++;
     if (!split_expect(line, &var, &verdict)) continue;
     int named_ok = var.len < RF_VARIANT_NAME_MAX && var.len > oplen + 1 &&
                    memcmp(var.p, opn, oplen) == 0 && var.p[oplen] == '/';
     for (size_t i = 0; named_ok && i < var.len; i++)
-      if ((unsigned char)var.p[i] <= ' ' || (unsigned char)var.p[i] >= 0x7f) named_ok = 0;
+      if (!rf_name_char_ok((unsigned char)var.p[i])) named_ok = 0;
     if (!named_ok) {
       fail(err, errlen, lineno, "expect: variant '%.*s' is not a variant of op %s (allowed: "
            "\"%s/<name>\", at most %d printable characters)", SHOW(var), opn, opn,
            RF_VARIANT_NAME_MAX - 1);
-      return -1;
+      rc = -1;
+      break;
     }
-    /* an earlier expect for the same variant? */
-    const char *c2 = text;
-    span l2, v2, d2;
-    for (unsigned ln2 = 1; ln2 < lineno && next_line(&c2, &l2); ln2++) {
-      if (split_expect(l2, &v2, &d2) && v2.len == var.len && memcmp(v2.p, var.p, var.len) == 0) {
-        fail(err, errlen, lineno, "expect: variant '%.*s' already has an expect on line %u",
-             SHOW(var), ln2);
-        return -1;
-      }
+    if (expects && n == max_expects) {
+      fail(err, errlen, lineno, "expect: too many expect lines (allowed: at most %zu)",
+           max_expects);
+      rc = -1;
+      break;
     }
+    if (n == cap) {
+      size_t ncap = cap ? 2 * cap : 64;
+      named *na = realloc(all, ncap * sizeof *na);
+      if (!na) { fail(err, errlen, lineno, "expect: out of memory"); rc = -1; break; }
+      all = na;
+      cap = ncap;
+    }
+    all[n] = (named){var, lineno};
     if (expects) {
-      if (n == max_expects) {
-        fail(err, errlen, lineno, "expect: too many expect lines (allowed: at most %zu)",
-             max_expects);
-        return -1;
-      }
       memcpy(expects[n].variant, var.p, var.len);
       expects[n].variant[var.len] = '\0';
       memcpy(expects[n].verdict, verdict.p, verdict.len);
@@ -241,17 +186,59 @@ static int check_expects(const char *text, const rf_case *c, rf_expect *expects,
     }
     n++;
   }
-  *count = n;
-  return 0;
+  if (rc == 0 && n > 1) {
+    qsort(all, n, sizeof *all, named_cmp);
+    const named *dup = NULL, *first = NULL;
+    for (size_t i = 1; i < n; i++)
+      if (all[i].var.len == all[i - 1].var.len &&
+          memcmp(all[i].var.p, all[i - 1].var.p, all[i].var.len) == 0 &&
+          (!dup || all[i].line < dup->line)) {
+        dup = &all[i];
+        first = &all[i - 1];
+        while (first > all && first[-1].var.len == dup->var.len &&
+               memcmp(first[-1].var.p, dup->var.p, dup->var.len) == 0)
+          first--;
+      }
+    if (dup) {
+      fail(err, errlen, dup->line, "expect: variant '%.*s' already has an expect on line %u",
+           SHOW(dup->var), first->line);
+      rc = -1;
+    }
+  }
+  free(all);
+  if (rc == 0) *count = n;
+  return rc;
 }
 
 int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_t max_expects,
                        size_t *n_expects, char *err, size_t errlen) {
+  return rf_case_parse_text_len(text, text ? strlen(text) : 0, out, expects, max_expects,
+                                n_expects, err, errlen);
+}
+
+int rf_case_parse_text_len(const char *text, size_t len, rf_case *out, rf_expect *expects,
+                           size_t max_expects, size_t *n_expects, char *err, size_t errlen) {
   char dummy[1];
   if (!err || errlen == 0) { err = dummy; errlen = sizeof dummy; }
   err[0] = '\0';
   if (n_expects) *n_expects = 0;
   if (!text) text = "";
+  /* Text only: a NUL byte would end the parse early and silently drop what follows, and
+   * control bytes mean a binary fuzz input (redfuzz decode turns one into a case). */
+  for (size_t i = 0; i < len; i++) {
+    unsigned char ch = (unsigned char)text[i];
+    if (ch == 0 || (ch < 32 && ch != '\n' && ch != '\t' && ch != '\r' && ch != '\v' &&
+                    ch != '\f') || ch == 0x7f) {
+      unsigned line = 1;
+      for (size_t j = 0; j < i; j++) line += text[j] == '\n';
+      fail(err, errlen, line, "byte 0x%02x at offset %zu is not text (allowed: a text case, "
+           "key=value lines; a binary fuzz input is read with 'redfuzz decode')", ch, i);
+      return -1;
+    }
+  }
+  /* A UTF-8 byte-order mark (editors on some systems write one) is not part of the first
+   * key. */
+  if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) text += 3;
 
   rf_case c;
   rf_case_default(&c);
@@ -269,8 +256,8 @@ int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_
         return -1;
       }
       if (!verdict_known(verdict)) {
-        fail(err, errlen, lineno, "expect: verdict '%.*s' is unknown (allowed: " VERDICT_LIST
-             ")", SHOW(verdict));
+        fail(err, errlen, lineno, "expect: verdict '%.*s' is unknown (allowed: %s)", SHOW(verdict),
+             rf_verdict_list());
         return -1;
       }
       continue;
@@ -284,13 +271,13 @@ int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_
     span key = trim((span){line.p, (size_t)(eq - line.p)});
     span value = trim((span){eq + 1, line.len - (size_t)(eq - line.p) - 1});
     int k = 0;
-    while (k < K_COUNT && !span_is(key, keys[k].name)) k++;
+    while (k < K_COUNT && !span_is(key, rf_fields[k].key)) k++;
     if (k == K_COUNT) {
-      fail(err, errlen, lineno, "unknown key '%.*s' (allowed: " KEY_LIST ")", SHOW(key));
+      fail(err, errlen, lineno, "unknown key '%.*s' (allowed: %s)", SHOW(key), key_list());
       return -1;
     }
     if (key_line[k]) {
-      fail(err, errlen, lineno, "key '%s' is repeated (first on line %u)", keys[k].name,
+      fail(err, errlen, lineno, "key '%s' is repeated (first on line %u)", rf_fields[k].key,
            key_line[k]);
       return -1;
     }
@@ -298,7 +285,7 @@ int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_
     if (set_field(&c, k, value, lineno, err, errlen)) return -1;
   }
   /* softmax has no n: a missing n means 0 there, not the 1-D default */
-  if (c.op == RF_OP_SOFTMAX && !key_line[K_N]) c.n = 0;
+  if (c.op == RF_OP_SOFTMAX && !key_line[K_n]) c.n = 0;
 
   char msg[512];
   if (rf_case_validate(&c, NULL, msg, sizeof msg)) {
@@ -313,12 +300,9 @@ int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_
 }
 
 void rf_case_write_text(const rf_case *c, FILE *f) {
-  const char *op = rf_op_name(c->op), *dist = rf_dist_name(c->dist);
-  const char *sched = rf_sched_name(c->sched);
-  fprintf(f, "op=%s\nn=%" PRIu64 "\nrows=%" PRIu32 "\ncols=%" PRIu32 "\nseed=%" PRIu64 "\n",
-          op ? op : "?", c->n, c->rows, c->cols, c->seed);
-  fprintf(f, "dist=%s\nblock=%" PRIu32 "\ngrid=%" PRIu32 "\nitems=%" PRIu32 "\n",
-          dist ? dist : "?", c->block, c->grid, c->items);
-  fprintf(f, "schedule=%s\nwave=%" PRIu32 "\nvariant=%.*s\n", sched ? sched : "?", c->wave,
-          RF_VARIANT_NAME_MAX - 1, c->variant);
+  for (int k = 0; k < K_COUNT; k++) {
+    char v[RF_VARIANT_NAME_MAX + 8];
+    rf_field_format(c, &rf_fields[k], v, sizeof v);
+    fprintf(f, "%s=%s\n", rf_fields[k].key, v);
+  }
 }

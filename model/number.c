@@ -53,13 +53,17 @@ static int number(const char *s, size_t len, uint64_t *out) {
   return digits(s, len, 10, out);
 }
 
+/* Large powers of two (and 2^64-1) read better as 2^K; everything else in decimal. */
+static void one_end(uint64_t v, char *buf, size_t len) {
+  if (v >= (UINT64_C(1) << 20) && (v & (v - 1)) == 0) snprintf(buf, len, "2^%d", __builtin_ctzll(v));
+  else if (v == UINT64_MAX) snprintf(buf, len, "2^64-1");
+  else snprintf(buf, len, "%" PRIu64, v);
+}
+
 void rf_num_range_text(uint64_t lo, uint64_t hi, char *buf, size_t len) {
   char a[32], b[32];
-  if (lo > 1 && (lo & (lo - 1)) == 0) snprintf(a, sizeof a, "2^%d", __builtin_ctzll(lo));
-  else snprintf(a, sizeof a, "%" PRIu64, lo);
-  if (hi > 1 && (hi & (hi - 1)) == 0) snprintf(b, sizeof b, "2^%d", __builtin_ctzll(hi));
-  else if (hi == UINT64_MAX) snprintf(b, sizeof b, "2^64-1");
-  else snprintf(b, sizeof b, "%" PRIu64, hi);
+  one_end(lo, a, sizeof a);
+  one_end(hi, b, sizeof b);
   if (lo == hi) snprintf(buf, len, "%s", a);
   else snprintf(buf, len, "%s..%s", a, b);
 }

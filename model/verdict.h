@@ -1,20 +1,30 @@
-/* Verdicts (DESIGN.md vocabulary). */
+/* Verdicts (DESIGN.md vocabulary), from their table model/verdicts.def. */
 #ifndef RF_VERDICT_H
 #define RF_VERDICT_H
 #ifdef __cplusplus
 extern "C" {
 #endif
 typedef enum {
-  RF_V_PASS, RF_V_WRONG, RF_V_NONFINITE, RF_V_UNWRITTEN, RF_V_OOB, RF_V_NONDETERMINISTIC,
-  RF_V_RACE, RF_V_DIVERGENT_BARRIER, RF_V_LAUNCH_ERROR, RF_V_TIMEOUT, RF_V_UNSUPPORTED,
+#define RF_VERDICT(id, name, failure, meaning) RF_V_##id,
+#include "verdicts.def"
+#undef RF_VERDICT
   RF_V_COUNT
 } rf_verdict;
 const char *rf_verdict_name(rf_verdict v);
+/* One line on what the verdict means. */
+const char *rf_verdict_meaning(rf_verdict v);
 /* 0 and *out set, or -1 for an unknown name. */
 int rf_verdict_parse(const char *s, rf_verdict *out);
-/* pass and unsupported are not failures; everything else is. */
+/* "pass, wrong, ..." for messages and help. */
+const char *rf_verdict_list(void);
+/* The table's failure column: pass and unsupported are not failures. */
 static inline int rf_verdict_is_failure(rf_verdict v) {
-  return v != RF_V_PASS && v != RF_V_UNSUPPORTED;
+  switch (v) {
+#define RF_VERDICT(id, name, failure, meaning) case RF_V_##id: return failure;
+#include "verdicts.def"
+#undef RF_VERDICT
+  default: return 1;   /* out of range: never taken as a pass */
+  }
 }
 #ifdef __cplusplus
 }

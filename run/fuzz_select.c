@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuzz_select.h"
+#include "backend.h"
 
 static int name_in_list(const char *name, const char *list) {
   size_t len = strlen(name);
@@ -53,12 +54,9 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
   return 0;
 }
 
-rf_limits rf_fuzz_limits(const rf_limits *runner_limits, const char *backend) {
-  rf_limits l = *runner_limits;
-  uint64_t cap = strcmp(backend, "sim") == 0 ? (1u << 12) : (1u << 22);
-  const char *env = getenv("REDFUZZ_MAX_ELEMS");
-  if (env && *env) cap = strtoull(env, NULL, 0);
-  if (cap < 1) cap = 1;
+rf_limits rf_fuzz_limits(const rf_settings *set) {
+  rf_limits l = rf_backend.limits;
+  uint64_t cap = set && set->max_elems ? set->max_elems : rf_backend.fuzz_max_elems;
   if (l.max_n > cap) l.max_n = cap;
   if (l.max_elems > cap) l.max_elems = cap;
   if (l.max_cols > cap) l.max_cols = (uint32_t)cap;

@@ -4,6 +4,7 @@
 #define RF_FUZZ_SELECT_H
 #include "model/case.h"
 #include "redfuzz/variant.h"
+#include "settings.h"
 
 /* only: comma list of variant names and/or op names ("" = every correct variant). Mutants are
  * selected only by name. */
@@ -12,10 +13,11 @@ int rf_only_keeps(const char *only, const rf_variant *v);
 int rf_only_single_op(const char *only);
 /* Maps a decoded case onto op (no-op when op < 0 or equal), keeping its element count. */
 void rf_force_op(rf_case *c, int op, const rf_limits *lim);
-/* The limits fuzz inputs decode under: at most 2^22 elements on GPUs and 2^12 on the
- * simulator, so a campaign makes many executions per second;
- * REDFUZZ_MAX_ELEMS overrides (it can only lower the runner's limits). */
-rf_limits rf_fuzz_limits(const rf_limits *runner_limits, const char *backend);
+/* The limits fuzz inputs decode under: the backend's policy (run/backend.c: at most 2^22
+ * elements on GPUs and 2^12 on the simulator, so a campaign makes many executions per
+ * second); REDFUZZ_MAX_ELEMS in set overrides (it can only lower the runner's limits).
+ * Needs no device: decoding 40 bytes never opens one. */
+rf_limits rf_fuzz_limits(const rf_settings *set);
 /* Fuzz inputs launch at most this many blocks (larger grids fold into 1..this): more blocks
  * than a case has elements already, while a grid of 2^31 blocks costs tens of seconds on a
  * GPU for the same empty blocks (the first GPU campaigns spent most of their time there).

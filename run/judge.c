@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
+#include "backend.h"
 #include "oracle/softmax_double.h"
 
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
@@ -51,16 +52,11 @@ static double ratio_of(double err, double bound) {
 
 static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
 
-/* The simulator's atomics are exact IEEE additions; GPU float atomics may flush subnormals
- * (NVIDIA's do: PTX ISA, atom.add.f32; AMD's are not documented here, so assumed to). */
-static const rf_sum_model *sum_model_for(const rf_device_info *d) {
-  return strcmp(d->backend, "sim") == 0 ? &RF_SUM_IEEE : &RF_SUM_ATOMIC_FTZ;
-}
-
 void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,
                   rf_result *res) {
+  (void)r;   /* the backend's float-atomic model is compile-time policy (backend.h) */
   rf_sum_bound b;
-  rf_bound_sum_model(plan, &o->facts, sum_model_for(&r->dev), &b);
+  rf_bound_sum_model(plan, &o->facts, rf_backend.sum_model, &b);
   res->got = got;
   res->want = rf_xsum_round_f64(&o->xs);
   res->bound = b.bound;
@@ -115,11 +111,6 @@ void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result
   res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
 }
 
-static const rf_exp_model *exp_model_for(const rf_device_info *d) {
-  if (strcmp(d->backend, "cuda") == 0) return &RF_EXP_CUDA_EXPF;
-  if (strcmp(d->backend, "hip") == 0) return &RF_EXP_OCML_EXPF;
-  return &RF_EXP_HOST_LIBM;
-}
 
 /* The worst element of one softmax row and the row's verdict, kept apart from the result
  * until the row is decided (a row may be judged again after an MPFR upgrade). */
@@ -161,8 +152,8 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, u
   rf_softmax_bound b = {.rel = rf_host_buf_get(&jc->rel, (size_t)cols * sizeof(double)),
                         .rel_kernel = exact ? NULL
                                     : rf_host_buf_get(&jc->rel_kernel, (size_t)cols * sizeof(double))};
-  if (exact) rf_bound_softmax_row(plan, exp_model_for(&r->dev), xr, cols, yr, &b);
-  else rf_bound_softmax_row_rel(plan, exp_model_for(&r->dev), xr, cols, yr, o->row_rel[i],
+  if (exact) rf_bound_softmax_row(plan, rf_backend.exp_model, xr, cols, yr, &b);
+  else rf_bound_softmax_row_rel(plan, rf_backend.exp_model, xr, cols, yr, o->row_rel[i],
                                 RF_SM_DOUBLE_ABS, &b);
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
   if (!exact && r->softmax_upgrade_all) return 1;

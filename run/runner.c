@@ -16,11 +16,6 @@ static void judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel_kernel);
 }
 
-static int same_input(const rf_case *a, const rf_case *b) {
-  return a->op == b->op && a->n == b->n && a->rows == b->rows && a->cols == b->cols &&
-         a->seed == b->seed && a->dist == b->dist;
-}
-
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
   r->keep = keep;
   r->keep_ctx = ctx;
@@ -32,7 +27,7 @@ double rf_now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-rf_runner *rf_runner_create(char *err, size_t errlen) {
+rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_runner *r = calloc(1, sizeof *r);
   if (!r) { snprintf(err, errlen, "out of host memory"); return NULL; }
   int e = rf_dev_info(&r->dev);
@@ -43,25 +38,20 @@ rf_runner *rf_runner_create(char *err, size_t errlen) {
     free(r);
     return NULL;
   }
-  const char *serial = getenv("REDFUZZ_SERIAL");
-  r->serial = serial && strcmp(serial, "0") != 0;
-  r->arena.exact = r->in_arena.exact = strcmp(r->dev.backend, "sim") == 0;
-  const char *jt = getenv("REDFUZZ_JUDGE_THREADS");
+  rf_settings defaults;
+  if (!set) { rf_settings_default(&defaults); set = &defaults; }
+  r->serial = set->serial != 0;
+  r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
-  r->judge_threads = jt && *jt ? strtoul(jt, NULL, 10) : cores > 0 ? (size_t)cores : 1;
-  if (r->judge_threads < 1) r->judge_threads = 1;
+  r->judge_threads = set->judge_threads ? (size_t)set->judge_threads
+                     : cores > 0 ? (size_t)cores : 1;
   if (r->judge_threads > RF_MAX_JUDGE_THREADS) r->judge_threads = RF_MAX_JUDGE_THREADS;
   for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) r->judges[t].r = r;
-  const char *so = getenv("REDFUZZ_SOFTMAX_ORACLE");
-  r->softmax_mpfr_only = so && strcmp(so, "mpfr") == 0;
-  r->softmax_upgrade_all = so && strcmp(so, "upgrade") == 0;
-  const int gpu = strcmp(r->dev.backend, "sim") != 0;
-  const char *graphs = getenv("REDFUZZ_GRAPHS");
-  r->use_graphs = gpu && !(graphs && strcmp(graphs, "0") == 0);
-  const char *streams = getenv("REDFUZZ_STREAMS");
-  r->streams = !gpu ? 1 : streams && *streams ? (unsigned)strtoul(streams, NULL, 10) : RF_DEV_STREAMS;
-  if (r->streams < 1) r->streams = 1;
-  if (r->streams > RF_DEV_STREAMS) r->streams = RF_DEV_STREAMS;
+  r->softmax_mpfr_only = set->softmax_oracle == RF_ORACLE_MPFR;
+  r->softmax_upgrade_all = set->softmax_oracle == RF_ORACLE_UPGRADE;
+  r->use_graphs = !rf_backend.is_sim && set->graphs;
+  r->streams = set->streams ? (unsigned)set->streams : rf_backend.streams;
+  if (r->streams > rf_backend.streams) r->streams = rf_backend.streams;
   return r;
 }
 
@@ -91,10 +81,8 @@ void rf_runner_destroy(rf_runner *r) {
 const rf_device_info *rf_runner_device(const rf_runner *r) { return &r->dev; }
 
 rf_limits rf_runner_limits(const rf_runner *r) {
-  /* The simulator runs one fiber per GPU thread: keep its cases small enough for seconds. */
-  if (strcmp(r->dev.backend, "sim") == 0) return (rf_limits){1u << 18, 1u << 18, 8192};
-  /* GPUs: 1-D up to 2^26 (the study's range), softmax up to 2^24 elements. */
-  return (rf_limits){1u << 26, 1u << 24, 65536};
+  (void)r;
+  return rf_backend.limits;
 }
 
 /* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
@@ -136,7 +124,7 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   p->cfg = (rf_launch_cfg){
     .n = c->n, .rows = c->rows, .cols = c->cols, .block = c->block, .grid = c->grid,
     .items = c->items, .num_cus = r->dev.num_cus,
-    .wave = strcmp(r->dev.backend, "sim") == 0 ? c->wave : r->dev.wave,
+    .wave = rf_backend.is_sim ? c->wave : r->dev.wave,
   };
   const char *why = v->configure(&p->cfg);
   if (why) {
@@ -146,7 +134,7 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   }
   /* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
    * threads would take minutes and end as a timeout that says nothing about the kernel. */
-  if (strcmp(r->dev.backend, "sim") == 0 &&
+  if (rf_backend.is_sim &&
       (uint64_t)p->cfg.grid * p->cfg.block > RF_SIM_MAX_THREADS) {
     res->verdict = RF_V_UNSUPPORTED;
     snprintf(res->detail, sizeof res->detail,
@@ -486,7 +474,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
                   size_t errlen) {
   if (check_case(r, c, err, errlen)) return -1;
   uint64_t elems = rf_case_elems(c);
-  if (!r->have_last || !same_input(c, &r->last)) {
+  if (!r->have_last || !rf_case_same_input(c, &r->last)) {
     float *x = rf_host_buf_get(&r->x, elems * sizeof(float));
     r->have_last = 0;
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",

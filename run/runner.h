@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include "model/case.h"
 #include "model/verdict.h"
+#include "settings.h"
 #include "redfuzz/variant.h"
 #include "kernels/device.h"
 #ifdef __cplusplus
@@ -39,8 +40,9 @@ typedef struct {
 } rf_runner_opts;
 
 typedef struct rf_runner rf_runner;
-/* NULL on device failure (message in err). */
-rf_runner *rf_runner_create(char *err, size_t errlen);
+/* NULL on device failure (message in err). set: the settings the edge read from the
+ * environment (run/settings.h); NULL = every default. */
+rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen);
 void rf_runner_destroy(rf_runner *r);
 const rf_device_info *rf_runner_device(const rf_runner *r);
 /* Limits for decoding cases on this backend. */

@@ -3,6 +3,7 @@
 #ifndef RF_RUNNER_INTERNAL_H
 #define RF_RUNNER_INTERNAL_H
 #include "runner.h"
+#include "backend.h"
 #include "oracle/exact.h"
 #include "oracle/bounds.h"
 #include "buffers.h"

@@ -180,9 +180,37 @@ static void test_layout(void) {
   rf_case_decode(b, sizeof b, &gpu, &c);
   CHECK(c.block == 1024 && c.grid == 7 && c.items == 3 && c.sched == RF_SCHED_RANDOM);
   CHECK(c.wave == 64 && c.dist == RF_DIST_ONES);
-  b[0] = 200; /* an unknown version decodes as version 1 */
+  b[0] = 200; /* a byte 0 that names no version decodes as the newest */
   rf_case d;
   rf_case_decode(b, sizeof b, &gpu, &d);
+  b[0] = (uint8_t)rf_codec_version();
+  rf_case e;
+  rf_case_decode(b, sizeof b, &gpu, &e);
+  CHECK(rf_case_equal(&e, &d));
+  /* Version 1 folds the dist byte onto its own 12 distributions forever: 25 % 12 = ones,
+   * whatever model/dists.def has added since. */
+  b[0] = 1;
+  rf_case_decode(b, sizeof b, &gpu, &d);
+  CHECK(d.dist == RF_DIST_ONES && rf_case_equal(&c, &d));
+}
+
+/* The frozen part of the format: how many distributions each released version decodes to.
+ * A distribution added with an old `since` (instead of newest + 1) would change what that
+ * version's files mean, and fails here. Add a row when a version is released. */
+static void test_versions_frozen(void) {
+  static const unsigned frozen[][2] = {{1, 12}};
+  for (size_t i = 0; i < sizeof frozen / sizeof frozen[0]; i++)
+    CHECK(rf_codec_dist_count(frozen[i][0]) == frozen[i][1]);
+  CHECK(rf_codec_dist_count(rf_codec_version()) == RF_DIST_COUNT);
+  /* the encoder names the newest version, and decodes back exactly */
+  rf_case c;
+  rf_case_default(&c);
+  c.dist = (rf_dist)(RF_DIST_COUNT - 1);
+  uint8_t buf[RF_CASE_ENCODED_MAX];
+  rf_case_encode(&c, buf);
+  CHECK(buf[0] == rf_codec_version());
+  rf_case d;
+  rf_case_decode(buf, sizeof buf, NULL, &d);
   CHECK(rf_case_equal(&c, &d));
 }
 
@@ -256,6 +284,7 @@ static void test_distribution(void) {
 }
 
 int main(void) {
+  test_versions_frozen();
   test_empty_and_fixed_strings();
   test_random_strings();
   test_round_trip();

@@ -126,7 +126,7 @@ static void test_validate_1d(void) {
                           "rows and cols)"));
   c.cols = 0;
   c.op = (rf_op)4;
-  CHECK(rejects(&c, NULL, "op: 4 is out of range (allowed: 0..3 = sum, max, argmax, softmax)"));
+  CHECK(rejects(&c, NULL, "op: 4 is out of range (allowed: sum, max, argmax, softmax)"));
 }
 
 static void test_validate_softmax(void) {
@@ -176,23 +176,19 @@ static void test_validate_launch(void) {
   c.block = 1024;
   CHECK(accepts(&c, NULL));
   c.block = 1025;
-  CHECK(rejects(&c, NULL, "block: 1025 is out of range (allowed: 0 = variant default, or "
-                          "1..1024)"));
+  CHECK(rejects(&c, NULL, "block: 1025 is out of range (allowed: 0..1024)"));
   c.block = 2000;
-  CHECK(rejects(&c, NULL, "block: 2000 is out of range (allowed: 0 = variant default, or "
-                          "1..1024)"));
+  CHECK(rejects(&c, NULL, "block: 2000 is out of range (allowed: 0..1024)"));
   c.block = 0;
   c.grid = INT32_MAX;
   CHECK(accepts(&c, NULL));
   c.grid = (uint32_t)INT32_MAX + 1;
-  CHECK(rejects(&c, NULL, "grid: 2147483648 is out of range (allowed: 0 = variant default, or "
-                          "1..2147483647)"));
+  CHECK(rejects(&c, NULL, "grid: 2147483648 is out of range (allowed: 0..2147483647)"));
   c.grid = 0;
   c.items = 64;
   CHECK(accepts(&c, NULL));
   c.items = 65;
-  CHECK(rejects(&c, NULL, "items: 65 is out of range (allowed: 0 = variant default, or "
-                          "1..64)"));
+  CHECK(rejects(&c, NULL, "items: 65 is out of range (allowed: 0..64)"));
   c.items = 0;
   c.wave = 64;
   CHECK(accepts(&c, NULL));
@@ -202,11 +198,11 @@ static void test_validate_launch(void) {
   CHECK(rejects(&c, NULL, "wave: 0 is out of range (allowed: 32 or 64)"));
   c.wave = 32;
   c.sched = (rf_sched)4;
-  CHECK(rejects(&c, NULL, "schedule: 4 is out of range (allowed: 0..3 = in-order, reverse, "
+  CHECK(rejects(&c, NULL, "schedule: 4 is out of range (allowed: in-order, reverse, "
                           "random, wave-skew)"));
   c.sched = RF_SCHED_WAVE_SKEW;
   c.dist = (rf_dist)12;
-  CHECK(rejects(&c, NULL, "dist: 12 is out of range (allowed: 0..11 = alternating, ones, wide, "
+  CHECK(rejects(&c, NULL, "dist: 12 is out of range (allowed: alternating, ones, wide, "
                           "negative, equal-max, shifted-rows, uniform, index-weighted, spike, "
                           "subnormal, near-overflow, sorted)"));
   c.dist = RF_DIST_SORTED;

@@ -1,5 +1,6 @@
 /* Text form: parsing (defaults, comments, whitespace, hex seeds, expect lines), the canonical
  * writer and its round trip, and the exact error message of every kind of mistake. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/case.h"
@@ -130,30 +131,49 @@ static void test_errors(void) {
   CHECK(fails_with("op=sum\nblok=3\n", "line 2: unknown key 'blok' (allowed: op, n, rows, cols, "
                    "seed, dist, block, grid, items, schedule, wave, variant)"));
   CHECK(fails_with("op=sum\n\nblock=abc\n", "line 3: key 'block': value 'abc' is not a number "
-                   "(allowed: 0 or 1..1024)"));
+                   "(allowed: 0..1024; decimal, 0x hex or 2^K[+-D])"));
   CHECK(fails_with("n=-1", "line 1: key 'n': value '-1' is not a number (allowed: "
-                   "0..4294967296)"));
-  CHECK(fails_with("n=", "line 1: key 'n': value '' is not a number (allowed: 0..4294967296)"));
-  CHECK(fails_with("wave=0x20", "line 1: key 'wave': value '0x20' is not a number (allowed: 32 "
-                   "or 64)"));
+                   "0..2^64-1; decimal, 0x hex or 2^K[+-D])"));
+  CHECK(fails_with("n=", "line 1: key 'n': value '' is not a number (allowed: 0..2^64-1; "
+                   "decimal, 0x hex or 2^K[+-D])"));
+  CHECK(fails_with("n=010x", "line 1: key 'n': value '010x' is not a number (allowed: "
+                   "0..2^64-1; decimal, 0x hex or 2^K[+-D])"));
   CHECK(fails_with("seed=0x", "line 1: key 'seed': value '0x' is not a number (allowed: "
-                   "decimal or 0x hex, 0..18446744073709551615)"));
+                   "0..2^64-1; decimal, 0x hex or 2^K[+-D])"));
   CHECK(fails_with("seed=18446744073709551616", "line 1: key 'seed': value "
-                   "'18446744073709551616' is out of range (allowed: decimal or 0x hex, "
-                   "0..18446744073709551615)"));
+                   "'18446744073709551616' is out of range (allowed: 0..2^64-1)"));
   CHECK(fails_with("seed=0x10000000000000000", "line 1: key 'seed': value "
-                   "'0x10000000000000000' is out of range (allowed: decimal or 0x hex, "
-                   "0..18446744073709551615)"));
+                   "'0x10000000000000000' is out of range (allowed: 0..2^64-1)"));
   CHECK(fails_with("grid=4294967296", "line 1: key 'grid': value '4294967296' is out of range "
-                   "(allowed: 0 or 1..2147483647)"));
-  /* out of range values that fit the field: reported by validation, on the key's line */
-  CHECK(fails_with("op=sum\nn=5\nblock=2000\n", "line 3: block: 2000 is out of range (allowed: 0 "
-                   "= variant default, or 1..1024)"));
-  CHECK(fails_with("grid=2147483648\nn=1", "line 1: grid: 2147483648 is out of range (allowed: 0 "
-                   "= variant default, or 1..2147483647)"));
-  CHECK(fails_with("\nitems=65", "line 2: items: 65 is out of range (allowed: 0 = variant "
-                   "default, or 1..64)"));
-  CHECK(fails_with("wave=48", "line 1: wave: 48 is out of range (allowed: 32 or 64)"));
+                   "(allowed: 0..2147483647)"));
+  CHECK(fails_with("op=sum\nn=5\nblock=2000\n", "line 3: key 'block': value '2000' is out of "
+                   "range (allowed: 0..1024)"));
+  CHECK(fails_with("\nitems=65", "line 2: key 'items': value '65' is out of range (allowed: "
+                   "0..64)"));
+  CHECK(fails_with("block=2^11", "line 1: key 'block': value '2^11' is out of range (allowed: "
+                   "0..1024)"));
+  /* One number syntax everywhere: 010 is ten, 0x20 and 2^5 are 32 (no octal). */
+  {
+    rf_case c;
+    char err[256];
+    CHECK(rf_case_parse_text("n=010\nwave=0x20\nblock=2^5\ngrid=2^4+1", &c, NULL, 0, NULL, err,
+                             sizeof err) == 0);
+    CHECK(c.n == 10 && c.wave == 32 && c.block == 32 && c.grid == 17);
+  }
+  /* Not text: a NUL byte (what follows it would be lost) or other control bytes. */
+  {
+    rf_case c;
+    char err[256];
+    static const char nul[] = "op=sum\nn=5\0n=7\n";
+    CHECK(rf_case_parse_text_len(nul, sizeof nul - 1, &c, NULL, 0, NULL, err, sizeof err) == -1);
+    CHECK(strstr(err, "line 2: byte 0x00 at offset 10 is not text") != NULL);
+    /* A UTF-8 byte-order mark before the first key is skipped. */
+    static const char bom[] = "\xEF\xBB\xBFop=max\nn=3\n";
+    CHECK(rf_case_parse_text_len(bom, sizeof bom - 1, &c, NULL, 0, NULL, err, sizeof err) == 0);
+    CHECK(c.op == RF_OP_MAX && c.n == 3);
+  }
+  CHECK(fails_with("wave=48", "line 1: key 'wave': value '48' is out of range (allowed: 32 or "
+                   "64)"));
   CHECK(fails_with("n=4294967297", "line 1: n: 4294967297 is out of range (allowed: "
                    "0..4294967296)"));
   CHECK(fails_with("rows=2\nop=softmax\nn=8\ncols=3", "line 3: n: 8 is out of range for softmax "
@@ -209,9 +229,29 @@ static void test_errors(void) {
   CHECK(fails_with("expect sum/a pass\nexpect sum/b pass\nexpect sum/c pass\nexpect sum/d pass\n"
                    "expect sum/e pass", "line 5: expect: too many expect lines (allowed: at most "
                    "4)"));
-  /* syntax errors come in line order, before validation */
-  CHECK(fails_with("block=5000\nfoo=1", "line 2: unknown key 'foo' (allowed: op, n, rows, cols, "
+  /* errors come in line order: a value outside its field's range on its own line, before a
+   * later syntax error; rules between fields (validation) after every line was read */
+  CHECK(fails_with("block=5000\nfoo=1", "line 1: key 'block': value '5000' is out of range "
+                   "(allowed: 0..1024)"));
+  CHECK(fails_with("rows=3\nfoo=1", "line 2: unknown key 'foo' (allowed: op, n, rows, cols, "
                    "seed, dist, block, grid, items, schedule, wave, variant)"));
+  /* 80,000 expect lines (duplicates found by sorting, not pairwise) */
+  {
+    size_t n = 80000, len = 0;
+    char *big = malloc(n * 32 + 16);
+    CHECK(big != NULL);
+    if (big) {
+      for (size_t i = 0; i < n; i++) len += (size_t)sprintf(big + len, "expect sum/v%zu pass\n", i);
+      rf_case c;
+      size_t count = 0;
+      char err[256];
+      CHECK(rf_case_parse_text(big, &c, NULL, 0, &count, err, sizeof err) == 0 && count == n);
+      len += (size_t)sprintf(big + len, "expect sum/v17 wrong\n");
+      CHECK(rf_case_parse_text(big, &c, NULL, 0, &count, err, sizeof err) == -1);
+      CHECK(strstr(err, "line 80001: expect: variant 'sum/v17' already has an expect on line 18") != NULL);
+      free(big);
+    }
+  }
 }
 
 int main(void) {

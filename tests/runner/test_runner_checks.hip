@@ -93,7 +93,7 @@ int main(void) {
     CHECK(rf_variant_register(plants[i]) == 0);
   CHECK(rf_variant_register(&v_correct) == -1);   /* names are unique */
   char err[256];
-  rf_runner *r = rf_runner_create(err, sizeof err);
+  rf_runner *r = rf_runner_create(NULL, err, sizeof err);
   CHECK_MSG(r != NULL, "%s", err);
   if (!r) return rf_test_done();
   rf_result res;

@@ -1,0 +1,76 @@
+/* Environment settings (settings.h, settings.def). */
+#include "settings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/number.h"
+
+void rf_settings_default(rf_settings *s) {
+  memset(s, 0, sizeof *s);
+#define RF_SETTING(var, member, type, lo, hi, dflt, help) s->member = (uint64_t)(dflt);
+#include "settings.def"
+#undef RF_SETTING
+}
+
+static const char *const oracle_names[] = {"double", "mpfr", "upgrade"};
+
+static int read_one(const char *var, rf_setting_type type, uint64_t lo, uint64_t hi,
+                    const char *v, uint64_t *num, char *text, size_t textlen, char *err,
+                    size_t errlen) {
+  char why[256];
+  switch (type) {
+  case RF_SET_TEXT:
+    if (strlen(v) >= textlen) {
+      snprintf(err, errlen, "%s: value is %zu characters long (allowed: at most %zu)", var,
+               strlen(v), textlen - 1);
+      return -1;
+    }
+    snprintf(text, textlen, "%s", v);
+    return 0;
+  case RF_SET_ORACLE:
+    for (uint64_t i = 0; i < sizeof oracle_names / sizeof *oracle_names; i++)
+      if (strcmp(v, oracle_names[i]) == 0) { *num = i; return 0; }
+    snprintf(err, errlen, "%s: '%.60s' is not an oracle mode (allowed: double, mpfr, upgrade)",
+             var, v);
+    return -1;
+  default:
+    if (rf_num_parse(v, lo, hi, num, why, sizeof why) == 0) return 0;
+    snprintf(err, errlen, "%s: %s", var, why);
+    return -1;
+  }
+}
+
+int rf_settings_read(rf_settings *s, const char *(*lookup)(const char *name), char *err,
+                     size_t errlen) {
+  rf_settings_default(s);
+#define RF_SETTING(var, member, type, lo, hi, dflt, help)                                   \
+  {                                                                                         \
+    const char *v = lookup(#var);                                                           \
+    /* an empty variable is unset (VAR= in a script means "not given") */                   \
+    if (v && *v) {                                                                          \
+      if (read_one(#var, type, (uint64_t)(lo), (uint64_t)(hi), v, &s->member,               \
+                   s->member##_text, sizeof s->member##_text, err, errlen))                 \
+        return -1;                                                                          \
+      s->member##_set = 1;                                                                  \
+    }                                                                                       \
+  }
+#include "settings.def"
+#undef RF_SETTING
+  return 0;
+}
+
+static const char *env_lookup(const char *name) { return getenv(name); }
+
+int rf_settings_from_env(rf_settings *s, char *err, size_t errlen) {
+  return rf_settings_read(s, env_lookup, err, errlen);
+}
+
+void rf_settings_help(char *buf, size_t len) {
+  size_t o = 0;
+  buf[0] = '\0';
+#define RF_SETTING(var, member, type, lo, hi, dflt, help) \
+  if (o < len) o += (size_t)snprintf(buf + o, len - o, "  %-24s %s\n", #var, help);
+#include "settings.def"
+#undef RF_SETTING
+}

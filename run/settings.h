@@ -1,0 +1,30 @@
+/* Settings from the environment (run/settings.def): read once at the edge, validated like
+ * flags, then passed down. Nothing below the edges calls getenv. */
+#ifndef RF_SETTINGS_H
+#define RF_SETTINGS_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { RF_SET_BOOL, RF_SET_COUNT, RF_SET_ORACLE, RF_SET_TEXT } rf_setting_type;
+enum { RF_ORACLE_DOUBLE, RF_ORACLE_MPFR, RF_ORACLE_UPGRADE };
+
+typedef struct {
+#define RF_SETTING(var, member, type, lo, hi, dflt, help) \
+  uint64_t member;                /* numbers, booleans, the oracle mode */ \
+  int member##_set;               /* 1 when the variable was given */      \
+  char member##_text[1024];       /* RF_SET_TEXT: the value */
+#include "settings.def"
+#undef RF_SETTING
+} rf_settings;
+
+/* Every setting at its default, as if the environment were empty. */
+void rf_settings_default(rf_settings *s);
+/* Reads every REDFUZZ_* variable of the table. 0, or -1 with "REDFUZZ_X: 'v' is ...
+ * (allowed: ...)" in err. */
+int rf_settings_from_env(rf_settings *s, char *err, size_t errlen);
+/* The same from a lookup function (tests; getenv for the real thing). */
+int rf_settings_read(rf_settings *s, const char *(*lookup)(const char *name), char *err,
+                     size_t errlen);
+/* One "  VAR  help" line per variable, for --help. */
+void rf_settings_help(char *buf, size_t len);
+#endif
