@@ -27,8 +27,9 @@ int rf_cmd_decode(int argc, char **argv);
 /* Case files and fuzz inputs are small: anything larger is refused at once (reading stops one
  * byte past the limit, so /dev/zero or a huge file ends promptly). */
 #define RF_CLI_FILE_MAX (1u << 20)
-/* A text case names each variant at most once, so more expect lines than this are refused
- * before parsing (the parser's duplicate check is quadratic in the number of expect lines). */
+/* A text case names each variant at most once and a build has at most 256 variants, so more
+ * expect lines than this are refused before parsing, with a message that says so (the file
+ * cannot be a regression file of this tool). */
 #define RF_CLI_MAX_EXPECTS 256
 /* Reads a whole regular file (or stream) of at most RF_CLI_FILE_MAX bytes into a
  * NUL-terminated buffer (caller frees), *len bytes; NULL with err ("PATH: why"). */
