@@ -1,12 +1,17 @@
-/* The redfuzz command line: one function per subcommand, shared flag parsing. */
+/* The redfuzz command line: one function per subcommand; flags from tables (flags.h). */
 #ifndef RF_CLI_H
 #define RF_CLI_H
+#include <signal.h>
 #include <stdio.h>
+#include "flags.h"
 #include "model/case.h"
 #include "run/runner.h"
 
 /* Exit statuses: 0 all pass, 1 a failure verdict or mismatch, 2 usage / input error. */
 enum { RF_EXIT_OK = 0, RF_EXIT_FAIL = 1, RF_EXIT_USAGE = 2 };
+/* Ctrl-C (SIGINT) or SIGTERM during a long command: 128 + the signal, as shells report it,
+ * after the partial summary. */
+enum { RF_EXIT_INTERRUPTED = 130 };
 
 int rf_cmd_run(int argc, char **argv);
 int rf_cmd_list(int argc, char **argv);
@@ -18,22 +23,53 @@ int rf_cmd_sweep(int argc, char **argv);
 int rf_cmd_encode(int argc, char **argv);
 int rf_cmd_decode(int argc, char **argv);
 
-/* A case being assembled from flags: which fields were given explicitly. */
-typedef struct { rf_case c; int from_file, set_n, set_shape; } rf_cli_case;
-void rf_cli_case_init(rf_cli_case *cc);
-/* Case flags (--op --n --rows --cols --seed --dist --block --grid --items --schedule --wave
- * --variant --case FILE). Returns 1 when argv[*i] was a case flag (and advances *i past its
- * value), 0 when it is not one, -1 on a bad value (message printed to stderr). */
-int rf_cli_case_flag(const char *cmd, int argc, char **argv, int *i, rf_cli_case *cc);
-/* Completes the case after the flags: an op switched by flag drops the other op's size fields
- * (softmax without a shape gets 4x33), then validates. 0, or -1 with a message printed. */
-int rf_cli_case_finish(const char *cmd, rf_cli_case *cc, const rf_limits *lim);
-extern const char RF_CLI_CASE_FLAGS_HELP[];
+/* ---- input files (cli_input.c) -------------------------------------------------------- */
+/* Case files and fuzz inputs are small: anything larger is refused at once (reading stops one
+ * byte past the limit, so /dev/zero or a huge file ends promptly). */
+#define RF_CLI_FILE_MAX (1u << 20)
+/* A text case names each variant at most once and a build has at most 256 variants, so more
+ * expect lines than this are refused before parsing, with a message that says so (the file
+ * cannot be a regression file of this tool). */
+#define RF_CLI_MAX_EXPECTS 256
+/* Reads a whole regular file (or stream) of at most RF_CLI_FILE_MAX bytes into a
+ * NUL-terminated buffer (caller frees), *len bytes; NULL with err ("PATH: why"). */
+char *rf_cli_read_file(const char *path, size_t *len, char *err, size_t errlen);
+/* Text or binary, by one rule everywhere: text has no NUL and no control byte other than
+ * \t \n \v \f \r. A UTF-8 byte-order mark at the start is allowed in text: *skip is set to its
+ * length (3) or 0. */
+int rf_cli_is_text(const unsigned char *p, size_t len, size_t *skip);
+/* Reads a text case file (run --case, replay, shrink, encode): bounded, told from a binary
+ * fuzz input (with the 'redfuzz decode' hint), expects counted before parsing. 0, or -1 with
+ * err (no "redfuzz CMD:" prefix). */
+int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
+                     char *err, size_t errlen);
 
-/* Reads a whole file into a NUL-terminated buffer (caller frees); NULL with a message. */
-char *rf_read_file(const char *path, char *err, size_t errlen);
+/* ---- case flags (cli_case.c) ---------------------------------------------------------- */
+enum {
+#define FLAG(id, name, type, meta, def, lo, hi, max, names, help) CF_##id,
+#include "flags_case.def"
+#undef FLAG
+  CF_COUNT
+};
+/* Builds the case from the case flags vals[0..CF_COUNT): the --case file first (if given),
+ * then every other given flag on top, in any order. softmax without --shape gets 4x33; an op
+ * without a size keeps its own default; --shape on a 1-D op, --n on softmax, a --variant that
+ * is not in this build or not of --op are errors. Validates against lim. 0, or -1 after a
+ * message. */
+int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_val *vals,
+                      const rf_limits *lim, rf_case *out);
+/* Checks a variant name: in the registry and (op >= 0) of that op; -1 after a message naming
+ * the flag. */
+int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op);
+
 /* The REDFUZZ_* settings, read from the environment once by main (run/settings.def). */
 extern rf_settings rf_cli_settings;
 /* Creates the runner (with rf_cli_settings) or prints why not. */
 rf_runner *rf_cli_runner(const char *cmd);
+
+/* ---- interruption (cli_signal.c) -------------------------------------------------------- */
+/* SIGINT and SIGTERM set a flag (nothing else happens in the handler); long commands check it
+ * between cases and end with a partial summary. */
+void rf_cli_catch_signals(void);
+extern volatile sig_atomic_t rf_cli_interrupted;
 #endif

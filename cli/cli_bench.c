@@ -13,9 +13,11 @@
 #include "run/report.h"
 #include "kernels/reference/cub_ref.h"
 
+#define RF_FLAGS_DEF "flags_bench.def"
+#include "flags_table.h"
+
 static const char help[] =
-  "usage: redfuzz bench [--op sum|max|argmax|softmax|all] [--n LIST] [--shape LIST]\n"
-  "                     [--warmup W] [--repeat R] [--variant NAME] [--torch-ms MS] [--json]\n"
+  "usage: redfuzz bench [options]\n"
   "\n"
   "Times every variant that is not a mutant (or only --variant, mutants included) on uniform\n"
   "random input (seed 1): W untimed launches, then R launches each timed alone with device\n"
@@ -23,24 +25,14 @@ static const char help[] =
   "bandwidth ceiling) and, on the cuda backend, cub::DeviceReduce. Each variant's verdict\n"
   "comes from the runner (the same case against the exact oracle, with poison, guard and\n"
   "determinism checks) and, for sum/max/argmax, from the output of the last timed launch.\n"
-  "\n"
-  "  --op OP         sum | max | argmax | softmax | all                    (default all)\n"
-  "  --n LIST        lengths for sum/max/argmax, comma-separated; N or 2^K\n"
-  "                                                    (default 2^22,2^24,2^26)\n"
-  "  --shape LIST    softmax shapes RxC, comma-separated         (default 4096x1024)\n"
-  "  --warmup W      untimed launches before timing                       (default 10)\n"
-  "  --repeat R      timed launches; the median is reported               (default 50)\n"
-  "  --variant NAME  only this variant (its op; mutants allowed)\n"
-  "  --block LIST    threads per block to time each variant at, comma-separated; 0 = the\n"
-  "                  variant's default (default 0). Rows name the block: 'NAME@b256'\n"
-  "  --torch-ms MS   torch.softmax's median ms for the one softmax shape\n"
-  "                  (scripts/torch_softmax_bench.py); fills x_ref of the softmax rows\n"
-  "  --json          one JSON object per row instead of the table\n"
+  "\n";
+static const char help_tail[] =
   "\n"
   "Columns: GB/s = logical bytes / median time, where sum/max/argmax move 4n+4 bytes and\n"
   "softmax 2*rows*cols*4; the copy row moves 2x the input (read + write). %copy = GB/s as a\n"
   "percentage of the copy's. x_ref = median_ms / the reference's (CUB for sum/max/argmax,\n"
   "torch for softmax): below 1 is faster than the reference.\n"
+  "Ctrl-C stops after the current row and prints the notes (exit 130).\n"
   "Exit status: 0 every verdict passed, 1 a failure verdict or device error, 2 bad usage.\n";
 
 #define MAX_SIZES 16
@@ -59,111 +51,60 @@ typedef struct {
 } bench_opts;
 
 /* ---- flags ------------------------------------------------------------------------------ */
-static int usage_error(const char *flag, const char *val, const char *allowed) {
-  fprintf(stderr, BENCH ": %s: '%s' is not valid (allowed: %s)\n", flag, val, allowed);
-  return -1;
-}
-
-/* Splits a comma-separated list in place; each item goes through `one`. */
-static int parse_list(const char *flag, char *val, size_t *count,
-                      int (*one)(const char *item, size_t k, void *ctx), void *ctx,
-                      const char *allowed) {
-  *count = 0;
-  for (char *item = strtok(val, ","); item; item = strtok(NULL, ",")) {
-    if (*count == MAX_SIZES) return usage_error(flag, item, "at most 16 sizes");
-    if (one(item, *count, ctx)) return usage_error(flag, item, allowed);
-    ++*count;
-  }
-  return *count ? 0 : usage_error(flag, val, allowed);
-}
-
-static int one_n(const char *item, size_t k, void *ctx) {
-  bench_opts *o = ctx;
-  return rf_num_parse(item, 0, UINT64_MAX, &o->n[k], NULL, 0) || o->n[k] == 0 ? -1 : 0;
-}
-
-static int one_block(const char *item, size_t k, void *ctx) {
-  bench_opts *o = ctx;
-  return rf_num_parse(item, 0, UINT64_MAX, &o->block[k], NULL, 0) || o->block[k] > 1024 ? -1 : 0;
-}
-
-static int one_shape(const char *item, size_t k, void *ctx) {
-  bench_opts *o = ctx;
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", item);
-  char *x = strchr(buf, 'x');
-  if (!x) return -1;
-  *x = 0;
-  uint64_t r, c;
-  if (rf_num_parse(buf, 0, UINT64_MAX, &r, NULL, 0) || rf_num_parse(x + 1, 0, UINT64_MAX, &c, NULL, 0) || !r || !c || r > UINT32_MAX ||
-      c > UINT32_MAX)
-    return -1;
-  o->rows[k] = (uint32_t)r;
-  o->cols[k] = (uint32_t)c;
-  return 0;
-}
-
 static int parse_flags(int argc, char **argv, bench_opts *o) {
-  int op_given = 0;
-  rf_op op = RF_OP_SUM;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 1; }
-    if (strcmp(a, "--json") == 0) { o->json = 1; continue; }
-    static const char *const with_value[] = {"--op", "--n", "--shape", "--warmup", "--repeat",
-                                             "--variant", "--torch-ms", "--block"};
-    int known = 0;
-    for (size_t k = 0; k < sizeof with_value / sizeof *with_value; k++)
-      known |= strcmp(a, with_value[k]) == 0;
-    if (!known) {
-      fprintf(stderr, BENCH ": unknown option '%s' (see redfuzz bench --help)\n", a);
-      return -1;
-    }
-    if (i + 1 >= argc) { fprintf(stderr, BENCH ": %s needs a value\n", a); return -1; }
-    char *v = argv[++i];
-    uint64_t u;
-    if (strcmp(a, "--op") == 0) {
-      if (strcmp(v, "all") == 0) op_given = 0;
-      else if (rf_op_parse(v, &op)) return usage_error(a, v, "sum, max, argmax, softmax, all");
-      else op_given = 1;
-    } else if (strcmp(a, "--n") == 0) {
-      if (parse_list(a, v, &o->n_count, one_n, o, "positive N or 2^K, comma-separated"))
-        return -1;
-    } else if (strcmp(a, "--block") == 0) {
-      if (parse_list(a, v, &o->block_count, one_block, o, "0..1024, comma-separated"))
-        return -1;
-    } else if (strcmp(a, "--shape") == 0) {
-      if (parse_list(a, v, &o->shape_count, one_shape, o, "RxC, R and C positive, comma-separated"))
-        return -1;
-    } else if (strcmp(a, "--warmup") == 0 || strcmp(a, "--repeat") == 0) {
-      int repeat = a[2] == 'r';
-      if (rf_num_parse(v, 0, UINT64_MAX, &u, NULL, 0) || u > 100000 || (repeat && u == 0))
-        return usage_error(a, v, repeat ? "1..100000" : "0..100000");
-      *(repeat ? &o->repeat : &o->warmup) = (unsigned)u;
-    } else if (strcmp(a, "--variant") == 0) {
-      o->only = rf_variant_find(v);
-      if (!o->only) return usage_error(a, v, "a name from 'redfuzz list'");
-    } else {
-      char *end;
-      errno = 0;
-      o->torch_ms = strtod(v, &end);
-      if (errno || *end || !(o->torch_ms > 0) || isinf(o->torch_ms))
-        return usage_error(a, v, "a positive number of milliseconds");
+  rf_flag_val v[RF_FLAG_COUNT];
+  int p = rf_flags_parse("bench", rf_flags, RF_FLAG_COUNT, argc, argv, v, NULL, 0, NULL, help,
+                         help_tail);
+  if (p) return p;
+  int rc = -1;
+  int op_given = v[F_OP].num != RF_OP_COUNT;   /* "all" is the name after the ops */
+  rf_op op = op_given ? (rf_op)v[F_OP].num : RF_OP_SUM;
+  o->n_count = v[F_N].count;
+  for (size_t k = 0; k < v[F_N].count; k++) o->n[k] = v[F_N].list[k];
+  o->shape_count = v[F_SHAPE].count;
+  for (size_t k = 0; k < v[F_SHAPE].count; k++) {
+    o->rows[k] = (uint32_t)v[F_SHAPE].list[2 * k];
+    o->cols[k] = (uint32_t)v[F_SHAPE].list[2 * k + 1];
+  }
+  o->block_count = v[F_BLOCK].count;
+  for (size_t k = 0; k < v[F_BLOCK].count; k++) o->block[k] = v[F_BLOCK].list[k];
+  o->warmup = (unsigned)v[F_WARMUP].num;
+  o->repeat = (unsigned)v[F_REPEAT].num;
+  o->json = v[F_JSON].given != 0;
+  if (v[F_TORCH_MS].given) o->torch_ms = v[F_TORCH_MS].real;
+  if (v[F_VARIANT].given) {
+    o->only = rf_variant_find(v[F_VARIANT].text);
+    if (!o->only) {
+      rf_cli_check_variant("bench", &rf_flags[F_VARIANT], v[F_VARIANT].text, -1);
+      goto out;
     }
   }
   if (o->only && op_given && o->only->op != op) {
     fprintf(stderr, BENCH ": --variant %s is a %s variant, but --op is %s\n", o->only->name,
             rf_op_name(o->only->op), rf_op_name(op));
-    return -1;
+    goto out;
   }
   if (o->only) { op_given = 1; op = o->only->op; }
   for (int k = 0; k < RF_OP_COUNT; k++) o->want_op[k] = !op_given || (rf_op)k == op;
-  if (!isnan(o->torch_ms) && o->shape_count != 1) {
-    fprintf(stderr, BENCH ": --torch-ms needs exactly one softmax --shape (got %zu)\n",
-            o->shape_count);
-    return -1;
+  if (v[F_N].given && !o->want_op[RF_OP_SUM] && !o->want_op[RF_OP_MAX] && !o->want_op[RF_OP_ARGMAX]) {
+    rf_flag_error("bench", &rf_flags[F_N], v[F_N].text, "would never run (allowed: with --op "
+                  "sum, max, argmax or all; softmax takes --shape)");
+    goto out;
   }
-  return 0;
+  if (v[F_SHAPE].given && !o->want_op[RF_OP_SOFTMAX]) {
+    rf_flag_error("bench", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run (allowed: "
+                  "with --op softmax or all; sum, max and argmax take --n)");
+    goto out;
+  }
+  if (!isnan(o->torch_ms) && (o->shape_count != 1 || !o->want_op[RF_OP_SOFTMAX])) {
+    fprintf(stderr, BENCH ": --torch-ms needs exactly one softmax --shape (got %zu)\n",
+            o->want_op[RF_OP_SOFTMAX] ? o->shape_count : (size_t)0);
+    goto out;
+  }
+  rc = 0;
+out:
+  rf_flags_free(v, RF_FLAG_COUNT);
+  return rc;
 }
 
 /* ---- rows ------------------------------------------------------------------------------- */
@@ -472,8 +413,8 @@ static void bench_one_size(bench_run *b, const rf_case *c) {
     if (c->op == RF_OP_SOFTMAX) s.ref_ms = b->o->torch_ms;
     else if (rf_cub_available()) bench_cub(b, &s);
     for (size_t i = 0; i < rf_variant_count(); i++)
-      if (keep_variant(b->o, rf_variant_at(i), c->op))
-        for (size_t k = 0; k < b->o->block_count; k++)
+      if (keep_variant(b->o, rf_variant_at(i), c->op) && !rf_cli_interrupted)
+        for (size_t k = 0; k < b->o->block_count && !rf_cli_interrupted; k++)
           bench_variant(b, &s, rf_variant_at(i), (uint32_t)b->o->block[k]);
   }
   rf_dev_free(s.in);
@@ -511,9 +452,7 @@ static int collect_cases(const bench_opts *o, const rf_limits *lim, int is_sim, 
 }
 
 int rf_cmd_bench(int argc, char **argv) {
-  bench_opts o = {.n = {UINT64_C(1) << 22, UINT64_C(1) << 24, UINT64_C(1) << 26}, .n_count = 3,
-                  .rows = {4096}, .cols = {1024}, .shape_count = 1, .block_count = 1,
-                  .warmup = 10, .repeat = 50, .torch_ms = NAN};
+  bench_opts o = {.torch_ms = NAN};
   int p = parse_flags(argc, argv, &o);
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
 
@@ -537,7 +476,11 @@ int rf_cmd_bench(int argc, char **argv) {
            "events\n", o.warmup, o.repeat);
     print_header();
   }
-  for (size_t i = 0; i < n_cases; i++) bench_one_size(&b, &cases[i]);
+  rf_cli_catch_signals();
+  for (size_t i = 0; i < n_cases && !rf_cli_interrupted; i++) bench_one_size(&b, &cases[i]);
+  if (rf_cli_interrupted)
+    printf("bench: interrupted (signal %d): the table covers the rows timed so far\n",
+           (int)rf_cli_interrupted);
   if (!o.json) {
     printf("\nGB/s: logical bytes / median time (sum/max/argmax 4n+4, softmax 2*rows*cols*4; "
            "copy: 2x the input, read + write).\n%%copy: of the copy row's GB/s. x_ref: median_ms"
@@ -551,5 +494,6 @@ int rf_cmd_bench(int argc, char **argv) {
   }
   free(b.samples);
   rf_runner_destroy(runner);
+  if (rf_cli_interrupted) return 128 + (int)rf_cli_interrupted;
   return b.failed ? RF_EXIT_FAIL : RF_EXIT_OK;
 }

@@ -4,48 +4,43 @@
 #include "cli.h"
 #include "run/report.h"
 
+#define RF_FLAGS_DEF "flags_list.def"
+#include "flags_table.h"
+
 static const char help[] =
-  "usage: redfuzz list [--op OP] [--n N | --rows R --cols C] [--block B] [--wave W] [--json]\n"
+  "usage: redfuzz list [options]\n"
   "\n"
   "Lists every variant (mutants are marked) with whether it is deterministic, its launch\n"
   "constraints, and its plan — the combining tree whose longest addition chain h gives the\n"
-  "error bound — resolved for the given size (default n = 1048576, softmax 4096x1024) and\n"
-  "the variant's default launch parameters.\n";
+  "error bound — resolved for the given size and the variant's default launch parameters.\n"
+  "\n";
 
 int rf_cmd_list(int argc, char **argv) {
-  int json = 0, have_op = 0;
-  rf_op op = RF_OP_SUM;
-  rf_launch_cfg base = {.n = 1u << 20, .rows = 4096, .cols = 1024, .wave = 32, .num_cus = 64};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 0; }
-    if (strcmp(a, "--json") == 0) { json = 1; continue; }
-    if (i + 1 >= argc) {
-      fprintf(stderr, "redfuzz list: unknown option or missing value: '%s'\n", a);
-      return RF_EXIT_USAGE;
-    }
-    const char *v = argv[++i];
-    char *end;
-    unsigned long long u = strtoull(v, &end, 0);
-    int num = *v && *v != '-' && !*end;
-    if (strcmp(a, "--op") == 0) {
-      if (rf_op_parse(v, &op)) {
-        fprintf(stderr, "redfuzz list: --op: '%s' is not valid (allowed: sum, max, argmax, softmax)\n", v);
-        return RF_EXIT_USAGE;
-      }
-      have_op = 1;
-    } else if (!num) {
-      fprintf(stderr, "redfuzz list: %s: '%s' is not valid (allowed: a non-negative integer)\n", a, v);
-      return RF_EXIT_USAGE;
-    } else if (strcmp(a, "--n") == 0) base.n = u;
-    else if (strcmp(a, "--rows") == 0) base.rows = (uint32_t)u;
-    else if (strcmp(a, "--cols") == 0) base.cols = (uint32_t)u;
-    else if (strcmp(a, "--block") == 0) base.block = (uint32_t)u;
-    else if (strcmp(a, "--wave") == 0) base.wave = (uint32_t)u;
-    else {
-      fprintf(stderr, "redfuzz list: unknown option '%s' (see redfuzz list --help)\n", a);
-      return RF_EXIT_USAGE;
-    }
+  rf_flag_val val[RF_FLAG_COUNT];
+  int p = rf_flags_parse("list", rf_flags, RF_FLAG_COUNT, argc, argv, val, NULL, 0, NULL, help,
+                         NULL);
+  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+  if (val[F_DISTS].given) {
+    rf_flags_free(val, RF_FLAG_COUNT);
+    for (unsigned d = 0; d < RF_DIST_COUNT; d++)
+      printf("%-16s %s\n", rf_dist_name((rf_dist)d), rf_dist_meaning((rf_dist)d));
+    return 0;
+  }
+  int json = val[F_JSON].given != 0, have_op = val[F_OP].given != 0;
+  rf_op op = (rf_op)val[F_OP].num;
+  rf_launch_cfg base = {.n = val[F_N].num, .rows = (uint32_t)val[F_SHAPE].list[0],
+                        .cols = (uint32_t)val[F_SHAPE].list[1], .block = (uint32_t)val[F_BLOCK].num,
+                        .wave = (uint32_t)val[F_WAVE].num, .num_cus = 64};
+  rf_flags_free(val, RF_FLAG_COUNT);
+  if (have_op && op == RF_OP_SOFTMAX && val[F_N].given) {
+    rf_flag_error("list", &rf_flags[F_N], val[F_N].text, "applies to sum, max and argmax only "
+                  "(allowed for softmax: --shape RxC)");
+    return RF_EXIT_USAGE;
+  }
+  if (have_op && op != RF_OP_SOFTMAX && val[F_SHAPE].given) {
+    rf_flag_error("list", &rf_flags[F_SHAPE], val[F_SHAPE].text, "applies to softmax only "
+                  "(allowed for %s: --n N)", rf_op_name(op));
+    return RF_EXIT_USAGE;
   }
   if (!json)
     printf("%-28s %-5s %-6s %s\n", "variant", "det", "mutant", "plan at the given size | constraints");

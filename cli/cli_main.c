@@ -28,7 +28,8 @@ static const char usage[] =
   "                   the command; repeatable\n"
   "\n"
   "'redfuzz <command> --help' describes each command. Exit status: 0 all verdicts pass,\n"
-  "1 a failure verdict or expectation mismatch, 2 bad usage or input.\n"
+  "1 a failure verdict or expectation mismatch, 2 bad usage or input, 130 interrupted\n"
+  "(Ctrl-C: sweep, study, bench and replay print the summary so far first).\n"
   "\n"
   "environment (read once at start; a bad value is an error, exit 2):\n";
 

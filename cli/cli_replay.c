@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include "cli.h"
 #include "run/report.h"
+#define RF_FLAGS_DEF "flags_replay.def"
+#include "flags_table.h"
 
 static const char help[] =
   "usage: redfuzz replay [--verbose] PATH...\n"
@@ -14,8 +16,11 @@ static const char help[] =
   "that verdict (a mutant must still fail the way it failed). Every other variant of the op\n"
   "that is not a mutant must pass (or be unsupported). Prints one line per file and a\n"
   "summary; exit status 1 when any file does not match, 2 when a file cannot be read.\n"
-  "\n"
-  "  --verbose          also print the verdict table of every case\n";
+  "Files larger than 1 MiB, binary files and folders without .case files are errors.\n"
+  "Ctrl-C stops after the current file and prints the summary so far (exit 130).\n"
+  "\n";
+
+#define MAX_PATHS 4096
 
 #define MAX_EXPECTS 64
 
@@ -52,17 +57,14 @@ static int check_results(const char *path, const rf_expect *ex, size_t n_ex, con
 static void replay_file(rf_runner *r, const char *path, int verbose, tally *t) {
   char err[512];
   t->files++;
-  char *text = rf_read_file(path, err, sizeof err);
   rf_case c;
   rf_expect ex[MAX_EXPECTS];
   size_t n_ex = 0;
-  if (!text || rf_case_parse_text(text, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
-    printf("ERROR %s: %s\n", path, text ? err : err);
-    free(text);
+  if (rf_cli_text_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
+    printf("ERROR %s\n", err);
     t->unreadable++;
     return;
   }
-  free(text);
   rf_limits lim = rf_runner_limits(r);
   char why[256];
   if (rf_case_validate(&c, &lim, why, sizeof why)) {
@@ -116,38 +118,46 @@ static void replay_path(rf_runner *r, const char *path, int verbose, tally *t) {
     if (names[n]) snprintf(names[n++], plen, "%s/%s", path, e->d_name);
   }
   closedir(d);
-  qsort(names, n, sizeof *names, cmp_str);
+  if (n == 0) {
+    printf("ERROR %s: a folder without .case files\n", path);
+    t->files++;
+    t->unreadable++;
+  }
+  if (n) qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n; i++) {
-    replay_file(r, names[i], verbose, t);
+    if (!rf_cli_interrupted) replay_file(r, names[i], verbose, t);
     free(names[i]);
   }
   free(names);
 }
 
 int rf_cmd_replay(int argc, char **argv) {
-  int verbose = 0, paths = 0;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { fputs(help, stdout); return 0; }
-    if (strcmp(argv[i], "--verbose") == 0) { verbose = 1; continue; }
-    if (argv[i][0] == '-') {
-      fprintf(stderr, "redfuzz replay: unknown option '%s' (see redfuzz replay --help)\n", argv[i]);
-      return RF_EXIT_USAGE;
-    }
-    paths++;
-  }
-  if (!paths) {
-    fprintf(stderr, "redfuzz replay: give at least one .case file or folder (see --help)\n");
+  rf_flag_val v[RF_FLAG_COUNT];
+  static const char *paths[MAX_PATHS];
+  size_t npaths = 0;
+  int p = rf_flags_parse("replay", rf_flags, RF_FLAG_COUNT, argc, argv, v, paths, MAX_PATHS,
+                         &npaths, help, NULL);
+  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+  int verbose = v[F_VERBOSE].given != 0;
+  rf_flags_free(v, RF_FLAG_COUNT);
+  if (!npaths) {
+    fprintf(stderr, "redfuzz replay: PATH: none given (allowed: one or more .case files or "
+            "folders; see --help)\n");
     return RF_EXIT_USAGE;
   }
   rf_runner *r = rf_cli_runner("replay");
   if (!r) return RF_EXIT_FAIL;
   tally t = {0};
-  for (int i = 1; i < argc; i++)
-    if (argv[i][0] != '-') replay_path(r, argv[i], verbose, &t);
+  rf_cli_catch_signals();
+  for (size_t i = 0; i < npaths && !rf_cli_interrupted; i++) replay_path(r, paths[i], verbose, &t);
   rf_runner_destroy(r);
+  if (rf_cli_interrupted)
+    printf("replay: interrupted (signal %d): the summary covers the files replayed so far\n",
+           (int)rf_cli_interrupted);
   printf("replay: %d files: %d matched, %d mismatched, %d unreadable, %d skipped\n", t.files,
          t.matched, t.mismatched, t.unreadable, t.skipped);
   printf("%d passed, %d failed\n", t.matched, t.mismatched + t.unreadable);
+  if (rf_cli_interrupted) return 128 + (int)rf_cli_interrupted;
   if (t.unreadable) return RF_EXIT_USAGE;
   return t.mismatched ? RF_EXIT_FAIL : RF_EXIT_OK;
 }

@@ -1,46 +1,54 @@
-/* redfuzz run: one case, every variant of its op, a verdict table. */
+/* redfuzz run: one case, every correct variant of its op (or the one named), a verdict table. */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "run/report.h"
+#define RF_FLAGS_DEF "flags_run.def"
+#include "flags_table.h"
+
+_Static_assert((int)F_SHAPE == (int)CF_SHAPE, "flags_run.def must start with the case flags");
 
 static const char help[] =
-  "usage: redfuzz run [case flags] [--json]\n"
+  "usage: redfuzz run [options]\n"
   "\n"
-  "Runs every variant of the case's op (or --variant) on the build's backend and prints one\n"
-  "row per variant: verdict, error against the exact oracle, the derived bound, error/bound,\n"
-  "time and the variant's plan (its combining tree, from which the bound follows).\n"
-  "\n"
-  "  --json             one JSON object per variant instead of the table\n"
+  "Runs every correct variant of the case's op (mutants with --mutants; or only --variant) on\n"
+  "the build's backend and prints one row per variant: verdict, error against the exact\n"
+  "oracle, the derived bound, error/bound, time and the variant's plan (its combining tree,\n"
+  "from which the bound follows). Unset fields take the defaults of a text case.\n"
   "\n";
+static const char help_tail[] =
+  "\nExit status: 0 every variant passed (or is unsupported), 1 a failure verdict, 2 bad usage\n"
+  "or input.\n";
+
+static int not_mutant(const rf_variant *v, void *ctx) { (void)ctx; return !v->is_mutant; }
 
 int rf_cmd_run(int argc, char **argv) {
-  rf_cli_case cc;
-  rf_cli_case_init(&cc);
-  int json = 0;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      fputs(help, stdout);
-      fputs(RF_CLI_CASE_FLAGS_HELP, stdout);
-      return RF_EXIT_OK;
-    }
-    if (strcmp(argv[i], "--json") == 0) { json = 1; continue; }
-    int k = rf_cli_case_flag("run", argc, argv, &i, &cc);
-    if (k < 0) return RF_EXIT_USAGE;
-    if (k == 0) {
-      fprintf(stderr, "redfuzz run: unknown option '%s' (see redfuzz run --help)\n", argv[i]);
-      return RF_EXIT_USAGE;
-    }
+  rf_flag_val val[RF_FLAG_COUNT];
+  int p = rf_flags_parse("run", rf_flags, RF_FLAG_COUNT, argc, argv, val, NULL, 0, NULL, help,
+                         help_tail);
+  if (p > 0) {   /* the defaults come from the case schema, not from the flag table */
+    rf_case d;
+    rf_case_default(&d);
+    printf("Defaults (a case flag not given, a key missing from a text case): ");
+    rf_report_case_line(stdout, &d);
+    printf("(softmax without --shape: 4x33)\n");
   }
+  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
   rf_runner *r = rf_cli_runner("run");
-  if (!r) return RF_EXIT_FAIL;
+  if (!r) { rf_flags_free(val, RF_FLAG_COUNT); return RF_EXIT_FAIL; }
   rf_runner_set_serial(r, 1);   /* one case: per-variant times are worth a synchronisation */
   rf_limits lim = rf_runner_limits(r);
-  if (rf_cli_case_finish("run", &cc, &lim)) { rf_runner_destroy(r); return RF_EXIT_USAGE; }
+  rf_case c;
+  int rc = rf_cli_case_build("run", rf_flags, val, &lim, &c);
+  int json = val[F_JSON].given != 0;
+  /* Mutants fail by design: they run only when asked for, as in sweep. */
+  if (!val[F_MUTANTS].given && !c.variant[0]) rf_runner_set_filter(r, not_mutant, NULL);
+  rf_flags_free(val, RF_FLAG_COUNT);
+  if (rc) { rf_runner_destroy(r); return RF_EXIT_USAGE; }
 
   rf_result res[64];
   char err[512];
-  int n = rf_runner_run(r, &cc.c, res, 64, err, sizeof err);
+  int n = rf_runner_run(r, &c, res, 64, err, sizeof err);
   if (n < 0) {
     fprintf(stderr, "redfuzz run: %s\n", err);
     rf_runner_destroy(r);
@@ -49,13 +57,13 @@ int rf_cmd_run(int argc, char **argv) {
   int failed = 0;
   for (int i = 0; i < n; i++) failed |= rf_verdict_is_failure(res[i].verdict);
   if (json) {
-    rf_report_json(stdout, &cc.c, res, (size_t)n);
+    rf_report_json(stdout, &c, res, (size_t)n);
   } else {
     const rf_device_info *d = rf_runner_device(r);
     printf("device: %s (%s backend, wave %u, %u CUs)\ncase:   ", d->name, d->backend, d->wave,
            d->num_cus);
-    rf_report_case_line(stdout, &cc.c);
-    rf_report_table(stdout, &cc.c, res, (size_t)n);
+    rf_report_case_line(stdout, &c);
+    rf_report_table(stdout, &c, res, (size_t)n);
     if (n == 0) printf("(no variant matches)\n");
   }
   rf_runner_destroy(r);

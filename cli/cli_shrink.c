@@ -8,66 +8,74 @@
 #include "run/report.h"
 #include "run/fuzz_select.h"
 
+#define RF_FLAGS_DEF "flags_shrink.def"
+#include "flags_table.h"
+
 static const char help[] =
-  "usage: redfuzz shrink FILE [--variant NAME] [--out DIR] [--only LIST]\n"
+  "usage: redfuzz shrink FILE [options]\n"
   "\n"
-  "FILE is a text case or a binary fuzz input (a libFuzzer crash artifact). The failure\n"
-  "signature is the first failing variant and its verdict (or --variant's verdict). The case\n"
-  "is shrunk while that signature holds: smaller n / rows / cols, plainer distribution\n"
-  "(towards ones), default launch parameters, smaller seed. The result is written to\n"
-  "DIR/<op>-<variant>-<verdict>-<hash>.case (default DIR: regressions) with an expect line\n"
-  "for every variant, and its path printed last.\n"
-  "\n"
-  "  --only LIST        the REDFUZZ_ONLY list the fuzzer ran with ('' = every correct\n"
-  "                     variant): a binary FILE decodes to the same case (op mapping), and\n"
-  "                     only those variants make the signature, as in the fuzzer. Without\n"
-  "                     --only every variant, mutants included, may.\n";
+  "FILE is a text case or a binary fuzz input (a libFuzzer crash artifact), at most 1 MiB:\n"
+  "printable text with a key=value line is a text case, anything else a fuzz input. The\n"
+  "failure signature is the first failing variant and its verdict (or --variant's verdict).\n"
+  "The case is shrunk while that signature holds: smaller n / rows / cols, plainer\n"
+  "distribution (towards ones), default launch parameters, smaller seed. The result is\n"
+  "written to DIR/<op>-<variant>-<verdict>-<hash>.case with an expect line for every\n"
+  "variant, and its path printed last.\n"
+  "\n";
+static const char help_tail[] =
+  "\nExit status: 0 shrunk, or nothing fails on FILE (then 'nothing to shrink' is printed and\n"
+  "no file written: a fuzz artifact that does not reproduce is not an error of shrink), 1 the\n"
+  "regression file cannot be written, 2 bad usage or an unreadable FILE.\n";
 
 static const char *g_only;
 static int only_keeps(const rf_variant *v, void *ctx) { (void)ctx; return rf_only_keeps(g_only, v); }
 
 
 static int load(rf_runner *r, const char *path, const char *only, rf_case *c) {
-  char err[512];
-  FILE *f = fopen(path, "rb");
-  if (!f) { fprintf(stderr, "redfuzz shrink: %s: cannot open\n", path); return -1; }
-  static uint8_t buf[1 << 16];
-  size_t len = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[len] = 0;
-  size_t n_exp = 0;
-  int text = memchr(buf, 0, len) == NULL && memchr(buf, '=', len) != NULL;
-  if (text && rf_case_parse_text((const char *)buf, c, NULL, 0, &n_exp, err, sizeof err) == 0)
-    return 0;
+  char err[1024];
+  size_t len = 0, skip = 0;
+  char *buf = rf_cli_read_file(path, &len, err, sizeof err);
+  if (!buf) { fprintf(stderr, "redfuzz shrink: FILE: %s\n", err); return -1; }
+  int text = rf_cli_is_text((const unsigned char *)buf, len, &skip) && memchr(buf, '=', len);
+  int rc = 0;
   if (text) {
-    fprintf(stderr, "redfuzz shrink: %s: %s\n", path, err);
-    return -1;
+    free(buf);
+    if (rf_cli_text_case(path, c, NULL, 0, NULL, err, sizeof err)) {
+      fprintf(stderr, "redfuzz shrink: FILE: %s\n", err);
+      return -1;
+    }
+    return 0;
   }
   (void)r;
   rf_limits lim = rf_fuzz_limits(&rf_cli_settings);
-  return rf_fuzz_decode_like_target(buf, len, &lim, only, c);
+  rc = rf_fuzz_decode_like_target((const uint8_t *)buf, len, &lim, only, c);
+  free(buf);
+  return rc;
 }
 
 int rf_cmd_shrink(int argc, char **argv) {
-  const char *file = NULL, *out = "regressions", *variant = NULL, *only = "";
-  int only_given = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 0; }
-    if ((strcmp(a, "--out") == 0 || strcmp(a, "--variant") == 0 || strcmp(a, "--only") == 0)) {
-      if (i + 1 >= argc) { fprintf(stderr, "redfuzz shrink: %s needs a value\n", a); return RF_EXIT_USAGE; }
-      const char *v = argv[++i];
-      if (a[2] == 'o' && a[3] == 'u') out = v;
-      else if (a[2] == 'o') { only = v; only_given = 1; }
-      else variant = v;
-    } else if (a[0] == '-' || file) {
-      fprintf(stderr, "redfuzz shrink: unexpected argument '%s' (see redfuzz shrink --help)\n", a);
-      return RF_EXIT_USAGE;
-    } else {
-      file = a;
-    }
+  rf_flag_val v[RF_FLAG_COUNT];
+  const char *files[1];
+  size_t nfiles = 0;
+  int p = rf_flags_parse("shrink", rf_flags, RF_FLAG_COUNT, argc, argv, v, files, 1, &nfiles,
+                         help, help_tail);
+  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+  const char *file = nfiles ? files[0] : NULL, *out = v[F_OUT].text;
+  const char *variant = v[F_VARIANT].given ? v[F_VARIANT].text : NULL;
+  const char *only = v[F_ONLY].given ? v[F_ONLY].text : "";
+  int only_given = v[F_ONLY].given != 0;
+  if (!file) {
+    fprintf(stderr, "redfuzz shrink: FILE: none given (allowed: a text case or a fuzz input; "
+            "see --help)\n");
+    return RF_EXIT_USAGE;
   }
-  if (!file) { fprintf(stderr, "redfuzz shrink: give a case file (see --help)\n"); return RF_EXIT_USAGE; }
+  if (variant && rf_cli_check_variant("shrink", &rf_flags[F_VARIANT], variant, -1))
+    return RF_EXIT_USAGE;
+  if (only_given && *only && rf_only_single_op(only) == -2) {
+    rf_flag_error("shrink", &rf_flags[F_ONLY], only, "selects no variant (allowed: variant or "
+                  "op names from 'redfuzz list', comma-separated; '' = every correct variant)");
+    return RF_EXIT_USAGE;
+  }
   rf_runner *r = rf_cli_runner("shrink");
   if (!r) return RF_EXIT_FAIL;
   g_only = only;
@@ -82,13 +90,13 @@ int rf_cmd_shrink(int argc, char **argv) {
     rf_case one = c;
     snprintf(one.variant, sizeof one.variant, "%s", variant);
     if (rf_first_failure(r, &one, &sig)) {
-      fprintf(stderr, "redfuzz shrink: %s does not fail on this case\n", variant);
-      rc = RF_EXIT_FAIL;
+      printf("shrink: nothing to shrink: %s does not fail on this case\n", variant);
+      rc = RF_EXIT_OK;
       goto done;
     }
   } else if (rf_first_failure(r, &c, &sig)) {
-    fprintf(stderr, "redfuzz shrink: no variant fails on this case; nothing to shrink\n");
-    rc = RF_EXIT_FAIL;
+    printf("shrink: nothing to shrink: no variant fails on this case\n");
+    rc = RF_EXIT_OK;
     goto done;
   }
   c.variant[0] = 0;

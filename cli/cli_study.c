@@ -13,10 +13,11 @@
 #include "run/study.h"
 #include "run/study_report.h"
 
+#define RF_FLAGS_DEF "flags_study.def"
+#include "flags_table.h"
+
 static const char help[] =
-  "usage: redfuzz study [--op sum|softmax] [--variants A,B,...] [--dists D,E,...]\n"
-  "                     [--n-range LO..HI] [--seeds K] [--rows R] [--fit-min N] [--fit-max N]\n"
-  "                     [--out DIR]\n"
+  "usage: redfuzz study [options]\n"
   "\n"
   "Runs each variant on each distribution, size and seed, measures the error against the\n"
   "exact oracle (absolute, relative to |s|, relative to sum |x_i|, in ulps) and the derived\n"
@@ -25,21 +26,9 @@ static const char help[] =
   "growth of err/(u sum|x_i|) with n on log-log axes against sqrt(h)), DIR/ratio_dist.csv\n"
   "and DIR/meta.txt. scripts/study.sh draws the plots. A progress line goes to stderr; the\n"
   "fit table to stdout.\n"
-  "\n"
-  "  --op OP           sum (default) or softmax (sizes are then row lengths)\n"
-  "  --variants LIST   comma-separated names; default: every non-mutant variant of the op,\n"
-  "                    for sum also the host references cpu/sequential and cpu/pairwise\n"
-  "                    (a mutant runs only when named)\n"
-  "  --dists LIST      default uniform,wide,negative\n"
-  "  --n-range LO..HI  each an integer or 2^k (default 2^4..2^26, clamped to the backend's\n"
-  "                    largest case); sweeps the powers of two and an odd size between each\n"
-  "  --seeds K         seeds 1..K per size (default 10)\n"
-  "  --rows R          softmax rows per case (default 16, fewer where R*cols exceeds the\n"
-  "                    backend's limit)\n"
-  "  --fit-min N       the slope fits use sizes >= N only (default 256)\n"
-  "  --fit-max N       ... and <= N only (default: no limit)\n"
-  "  --out DIR         output folder, created if missing (default out/study)\n"
-  "\n"
+  "\n";
+static const char help_tail[] =
+  "\nCtrl-C stops after the current run and writes the tables of the runs so far (exit 130).\n"
   "Exit status: 0 every run passed, 1 a failure verdict (listed in runs.csv), 2 bad usage.\n";
 
 #define MAX_VARIANTS 64
@@ -73,36 +62,15 @@ __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ..
   return RF_EXIT_USAGE;
 }
 
-static int parse_uint(const char *s, uint64_t max, uint64_t *out) {
-  if (!*s || *s == '-') return -1;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 0);
-  if (errno || *end || v > max) return -1;
-  *out = v;
-  return 0;
-}
-
-/* Splits a comma list into a caller buffer; returns the item count or -1 when too many. */
-static int split(const char *s, char *buf, size_t buflen, char **items, int max) {
-  snprintf(buf, buflen, "%s", s);
-  int k = 0;
-  for (char *p = strtok(buf, ","); p; p = strtok(NULL, ",")) {
-    if (k == max) return -1;
-    items[k++] = p;
-  }
-  return k;
-}
-
 static int add_variant(study_cfg *S, const char *name) {
   rf_study_cpu cpu;
   for (size_t i = 0; i < S->n_var; i++)
     if (strcmp(S->names[i], name) == 0) return 0;
-  if (S->n_var == MAX_VARIANTS) return usage_error("--variants: more than %d names", MAX_VARIANTS);
+  if (S->n_var == MAX_VARIANTS) return usage_error("--variant: more than %d names", MAX_VARIANTS);
   if (rf_study_cpu_parse(name, &cpu) == 0) {
     if (S->op != RF_OP_SUM)
-      return usage_error("--variants: %s is a sum reference; it does not apply to %s", name,
-                         rf_op_name(S->op));
+      return usage_error("--variant: '%s' is a sum reference (allowed for %s: a %s variant)", name,
+                         rf_op_name(S->op), rf_op_name(S->op));
     S->var[S->n_var] = NULL;
     S->cpu[S->n_var] = cpu;
     S->names[S->n_var++] = rf_study_cpu_name(cpu);
@@ -110,8 +78,9 @@ static int add_variant(study_cfg *S, const char *name) {
   }
   const rf_variant *v = rf_variant_find(name);
   if (!v || v->op != S->op)
-    return usage_error("--variants: '%s' is not a %s variant (see 'redfuzz list', or "
-                       "cpu/sequential, cpu/pairwise)", name, rf_op_name(S->op));
+    return usage_error("--variant: '%s' is not a %s variant of this build (allowed: a name "
+                       "from 'redfuzz list', or cpu/sequential, cpu/pairwise)", name,
+                       rf_op_name(S->op));
   S->var[S->n_var] = v;
   S->names[S->n_var++] = v->name;
   return 0;
@@ -127,73 +96,41 @@ static void default_variants(study_cfg *S) {
   }
 }
 
-static int parse_args(int argc, char **argv, study_cfg *S, const char **variants_arg,
-                      const char **dists_arg) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 1; }
-    static const char *const flags[] = {"--op", "--variants", "--dists", "--n-range", "--seeds",
-                                        "--rows", "--fit-min", "--fit-max", "--out"};
-    int known = 0;
-    for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) known |= strcmp(a, flags[k]) == 0;
-    if (!known) return usage_error("unknown option '%s' (see redfuzz study --help)", a);
-    if (i + 1 >= argc) return usage_error("%s needs a value", a);
-    const char *v = argv[++i];
-    uint64_t u;
-    if (strcmp(a, "--op") == 0) {
-      if (rf_op_parse(v, &S->op) || (S->op != RF_OP_SUM && S->op != RF_OP_SOFTMAX))
-        return usage_error("--op: '%s' is not valid (allowed: sum, softmax; max and argmax "
-                           "are exact, there is no error to study)", v);
-    } else if (strcmp(a, "--variants") == 0) {
-      *variants_arg = v;
-    } else if (strcmp(a, "--dists") == 0) {
-      *dists_arg = v;
-    } else if (strcmp(a, "--n-range") == 0) {
-      if (rf_study_parse_range(v, &S->lo, &S->hi) || S->lo == 0)
-        return usage_error("--n-range: '%s' is not valid (allowed: LO..HI with 1 <= LO <= HI, "
-                           "each an integer or 2^k, e.g. 2^4..2^18)", v);
-    } else if (strcmp(a, "--seeds") == 0) {
-      if (parse_uint(v, 1000, &u) || u == 0)
-        return usage_error("--seeds: '%s' is not valid (allowed: 1..1000)", v);
-      S->seeds = (unsigned)u;
-    } else if (strcmp(a, "--rows") == 0) {
-      if (parse_uint(v, UINT32_MAX, &u) || u == 0)
-        return usage_error("--rows: '%s' is not valid (allowed: 1..4294967295)", v);
-      S->rows = (uint32_t)u;
-    } else if (strcmp(a, "--fit-min") == 0 || strcmp(a, "--fit-max") == 0) {
-      if (parse_uint(v, UINT64_MAX, &u))
-        return usage_error("%s: '%s' is not valid (allowed: a non-negative integer)", a, v);
-      *(strcmp(a, "--fit-min") == 0 ? &S->fit_min : &S->fit_max) = u;
-    } else {
-      S->out = v;
-    }
+/* The parsed flags into S; the variant and distribution lists resolved. 1 after --help. */
+static int parse_args(int argc, char **argv, study_cfg *S) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--variants") == 0 || strcmp(argv[i], "--dists") == 0)
+      return usage_error("%s: renamed (allowed: %.*s LIST, as in sweep)", argv[i],
+                         (int)strlen(argv[i]) - 1, argv[i]);
+  rf_flag_val v[RF_FLAG_COUNT];
+  int p = rf_flags_parse("study", rf_flags, RF_FLAG_COUNT, argc, argv, v, NULL, 0, NULL, help,
+                         help_tail);
+  if (p) return p > 0 ? 1 : RF_EXIT_USAGE;
+  int rc = 0;
+  S->op = v[F_OP].num == 0 ? RF_OP_SUM : RF_OP_SOFTMAX;
+  if (rf_study_parse_range(v[F_N_RANGE].text, &S->lo, &S->hi) || S->lo == 0) {
+    rc = usage_error("--n-range: '%.60s' is not valid (allowed: LO..HI with 1 <= LO <= HI, each "
+                     "a number, e.g. 2^4..2^18)", v[F_N_RANGE].text);
+    goto out;
   }
-  return 0;
-}
-
-static int resolve_lists(study_cfg *S, const char *variants_arg, const char *dists_arg) {
-  char buf[2048];
-  char *items[MAX_VARIANTS + 1];
-  if (!variants_arg) {
+  S->seeds = (unsigned)v[F_SEEDS].num;
+  S->rows = (uint32_t)v[F_ROWS].num;
+  S->fit_min = v[F_FIT_MIN].num;
+  S->fit_max = v[F_FIT_MAX].given ? v[F_FIT_MAX].num : UINT64_MAX;
+  S->out = v[F_OUT].text;
+  if (!v[F_VARIANT].given) {
     default_variants(S);
   } else {
-    int k = split(variants_arg, buf, sizeof buf, items, MAX_VARIANTS);
-    if (k <= 0) return usage_error("--variants: '%s' names no variant", variants_arg);
-    for (int i = 0; i < k; i++)
-      if (add_variant(S, items[i])) return RF_EXIT_USAGE;
+    for (size_t i = 0; i < v[F_VARIANT].count && !rc; i++)
+      rc = add_variant(S, v[F_VARIANT].items[i]);
+    if (rc) goto out;
   }
-  if (S->n_var == 0) return usage_error("no %s variant is built", rf_op_name(S->op));
-  int k = split(dists_arg, buf, sizeof buf, items, RF_DIST_COUNT);
-  if (k <= 0) return usage_error("--dists: '%s' names no distribution", dists_arg);
-  for (int i = 0; i < k; i++) {
-    rf_dist d;
-    if (rf_dist_parse(items[i], &d))
-      return usage_error("--dists: '%s' is not valid (allowed: alternating, ones, wide, negative, "
-                         "equal-max, shifted-rows, uniform, index-weighted, spike, subnormal, "
-                         "near-overflow, sorted)", items[i]);
-    S->dists[S->n_dists++] = d;
-  }
-  return 0;
+  if (S->n_var == 0) { rc = usage_error("no %s variant is built", rf_op_name(S->op)); goto out; }
+  for (size_t i = 0; i < v[F_DIST].count && S->n_dists < RF_DIST_COUNT; i++)
+    S->dists[S->n_dists++] = (rf_dist)v[F_DIST].list[i];
+out:
+  rf_flags_free(v, RF_FLAG_COUNT);
+  return rc;
 }
 
 /* Clamps the range to the backend's largest case, with a note (stderr and meta.txt). */
@@ -327,12 +264,9 @@ static void write_tables(const study_cfg *S, const rf_study_layout *L, const rf_
 }
 
 int rf_cmd_study(int argc, char **argv) {
-  study_cfg S = {.op = RF_OP_SUM, .lo = 16, .hi = 1ull << 26, .seeds = 10, .rows = 16,
-                 .fit_min = 256, .fit_max = UINT64_MAX, .out = "out/study"};
-  const char *variants_arg = NULL, *dists_arg = "uniform,wide,negative";
-  int rc = parse_args(argc, argv, &S, &variants_arg, &dists_arg);
+  study_cfg S = {.op = RF_OP_SUM};
+  int rc = parse_args(argc, argv, &S);
   if (rc) return rc == 1 ? RF_EXIT_OK : rc;
-  if ((rc = resolve_lists(&S, variants_arg, dists_arg))) return rc;
   if (make_dirs(S.out)) {
     fprintf(stderr, "redfuzz study: --out '%s': %s\n", S.out, strerror(errno));
     return RF_EXIT_USAGE;
@@ -355,9 +289,10 @@ int rf_cmd_study(int argc, char **argv) {
   if (csv) rf_study_runs_header(csv);
   /* Variants innermost: the runner keeps the last input and its exact answer, so each case
    * is generated and solved once for all variants. */
-  for (size_t di = 0; di < S.n_dists && !rc; di++)
-    for (size_t si = 0; si < S.n_sizes && !rc; si++)
-      for (unsigned seed = 1; seed <= S.seeds && !rc; seed++) {
+  rf_cli_catch_signals();
+  for (size_t di = 0; di < S.n_dists && !rc && !rf_cli_interrupted; di++)
+    for (size_t si = 0; si < S.n_sizes && !rc && !rf_cli_interrupted; si++)
+      for (unsigned seed = 1; seed <= S.seeds && !rc && !rf_cli_interrupted; seed++) {
         uint64_t n = S.sizes[si];
         rf_case c;
         rf_case_default(&c);
@@ -378,7 +313,7 @@ int rf_cmd_study(int argc, char **argv) {
           rc = RF_EXIT_FAIL;
           break;
         }
-        for (size_t vi = 0; vi < S.n_var && !rc; vi++) {
+        for (size_t vi = 0; vi < S.n_var && !rc && !rf_cli_interrupted; vi++) {
           rf_result res;
           if (!S.var[vi]) {
             rf_study_cpu_run(S.cpu[vi], H.x, (size_t)n, &H.exact, &H.facts, &res);
@@ -407,6 +342,11 @@ int rf_cmd_study(int argc, char **argv) {
     write_tables(&S, &L, runs, n_runs);
     write_meta(&S, dev, argc, argv, n_runs, failures);
     if (!rc) rf_study_print_fit(stdout, &L, runs, n_runs);
+  }
+  if (!rc && rf_cli_interrupted) {
+    fprintf(stderr, "\nredfuzz study: interrupted (signal %d) after %zu of %zu runs; the tables "
+            "cover those\n", (int)rf_cli_interrupted, n_runs, P.total);
+    rc = 128 + (int)rf_cli_interrupted;
   }
   if (!rc && failures) {
     fprintf(stderr, "redfuzz study: %zu runs with a failure verdict (see %s/runs.csv)\n",

@@ -8,64 +8,28 @@
 #include "run/report.h"
 #include "model/number.h"
 
+#define RF_FLAGS_DEF "flags_sweep.def"
+#include "flags_table.h"
+
 static const char help[] =
   "usage: redfuzz sweep [options]\n"
   "\n"
-  "Runs every variant on every combination of the lists below (comma-separated) and prints\n"
-  "one line per failing result, then per variant: runs, passed, unsupported, failed.\n"
-  "Exit status 1 when a correct variant fails (mutants are reported, not counted).\n"
-  "\n"
-  "  --op LIST          ops (default: sum,max,argmax,softmax)\n"
-  "  --n LIST           lengths, integers or 2^k (default: 0,1,31,32,33,255,256,257,1027)\n"
-  "  --shape LIST       softmax shapes RxC (default: 1x1,2x31,3x32,4x33,2x255,3x257,1x0)\n"
-  "  --dist LIST        distributions or 'all' (default: all)\n"
-  "  --block LIST       block sizes, 0 = variant default (default: 0)\n"
-  "  --grid LIST        first-kernel grids, 0 = default (default: 0)\n"
-  "  --schedule LIST    simulator schedules or 'all' (default: in-order)\n"
-  "  --wave LIST        simulator wave sizes (default: 32)\n"
-  "  --seed LIST        seeds, integers or ranges a..b (at most 64 values; default: 1)\n"
-  "  --variant NAME     only this variant\n"
-  "  --mutants          also run the mutants (their failures are listed as 'caught')\n"
-  "  --quiet            no per-failure lines\n"
-  "  --json             also print every result as a JSON line (for comparing backends)\n"
+  "Runs every variant on every combination of the lists below and prints one line per\n"
+  "failing result, then per variant: runs, passed, unsupported, failed. Every value is\n"
+  "checked before anything runs: a value outside the backend's limits, or a list that no op\n"
+  "of --op uses, is an error (exit 2), never skipped.\n"
+  "\n";
+static const char help_tail[] =
   "\n"
   "The summary ends with the verified runs per second (one kernel run checked against the\n"
   "oracle; deterministic variants are launched twice to check their bits) and where the time\n"
   "went. Cases run up to 32 at a time (one upload, launch sequence and synchronisation for\n"
   "all of them; softmax cases one at a time); REDFUZZ_SERIAL=1 runs one case and one launch\n"
   "per synchronisation, REDFUZZ_GRAPHS=0 and REDFUZZ_STREAMS=1 turn off launch graphs and\n"
-  "streams on GPUs (README, 'How a case runs').\n";
-
-#define MAXL 64
-typedef struct { unsigned long long v[MAXL]; char s[MAXL][32]; int n; } list;
-
-static int parse_list(const char *arg, list *l, int numeric) {
-  l->n = 0;
-  char buf[2048];
-  snprintf(buf, sizeof buf, "%s", arg);
-  for (char *tok = strtok(buf, ","); tok && l->n < MAXL; tok = strtok(NULL, ",")) {
-    snprintf(l->s[l->n], sizeof l->s[0], "%s", tok);
-    if (numeric && strstr(tok, "..")) {           /* a..b: every integer in between */
-      char *end;
-      unsigned long long a = strtoull(tok, &end, 0), b;
-      if (strncmp(end, "..", 2) != 0) return -1;
-      b = strtoull(end + 2, &end, 0);
-      if (*end || b < a || b - a >= MAXL) return -1;
-      for (unsigned long long v = a; v <= b && l->n < MAXL; v++) {
-        snprintf(l->s[l->n], sizeof l->s[0], "%llu", v);
-        l->v[l->n++] = v;
-      }
-      continue;
-    }
-    if (numeric) {
-      uint64_t v;
-      if (rf_num_parse(tok, 0, UINT64_MAX, &v, NULL, 0)) return -1;
-      l->v[l->n] = v;
-    }
-    l->n++;
-  }
-  return l->n ? 0 : -1;
-}
+  "streams on GPUs (README, 'How a case runs'). Ctrl-C stops after the current batch and\n"
+  "prints the summary so far (exit 130).\n"
+  "Exit status: 0 no correct variant failed, 1 one did (mutants are reported, not counted),\n"
+  "2 bad usage.\n";
 
 typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 
@@ -82,7 +46,7 @@ typedef struct {
   tally *t;
   size_t nt;
   int mutants, quiet, json;
-  long cases, skipped;
+  long cases, errors;   /* errors: cases the runner could not run */
   rf_case batch[SWEEP_BATCH];
   size_t nb;
   uint64_t elems;
@@ -117,7 +81,7 @@ static void flush(sweep_state *s) {
   char err[512] = "";
   rf_runner_run_many(s->r, s->batch, s->nb, s->res, SWEEP_MAX_RESULTS, s->counts, err, sizeof err);
   for (size_t i = 0; i < s->nb; i++) {
-    if (s->counts[i] < 0) { fprintf(stderr, "redfuzz sweep: %s\n", err); s->skipped++; continue; }
+    if (s->counts[i] < 0) { fprintf(stderr, "redfuzz sweep: %s\n", err); s->errors++; continue; }
     const rf_result *res = s->res + i * SWEEP_MAX_RESULTS;
     if (s->json) rf_report_json(stdout, &s->batch[i], res, (size_t)s->counts[i]);
     tally_case(s, &s->batch[i], res, s->counts[i]);
@@ -134,117 +98,134 @@ static void add_case(sweep_state *s, const rf_case *c) {
   s->elems += e;
 }
 
+/* Every value of a list within the backend's limits (a case with that one field set). */
+static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int want[RF_OP_COUNT]) {
+  char err[512];
+  int one_d = want[RF_OP_SUM] || want[RF_OP_MAX] || want[RF_OP_ARGMAX];
+  if (v[F_N].given && !one_d)
+    return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "would never run (allowed: with "
+                         "--op sum, max or argmax; softmax takes --shape)");
+  if (v[F_SHAPE].given && !want[RF_OP_SOFTMAX])
+    return rf_flag_error("sweep", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run "
+                         "(allowed: with --op softmax; sum, max and argmax take --n)");
+  for (size_t i = 0; one_d && i < v[F_N].count; i++) {
+    rf_case c;
+    rf_case_default(&c);
+    c.n = v[F_N].list[i];
+    if (rf_case_validate(&c, lim, err, sizeof err))
+      return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "has a value beyond this "
+                           "backend's limits: %s", err);
+  }
+  for (size_t i = 0; want[RF_OP_SOFTMAX] && i < v[F_SHAPE].count; i++) {
+    rf_case c;
+    rf_case_default(&c);
+    c.op = RF_OP_SOFTMAX;
+    c.n = 0;
+    c.rows = (uint32_t)v[F_SHAPE].list[2 * i];
+    c.cols = (uint32_t)v[F_SHAPE].list[2 * i + 1];
+    if (rf_case_validate(&c, lim, err, sizeof err))
+      return rf_flag_error("sweep", &rf_flags[F_SHAPE], v[F_SHAPE].text, "has a shape beyond "
+                           "this backend's limits: %s", err);
+  }
+  return 0;
+}
+
 int rf_cmd_sweep(int argc, char **argv) {
-  list ops, ns, shapes, dists, blocks, grids, scheds, waves, seeds;
-  parse_list("sum,max,argmax,softmax", &ops, 0);
-  parse_list("0,1,31,32,33,255,256,257,1027", &ns, 1);
-  parse_list("1x1,2x31,3x32,4x33,2x255,3x257,1x0", &shapes, 0);
-  parse_list("all", &dists, 0);
-  parse_list("0", &blocks, 1);
-  parse_list("0", &grids, 1);
-  parse_list("in-order", &scheds, 0);
-  parse_list("32", &waves, 1);
-  parse_list("1", &seeds, 1);
-  const char *variant = "";
-  int mutants = 0, quiet = 0, json = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(help, stdout); return 0; }
-    if (strcmp(a, "--mutants") == 0) { mutants = 1; continue; }
-    if (strcmp(a, "--quiet") == 0) { quiet = 1; continue; }
-    if (strcmp(a, "--json") == 0) { json = 1; continue; }
-    if (i + 1 >= argc) { fprintf(stderr, "redfuzz sweep: unknown option or missing value: '%s'\n", a); return RF_EXIT_USAGE; }
-    const char *v = argv[++i];
-    list *l = NULL;
-    int numeric = 0;
-    if (strcmp(a, "--op") == 0) l = &ops;
-    else if (strcmp(a, "--n") == 0) { l = &ns; numeric = 1; }
-    else if (strcmp(a, "--shape") == 0) l = &shapes;
-    else if (strcmp(a, "--dist") == 0) l = &dists;
-    else if (strcmp(a, "--block") == 0) { l = &blocks; numeric = 1; }
-    else if (strcmp(a, "--grid") == 0) { l = &grids; numeric = 1; }
-    else if (strcmp(a, "--schedule") == 0) l = &scheds;
-    else if (strcmp(a, "--wave") == 0) { l = &waves; numeric = 1; }
-    else if (strcmp(a, "--seed") == 0) { l = &seeds; numeric = 1; }
-    else if (strcmp(a, "--variant") == 0) { variant = v; continue; }
-    else { fprintf(stderr, "redfuzz sweep: unknown option '%s' (see redfuzz sweep --help)\n", a); return RF_EXIT_USAGE; }
-    if (parse_list(v, l, numeric)) {
-      fprintf(stderr, "redfuzz sweep: %s: '%s' is not valid (allowed: a comma-separated list%s)\n",
-              a, v, numeric ? " of integers or 2^k" : "");
-      return RF_EXIT_USAGE;
+  rf_flag_val v[RF_FLAG_COUNT];
+  int p = rf_flags_parse("sweep", rf_flags, RF_FLAG_COUNT, argc, argv, v, NULL, 0, NULL, help,
+                         help_tail);
+  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+  int rc = RF_EXIT_USAGE;
+  rf_runner *r = NULL;
+  sweep_state *s = NULL;
+  rf_result *results = NULL;
+  const char *variant = v[F_VARIANT].given ? v[F_VARIANT].text : "";
+  int mutants = v[F_MUTANTS].given != 0, quiet = v[F_QUIET].given != 0;
+  int json = v[F_JSON].given != 0;
+  int want[RF_OP_COUNT] = {0};
+  for (size_t i = 0; i < v[F_OP].count; i++) want[v[F_OP].list[i]] = 1;
+  if (variant[0]) {
+    const rf_variant *named = rf_variant_find(variant);
+    if (!named) { rf_cli_check_variant("sweep", &rf_flags[F_VARIANT], variant, -1); goto out; }
+    if (!v[F_OP].given) {   /* --variant alone: its op only */
+      memset(want, 0, sizeof want);
+      want[named->op] = 1;
+    } else if (!want[named->op]) {
+      rf_flag_error("sweep", &rf_flags[F_VARIANT], variant, "is a %s variant, but --op '%s' "
+                    "leaves %s out (allowed: a variant of a listed op)", rf_op_name(named->op),
+                    v[F_OP].text, rf_op_name(named->op));
+      goto out;
     }
   }
-  if (strcmp(dists.s[0], "all") == 0) {
-    dists.n = 0;
-    for (int d = 0; d < RF_DIST_COUNT; d++) snprintf(dists.s[dists.n++], 32, "%s", rf_dist_name(d));
-  }
-  if (strcmp(scheds.s[0], "all") == 0) {
-    scheds.n = 0;
-    for (int d = 0; d < RF_SCHED_COUNT; d++) snprintf(scheds.s[scheds.n++], 32, "%s", rf_sched_name(d));
-  }
-  /* Validate names before starting. */
-  for (int i = 0; i < ops.n; i++) { rf_op o; if (rf_op_parse(ops.s[i], &o)) { fprintf(stderr, "redfuzz sweep: --op: '%s' is not valid (allowed: sum, max, argmax, softmax)\n", ops.s[i]); return RF_EXIT_USAGE; } }
-  for (int i = 0; i < dists.n; i++) { rf_dist d; if (rf_dist_parse(dists.s[i], &d)) { fprintf(stderr, "redfuzz sweep: --dist: '%s' is not a distribution (see redfuzz run --help)\n", dists.s[i]); return RF_EXIT_USAGE; } }
-  for (int i = 0; i < scheds.n; i++) { rf_sched s; if (rf_sched_parse(scheds.s[i], &s)) { fprintf(stderr, "redfuzz sweep: --schedule: '%s' is not valid (allowed: in-order, reverse, random, wave-skew, all)\n", scheds.s[i]); return RF_EXIT_USAGE; } }
-  for (int i = 0; i < shapes.n; i++) { unsigned r, c; char x; if (sscanf(shapes.s[i], "%u%c%u", &r, &x, &c) != 3 || x != 'x') { fprintf(stderr, "redfuzz sweep: --shape: '%s' is not RxC\n", shapes.s[i]); return RF_EXIT_USAGE; } }
 
-  rf_runner *r = rf_cli_runner("sweep");
-  if (!r) return RF_EXIT_FAIL;
+  r = rf_cli_runner("sweep");
+  if (!r) { rc = RF_EXIT_FAIL; goto out; }
   rf_limits lim = rf_runner_limits(r);
+  if (check_limits(v, &lim, want)) goto out;
   if (!mutants && !variant[0]) rf_runner_set_filter(r, not_mutant, NULL);
   tally t[256] = {{0}};
   size_t nt = rf_variant_count() < 256 ? rf_variant_count() : 256;
   for (size_t i = 0; i < nt; i++) t[i].v = rf_variant_at(i);
-  sweep_state *s = calloc(1, sizeof *s);
-  rf_result *results = calloc((size_t)SWEEP_BATCH * SWEEP_MAX_RESULTS, sizeof *results);
+  s = calloc(1, sizeof *s);
+  results = calloc((size_t)SWEEP_BATCH * SWEEP_MAX_RESULTS, sizeof *results);
   if (!s || !results) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");
-    free(s);
-    free(results);
-    rf_runner_destroy(r);
-    return RF_EXIT_FAIL;
+    rc = RF_EXIT_FAIL;
+    goto out;
   }
   *s = (sweep_state){.r = r, .t = t, .nt = nt, .mutants = mutants, .quiet = quiet, .json = json,
                      .res = results};
+  rf_cli_catch_signals();
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (int oi = 0; oi < ops.n; oi++) {
-    rf_op op;
-    rf_op_parse(ops.s[oi], &op);
-    int nsizes = op == RF_OP_SOFTMAX ? shapes.n : ns.n;
-    for (int si = 0; si < nsizes; si++)
-    for (int di = 0; di < dists.n; di++)
-    for (int ki = 0; ki < seeds.n; ki++)
-    for (int bi = 0; bi < blocks.n; bi++)
-    for (int gi = 0; gi < grids.n; gi++)
-    for (int ci = 0; ci < scheds.n; ci++)
-    for (int wi = 0; wi < waves.n; wi++) {
+  const rf_flag_val *ns = &v[F_N], *shapes = &v[F_SHAPE], *dists = &v[F_DIST],
+                    *seeds = &v[F_SEED], *blocks = &v[F_BLOCK], *grids = &v[F_GRID],
+                    *items = &v[F_ITEMS], *scheds = &v[F_SCHEDULE], *waves = &v[F_WAVE];
+  for (size_t oi = 0; oi < v[F_OP].count; oi++) {
+    rf_op op = (rf_op)v[F_OP].list[oi];
+    if (!want[op]) continue;
+    size_t nsizes = op == RF_OP_SOFTMAX ? shapes->count : ns->count;
+    for (size_t si = 0; si < nsizes; si++)
+    for (size_t di = 0; di < dists->count; di++)
+    for (size_t ki = 0; ki < seeds->count; ki++)
+    for (size_t bi = 0; bi < blocks->count; bi++)
+    for (size_t gi = 0; gi < grids->count; gi++)
+    for (size_t ii = 0; ii < items->count; ii++)
+    for (size_t ci = 0; ci < scheds->count; ci++)
+    for (size_t wi = 0; wi < waves->count; wi++) {
+      if (rf_cli_interrupted) goto stop;
       rf_case c;
       rf_case_default(&c);
       c.op = op;
       if (op == RF_OP_SOFTMAX) {
-        unsigned rr, cc; char x;
-        sscanf(shapes.s[si], "%u%c%u", &rr, &x, &cc);
-        c.n = 0; c.rows = rr; c.cols = cc;
+        c.n = 0;
+        c.rows = (uint32_t)shapes->list[2 * si];
+        c.cols = (uint32_t)shapes->list[2 * si + 1];
       } else {
-        c.n = ns.v[si];
+        c.n = ns->list[si];
       }
-      rf_dist_parse(dists.s[di], &c.dist);
-      rf_sched_parse(scheds.s[ci], &c.sched);
-      c.seed = seeds.v[ki];
-      c.block = (uint32_t)blocks.v[bi];
-      c.grid = (uint32_t)grids.v[gi];
-      c.wave = (uint32_t)waves.v[wi];
+      c.dist = (rf_dist)dists->list[di];
+      c.sched = (rf_sched)scheds->list[ci];
+      c.seed = seeds->list[ki];
+      c.block = (uint32_t)blocks->list[bi];
+      c.grid = (uint32_t)grids->list[gi];
+      c.items = (uint32_t)items->list[ii];
+      c.wave = (uint32_t)waves->list[wi];
       snprintf(c.variant, sizeof c.variant, "%s", variant);
       char err[512];
-      if (rf_case_validate(&c, &lim, err, sizeof err)) { s->skipped++; continue; }
+      /* Every field was checked above; a failure here is a bug, not a case to skip. */
+      if (rf_case_validate(&c, &lim, err, sizeof err)) {
+        fprintf(stderr, "redfuzz sweep: internal error, a checked case does not validate: %s\n",
+                err);
+        rc = RF_EXIT_FAIL;
+        goto out;
+      }
       add_case(s, &c);
     }
   }
-  flush(s);
-  long cases = s->cases, skipped = s->skipped;
-  free(results);
-  free(s);
+stop:
+  if (!rf_cli_interrupted) flush(s);   /* interrupted: the batch not yet run is dropped */
+  long cases = s->cases, errors = s->errors;
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
   long bad = 0, good = 0, runs = 0;
@@ -256,8 +237,11 @@ int rf_cmd_sweep(int argc, char **argv) {
     if (!t[k].v->is_mutant) { bad += t[k].fail; good += t[k].pass + t[k].unsup; }
     runs += t[k].pass + t[k].fail;
   }
-  printf("sweep: %ld cases (%ld outside this backend's limits skipped) in %.2f s: %.0f verified "
-         "runs/s\n", cases, skipped, secs, secs > 0 ? runs / secs : 0.0);
+  if (rf_cli_interrupted)
+    printf("sweep: interrupted (signal %d): the summary covers the %ld cases run so far\n",
+           (int)rf_cli_interrupted, cases);
+  printf("sweep: %ld cases in %.2f s: %.0f verified runs/s\n", cases, secs,
+         secs > 0 ? runs / secs : 0.0);
   rf_runner_stats st = rf_runner_get_stats(r);
   if (st.kernel_runs && secs > 0)
     printf("%.0f kernel runs/s, determinism repeats included (%llu runs; %llu cases in %llu "
@@ -277,7 +261,14 @@ int rf_cmd_sweep(int argc, char **argv) {
     printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
            "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",
            st.softmax_rows_double, st.softmax_rows_mpfr, st.softmax_rows_upgraded);
-  printf("%ld passed, %ld failed\n", good, bad);
-  rf_runner_destroy(r);
-  return bad ? RF_EXIT_FAIL : RF_EXIT_OK;
+  if (errors) printf("sweep: %ld cases could not run (errors above)\n", errors);
+  printf("%ld passed, %ld failed\n", good, bad + errors);
+  fflush(stdout);
+  rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted : bad || errors ? RF_EXIT_FAIL : RF_EXIT_OK;
+out:
+  free(results);
+  free(s);
+  if (r) rf_runner_destroy(r);
+  rf_flags_free(v, RF_FLAG_COUNT);
+  return rc;
 }

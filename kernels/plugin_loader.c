@@ -16,15 +16,34 @@ static int check_variant(const rf_variant *v, char *buf, size_t len) {
     return -1;
   }
   if ((unsigned)v->op >= RF_OP_COUNT) {
-    snprintf(buf, len, "variant '%s' has op %d (allowed: 0..%d)", v->name, (int)v->op,
+    snprintf(buf, len, "variant '%.40s' has op %d (allowed: 0..%d)", v->name, (int)v->op,
              RF_OP_COUNT - 1);
     return -1;
   }
-  const char *op = rf_op_name(v->op);
-  const size_t oplen = strlen(op);
-  if (strncmp(v->name, op, oplen) != 0 || v->name[oplen] != '/' || !v->name[oplen + 1]) {
-    snprintf(buf, len, "variant name '%s' does not have the form '%s/<name>' (its op is %s)",
-             v->name, op, op);
+  /* The same rule as built-in names and the case's variant field (rf_case_validate): at most
+   * RF_VARIANT_NAME_MAX - 1 printable characters, no space, no '#', "<op>/<name>". A name the
+   * rule refuses could not be written to a regression file, named in --variant or REDFUZZ_ONLY,
+   * or shown on one line. */
+  size_t nlen = strnlen(v->name, RF_VARIANT_NAME_MAX);
+  if (nlen >= RF_VARIANT_NAME_MAX) {
+    char shown[48];
+    size_t o = 0;
+    for (size_t i = 0; i < 40; i++)
+      shown[o++] = (unsigned char)v->name[i] < 0x20 || (unsigned char)v->name[i] >= 0x7f
+                       ? '?' : v->name[i];
+    shown[o] = '\0';
+    snprintf(buf, len, "variant name '%s...' is too long (allowed: at most %d characters)",
+             shown, RF_VARIANT_NAME_MAX - 1);
+    return -1;
+  }
+  rf_case c;
+  rf_case_default(&c);
+  c.op = v->op;
+  if (c.op == RF_OP_SOFTMAX) c.n = 0;
+  memcpy(c.variant, v->name, nlen + 1);
+  char why[400];
+  if (rf_case_validate(&c, NULL, why, sizeof why)) {
+    snprintf(buf, len, "plugin %s", why);
     return -1;
   }
   if (!v->summary || !v->constraints || !v->configure || !v->scratch_bytes || !v->plan ||

@@ -12,17 +12,18 @@ uint64_t rf_plan_depth(const rf_plan *p) {
   return h;
 }
 
-void rf_plan_add(rf_plan *p, rf_level_kind kind, uint64_t adds) {
-  if (adds == 0) return;
+int rf_plan_add(rf_plan *p, rf_level_kind kind, uint64_t adds) {
+  if (adds == 0) return RF_PLAN_REFUSED;   /* plan.h: refused, and the caller told */
   if (p->n_levels < RF_PLAN_MAX_LEVELS) {
     p->level[p->n_levels].kind = kind;
     p->level[p->n_levels].adds = adds;
     p->n_levels++;
-    return;
+    return 0;
   }
   /* Full: fold into the last level so the depth, and so the bound, stays correct. */
   uint64_t *last = &p->level[RF_PLAN_MAX_LEVELS - 1].adds;
   *last = adds > UINT64_MAX - *last ? UINT64_MAX : *last + adds;
+  return 0;
 }
 
 static const char *level_name(rf_level_kind k) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A fuzz campaign: build the libFuzzer target if needed, fuzz from corpus/bin, shrink every
-# new failure into regressions/ (one per signature), print a summary.
+# new failure into regressions/ (one per signature), print a summary. Exit status: 0 no failure
+# found, 1 a failure found (crash, timeout or oom artifacts of this campaign), 2 bad usage.
 #   scripts/fuzz.sh [--backend sim|cuda|hip] [--time S] [--jobs N] [--op OP] [--only LIST]
 #                   [--build DIR] [--out DIR] [--no-shrink]
 # --op/--only: restrict to one op's correct variants, or a REDFUZZ_ONLY list (variant or op
@@ -13,7 +14,7 @@ BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) BACKEND=$2; shift 2;;
-    --time) TIME=$2; shift 2;;
+    --time) [ $# -ge 2 ] || { echo "fuzz.sh: --time needs a value (allowed: a number of seconds)" >&2; exit 2; }; TIME=$2; shift 2;;
     --jobs) JOBS=$2; shift 2;;
     --op) ONLY=$2; shift 2;;
     --only) ONLY=$2; shift 2;;
@@ -55,6 +56,8 @@ export REDFUZZ_JUDGE_THREADS
 ND=${#DEVICES[@]}
 echo "fuzz.sh: $BACKEND backend, ${TIME}s, $JOBS jobs$([ -n "${DEVICES[0]}" ] && echo " on GPUs ${DEVICES[*]}"), variants: ${ONLY:-every correct variant}"
 start=$(date +%s)
+# Artifacts newer than this marker are this campaign's (the folder keeps earlier ones).
+marker=$(mktemp); trap 'rm -f "$marker"' EXIT
 set +e
 pids=(); logs=()
 for k in "${!DEVICES[@]}"; do
@@ -116,3 +119,13 @@ if [ "$SHRINK" = 1 ]; then
   done
 fi
 echo "fuzz.sh: $new new regression(s) in regressions/"
+# Exit status: 1 when this campaign found a failure (a failing verdict, or a case that hung or
+# ran out of memory), so run.sh and CI see it; 0 when it found none.
+found=$(find "$OUT/artifacts" -newer "$marker" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+sigs=$(cat "${logs[@]}" 2>/dev/null | grep -acE 'ERROR: redfuzz: [^ ]+ [a-z-]+' || true)
+if [ "$found" -gt 0 ] || [ "${sigs:-0}" -gt 0 ]; then
+  echo "fuzz.sh: FAILURES FOUND: $found new artifact(s) in $OUT/artifacts, $sigs failing verdict line(s) in the logs"
+  exit 1
+fi
+echo "fuzz.sh: no failure found"
+exit 0

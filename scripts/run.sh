@@ -5,16 +5,18 @@
 #    one launch with more blocks than a second stage has threads (redfuzz sweep);
 # 2. a libFuzzer campaign over every correct variant (scripts/fuzz.sh), new failures shrunk
 #    into regressions/.
+# Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TIME=60
 while [ $# -gt 0 ]; do
   case "$1" in
-    --time) TIME=$2; shift 2;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0;;
+    --time) [ $# -ge 2 ] || { echo "run.sh: --time needs a value (allowed: a number of seconds)" >&2; exit 2; }; TIME=$2; shift 2;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0;;
     *) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
+[[ "$TIME" =~ ^[0-9]+$ ]] || { echo "run.sh: --time: '$TIME' is not a number of seconds (allowed: 0, 1, 2, ...)" >&2; exit 2; }
 bash scripts/bootstrap.sh
 cmake --preset sim >/dev/null
 cmake --build --preset sim -j "$(nproc)"
@@ -27,4 +29,5 @@ build/fuzz/redfuzz sweep --mutants --op sum,max,argmax --n 16384 --block 32 --gr
   | tail -n 17 || status=1
 echo "== fuzz campaign: ${TIME}s on the simulator"
 bash scripts/fuzz.sh --backend sim --time "$TIME" || status=1
+[ $status -eq 0 ] && echo "run.sh: no failure found" || echo "run.sh: FAILURES FOUND (see above)"
 exit $status

@@ -43,8 +43,15 @@ static inline uint64_t rf_div_ceil(uint64_t a, uint64_t b) { return (a + b - 1) 
 
 /* h: the sum of adds over all levels. */
 uint64_t rf_plan_depth(const rf_plan *p);
-/* Appends a level (ignores adds == 0 levels; saturates at RF_PLAN_MAX_LEVELS). */
-void rf_plan_add(rf_plan *p, rf_level_kind kind, uint64_t adds);
+/* Appends a level of `adds` additions on the longest path. Returns 0 when recorded, or
+ * RF_PLAN_REFUSED when adds == 0: a level that adds nothing is not a level (it would show as
+ * "lds 0" and could hide a plan computed as 0 by mistake), so it is refused, the plan is left
+ * unchanged, and the caller is told. Variants whose levels vanish at some sizes (a tree over
+ * one element, block == wave) may ignore the return value; everything else should check it.
+ * Past RF_PLAN_MAX_LEVELS levels the adds fold into the last level (depth and bound stay
+ * correct; returns 0). */
+#define RF_PLAN_REFUSED (-1)
+int rf_plan_add(rf_plan *p, rf_level_kind kind, uint64_t adds);
 /* "chain 4 > wave 5 > lds 3 > atomic 64 (h=76)" into buf. */
 void rf_plan_format(const rf_plan *p, char *buf, unsigned len);
 

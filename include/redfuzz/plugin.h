@@ -11,30 +11,105 @@
  * the process (static storage: the library is never unloaded). Each rf_variant
  * (include/redfuzz/variant.h) must fill every field:
  *   name          "<op>/<name>", the op's own name first ("sum/my-kernel"), unique among
- *                 every loaded variant (built-in and plugin); a clash is a load error
+ *                 every loaded variant (built-in and plugin); a clash is a load error. The
+ *                 same rule as built-in names: at most 63 printable ASCII characters, no
+ *                 space, no '#' (so it survives case files, --variant and REDFUZZ_ONLY);
+ *                 anything else is refused at load
  *   op            RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX or RF_OP_SOFTMAX; matches the name
  *   deterministic 1 when the same case always gives the same bits (then checked)
- *   is_mutant     0 for a real kernel; 1 for a known-bug demo (run by `run`, reported as
- *                 caught by `sweep --mutants`, left out of fuzzing unless named)
+ *   is_mutant     0 for a real kernel; 1 for a known-bug demo (run by `run --mutants` and
+ *                 `sweep --mutants`, where its failures are reported as caught; left out of
+ *                 run, sweep, bench, study and fuzzing unless named)
  *   summary, constraints  one line each (shown by `redfuzz list`)
  *   configure     resolves cfg->block/grid/items (0 = pick a default) from the case and the
  *                 device facts in cfg; returns NULL, or a static reason for `unsupported`
  *   scratch_bytes device scratch the launch needs for this cfg (0 for none)
  *   plan          the combining tree for this cfg: the bound is derived from it, so it must
- *                 count the longest addition chain honestly (oracle/plan.h)
+ *                 count the longest addition chain honestly (PLAN LEVELS below)
  *   launch        enqueues the kernels on a->stream with the device pointers a->x, a->out,
- *                 a->scratch; zeroes the output itself when it accumulates into it; must not
+ *                 a->scratch; zeroes the output itself when it accumulates into it (both
+ *                 arrive poisoned, see BUFFERS); must not
  *                 allocate or synchronise; returns 0 or the first hipError_t. On a GPU
  *                 the launches may be recorded into a launch graph and replayed for later
  *                 cases with the same arguments, so the launch must enqueue the same work
  *                 for the same arguments and use a->stream alone (never the default stream;
  *                 a launch that breaks the recording only costs the speed-up)
  *
- * A plugin is built for the same backend as the redfuzz that loads it: the same kernels/port.h
- * mapping (RF_SIM for the simulator, nvcc for cuda, HIP for hip). On the simulator the
- * plugin must not link the simulator: its kernels run on the host program's one simulator
- * instance, whose symbols redfuzz exports. A plugin may call the plan helpers of
- * oracle/plan.h (rf_plan_add) and the inline helpers of kernels/launch_common.h.
+ * OUTPUT RULES (what the oracle expects; docs/ORACLE.md has the derivations). The output
+ * buffer arrives poisoned (below), so every rule includes "write the output, always":
+ *   sum      n = 0 gives +0.0 (the identity: zero the output, or write it, even for an empty
+ *            input). NaN anywhere, or +inf together with -inf, gives NaN; otherwise an
+ *            infinity wins. An exact zero sum is +0, even when every input is -0. Any
+ *            summation order is allowed within the bound derived from the plan.
+ *   max      IEEE comparisons; NaN inputs are ignored (as fmaxf), a row of only NaN gives
+ *            NaN; n = 0 gives -inf. -0 and +0 tie: the value returned is the one stored at
+ *            the argmax position.
+ *   argmax   rf_argmax_out {value, index}: ties go to the LOWEST index; NaN inputs are
+ *            ignored; all-NaN gives {NaN, -1}; n = 0 gives {-inf, -1}.
+ *   softmax  per row: a row containing a NaN or +inf gives NaN in every output of that row; a
+ *            row of only -inf gives NaN everywhere; a -inf entry in a row with a finite
+ *            maximum gives exactly +0; cols = 1 gives exactly 1; rows = 0 or cols = 0 writes
+ *            nothing. The other outputs are judged against the exact value with the error
+ *            bound derived from the plan (plan->rescales and plan->div count too).
+ *
+ * BUFFERS. Output and scratch arrive POISONED, not zeroed: every 32-bit word holds
+ * RF_POISON_BITS (a NaN, 0x7FBADBAD) and guard words surround each buffer. A kernel that
+ * accumulates into the output or a scratch buffer must zero it first (in its own launch on
+ * a->stream: the launch may not synchronise or allocate); an output word left poisoned is
+ * reported `unwritten`, a write past the end `oob`. The input a->x is read-only. Scratch is
+ * exactly scratch_bytes(cfg) bytes, on the device, and private to this launch.
+ *
+ * PLAN LEVELS (redfuzz/plan.h). plan() lists the levels from the inputs to the output; `adds`
+ * is the number of additions (max, argmax: comparisons; softmax: adds of the exp sum) on the
+ * LONGEST path from any input to the output at that level; the bound is gamma_h with h the
+ * sum over levels, so a plan that under-counts turns correct rounding into false `wrong`
+ * verdicts and one that over-counts hides real errors. What each level counts:
+ *   RF_LEVEL_CHAIN          one thread's sequential accumulation: the elements it adds in
+ *                           its longest grid-stride / unrolled loop (an unrolled loop with k
+ *                           partial sums counts the longest partial chain plus the adds that
+ *                           merge the k partials);
+ *   RF_LEVEL_WAVE           a shuffle tree inside a wave: ceil(log2(lanes combined));
+ *   RF_LEVEL_LDS            a shared-memory tree inside a block: ceil(log2(values combined));
+ *   RF_LEVEL_ATOMIC         atomics into one accumulator (order unspecified): the number of
+ *                           atomics into it (one per block, or one per element);
+ *   RF_LEVEL_SECOND_KERNEL  a second kernel combining the per-block partials: its own chain
+ *                           over the partials one thread reads (its later levels follow);
+ *   RF_LEVEL_HOST           the host combining results.
+ * rf_plan_add refuses a level of zero adds (returns RF_PLAN_REFUSED, adds nothing): a level
+ * that vanishes at some size (a tree over one value, block == wave) may ignore that.
+ *
+ * HOST-CODE GUARD. The same .hip file is compiled for the device and for the host. The
+ * variant tables, configure/plan/scratch_bytes and the two entry points are host code: put
+ * them after
+ *     #if !defined(__HIP_DEVICE_COMPILE__)
+ * (closed by #endif at the end of the file) so HIP's device pass does not see them; nvcc's
+ * device pass and the simulator ignore the guard. examples/plugin/my_sum.hip shows the layout.
+ *
+ * LANGUAGE. Plugins are C++ (C++17; kernels use kernels/port.h's __global__, __shared__,
+ * threadIdx, __shfl_*, atomicAdd ...). The two entry points must have C linkage
+ * (extern "C", as above); rf_variant is a C struct, so initialise it positionally in field
+ * order or with C++20 designated initialisers.
+ *
+ * BUILD RECIPES. Build for the same backend as the redfuzz that loads it, with the redfuzz
+ * source root (SRC) and SRC/include on the include path. In this tree: a MODULE library
+ * through rf_hip_sources (examples/plugin/CMakeLists.txt). By hand:
+ *   sim   clang++ -x c++ -std=c++17 -DRF_SIM=1 -fPIC -shared -I$SRC -I$SRC/include \
+ *           my.hip -o libmy.so
+ *         Do NOT link the simulator: the kernels run on the host program's one simulator
+ *         instance, whose symbols redfuzz exports (undefined symbols resolve at load time).
+ *   cuda  nvcc -x cu -std=c++17 --expt-relaxed-constexpr -arch=sm_90 -Xcompiler -fPIC \
+ *           -shared -cudart static -Xlinker -Bsymbolic -I$SRC -I$SRC/include my.hip \
+ *           -o libmy.so
+ *         (the arch of your GPU; the plugin carries its own static CUDA runtime, which shares
+ *         the device's primary context with redfuzz's, so pointers and streams are valid in
+ *         both; -Bsymbolic keeps its calls on its own copy.)
+ *   hip   hipcc -x hip -std=c++17 --offload-arch=gfx1201 -fPIC -shared -I$SRC -I$SRC/include \
+ *           my.hip -o libmy.so
+ *         (the arch of your GPU; the HIP runtime is shared with redfuzz's. This recipe
+ *         mirrors rf_hip_sources; no HIP toolchain was at hand to run it.)
+ * Then: redfuzz --plugin ./libmy.so run --op sum (or REDFUZZ_PLUGINS=./libmy.so for the
+ * fuzz target). A plugin may call the plan helpers of redfuzz/plan.h (rf_plan_add) and the
+ * inline helpers of kernels/launch_common.h.
  *
  * Version rule: RF_PLUGIN_ABI_VERSION changes whenever rf_variant, rf_launch_cfg,
  * rf_launch_args, rf_plan or these two entry points change incompatibly; redfuzz refuses a

@@ -4,7 +4,7 @@
 # group; meta.txt; the PNGs when gnuplot drew them.
 #   cmake -DEXE=redfuzz -DSRC=source-dir -DBUILD=build-dir -DOUT=dir -P study_smoke.cmake
 file(REMOVE_RECURSE "${OUT}")
-set(args --variants cpu/sequential,cpu/pairwise,sum/two-pass --dists negative,uniform
+set(args --variant cpu/sequential,cpu/pairwise,sum/two-pass --dist negative,uniform
          --n-range 2^4..2^6 --seeds 2)
 find_program(BASH bash)
 find_program(GNUPLOT gnuplot)

@@ -1,5 +1,5 @@
-/* A plugin whose variant list has the defect named by RF_TEST_PLUGIN_DEFECT (name, op,
- * null-launch, twice; anything else: two good variants), so each of the loader's checks is
+/* A plugin whose variant list has the defect named by RF_TEST_PLUGIN_DEFECT (name, op, space,
+ * hash, newline, long, null-launch, twice; anything else: two good variants), so each of the loader's checks is
  * shown to refuse it. Nothing here is ever launched. */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +15,14 @@ static const rf_variant ok = {"max/test-ok", RF_OP_MAX, 1, 0, "s", "c", FNS, nev
 static const rf_variant no_slash = {"max-test", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
 static const rf_variant op_mismatch = {"sum/test-op", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
 static const rf_variant ok2 = {"max/test-ok2", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
+static const rf_variant with_space = {"max/test ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
+static const rf_variant with_hash = {"max/test#1", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
+static const rf_variant with_newline = {"max/test\nok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
+/* 254 characters: longer than any name the case, the text form or a regression file holds. */
+#define X10 "xxxxxxxxxx"
+#define X50 X10 X10 X10 X10 X10
+static const rf_variant too_long = {"max/" X50 X50 X50 X50 X50, RF_OP_MAX, 1, 0, "s", "c", FNS,
+                                    never_launch};
 static const rf_variant no_launch = {"max/test-null", RF_OP_MAX, 1, 0, "s", "c", FNS, NULL};
 
 int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
@@ -25,6 +33,8 @@ const rf_variant *const *rf_plugin_variants(size_t *count) {
   d = d ? d : "";
   list[0] = &ok;
   list[1] = strcmp(d, "name") == 0 ? &no_slash : strcmp(d, "op") == 0 ? &op_mismatch
+          : strcmp(d, "space") == 0 ? &with_space : strcmp(d, "hash") == 0 ? &with_hash
+          : strcmp(d, "newline") == 0 ? &with_newline : strcmp(d, "long") == 0 ? &too_long
           : strcmp(d, "null-launch") == 0 ? &no_launch : strcmp(d, "twice") == 0 ? &ok : &ok2;
   *count = 2;
   return list;

@@ -1,0 +1,96 @@
+/* One case from the case flags (flags_case.def): the file first, then the flags on top. */
+#include <string.h>
+#include "cli.h"
+
+int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op) {
+  const rf_variant *v = rf_variant_find(name);
+  if (!v)
+    return rf_flag_error(cmd, s, name, "is not a variant of this build (allowed: a name from "
+                         "'redfuzz list', \"<op>/<name>\")");
+  if (op >= 0 && (int)v->op != op)
+    return rf_flag_error(cmd, s, name, "is a %s variant, but the op is %s (allowed: a %s "
+                         "variant)", rf_op_name(v->op), rf_op_name((rf_op)op),
+                         rf_op_name((rf_op)op));
+  return 0;
+}
+
+int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_val *vals,
+                      const rf_limits *lim, rf_case *out) {
+  rf_case c;
+  rf_case_default(&c);
+  char err[1024];
+  if (vals[CF_CASE].given) {
+    if (rf_cli_text_case(vals[CF_CASE].text, &c, NULL, 0, NULL, err, sizeof err)) {
+      fprintf(stderr, "redfuzz %s: --case: %s\n", cmd, err);
+      return -1;
+    }
+  }
+  const rf_case file = c;
+  const int from_file = vals[CF_CASE].given != 0;
+  const rf_variant *named = NULL;
+  if (vals[CF_variant].given && vals[CF_variant].text[0]) {
+    named = rf_variant_find(vals[CF_variant].text);
+    if (!named) return rf_cli_check_variant(cmd, &specs[CF_variant], vals[CF_variant].text, -1);
+  }
+  if (vals[CF_op].given) c.op = (rf_op)vals[CF_op].num;
+  else if (named && !from_file) c.op = named->op;   /* --variant max/wave alone: op max */
+  if (named && named->op != c.op)
+    return rf_cli_check_variant(cmd, &specs[CF_variant], named->name, (int)c.op);
+  if (vals[CF_variant].given)
+    snprintf(c.variant, sizeof c.variant, "%s", vals[CF_variant].text);
+
+  /* Sizes: each op has its own; a size flag for the other kind of op is an error, not
+   * silently dropped. */
+  if (c.op == RF_OP_SOFTMAX) {
+    if (vals[CF_n].given)
+      return rf_flag_error(cmd, &specs[CF_n], vals[CF_n].text, "applies to sum, max and argmax "
+                           "only (allowed for softmax: --shape RxC)");
+    if (vals[CF_SHAPE].given) {
+      c.rows = (uint32_t)vals[CF_SHAPE].list[0];
+      c.cols = (uint32_t)vals[CF_SHAPE].list[1];
+    } else if (!(from_file && file.op == RF_OP_SOFTMAX)) {
+      c.rows = 4;
+      c.cols = 33;
+    }
+    c.n = 0;
+  } else {
+    if (vals[CF_SHAPE].given)
+      return rf_flag_error(cmd, &specs[CF_SHAPE], vals[CF_SHAPE].text, "applies to softmax "
+                           "only (allowed for %s: --n N)", rf_op_name(c.op));
+    if (vals[CF_n].given) c.n = vals[CF_n].num;
+    else if (from_file && file.op == RF_OP_SOFTMAX) {
+      rf_case d;
+      rf_case_default(&d);
+      c.n = d.n;
+    }
+    c.rows = c.cols = 0;
+  }
+  /* Every other field, from the case schema: a flag given sets its field (names arrive as
+   * their index, numbers as their value, text as itself). A new field in
+   * model/case_fields.def gets its flag and its assignment here without an edit. */
+#define RF_CLI_SET_RF_FT_OP(m, ct, v) c.m = (ct)(v)->num
+#define RF_CLI_SET_RF_FT_DIST(m, ct, v) c.m = (ct)(v)->num
+#define RF_CLI_SET_RF_FT_SCHED(m, ct, v) c.m = (ct)(v)->num
+#define RF_CLI_SET_RF_FT_U64(m, ct, v) c.m = (ct)(v)->num
+#define RF_CLI_SET_RF_FT_U32(m, ct, v) c.m = (ct)(v)->num
+#define RF_CLI_SET_RF_FT_WAVE(m, ct, v) c.m = (ct)(v)->num
+#define RF_CLI_SET_RF_FT_NAME(m, ct, v) snprintf(c.m, sizeof c.m, "%s", (v)->text)
+#define RF_CASE_FIELD(key, member, ctype, type, lo, hi, dflt, input, help) \
+  if (CF_##key != CF_op && CF_##key != CF_n && vals[CF_##key].given)    \
+    RF_CLI_SET_##type(member, ctype, &vals[CF_##key]);
+#include "model/case_fields.def"
+#undef RF_CASE_FIELD
+  if (rf_case_validate(&c, lim, err, sizeof err)) {
+    fprintf(stderr, "redfuzz %s: %s (this backend's limits)\n", cmd, err);
+    return -1;
+  }
+  *out = c;
+  return 0;
+}
+
+rf_runner *rf_cli_runner(const char *cmd) {
+  char err[256];
+  rf_runner *r = rf_runner_create(&rf_cli_settings, err, sizeof err);
+  if (!r) fprintf(stderr, "redfuzz %s: %s\n", cmd, err);
+  return r;
+}

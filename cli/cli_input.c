@@ -1,0 +1,89 @@
+/* Reading case files and fuzz inputs: bounded, and told apart by one rule (cli.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli.h"
+
+char *rf_cli_read_file(const char *path, size_t *len, char *err, size_t errlen) {
+  struct stat st;
+  if (stat(path, &st) != 0) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return NULL; }
+  if (S_ISDIR(st.st_mode)) {
+    snprintf(err, errlen, "%s: is a folder (allowed: a file)", path);
+    return NULL;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return NULL; }
+  /* One byte past the limit tells "too large" without reading the rest. */
+  char *buf = malloc((size_t)RF_CLI_FILE_MAX + 2);
+  if (!buf) {
+    fclose(f);
+    snprintf(err, errlen, "%s: out of memory", path);
+    return NULL;
+  }
+  size_t n = fread(buf, 1, (size_t)RF_CLI_FILE_MAX + 1, f);
+  int failed = ferror(f);
+  int saved = errno;
+  fclose(f);
+  if (failed) {
+    free(buf);
+    snprintf(err, errlen, "%s: read error: %s", path, strerror(saved));
+    return NULL;
+  }
+  if (n > RF_CLI_FILE_MAX) {
+    free(buf);
+    snprintf(err, errlen, "%s: larger than %u bytes (allowed: case files and fuzz inputs of at "
+             "most 1 MiB)", path, RF_CLI_FILE_MAX);
+    return NULL;
+  }
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+int rf_cli_is_text(const unsigned char *p, size_t len, size_t *skip) {
+  size_t s = len >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf ? 3 : 0;
+  if (skip) *skip = s;
+  for (size_t i = s; i < len; i++)
+    if (p[i] < 9 || (p[i] > 13 && p[i] < 32) || p[i] == 127) return 0;
+  return 1;
+}
+
+/* Lines starting with "expect" (after blanks): an upper bound on the expect lines. */
+static size_t count_expects(const char *t) {
+  size_t k = 0;
+  for (const char *p = t; p && *p;) {
+    while (*p == ' ' || *p == '\t') p++;
+    if (strncmp(p, "expect", 6) == 0) k++;
+    p = strchr(p, '\n');
+    if (p) p++;
+  }
+  return k;
+}
+
+int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
+                     char *err, size_t errlen) {
+  size_t len = 0, skip = 0;
+  char *text = rf_cli_read_file(path, &len, err, errlen);
+  if (!text) return -1;
+  if (!rf_cli_is_text((const unsigned char *)text, len, &skip)) {
+    snprintf(err, errlen, "%s is a binary fuzz input (a NUL or control byte; a libFuzzer "
+             "artifact), not a text case: 'redfuzz decode %s > case.txt' writes the case it "
+             "decodes to, then use case.txt", path, path);
+    free(text);
+    return -1;
+  }
+  size_t k = count_expects(text + skip);
+  if (k > RF_CLI_MAX_EXPECTS) {
+    snprintf(err, errlen, "%s: %zu expect lines (allowed: at most %d, one per variant)", path, k,
+             RF_CLI_MAX_EXPECTS);
+    free(text);
+    return -1;
+  }
+  char why[512];
+  size_t dummy;
+  int rc = rf_case_parse_text(text + skip, c, ex, max_ex, n_ex ? n_ex : &dummy, why, sizeof why);
+  free(text);
+  if (rc) { snprintf(err, errlen, "%s: %s", path, why); return -1; }
+  return 0;
+}
