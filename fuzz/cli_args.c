@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../kernels/device.h"
 
 const char RF_CLI_CASE_FLAGS_HELP[] =
   "case flags (unset fields take the defaults of a text case):\n"
@@ -154,7 +155,12 @@ int rf_cli_case_flag(const char *cmd, int argc, char **argv, int *i, rf_cli_case
 }
 
 rf_runner *rf_cli_runner(const char *cmd) {
-  char err[256];
+  char err[512];
+  /* A GPU build without a usable GPU is a set-up problem, not a failing kernel: exit 2. */
+  if (rf_dev_require(err, sizeof err)) {
+    fprintf(stderr, "redfuzz %s: %s\n", cmd, err);
+    exit(RF_EXIT_USAGE);
+  }
   rf_runner *r = rf_runner_create(err, sizeof err);
   if (!r) fprintf(stderr, "redfuzz %s: %s\n", cmd, err);
   return r;
