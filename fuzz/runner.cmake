@@ -17,11 +17,11 @@ if(NOT REDFUZZ_BACKEND STREQUAL "sim")
   target_link_options(redfuzz PRIVATE -static-libstdc++ -static-libgcc)
 endif()
 
-# The libFuzzer target (clang only): REDFUZZ_FUZZER=ON.
+# The fuzz target (clang only): REDFUZZ_FUZZER=ON; libFuzzer, or $LIB_FUZZING_ENGINE's engine.
 if(REDFUZZ_FUZZER)
   add_executable(redfuzz_fuzz fuzz_target.c)
-  target_compile_options(redfuzz_fuzz PRIVATE -fsanitize=fuzzer)
-  target_link_options(redfuzz_fuzz PRIVATE -fsanitize=fuzzer)
+  include(${CMAKE_SOURCE_DIR}/cmake/rf_fuzz_engine.cmake)
+  rf_fuzz_engine_link(redfuzz_fuzz)
   target_link_libraries(redfuzz_fuzz PRIVATE rf_runner)
   set_target_properties(redfuzz_fuzz PROPERTIES ENABLE_EXPORTS ON)   # for plugins, as redfuzz
   if(REDFUZZ_BACKEND STREQUAL "cuda")
