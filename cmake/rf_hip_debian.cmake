@@ -12,8 +12,11 @@
 #     major*1000 + minor*100 + stepping (the formula every file in the package follows, e.g.
 #     gfx1036 -> 10306, gfx90a -> 9010). The shim is a folder of links to Debian's bitcode plus
 #     that one generated file, passed with --rocm-device-lib-path.
-# What stays unverified: the 5.2 device library (ocml/ockl) was never validated by AMD on gfx12;
-# the binary is only known to build and to carry gfx1201 code, not to run (no AMD GPU here).
+# What stays unverified: the 5.2 device library (ocml/ockl) was never validated by AMD on gfx12,
+# and the 5.2 runtime (libamdhip64, comgr) does not know gfx1201 devices, so this binary is a
+# build check: it builds and carries gfx1201 code for every kernel, nothing more (no AMD GPU
+# here). To run on an RX 9070, build on ROCm 6.4.1 or later (docker/rocm.Dockerfile), where
+# this file does nothing.
 function(rf_hip_debian_prepare)
   if(DEFINED CMAKE_HIP_COMPILER_ROCM_ROOT OR EXISTS /opt/rocm/lib/cmake/hip-lang)
     return()

@@ -40,8 +40,10 @@ done
 check_binary() {
   local bin=$1 tmp fails=0 n
   tmp=$(mktemp -d) || return 2
-  if "$READELF" -d "$bin" | grep -q 'NEEDED.*\[libamdhip64\.so'; then
-    echo "PASS links libamdhip64 ($("$READELF" -d "$bin" | grep -o 'libamdhip64\.so[.0-9]*'))"
+  local dyn
+  dyn=$("$READELF" -d "$bin" 2>&1)   # a variable, not a pipe into grep -q (pipefail, SIGPIPE)
+  if grep -q 'NEEDED.*\[libamdhip64\.so' <<<"$dyn"; then
+    echo "PASS links libamdhip64 ($(grep -o 'libamdhip64\.so[.0-9]*' <<<"$dyn"))"
   else
     echo "FAIL $bin does not link libamdhip64"; fails=$((fails + 1))
   fi
