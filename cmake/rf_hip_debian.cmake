@@ -17,8 +17,11 @@
 # build check: it builds and carries gfx1201 code for every kernel, nothing more (no AMD GPU
 # here). To run on an RX 9070, build on ROCm 6.4.1 or later (docker/rocm.Dockerfile), where
 # this file does nothing.
+# It runs at every configure (a re-configure needs the device-library flag again), unless the
+# user gave a ROCm root of their own.
 function(rf_hip_debian_prepare)
-  if(DEFINED CMAKE_HIP_COMPILER_ROCM_ROOT OR EXISTS /opt/rocm/lib/cmake/hip-lang)
+  if(EXISTS /opt/rocm/lib/cmake/hip-lang OR (DEFINED CMAKE_HIP_COMPILER_ROCM_ROOT AND
+     NOT CMAKE_HIP_COMPILER_ROCM_ROOT STREQUAL "${CMAKE_BINARY_DIR}/rf-debian-rocm"))
     return()
   endif()
   file(GLOB _hiplang /usr/lib/*-linux-gnu/cmake/hip-lang/hip-lang-config.cmake)
