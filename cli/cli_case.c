@@ -1,6 +1,7 @@
 /* One case from the case flags (flags_case.def): the file first, then the flags on top. */
 #include <string.h>
 #include "cli.h"
+#include "kernels/device.h"
 
 int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op) {
   const rf_variant *v = rf_variant_find(name);
@@ -89,7 +90,12 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
 }
 
 rf_runner *rf_cli_runner(const char *cmd) {
-  char err[256];
+  char err[512];
+  /* A GPU build without a usable GPU is a set-up problem, not a failing kernel: exit 2. */
+  if (rf_dev_require(err, sizeof err)) {
+    fprintf(stderr, "redfuzz %s: %s\n", cmd, err);
+    exit(RF_EXIT_USAGE);
+  }
   rf_runner *r = rf_runner_create(&rf_cli_settings, err, sizeof err);
   if (!r) fprintf(stderr, "redfuzz %s: %s\n", cmd, err);
   return r;

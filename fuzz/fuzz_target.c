@@ -24,6 +24,7 @@
 #include "run/report.h"
 #include "run/fuzz_select.h"
 #include "kernels/plugin_loader.h"
+#include "kernels/device.h"
 
 #define RF_FUZZ_MAX_VARIANTS 256
 #define RF_BUCKETS 16
@@ -53,6 +54,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     fprintf(stderr, "redfuzz fuzz: REDFUZZ_PLUGINS: %s\n", err);
     exit(2);
   }
+  if (rf_dev_require(err, sizeof err)) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
   runner = rf_runner_create(&set, err, sizeof err);
   if (!runner) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
   limits = rf_fuzz_limits(&set);

@@ -15,6 +15,10 @@ typedef struct {
   const char *backend;   /* "sim", "cuda" or "hip" */
 } rf_device_info;
 
+/* 0 when the backend has a device to run on (always on the simulator); otherwise 1 and a
+ * message for the user in msg: "no HIP device found (...)" with the runtime's answer and
+ * what to do, so a GPU build on a machine without a usable GPU says so plainly. */
+int rf_dev_require(char *msg, size_t len);
 /* Each returns 0 or the backend's error code; rf_dev_error_string names it. */
 int rf_dev_info(rf_device_info *out);
 int rf_dev_alloc(void **p, size_t bytes);

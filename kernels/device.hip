@@ -16,6 +16,31 @@ static int note(hipError_t e) {
   return (int)e;
 }
 
+extern "C" int rf_dev_require(char *msg, size_t len) {
+#if defined(RF_SIM)
+  (void)msg; (void)len;
+  return 0;
+#else
+#if defined(__CUDACC__)
+  const char *api = "CUDA", *build = "cuda";
+  const char *need = "an NVIDIA GPU and its driver (nvidia-smi lists it)";
+#else
+  const char *api = "HIP", *build = "hip";
+  const char *need = "an AMD GPU with ROCm's kernel driver (/dev/kfd readable)";
+#endif
+  int n = 0;
+  hipError_t e = hipGetDeviceCount(&n);
+  if (e == hipSuccess && n > 0) return 0;
+  (void)hipGetLastError();
+  snprintf(msg, len,
+           "no %s device found (hipGetDeviceCount: %s, %d devices): this redfuzz is the %s build "
+           "and needs %s; `redfuzz list` works without one, and the simulator build "
+           "(cmake --preset sim) runs anywhere",
+           api, e == hipSuccess ? "no error" : hipGetErrorName(e), n, build, need);
+  return 1;
+#endif
+}
+
 extern "C" int rf_dev_info(rf_device_info *out) {
   hipDeviceProp_t p;
   memset(out, 0, sizeof *out);

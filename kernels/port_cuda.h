@@ -30,6 +30,8 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipPeekAtLastError cudaPeekAtLastError
 #define hipGetErrorString cudaGetErrorString
 #define hipGetDeviceProperties cudaGetDeviceProperties
+#define hipGetDeviceCount cudaGetDeviceCount
+#define hipGetErrorName cudaGetErrorName
 #define hipEventCreate cudaEventCreate
 #define hipEventRecord cudaEventRecord
 #define hipEventSynchronize cudaEventSynchronize

@@ -8,7 +8,10 @@ PKGS=(
   libmpfr-dev libgmp-dev                               # exact oracle
   cmake ninja-build make pkg-config
   libboost-context-dev                                 # fast fibers for the CPU simulator
-  libamdhip64-dev                                      # HIP headers for the gfx1201 compile check
+  libamdhip64-dev                                      # HIP headers and runtime (hip backend)
+  rocm-device-libs clang-tools-19                      # hip backend: device libraries, offload bundler
+  afl++                                                # scripts/fuzz.sh --engine afl
+  yamllint shellcheck                                  # CI lint of workflows and scripts
   gnuplot-nox                                          # study plots
 )
 

@@ -8,8 +8,19 @@
 # names; mutants only by name). Default: every correct variant of every op.
 # --jobs: default one per visible GPU (cuda), else one per core. With several GPUs, one
 # libFuzzer runs per GPU and the jobs are spread over them (REDFUZZ_FUZZ_DEVICES="0 1" picks).
+# --engine libfuzzer (default) | afl: AFL++ on the same target and corpus (scripts/fuzz-afl.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ENGINE=libfuzzer; rest=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = --engine ]; then ENGINE=${2:-}; shift $(( $# > 1 ? 2 : 1 )); else rest+=("$1"); shift; fi
+done
+set -- "${rest[@]}"
+case "$ENGINE" in
+  libfuzzer) ;;
+  afl) exec bash scripts/fuzz-afl.sh "$@";;
+  *) echo "fuzz.sh: --engine: '$ENGINE' (allowed: libfuzzer, afl)" >&2; exit 2;;
+esac
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -21,7 +32,7 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2;;
     --out) OUT=$2; shift 2;;
     --no-shrink) SHRINK=0; shift;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0;;
     *) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done

@@ -3,7 +3,10 @@
 #   scripts/test.sh
 # 1. bootstrap system packages; 2. build the simulator backend plain, under ThreadSanitizer
 # and under AddressSanitizer, and run ctest in each (TSan: the tests labelled tsan); 3. host
-# code warning-clean under gcc 12 too; 4. the gfx1201 device-code compile check.
+# code warning-clean under gcc 12 too; 4. the gfx1201 device-code compile check; 5. the whole
+# hip backend built (host and device) and its gfx1201 code objects checked; 6. continuous
+# fuzzing: ClusterFuzzLite's build.sh under OSS-Fuzz's variables, AFL++ finding a planted mutant
+# (the CI files' lint is in ctest: tests/ci).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${JOBS:-$(nproc)}
@@ -41,3 +44,13 @@ bash scripts/check-gfx1201.sh
 echo "== every kernel can launch 1024 threads (sm_90 registers and shared memory, via nvcc)"
 bash scripts/check-launch-resources.sh --self-test
 bash scripts/check-launch-resources.sh
+
+echo "== hip backend: host and device built against Debian's ROCm 5.2 with clang-19, code objects checked"
+timeout 1200 bash scripts/check-hip-build.sh --self-test
+timeout 1800 bash scripts/check-hip-build.sh
+
+echo "== ClusterFuzzLite: .clusterfuzzlite/build.sh with OSS-Fuzz's variables (libFuzzer + ASan)"
+timeout 1800 bash tests/ci/test_clusterfuzzlite_build.sh
+
+echo "== AFL++: scripts/fuzz.sh --engine afl finds a planted mutant on the simulator"
+timeout 1800 bash tests/ci/test_afl_finds_mutant.sh

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# An AFL++ campaign on the same fuzz target and seed corpus as scripts/fuzz.sh (libFuzzer):
+# builds fuzz/fuzz_target.c with afl-clang-fast and AFL++'s libFuzzer-compatible driver
+# (LIB_FUZZING_ENGINE, cmake/rf_fuzz_engine.cmake), fuzzes from corpus/bin, then shrinks every
+# crash with `redfuzz shrink` into regressions/ (scripts/shrink-findings.sh), one per signature.
+#   scripts/fuzz-afl.sh [--backend sim|cuda|hip] [--time S] [--jobs N] [--op OP] [--only LIST]
+#                       [--build DIR] [--out DIR] [--seeds DIR] [--regressions DIR]
+#                       [--no-shrink] [--until-crash]
+# Usually reached as `scripts/fuzz.sh --engine afl ...`. --jobs N: one main and N-1 secondary
+# afl-fuzz instances (default one per core). --until-crash: stop at the first crash (tests).
+# Executions and exec/s come from afl-fuzz's fuzzer_stats. Only the sim backend is tested here;
+# on a GPU build the kernels' host code in .hip files is not instrumented (their launches are).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz-afl; SHRINK=1; SEEDS=corpus/bin
+UNTIL_CRASH=0 REG=regressions
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --backend) BACKEND=$2; shift 2;;
+    --time) TIME=$2; shift 2;;
+    --jobs) JOBS=$2; shift 2;;
+    --op|--only) ONLY=$2; shift 2;;
+    --build) BUILD=$2; shift 2;;
+    --out) OUT=$2; shift 2;;
+    --seeds) SEEDS=$2; shift 2;;
+    --no-shrink) SHRINK=0; shift;;
+    --until-crash) UNTIL_CRASH=1; shift;;
+    --regressions) REG=$2; shift 2;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0;;
+    *) echo "fuzz-afl.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+  esac
+done
+case "$BACKEND" in sim|cuda|hip) ;; *) echo "fuzz-afl.sh: --backend: '$BACKEND' (allowed: sim, cuda, hip)" >&2; exit 2;; esac
+[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz-afl.sh: --time: '$TIME' is not a positive number of seconds" >&2; exit 2; }
+: "${JOBS:=$(nproc)}"
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz-afl.sh: --jobs: '$JOBS' is not a positive number" >&2; exit 2; }
+[ -d "$SEEDS" ] || { echo "fuzz-afl.sh: --seeds: '$SEEDS' is not a folder" >&2; exit 2; }
+if ! command -v afl-fuzz >/dev/null || ! command -v afl-clang-fast >/dev/null; then bash scripts/bootstrap.sh; fi
+AFL_DRIVER=${AFL_DRIVER:-/usr/lib/afl/libAFLDriver.a}
+[ -f "$AFL_DRIVER" ] || { echo "fuzz-afl.sh: AFL++'s driver $AFL_DRIVER not found (Debian package afl++)" >&2; exit 2; }
+
+: "${BUILD:=build-afl-$BACKEND}"
+FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
+if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
+  echo "fuzz-afl.sh: building $BUILD ($BACKEND backend, AFL++ instrumentation and driver)"
+  cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON -DCMAKE_C_COMPILER=afl-clang-fast \
+    -DCMAKE_CXX_COMPILER=afl-clang-fast++ -DREDFUZZ_FUZZING_ENGINE="$AFL_DRIVER" >/dev/null
+  cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
+fi
+
+mkdir -p "$OUT" "$REG"
+export REDFUZZ_ONLY="$ONLY"
+: "${REDFUZZ_JUDGE_THREADS:=$(( $(nproc) / JOBS > 0 ? $(nproc) / JOBS : 1 ))}"
+export REDFUZZ_JUDGE_THREADS
+# No curses screen; no CPU pinning (the machine may be shared); a core_pattern that pipes core
+# dumps elsewhere (containers) must not stop the campaign; a seed that already fails is kept
+# out of the queue rather than ending the run (it is reported through the crashes, as in
+# libFuzzer's fork mode); resume an existing output folder.
+export AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1
+export AFL_SKIP_CRASHES=1 AFL_AUTORESUME=1
+[ "$UNTIL_CRASH" = 1 ] && export AFL_BENCH_UNTIL_CRASH=1
+echo "fuzz-afl.sh: $BACKEND backend, ${TIME}s, $JOBS afl-fuzz instances, variants: ${ONLY:-every correct variant}"
+start=$(date +%s)
+pids=()
+set +e
+for ((k = 0; k < JOBS; k++)); do
+  if [ "$k" -eq 0 ]; then role=(-M main); name=main; else role=(-S "s$k"); name=s$k; fi
+  # -t 60000: a case may run for up to 60 s before it counts as a hang (libFuzzer's -timeout=60
+  # in fuzz.sh); -m none: the oracle's big cases need memory.
+  afl-fuzz "${role[@]}" -i "$SEEDS" -o "$OUT/afl" -V "$TIME" -t 60000 -m none -- "$FUZZ" \
+    >"$OUT/afl-$name.log" 2>&1 &
+  pids+=($!)
+done
+running() { for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
+stat_sum() {  # field: summed over the instances' fuzzer_stats
+  cat "$OUT"/afl/*/fuzzer_stats 2>/dev/null | awk -F: -v f="$1" '$1 ~ "^"f" *$" {s += $2} END {print s + 0}'
+}
+crashes() { find "$OUT/afl" -path '*/crashes/id:*' -type f 2>/dev/null | wc -l; }
+while running; do
+  sleep 5
+  now=$(( $(date +%s) - start ))
+  # afl-fuzz honours -V itself; this is the backstop for a calibration that overruns.
+  if [ "$now" -gt $(( TIME + 60 )) ]; then kill -INT "${pids[@]}" 2>/dev/null; fi
+  if [ "$UNTIL_CRASH" = 1 ] && [ "$(crashes)" -gt 0 ]; then kill -INT "${pids[@]}" 2>/dev/null; fi
+  [ $(( now % 10 )) -lt 5 ] && echo "fuzz-afl.sh: ${now}s $(stat_sum execs_done) executions, $(crashes) crashes"
+done
+rc=0
+for p in "${pids[@]}"; do wait "$p"; r=$?; [ $rc -eq 0 ] && rc=$r; done
+set -e
+elapsed=$(( $(date +%s) - start ))
+execs=$(stat_sum execs_done)
+echo "fuzz-afl.sh: afl-fuzz exited $rc after ${elapsed}s; executions: $execs ($(( execs / (elapsed > 0 ? elapsed : 1) ))/s wall, afl's own figure $(stat_sum execs_per_sec)/s)"
+if [ "$execs" -eq 0 ]; then
+  echo "fuzz-afl.sh: afl-fuzz did not run; its log:"; tail -n 25 "$OUT/afl-main.log"
+fi
+mapfile -t found < <(find "$OUT/afl" -path '*/crashes/id:*' -type f 2>/dev/null | sort)
+hangs=$(find "$OUT/afl" -path '*/hangs/id:*' -type f 2>/dev/null | wc -l)
+echo "== findings: ${#found[@]} crashes, $hangs hangs (a hang has no verdict: listed, not shrunk)"
+if [ "$SHRINK" = 1 ] && [ ${#found[@]} -gt 0 ]; then
+  bash scripts/shrink-findings.sh --redfuzz "$RF" --only "$ONLY" --out "$OUT/shrunk" \
+    --regressions "$REG" "${found[@]}"
+else
+  echo "fuzz-afl.sh: 0 new regression(s) in $REG/"
+fi
