@@ -1,4 +1,5 @@
 /* One case from the case flags (flags_case.def): the file first, then the flags on top. */
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "kernels/device.h"
