@@ -176,7 +176,8 @@ static rf_verdict status_verdict(int st) {
   return st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
        : st == RF_DEV_STATUS_RACE ? RF_V_RACE
        : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
-       : st == RF_DEV_STATUS_OOB ? RF_V_OOB : RF_V_LAUNCH_ERROR;
+       : st == RF_DEV_STATUS_OOB ? RF_V_OOB
+       : st == RF_DEV_STATUS_CRASH ? RF_V_CRASH : RF_V_LAUNCH_ERROR;
 }
 
 /* GPUs: the input shares the batch's arena (one upload). The simulator, where copies cost

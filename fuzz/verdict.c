@@ -3,7 +3,7 @@
 
 static const char *const names[RF_V_COUNT] = {
   "pass", "wrong", "nonfinite", "unwritten", "oob", "nondeterministic", "race",
-  "divergent-barrier", "launch-error", "timeout", "unsupported",
+  "divergent-barrier", "launch-error", "timeout", "unsupported", "crash",
 };
 
 const char *rf_verdict_name(rf_verdict v) {

@@ -7,6 +7,7 @@ extern "C" {
 typedef enum {
   RF_V_PASS, RF_V_WRONG, RF_V_NONFINITE, RF_V_UNWRITTEN, RF_V_OOB, RF_V_NONDETERMINISTIC,
   RF_V_RACE, RF_V_DIVERGENT_BARRIER, RF_V_LAUNCH_ERROR, RF_V_TIMEOUT, RF_V_UNSUPPORTED,
+  RF_V_CRASH, /* the kernel faulted (signal in the simulator); the run goes on */
   RF_V_COUNT
 } rf_verdict;
 const char *rf_verdict_name(rf_verdict v);

@@ -58,7 +58,8 @@ void rf_dev_graph_free(void *graph);
  * 0 = none, else one of RF_DEV_STATUS_* with a message naming source lines. */
 void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave);
 enum { RF_DEV_STATUS_OK = 0, RF_DEV_STATUS_DIVERGENT_BARRIER = 1, RF_DEV_STATUS_RACE = 2,
-       RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5 };
+       RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5,
+       RF_DEV_STATUS_CRASH = 6 };
 int rf_dev_sim_take_status(char *msg, size_t len);
 
 #ifdef __cplusplus

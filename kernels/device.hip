@@ -173,6 +173,7 @@ extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
   case RF_SIM_RACE: return RF_DEV_STATUS_RACE;
   case RF_SIM_TIMEOUT: return RF_DEV_STATUS_TIMEOUT;
   case RF_SIM_OOB: return RF_DEV_STATUS_OOB;
+  case RF_SIM_CRASH: return RF_DEV_STATUS_CRASH;
   default: return RF_DEV_STATUS_LAUNCH_ERROR;
   }
 #else

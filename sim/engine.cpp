@@ -187,6 +187,36 @@ static void fiber_main(bctx::transfer_t t) {
   }
 }
 
+/* ---- faults (faults.cpp) ------------------------------------------------------------- */
+
+// Launches from several host threads take turns; the fibers run on the launching thread.
+static thread_local bool launching;
+
+bool fault_in_kernel_here(Fiber **f) {
+  Engine &e = engine();
+  Fiber *c = e.current.get();
+  if (!launching || !e.in_launch || !c || c == &e.host) return false;
+  *f = c;
+  return true;
+}
+
+/* From the fault handler, on the faulting fiber's stack: the fiber's frames are dropped
+ * (nothing in a kernel frame needs destroying), its slot gets a fresh context for the next
+ * block, and control goes to the host as if the block had been left. */
+[[noreturn]] void fiber_restart(Fiber *f) {
+  Engine &e = engine();
+  f->wait.set(kDone);
+  e.run.remove(f->index);
+  e.done.set(e.done.get() + 1);
+  f->ctx.set(bctx::make_fcontext(f->stack_lo + f->stack_size, f->stack_size, fiber_main));
+  static Fiber discarded;  // receives the abandoned context, never resumed
+  e.current.set(&e.host);
+  current_view.store(&host_view, std::memory_order_relaxed);
+  san::switch_to(e.host.tsan.get());
+  bctx::jump_fcontext(e.host.ctx.get(), &discarded);
+  __builtin_unreachable();
+}
+
 /* ---- blocks and launches ------------------------------------------------------------ */
 
 static FiberStacks &stacks() {
@@ -308,9 +338,7 @@ static std::vector<uint64_t> block_order(uint64_t blocks) {
   return order;
 }
 
-// Launches from several host threads take turns; the fibers run on the launching thread.
 static std::mutex launch_mutex;
-static thread_local bool launching;
 
 void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(void *), void *pack,
             const char *file, int line) {
@@ -336,6 +364,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   prepare_slots(e.nthreads);
   race_reporting_linked();
   install_oob_reporting();
+  install_fault_handling();
   e.abort_code.set(RF_SIM_OK);
   e.switches.set(0);
   e.cells.reset();

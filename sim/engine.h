@@ -115,6 +115,8 @@ void race_reporting_linked();
 /* AddressSanitizer build: turns reports raised in kernels into RF_SIM_OOB (asan_report.cpp);
  * replaces any error-report callback installed before the first launch. */
 void install_oob_reporting();
+/* Plain build: kernel faults become RF_SIM_OOB / RF_SIM_CRASH (faults.cpp). */
+void install_fault_handling();
 
 /* Builds the divergent-barrier message for a block in which no thread can run. */
 void describe_stuck_block(char *msg, size_t len);
