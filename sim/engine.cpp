@@ -224,36 +224,46 @@ static FiberStacks &stacks() {
   return s;
 }
 
-/* ThreadSanitizer identities. Its runtime (v3) has 256 slots, of which 255 were free for
- * fibers in our experiments; a thread beyond that takes over another's slot and silently
- * inherits everything that thread did as happened-before, so with too many identities races
- * go unreported. Hence: thread 0 runs as the launching host thread itself (the host's work
- * before a launch happens before thread 0 anyway), and the others get one identity each up
- * to 255; a larger block maps groups of 2 or 4 adjacent threads onto one identity, and the
- * last few threads share the last one (races inside a group are missed). */
-static constexpr unsigned kTsanIdentities = 255;
+/* ThreadSanitizer identities. Its runtime (v3) has 256 slots; an identity beyond them takes
+ * over another's slot and silently inherits everything that identity did as happened-before
+ * (races between the two go unreported). A detector identity is held for the life of the
+ * process, so the simulator keeps a fixed pool well inside the slots:
+ *  - the launching host thread keeps its own identity (GPU thread 0 is not the host: the
+ *    host's releases between blocks must not carry a block's accesses to the next block);
+ *  - two sets of kTsanSet identities, and consecutive blocks of the launch's order use
+ *    different sets, so a block's accesses are never ordered before the next block's by
+ *    program order (what HIP does not promise either); blocks two apart share a set, so a
+ *    race between them alone is missed (a race with a neighbour is seen);
+ *  - inside a block, thread i runs as identity i mod kTsanSet of its set: threads whose
+ *    indices differ by a power of two (tree partners, wave lanes, shuffle partners) never
+ *    share one, since kTsanSet is odd; threads 125 apart do (a race only between them is
+ *    missed).
+ * 2 x 125 identities + the host leave a few slots to the runner's other threads (judge
+ * workers, the main thread). */
+static constexpr unsigned kTsanSet = 125;
 
-static unsigned tsan_group_of(unsigned i, unsigned nthreads) {
-  unsigned g = 1;
-  while (nthreads > g * (kTsanIdentities + 1)) g *= 2;
-  return i / g < kTsanIdentities - 1 ? i / g : kTsanIdentities - 1;
+static void *tsan_identity(unsigned set, unsigned member) {
+  static void *fibers[2][kTsanSet];  // host only
+  void *&f = fibers[set][member];
+  if (!f) {
+    char name[48];
+    snprintf(name, sizeof name, "rf-sim block set %u thread group %u", set, member);
+    f = san::create_fiber(name);
+  }
+  return f;
 }
 
-static void *tsan_identity(unsigned group) {
-  static std::vector<void *> fibers;  // host only; group 0 is the host
-  if (group >= fibers.size()) fibers.resize(group + 1, nullptr);
-  if (!fibers[group]) {
-    char name[48];
-    snprintf(name, sizeof name, "rf-sim thread group %u", group);
-    fibers[group] = san::create_fiber(name);
-  }
-  return fibers[group];
+/* Block `position` of the launch's order: the identities of its threads. */
+static void assign_identities(uint64_t position) {
+  Engine &e = engine();
+  unsigned set = static_cast<unsigned>(position & 1);
+  for (unsigned i = 0; i < e.nthreads; i++)
+    e.fibers[i].tsan.set(tsan_identity(set, i % kTsanSet));
 }
 
 static void prepare_slots(unsigned n) {
   Engine &e = engine();
-  void *host = san::current_fiber();
-  e.host.tsan.set(host);
+  e.host.tsan.set(san::current_fiber());
   for (unsigned i = 0; i < n; i++) {
     Fiber &f = e.fibers[i];
     if (!f.stack_lo) {
@@ -261,14 +271,14 @@ static void prepare_slots(unsigned n) {
       stacks().get(i, &f.stack_lo, &f.stack_size);
       f.ctx.set(bctx::make_fcontext(f.stack_lo + f.stack_size, f.stack_size, fiber_main));
     }
-    unsigned group = tsan_group_of(i, n);
-    if (san::tsan) f.tsan.set(group == 0 ? host : tsan_identity(group));
   }
 }
 
-/* Runs one block to its end; false when the launch was abandoned. */
-static bool run_block(uint64_t linear) {
+/* Runs one block, the position-th of the launch's order, to its end; false when the launch
+ * was abandoned. */
+static bool run_block(uint64_t linear, uint64_t position) {
   Engine &e = engine();
+  if (san::tsan) assign_identities(position);
   const dim3 &g = launch_view.grid_dim;
   e.block_x.set(static_cast<uint32_t>(linear % g.x));
   e.block_y.set(static_cast<uint32_t>(linear / g.x % g.y));
@@ -379,7 +389,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
     uint64_t b = !order.empty()                       ? order[k]
                  : e.schedule == RF_SIM_SCHED_REVERSE ? blocks - 1 - k
                                                       : k;
-    if (!run_block(b)) break;
+    if (!run_block(b, k)) break;
   }
   san::acquire(reinterpret_cast<uintptr_t>(&kernel_to_host));
   e.in_launch = false;
