@@ -115,7 +115,11 @@ void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result
   res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
 }
 
-static const rf_exp_model *exp_model_for(const rf_device_info *d) {
+static const rf_exp_model *exp_model_for(const rf_device_info *d, const rf_plan *plan) {
+  if (plan->exp == RF_EXP_FAST) /* the simulator computes as the target it stands for */
+    return strcmp(d->backend, "cuda") == 0 ||
+                   (strcmp(d->backend, "sim") == 0 && rf_dev_sim_target_nvidia())
+               ? &RF_EXP_CUDA_FAST : &RF_EXP_GFX1201_FAST;
   if (strcmp(d->backend, "cuda") == 0) return &RF_EXP_CUDA_EXPF;
   if (strcmp(d->backend, "hip") == 0) return &RF_EXP_OCML_EXPF;
   return &RF_EXP_HOST_LIBM;
@@ -161,8 +165,8 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, u
   rf_softmax_bound b = {.rel = rf_host_buf_get(&jc->rel, (size_t)cols * sizeof(double)),
                         .rel_kernel = exact ? NULL
                                     : rf_host_buf_get(&jc->rel_kernel, (size_t)cols * sizeof(double))};
-  if (exact) rf_bound_softmax_row(plan, exp_model_for(&r->dev), xr, cols, yr, &b);
-  else rf_bound_softmax_row_rel(plan, exp_model_for(&r->dev), xr, cols, yr, o->row_rel[i],
+  if (exact) rf_bound_softmax_row(plan, exp_model_for(&r->dev, plan), xr, cols, yr, &b);
+  else rf_bound_softmax_row_rel(plan, exp_model_for(&r->dev, plan), xr, cols, yr, o->row_rel[i],
                                 RF_SM_DOUBLE_ABS, &b);
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
   if (!exact && r->softmax_upgrade_all) return 1;

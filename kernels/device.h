@@ -61,6 +61,9 @@ enum { RF_DEV_STATUS_OK = 0, RF_DEV_STATUS_DIVERGENT_BARRIER = 1, RF_DEV_STATUS_
        RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5,
        RF_DEV_STATUS_CRASH = 6 };
 int rf_dev_sim_take_status(char *msg, size_t len);
+/* Simulator: 1 when its fast intrinsics stand for NVIDIA's (REDFUZZ_SIM_TARGET=nvidia), 0 for
+ * AMD gfx1201 (the default) and on every other backend. */
+int rf_dev_sim_target_nvidia(void);
 
 #ifdef __cplusplus
 }

@@ -165,6 +165,14 @@ extern "C" void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave) {
 #endif
 }
 
+extern "C" int rf_dev_sim_target_nvidia(void) {
+#if defined(RF_SIM)
+  return rf_sim_target() == RF_SIM_TARGET_NVIDIA;
+#else
+  return 0;
+#endif
+}
+
 extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
 #if defined(RF_SIM)
   switch (rf_sim_take_status(msg, len)) {

@@ -1,4 +1,7 @@
 /* rf_sim_configure / rf_sim_take_status and friends (sim_control.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "engine.h"
 #include "fuzz/case.h"
 #include "sanitizer_hooks.h"
@@ -46,6 +49,17 @@ const char *rf_sim_status_name(int code) {
 }
 
 void rf_sim_set_step_budget(uint64_t switches) { rf_sim::engine().budget = switches; }
+
+int rf_sim_target(void) {
+  static const int target = [] {
+    const char *s = getenv("REDFUZZ_SIM_TARGET");
+    if (!s || !*s || strcmp(s, "gfx1201") == 0) return int{RF_SIM_TARGET_GFX1201};
+    if (strcmp(s, "nvidia") == 0) return int{RF_SIM_TARGET_NVIDIA};
+    fprintf(stderr, "rf-sim: REDFUZZ_SIM_TARGET='%s' is not gfx1201 or nvidia; gfx1201 used\n", s);
+    return int{RF_SIM_TARGET_GFX1201};
+  }();
+  return target;
+}
 
 int rf_sim_race_detection(void) { return rf_sim::san::tsan ? 1 : 0; }
 

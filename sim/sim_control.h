@@ -55,6 +55,12 @@ const char *rf_sim_status_name(int code);
  * without reaching a barrier or wave operation cannot be preempted and is not caught. */
 void rf_sim_set_step_budget(uint64_t switches);
 
+/* The hardware the fast intrinsics (__expf, __logf, __fdividef, ...) stand for: chosen once
+ * from the environment variable REDFUZZ_SIM_TARGET ("gfx1201", the default, or "nvidia");
+ * another value is reported on stderr and the default used. */
+enum { RF_SIM_TARGET_GFX1201 = 0, RF_SIM_TARGET_NVIDIA = 1 };
+int rf_sim_target(void);
+
 /* 1 when this build reports races (ThreadSanitizer build), else 0. */
 int rf_sim_race_detection(void);
 
