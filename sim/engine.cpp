@@ -94,7 +94,7 @@ static void switch_to(Fiber *from, Fiber *to) {
 static Fiber *next_runnable() {
   Engine &e = engine();
   int i = pick_next(e.run, e.schedule, e.rng, e.skew_wave.get(), e.wave, e.nthreads);
-  return i < 0 ? nullptr : &e.fibers[i];
+  return i < 0 ? nullptr : &e.fiber(i);
 }
 
 static void count_switch() {
@@ -253,25 +253,27 @@ static void *tsan_identity(unsigned set, unsigned member) {
   return f;
 }
 
-/* Block `position` of the launch's order: the identities of its threads. */
+/* Slots [0, n) of set `set` exist: stack, context, record. */
+static void prepare_slots(unsigned set, unsigned n) {
+  Engine &e = engine();
+  for (unsigned i = 0; i < n; i++) {
+    Fiber &f = e.slot_sets[set][i];
+    if (!f.stack_lo) {
+      f.index = i;
+      stacks().get(set * kMaxBlockThreads + i, &f.stack_lo, &f.stack_size);
+      f.ctx.set(bctx::make_fcontext(f.stack_lo + f.stack_size, f.stack_size, fiber_main));
+      if (san::tsan) f.tsan.set(tsan_identity(set, i % kTsanSet));
+    }
+  }
+}
+
+/* Block `position` of the launch's order runs on the slots (and identities) of set
+ * position mod 2. */
 static void assign_identities(uint64_t position) {
   Engine &e = engine();
   unsigned set = static_cast<unsigned>(position & 1);
-  for (unsigned i = 0; i < e.nthreads; i++)
-    e.fibers[i].tsan.set(tsan_identity(set, i % kTsanSet));
-}
-
-static void prepare_slots(unsigned n) {
-  Engine &e = engine();
-  e.host.tsan.set(san::current_fiber());
-  for (unsigned i = 0; i < n; i++) {
-    Fiber &f = e.fibers[i];
-    if (!f.stack_lo) {
-      f.index = i;
-      stacks().get(i, &f.stack_lo, &f.stack_size);
-      f.ctx.set(bctx::make_fcontext(f.stack_lo + f.stack_size, f.stack_size, fiber_main));
-    }
-  }
+  prepare_slots(set, e.nthreads);
+  e.fibers.set(e.slot_sets[set]);
 }
 
 /* Runs one block, the position-th of the launch's order, to its end; false when the launch
@@ -293,7 +295,7 @@ static bool run_block(uint64_t linear, uint64_t position) {
   }
   e.rng.seed(mix64(e.seed ^ mix64(e.launch_index * 0x100000001b3ull + linear)));
   e.skew_wave.set(e.rng.below(e.nwaves));
-  for (unsigned i = 0; i < e.nthreads; i++) e.fibers[i].wait.set(kRunning);
+  for (unsigned i = 0; i < e.nthreads; i++) e.fiber(i).wait.set(kRunning);
   e.lds.begin_block();
   san::release(reinterpret_cast<uintptr_t>(&host_to_kernel));
 
@@ -306,7 +308,7 @@ static bool run_block(uint64_t linear, uint64_t position) {
   }
   // Unwind every thread that has not ended so its stack and detector state are clean.
   for (unsigned i = 0; i < e.nthreads; i++)
-    if (e.fibers[i].wait.get() != kDone) switch_to(&e.host, &e.fibers[i]);
+    if (e.fiber(i).wait.get() != kDone) switch_to(&e.host, &e.fiber(i));
   e.lds.end_block();
   return e.abort_code.get() == RF_SIM_OK;
 }
@@ -371,7 +373,9 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.invoke = invoke;
   e.pack = pack;
   e.run.set_size(e.nthreads);
-  prepare_slots(e.nthreads);
+  e.host.tsan.set(san::current_fiber());
+  e.fibers.set(e.slot_sets[0]);
+  prepare_slots(0, e.nthreads);
   race_reporting_linked();
   install_oob_reporting();
   install_fault_handling();
