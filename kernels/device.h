@@ -62,8 +62,14 @@ void rf_dev_graph_free(void *graph);
  * 0 = none, else one of RF_DEV_STATUS_* with a message naming source lines. */
 void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave);
 enum { RF_DEV_STATUS_OK = 0, RF_DEV_STATUS_DIVERGENT_BARRIER = 1, RF_DEV_STATUS_RACE = 2,
-       RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5 };
+       RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5,
+       RF_DEV_STATUS_CRASH = 6 };
 int rf_dev_sim_take_status(char *msg, size_t len);
+/* Simulator: 1 when its fast intrinsics stand for NVIDIA's (REDFUZZ_SIM_TARGET=nvidia), 0 for
+ * AMD gfx1201 (the default) and on every other backend. */
+int rf_dev_sim_target_nvidia(void);
+/* Simulator: which hardware its fast intrinsics stand for (no-op elsewhere). */
+void rf_dev_sim_set_target_nvidia(int nvidia);
 
 #ifdef __cplusplus
 }

@@ -201,6 +201,22 @@ extern "C" void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave) {
 #endif
 }
 
+extern "C" void rf_dev_sim_set_target_nvidia(int nvidia) {
+#if defined(RF_SIM)
+  rf_sim_set_target(nvidia ? RF_SIM_TARGET_NVIDIA : RF_SIM_TARGET_GFX1201);
+#else
+  (void)nvidia;
+#endif
+}
+
+extern "C" int rf_dev_sim_target_nvidia(void) {
+#if defined(RF_SIM)
+  return rf_sim_target() == RF_SIM_TARGET_NVIDIA;
+#else
+  return 0;
+#endif
+}
+
 extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
 #if defined(RF_SIM)
   switch (rf_sim_take_status(msg, len)) {
@@ -209,6 +225,7 @@ extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
   case RF_SIM_RACE: return RF_DEV_STATUS_RACE;
   case RF_SIM_TIMEOUT: return RF_DEV_STATUS_TIMEOUT;
   case RF_SIM_OOB: return RF_DEV_STATUS_OOB;
+  case RF_SIM_CRASH: return RF_DEV_STATUS_CRASH;
   default: return RF_DEV_STATUS_LAUNCH_ERROR;
   }
 #else

@@ -108,6 +108,26 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     dlclose(lib);
     return -1;
   }
+  /* The plugin's compile flags must match: redfuzz's own sanitizer (RF_PLUGIN_SANITIZER as
+   * this file was compiled) against the marker plugin.h compiled into the plugin. A plugin
+   * without the marker predates it; only a sanitizer build needs to know, so only there is
+   * it refused. */
+  const char *theirs = (const char *)dlsym(lib, RF_PLUGIN_SANITIZER_SYMBOL);
+  const char *ours = RF_PLUGIN_SANITIZER;
+  if (theirs ? strcmp(theirs, ours) != 0 : strcmp(ours, "none") != 0) {
+    snprintf(err, errlen, "plugin %s: built with sanitizer '%s', but this redfuzz is built with "
+             "'%s' (REDFUZZ_SANITIZE): its kernels would %s. Rebuild the plugin with the flags "
+             "of this build (%s), e.g. in this CMake build tree next to redfuzz, or load it "
+             "into a redfuzz built like it", path, theirs ? theirs : "unknown (no "
+             RF_PLUGIN_SANITIZER_SYMBOL " marker: plugin.h older than this redfuzz)", ours,
+             strcmp(ours, "thread") == 0 ? "run uninstrumented and their races be missed"
+             : strcmp(ours, "address") == 0 ? "run unchecked and their overruns be missed"
+             : "need a sanitizer runtime this redfuzz does not have",
+             strcmp(ours, "thread") == 0 ? "-fsanitize=thread"
+             : strcmp(ours, "address") == 0 ? "-fsanitize=address" : "no -fsanitize");
+    dlclose(lib);
+    return -1;
+  }
   size_t count = 0;
   const rf_variant *const *vs = variants(&count);
   if (!vs && count) {

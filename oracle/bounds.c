@@ -143,13 +143,25 @@ int rf_sum_within(const rf_sum_bound *b, double abs_err) { return abs_err <= b->
 /* Exp models. exp_ulps is the error against the exact value, in ulps of the result.
  * CUDA C++ Programming Guide, "Mathematical Functions" appendix, single-precision table:
  *   expf 2 ulp, measured from the correctly rounded result; +0.5 for that rounding. */
-const rf_exp_model RF_EXP_CUDA_EXPF = {2.5, 0};
+const rf_exp_model RF_EXP_CUDA_EXPF = {2.5, 0, 0};
 /* ROCm HIP math API reference ("HIP math API", single precision): expf 1 ulp, measured from
  * the host C++ library's expf; that one (glibc) is itself within 1 ulp (below): 2. */
-const rf_exp_model RF_EXP_OCML_EXPF = {2.0, 0};
+const rf_exp_model RF_EXP_OCML_EXPF = {2.0, 0, 0};
 /* GNU C Library manual, "Errors in Math Functions": expf on x86_64 listed at 1 ulp, measured
  * against the exact value. */
-const rf_exp_model RF_EXP_HOST_LIBM = {1.0, 0};
+const rf_exp_model RF_EXP_HOST_LIBM = {1.0, 0, 0};
+/* CUDA C++ Programming Guide, "Intrinsic Functions", single precision: __expf(x) has a
+ * maximum error of 2 + floor(abs(1.173 * x)) ulp; it is ex2.approx.ftz.f32 (PTX ISA) of
+ * x * log2e, so subnormal results flush to zero. +0.5 as for expf (the table measures from
+ * the correctly rounded result). */
+const rf_exp_model RF_EXP_CUDA_FAST = {2.5, 1, 1.173};
+/* AMD gfx1201 through ROCm's ocml: __expf is __ocml_native_exp_f32, v_exp_f32(x * log2e)
+ * (the RDNA4 ISA: V_EXP_F32, base-2 exponential, 1 ulp; denormal results flushed as the
+ * hardware's default mode does). The product's rounding and log2e's float representation
+ * (relative 2^-26.2) put exp2's argument off by |x| log2e (u + 2^-26.2), a relative error of
+ * |x| (u + 2^-26.2)(1 + small) <= 1.23 |x| u in the result, at most 1.23 |x| ulps (an ulp is
+ * at least u times the value): 1 + 1.25 |x|, +0.5 as above. */
+const rf_exp_model RF_EXP_GFX1201_FAST = {1.5, 1, 1.25};
 
 /* exp(d) is treated as negligible below d = -110: e^-110 < 2^-158 (158 ln 2 < 109.52). */
 #define DEEP_ARG 110.0
@@ -260,7 +272,19 @@ void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const
   const double u = RF_U, C = cols;
   const double H_gamma = rf_gamma(rf_plan_depth(plan));
   const double R = up_count(plan->rescales);
-  const double k = em->exp_ulps;
+  /* A fast exp's error grows with its argument: every argument (x_j - m, and the rescales'
+   * m_old - m_new) lies in [-(m - min x), 0]; only results that stay normal need the relative
+   * model (|arg| < 87.4: below, flushed or subnormal results are in τ), so the argument is
+   * capped at 88. */
+  double k = em->exp_ulps;
+  if (em->ulps_per_arg > 0) {
+    double span = 0;
+    for (uint32_t j = 0; j < cols; j++) {
+      double dd = (double)m - (double)x[j];
+      if (dd > span) span = dd;
+    }
+    k = up_add(k, up_mul(em->ulps_per_arg, fmin(up_step_pos(span), 88.0)));
+  }
   /* exp: |ê - e| <= θ e + τ. A k-ulp error with ulp(t) <= 2^-23 |t| = 2u|t| for normal t,
    * relative to the exact or to the computed value alike: θ = 2ku / (1 - 2ku). Subnormal
    * results: ulp 2^-149, so τ = k 2^-149; flush-to-zero: τ = 2^-126. */

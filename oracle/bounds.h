@@ -45,11 +45,16 @@ int rf_sum_within(const rf_sum_bound *b, double abs_err);
 typedef struct {
   double exp_ulps;       /* k_e: max error of the exp against the exact value, in ulps */
   int ftz;               /* results that underflow flush to zero */
+  /* Native (fast) exps: exp2(RN(x * log2e)) carries the rounding of the product, a relative
+   * error of about |x| u: the error is exp_ulps + ulps_per_arg |x| ulps (0 for library exps). */
+  double ulps_per_arg;
 } rf_exp_model;
 /* Backend models, each with its source in bounds.c. */
 extern const rf_exp_model RF_EXP_CUDA_EXPF;   /* CUDA expf: 2 ulp */
 extern const rf_exp_model RF_EXP_OCML_EXPF;   /* ROCm ocml expf: 1 ulp */
 extern const rf_exp_model RF_EXP_HOST_LIBM;   /* glibc expf (simulator) */
+extern const rf_exp_model RF_EXP_CUDA_FAST;   /* CUDA __expf: 2 + 1.173 |x| ulp, FTZ */
+extern const rf_exp_model RF_EXP_GFX1201_FAST;/* gfx1201 __expf (ocml native exp): 1 + |x| ulp, FTZ */
 
 typedef struct {
   double *rel;           /* per element relative bound (cols entries, caller's storage) */

@@ -56,6 +56,7 @@ void rf_plan_format(const rf_plan *p, char *buf, unsigned len) {
   APPEND(" (h=%llu", (unsigned long long)rf_plan_depth(p));
   if (p->rescales) APPEND(", rescales=%llu", (unsigned long long)p->rescales);
   if (p->div == RF_DIV_RECIP_MUL) APPEND(", div=recip-mul");
+  if (p->exp == RF_EXP_FAST) APPEND(", exp=fast");
   APPEND(")");
 #undef APPEND
 }

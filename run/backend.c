@@ -20,3 +20,13 @@ const rf_backend_policy rf_backend = {"hip", 0, {1u << 26, 1u << 24, 65536}, 1u 
 const rf_backend_policy rf_backend = {"sim", 1, {1u << 18, 1u << 18, 8192}, 1u << 12, 1,
                                       &RF_SUM_IEEE, &RF_EXP_HOST_LIBM};
 #endif
+
+const rf_exp_model *rf_backend_fast_exp(void) {
+#if defined(RF_BACKEND_CUDA)
+  return &RF_EXP_CUDA_FAST;
+#elif defined(RF_BACKEND_HIP)
+  return &RF_EXP_GFX1201_FAST;
+#else
+  return rf_dev_sim_target_nvidia() ? &RF_EXP_CUDA_FAST : &RF_EXP_GFX1201_FAST;
+#endif
+}

@@ -19,4 +19,8 @@ typedef struct {
 
 /* The policy of the backend this build was configured for. */
 extern const rf_backend_policy rf_backend;
+/* The error model of the fast exp intrinsic (__expf) as this backend computes it: NVIDIA's
+ * ex2.approx-based one on cuda, gfx1201's native exp on hip; on the simulator the target it
+ * stands for (sim/sim_control.h). */
+const rf_exp_model *rf_backend_fast_exp(void);
 #endif

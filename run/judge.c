@@ -131,6 +131,12 @@ void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result
 }
 
 
+/* The exp a softmax variant's plan declares, as this backend computes it: the library expf
+ * (backend.c), or a fast intrinsic as the hardware (or the simulated target) computes it. */
+static const rf_exp_model *exp_model_for(const rf_plan *plan) {
+  return plan->exp == RF_EXP_FAST ? rf_backend_fast_exp() : rf_backend.exp_model;
+}
+
 /* The worst element of one softmax row and the row's verdict, kept apart from the result
  * until the row is decided (a row may be judged again after an MPFR upgrade). */
 typedef struct {
@@ -171,8 +177,8 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, u
   rf_softmax_bound b = {.rel = rf_host_buf_get(&jc->rel, (size_t)cols * sizeof(double)),
                         .rel_kernel = exact ? NULL
                                     : rf_host_buf_get(&jc->rel_kernel, (size_t)cols * sizeof(double))};
-  if (exact) rf_bound_softmax_row(plan, rf_backend.exp_model, xr, cols, yr, &b);
-  else rf_bound_softmax_row_rel(plan, rf_backend.exp_model, xr, cols, yr, o->row_rel[i],
+  if (exact) rf_bound_softmax_row(plan, exp_model_for(plan), xr, cols, yr, &b);
+  else rf_bound_softmax_row_rel(plan, exp_model_for(plan), xr, cols, yr, o->row_rel[i],
                                 RF_SM_DOUBLE_ABS, &b);
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
   if (!exact && r->softmax_upgrade_all) return 1;

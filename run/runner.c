@@ -41,6 +41,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_settings defaults;
   if (!set) { rf_settings_default(&defaults); set = &defaults; }
   r->serial = set->serial != 0;
+  rf_dev_sim_set_target_nvidia(set->sim_target == RF_TARGET_NVIDIA);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   r->judge_threads = set->judge_threads ? (size_t)set->judge_threads
@@ -164,7 +165,8 @@ static rf_verdict status_verdict(int st) {
   return st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
        : st == RF_DEV_STATUS_RACE ? RF_V_RACE
        : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
-       : st == RF_DEV_STATUS_OOB ? RF_V_OOB : RF_V_LAUNCH_ERROR;
+       : st == RF_DEV_STATUS_OOB ? RF_V_OOB
+       : st == RF_DEV_STATUS_CRASH ? RF_V_CRASH : RF_V_LAUNCH_ERROR;
 }
 
 /* GPUs: the input shares the batch's arena (one upload). The simulator, where copies cost
@@ -194,7 +196,14 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
                       .stream = rf_dev_stream(d->stream), .cfg = d->cfg};
   rf_dev_last_error();
   rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
-  rf_dev_sim_configure(c->sched, c->seed, c->wave);
+  /* The repeat (k = 1) of a deterministic variant must not replay run 0's block order and
+   * interleaving, or an order-dependent result could never show as nondeterministic:
+   * in-order repeats in reverse, every other schedule as random with another seed. */
+  if (k == 0)
+    rf_dev_sim_configure(c->sched, c->seed, c->wave);
+  else
+    rf_dev_sim_configure(c->sched == RF_SCHED_IN_ORDER ? RF_SCHED_REVERSE : RF_SCHED_RANDOM,
+                         c->seed ^ 0x9e3779b97f4a7c15ull, c->wave);
   double t0 = rf_now_ms();
   int e = p->v->launch(&a);
   int le = rf_dev_last_error();

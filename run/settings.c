@@ -14,6 +14,7 @@ void rf_settings_default(rf_settings *s) {
 }
 
 static const char *const oracle_names[] = {"double", "mpfr", "upgrade"};
+static const char *const target_names[] = {"gfx1201", "nvidia"};
 
 static int read_one(const char *var, rf_setting_type type, uint64_t lo, uint64_t hi,
                     const char *v, uint64_t *num, char *text, size_t textlen, char *err,
@@ -32,6 +33,12 @@ static int read_one(const char *var, rf_setting_type type, uint64_t lo, uint64_t
     for (uint64_t i = 0; i < sizeof oracle_names / sizeof *oracle_names; i++)
       if (strcmp(v, oracle_names[i]) == 0) { *num = i; return 0; }
     snprintf(err, errlen, "%s: '%.60s' is not an oracle mode (allowed: double, mpfr, upgrade)",
+             var, v);
+    return -1;
+  case RF_SET_TARGET:
+    for (uint64_t i = 0; i < sizeof target_names / sizeof *target_names; i++)
+      if (strcmp(v, target_names[i]) == 0) { *num = i; return 0; }
+    snprintf(err, errlen, "%s: '%.60s' is not a simulated target (allowed: gfx1201, nvidia)",
              var, v);
     return -1;
   default:

@@ -5,8 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { RF_SET_BOOL, RF_SET_COUNT, RF_SET_ORACLE, RF_SET_TEXT } rf_setting_type;
+typedef enum { RF_SET_BOOL, RF_SET_COUNT, RF_SET_ORACLE, RF_SET_TARGET, RF_SET_TEXT } rf_setting_type;
 enum { RF_ORACLE_DOUBLE, RF_ORACLE_MPFR, RF_ORACLE_UPGRADE };
+enum { RF_TARGET_GFX1201, RF_TARGET_NVIDIA };
 
 typedef struct {
 #define RF_SETTING(var, member, type, lo, hi, dflt, help) \

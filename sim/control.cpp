@@ -1,4 +1,8 @@
+#include <atomic>
 /* rf_sim_configure / rf_sim_take_status and friends (sim_control.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "engine.h"
 #include "sanitizer_hooks.h"
 #include "status.h"
@@ -34,11 +38,22 @@ const char *rf_sim_status_name(int code) {
     case RF_SIM_LAUNCH_ERROR: return "launch-error";
     case RF_SIM_TIMEOUT: return "timeout";
     case RF_SIM_OOB: return "oob";
+    case RF_SIM_CRASH: return "crash";
   }
   return nullptr;
 }
 
 void rf_sim_set_step_budget(uint64_t switches) { rf_sim::engine().budget = switches; }
+
+/* Set by the runner from REDFUZZ_SIM_TARGET, which the edges read and validate
+ * (run/settings.def); the simulator itself reads no environment. Relaxed: set before any
+ * launch, read by kernels' fibers. */
+static std::atomic<int> g_target{RF_SIM_TARGET_GFX1201};
+void rf_sim_set_target(int target) {
+  g_target.store(target == RF_SIM_TARGET_NVIDIA ? RF_SIM_TARGET_NVIDIA : RF_SIM_TARGET_GFX1201,
+                 std::memory_order_relaxed);
+}
+int rf_sim_target(void) { return g_target.load(std::memory_order_relaxed); }
 
 int rf_sim_race_detection(void) { return rf_sim::san::tsan ? 1 : 0; }
 

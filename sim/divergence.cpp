@@ -21,7 +21,7 @@ static void describe_groups(const char *title, unsigned lo, unsigned hi, char *m
   Group groups[8];
   unsigned ngroups = 0, more = 0;
   for (unsigned i = lo; i < hi; i++) {
-    const Fiber &f = e.fibers[i];
+    const Fiber &f = e.fiber(i);
     uint8_t w = f.wait.get();
     const char *file = w == kDone ? "" : f.site_file.get();
     int line = w == kDone ? 0 : f.site_line.get();

@@ -94,7 +94,7 @@ static void switch_to(Fiber *from, Fiber *to) {
 static Fiber *next_runnable() {
   Engine &e = engine();
   int i = pick_next(e.run, e.schedule, e.rng, e.skew_wave.get(), e.wave, e.nthreads);
-  return i < 0 ? nullptr : &e.fibers[i];
+  return i < 0 ? nullptr : &e.fiber(i);
 }
 
 static void count_switch() {
@@ -187,6 +187,36 @@ static void fiber_main(bctx::transfer_t t) {
   }
 }
 
+/* ---- faults (faults.cpp) ------------------------------------------------------------- */
+
+// Launches from several host threads take turns; the fibers run on the launching thread.
+static thread_local bool launching;
+
+bool fault_in_kernel_here(Fiber **f) {
+  Engine &e = engine();
+  Fiber *c = e.current.get();
+  if (!launching || !e.in_launch || !c || c == &e.host) return false;
+  *f = c;
+  return true;
+}
+
+/* From the fault handler, on the faulting fiber's stack: the fiber's frames are dropped
+ * (nothing in a kernel frame needs destroying), its slot gets a fresh context for the next
+ * block, and control goes to the host as if the block had been left. */
+[[noreturn]] void fiber_restart(Fiber *f) {
+  Engine &e = engine();
+  f->wait.set(kDone);
+  e.run.remove(f->index);
+  e.done.set(e.done.get() + 1);
+  f->ctx.set(bctx::make_fcontext(f->stack_lo + f->stack_size, f->stack_size, fiber_main));
+  static Fiber discarded;  // receives the abandoned context, never resumed
+  e.current.set(&e.host);
+  current_view.store(&host_view, std::memory_order_relaxed);
+  san::switch_to(e.host.tsan.get());
+  bctx::jump_fcontext(e.host.ctx.get(), &discarded);
+  __builtin_unreachable();
+}
+
 /* ---- blocks and launches ------------------------------------------------------------ */
 
 static FiberStacks &stacks() {
@@ -194,51 +224,63 @@ static FiberStacks &stacks() {
   return s;
 }
 
-/* ThreadSanitizer identities. Its runtime (v3) has 256 slots, of which 255 were free for
- * fibers in our experiments; a thread beyond that takes over another's slot and silently
- * inherits everything that thread did as happened-before, so with too many identities races
- * go unreported. Hence: thread 0 runs as the launching host thread itself (the host's work
- * before a launch happens before thread 0 anyway), and the others get one identity each up
- * to 255; a larger block maps groups of 2 or 4 adjacent threads onto one identity, and the
- * last few threads share the last one (races inside a group are missed). */
-static constexpr unsigned kTsanIdentities = 255;
+/* ThreadSanitizer identities. Its runtime (v3) has 256 slots; an identity beyond them takes
+ * over another's slot and silently inherits everything that identity did as happened-before
+ * (races between the two go unreported). A detector identity is held for the life of the
+ * process, so the simulator keeps a fixed pool well inside the slots:
+ *  - the launching host thread keeps its own identity (GPU thread 0 is not the host: the
+ *    host's releases between blocks must not carry a block's accesses to the next block);
+ *  - two sets of kTsanSet identities, and consecutive blocks of the launch's order use
+ *    different sets, so a block's accesses are never ordered before the next block's by
+ *    program order (what HIP does not promise either); blocks two apart share a set, so a
+ *    race between them alone is missed (a race with a neighbour is seen);
+ *  - inside a block, thread i runs as identity i mod kTsanSet of its set: threads whose
+ *    indices differ by a power of two (tree partners, wave lanes, shuffle partners) never
+ *    share one, since kTsanSet is odd; threads 125 apart do (a race only between them is
+ *    missed).
+ * 2 x 125 identities + the host leave a few slots to the runner's other threads (judge
+ * workers, the main thread). */
+static constexpr unsigned kTsanSet = 125;
 
-static unsigned tsan_group_of(unsigned i, unsigned nthreads) {
-  unsigned g = 1;
-  while (nthreads > g * (kTsanIdentities + 1)) g *= 2;
-  return i / g < kTsanIdentities - 1 ? i / g : kTsanIdentities - 1;
-}
-
-static void *tsan_identity(unsigned group) {
-  static std::vector<void *> fibers;  // host only; group 0 is the host
-  if (group >= fibers.size()) fibers.resize(group + 1, nullptr);
-  if (!fibers[group]) {
+static void *tsan_identity(unsigned set, unsigned member) {
+  static void *fibers[2][kTsanSet];  // host only
+  void *&f = fibers[set][member];
+  if (!f) {
     char name[48];
-    snprintf(name, sizeof name, "rf-sim thread group %u", group);
-    fibers[group] = san::create_fiber(name);
+    snprintf(name, sizeof name, "rf-sim block set %u thread group %u", set, member);
+    f = san::create_fiber(name);
   }
-  return fibers[group];
+  return f;
 }
 
-static void prepare_slots(unsigned n) {
+/* Slots [0, n) of set `set` exist: stack, context, record. */
+static void prepare_slots(unsigned set, unsigned n) {
   Engine &e = engine();
-  void *host = san::current_fiber();
-  e.host.tsan.set(host);
   for (unsigned i = 0; i < n; i++) {
-    Fiber &f = e.fibers[i];
+    Fiber &f = e.slot_sets[set][i];
     if (!f.stack_lo) {
       f.index = i;
-      stacks().get(i, &f.stack_lo, &f.stack_size);
+      stacks().get(set * kMaxBlockThreads + i, &f.stack_lo, &f.stack_size);
       f.ctx.set(bctx::make_fcontext(f.stack_lo + f.stack_size, f.stack_size, fiber_main));
+      if (san::tsan) f.tsan.set(tsan_identity(set, i % kTsanSet));
     }
-    unsigned group = tsan_group_of(i, n);
-    if (san::tsan) f.tsan.set(group == 0 ? host : tsan_identity(group));
   }
 }
 
-/* Runs one block to its end; false when the launch was abandoned. */
-static bool run_block(uint64_t linear) {
+/* Block `position` of the launch's order runs on the slots (and identities) of set
+ * position mod 2. */
+static void assign_identities(uint64_t position) {
   Engine &e = engine();
+  unsigned set = static_cast<unsigned>(position & 1);
+  prepare_slots(set, e.nthreads);
+  e.fibers.set(e.slot_sets[set]);
+}
+
+/* Runs one block, the position-th of the launch's order, to its end; false when the launch
+ * was abandoned. */
+static bool run_block(uint64_t linear, uint64_t position) {
+  Engine &e = engine();
+  if (san::tsan) assign_identities(position);
   const dim3 &g = launch_view.grid_dim;
   e.block_x.set(static_cast<uint32_t>(linear % g.x));
   e.block_y.set(static_cast<uint32_t>(linear / g.x % g.y));
@@ -253,7 +295,7 @@ static bool run_block(uint64_t linear) {
   }
   e.rng.seed(mix64(e.seed ^ mix64(e.launch_index * 0x100000001b3ull + linear)));
   e.skew_wave.set(e.rng.below(e.nwaves));
-  for (unsigned i = 0; i < e.nthreads; i++) e.fibers[i].wait.set(kRunning);
+  for (unsigned i = 0; i < e.nthreads; i++) e.fiber(i).wait.set(kRunning);
   e.lds.begin_block();
   san::release(reinterpret_cast<uintptr_t>(&host_to_kernel));
 
@@ -266,7 +308,7 @@ static bool run_block(uint64_t linear) {
   }
   // Unwind every thread that has not ended so its stack and detector state are clean.
   for (unsigned i = 0; i < e.nthreads; i++)
-    if (e.fibers[i].wait.get() != kDone) switch_to(&e.host, &e.fibers[i]);
+    if (e.fiber(i).wait.get() != kDone) switch_to(&e.host, &e.fiber(i));
   e.lds.end_block();
   return e.abort_code.get() == RF_SIM_OK;
 }
@@ -308,9 +350,7 @@ static std::vector<uint64_t> block_order(uint64_t blocks) {
   return order;
 }
 
-// Launches from several host threads take turns; the fibers run on the launching thread.
 static std::mutex launch_mutex;
-static thread_local bool launching;
 
 void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(void *), void *pack,
             const char *file, int line) {
@@ -333,9 +373,12 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.invoke = invoke;
   e.pack = pack;
   e.run.set_size(e.nthreads);
-  prepare_slots(e.nthreads);
+  e.host.tsan.set(san::current_fiber());
+  e.fibers.set(e.slot_sets[0]);
+  prepare_slots(0, e.nthreads);
   race_reporting_linked();
   install_oob_reporting();
+  install_fault_handling();
   e.abort_code.set(RF_SIM_OK);
   e.switches.set(0);
   e.cells.reset();
@@ -350,7 +393,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
     uint64_t b = !order.empty()                       ? order[k]
                  : e.schedule == RF_SIM_SCHED_REVERSE ? blocks - 1 - k
                                                       : k;
-    if (!run_block(b)) break;
+    if (!run_block(b, k)) break;
   }
   san::acquire(reinterpret_cast<uintptr_t>(&kernel_to_host));
   e.in_launch = false;

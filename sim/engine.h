@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "lds.h"
 #include "relaxed.h"
+#include "sanitizer_hooks.h"
 #include "schedule.h"
 #include "sim_port.h"
 #include "sync_cells.h"
@@ -84,7 +85,13 @@ struct Engine {
   BarrierState barrier;
   WaveState waves[kMaxWaves];
 
-  Fiber fibers[kMaxBlockThreads];
+  /* The running block's thread slots. Under ThreadSanitizer there are two sets of slots,
+   * one per identity set (engine.cpp, "ThreadSanitizer identities"), each with its own
+   * stacks and records, so that no stack or record is ever touched by two identities (stack
+   * reuse across identities would look like races between blocks); the plain build has one. */
+  Fiber slot_sets[san::tsan ? 2 : 1][kMaxBlockThreads];
+  Relaxed<Fiber *> fibers{slot_sets[0]};  // host writes it between blocks, fibers read it
+  Fiber &fiber(unsigned i) { return fibers.get()[i]; }
   Fiber host;  // the launching thread's context
   Lds lds;
   SyncCells cells;
@@ -115,6 +122,8 @@ void race_reporting_linked();
 /* AddressSanitizer build: turns reports raised in kernels into RF_SIM_OOB (asan_report.cpp);
  * replaces any error-report callback installed before the first launch. */
 void install_oob_reporting();
+/* Plain build: kernel faults become RF_SIM_OOB / RF_SIM_CRASH (faults.cpp). */
+void install_fault_handling();
 
 /* Builds the divergent-barrier message for a block in which no thread can run. */
 void describe_stuck_block(char *msg, size_t len);

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <time.h>
 #include "engine.h"
+#include "guarded_alloc.h"
+#include "sanitizer_hooks.h"
 
 using rf_sim::engine;
 
@@ -23,13 +25,15 @@ hipError_t hipMalloc(void **ptr, size_t bytes) {
   if (!ptr) return hipErrorInvalidValue;
   *ptr = nullptr;
   if (bytes == 0) return hipSuccess;
-  *ptr = malloc(bytes);  // plain heap: AddressSanitizer sees out-of-bounds accesses
+  // Sanitizer builds: the plain heap (AddressSanitizer bounds it). Plain build: a mapping
+  // with guard pages, so a kernel's out-of-range access faults and becomes `oob`.
+  *ptr = rf_sim::san::tsan || rf_sim::san::asan ? malloc(bytes) : rf_sim::guarded_alloc(bytes);
   if (!*ptr) return engine().last_error = hipErrorOutOfMemory;
   return hipSuccess;
 }
 
 hipError_t hipFree(void *ptr) {
-  free(ptr);
+  if (!rf_sim::guarded_free(ptr)) free(ptr);
   return hipSuccess;
 }
 

@@ -28,9 +28,12 @@ enum {
   RF_SIM_RACE = 2,              /* ThreadSanitizer reported a data race in a kernel */
   RF_SIM_LAUNCH_ERROR = 3,      /* invalid configuration, LDS limit, bad shuffle width */
   RF_SIM_TIMEOUT = 4,           /* the launch exceeded the step budget */
-  RF_SIM_OOB = 5                /* AddressSanitizer report in a kernel (only when the kernels
-                                   are built with -fsanitize-recover=address and run with
+  RF_SIM_OOB = 5,               /* an access past a device buffer: in the plain build its guard
+                                   page faulted (sim/guarded_alloc.h); under AddressSanitizer
+                                   a report in a kernel (only when the kernels are built with
+                                   -fsanitize-recover=address and run with
                                    ASAN_OPTIONS=halt_on_error=0; otherwise ASan aborts) */
+  RF_SIM_CRASH = 6              /* SIGSEGV, SIGBUS or SIGFPE inside a kernel (plain build) */
 };
 
 /* Applies to every later launch. schedule: RF_SIM_SCHED_*; seed drives the random and
@@ -44,13 +47,19 @@ void rf_sim_configure(int schedule, uint64_t seed, unsigned wave);
  * "race: write at kernels/softmax.hip:88 and read at kernels/softmax.hip:84". */
 int rf_sim_take_status(char *msg, size_t len);
 
-/* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob"; NULL when unknown. */
+/* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob", "crash"; NULL when unknown. */
 const char *rf_sim_status_name(int code);
 
 /* Watchdog: a launch that switches between GPU threads more than this many times ends with
  * RF_SIM_TIMEOUT (default 1 << 28, about a few seconds). A thread that loops forever
  * without reaching a barrier or wave operation cannot be preempted and is not caught. */
 void rf_sim_set_step_budget(uint64_t switches);
+
+/* The hardware the fast intrinsics (__expf, __logf, __fdividef, ...) stand for: gfx1201 (the
+ * default) or NVIDIA; set by the runner from REDFUZZ_SIM_TARGET (run/settings.def). */
+enum { RF_SIM_TARGET_GFX1201 = 0, RF_SIM_TARGET_NVIDIA = 1 };
+void rf_sim_set_target(int target);
+int rf_sim_target(void);
 
 /* 1 when this build reports races (ThreadSanitizer build), else 0. */
 int rf_sim_race_detection(void);

@@ -62,7 +62,33 @@ inline const ThreadView &self() { return *current_view.load(std::memory_order_re
 inline const int &warpSize = ::rf_sim::wave_size;
 
 /* ---- math ---------------------------------------------------------------------------- */
-inline float __expf(float x) { return expf(x); }
+/* Fast intrinsics as the simulated target computes them (rf_sim_target; the error models
+ * are in oracle/bounds.c and docs/SIMULATOR.md). Both targets evaluate exp and log through
+ * base 2 with a float log2(e) / ln(2): gfx1201's ocml native functions (v_exp_f32(x * log2e),
+ * v_log_f32(x) * ln2, x * v_rcp_f32(y)) and NVIDIA's (ex2.approx.ftz(x * log2e),
+ * lg2.approx.ftz(x) * ln2, x * rcp.approx(y)). The hardware's own exp2 / log2 / rcp are
+ * modelled by glibc's (within half an ulp or so, inside both targets' documented 1-2 ulp),
+ * so the simulator's error is the argument rounding the targets really have, and subnormal
+ * results flush to zero as on both. */
+namespace rf_sim {
+constexpr float kLog2e = 0x1.715476p+0f;  // RN(log2 e)
+constexpr float kLn2 = 0x1.62e430p-1f;    // RN(ln 2)
+constexpr float kLog2_10 = 0x1.a934f0p+1f;  // RN(log2 10)
+inline float flush(float r) { return fabsf(r) < 0x1p-126f ? copysignf(0.0f, r) : r; }
+}  // namespace rf_sim
+inline float __expf(float x) { return ::rf_sim::flush(exp2f(x * ::rf_sim::kLog2e)); }
+inline float __exp10f(float x) { return ::rf_sim::flush(exp2f(x * ::rf_sim::kLog2_10)); }
+inline float __log2f(float x) { return log2f(::rf_sim::flush(x)); }
+inline float __logf(float x) { return log2f(::rf_sim::flush(x)) * ::rf_sim::kLn2; }
+/* x * rcp(y). NVIDIA documents "for 2^126 < |y| < 2^128, __fdividef(x, y) delivers 0"
+ * (CUDA guide, intrinsic functions): rcp.approx.ftz's subnormal result is flushed. gfx1201
+ * runs HIP code with f32 denormals enabled by default, so its v_rcp_f32 is modelled keeping
+ * the subnormal reciprocal (an assumption: not checked on the hardware). */
+inline float __fdividef(float x, float y) {
+  float r = 1.0f / y;
+  if (rf_sim_target() == RF_SIM_TARGET_NVIDIA) r = ::rf_sim::flush(r);
+  return x * r;
+}
 inline float __int_as_float(int v) {
   float f;
   memcpy(&f, &v, 4);

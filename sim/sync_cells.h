@@ -14,7 +14,12 @@ namespace rf_sim {
 
 class SyncCells {
  public:
-  void reset() { next_.set(0); }                            // host, at the start of a launch
+  // Host, at the start of a launch: also reserves the region there, so that its address is
+  // written before any fiber reads it (the host's release before each block orders it).
+  void reset() {
+    if (san::tsan && !base_) take_cell();
+    next_.set(0);
+  }
   uintptr_t take() { return san::tsan ? take_cell() : 0; }  // 0 without race detection
 
  private:

@@ -84,10 +84,10 @@ static void complete_wave(unsigned w) {
   unsigned first = w * e.wave;
   unsigned lanes = e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
   for (unsigned l = 0; l < lanes; l++) {
-    Fiber &f = e.fibers[first + l];
+    Fiber &f = e.fiber(first + l);
     unsigned src = source_lane(l, f.xkind.get(), f.xarg.get(), f.xwidth.get(), e.wave);
     // A lane past the end of a partial wave does not exist: it reads as poison.
-    f.xout.set(src < lanes ? e.fibers[first + src].xin.get() : kPoisonBits);
+    f.xout.set(src < lanes ? e.fiber(first + src).xin.get() : kPoisonBits);
     f.wait.set(kRunning);
     e.run.add(first + l);
   }

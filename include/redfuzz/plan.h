@@ -23,6 +23,13 @@ typedef enum {
   RF_DIV_RECIP_MUL,      /* r = 1 / s once, y = e * r: two roundings */
 } rf_div_kind;
 
+/* Which exponential the kernel calls (softmax): its error model follows from it and the
+ * target (docs/TOLERANCES.md, "the exponential"). */
+typedef enum {
+  RF_EXP_ACCURATE,       /* expf: the target's library exp, a few ulp */
+  RF_EXP_FAST,           /* __expf: the target's native exp2(x * log2e), argument-dependent */
+} rf_exp_kind;
+
 #define RF_PLAN_MAX_LEVELS 8
 typedef struct {
   uint32_t n_levels;
@@ -30,6 +37,7 @@ typedef struct {
   /* softmax only */
   uint64_t rescales;     /* online softmax: longest chain of exp(m_old - m_new) rescalings */
   rf_div_kind div;
+  rf_exp_kind exp;       /* last: a plugin built before it leaves it 0 (accurate) */
 } rf_plan;
 
 /* ceil(log2(v)) for v >= 1 (0 for v <= 1): the depth of a binary tree over v leaves. */

@@ -121,6 +121,38 @@
 
 #define RF_PLUGIN_ABI_VERSION 1
 
+/* The sanitizer this translation unit is compiled with, exported by every plugin (a weak
+ * definition, so several files of one plugin may include this header). The loader refuses a
+ * plugin whose sanitizer differs from redfuzz's own: a plugin kernel built without
+ * -fsanitize=thread runs uninstrumented inside a ThreadSanitizer redfuzz and its races are
+ * silently missed. Build plugins with the same flags as redfuzz. */
+#if defined(__SANITIZE_THREAD__)
+#define RF_PLUGIN_SAN_THREAD 1
+#elif defined(__SANITIZE_ADDRESS__)
+#define RF_PLUGIN_SAN_ADDRESS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RF_PLUGIN_SAN_THREAD 1
+#elif __has_feature(address_sanitizer)
+#define RF_PLUGIN_SAN_ADDRESS 1
+#endif
+#endif
+#if defined(RF_PLUGIN_SAN_THREAD)
+#define RF_PLUGIN_SANITIZER "thread"
+#elif defined(RF_PLUGIN_SAN_ADDRESS)
+#define RF_PLUGIN_SANITIZER "address"
+#else
+#define RF_PLUGIN_SANITIZER "none"
+#endif
+#define RF_PLUGIN_SANITIZER_SYMBOL "rf_plugin_sanitizer"
+#ifdef __cplusplus
+extern "C" __attribute__((weak, visibility("default"))) const char rf_plugin_sanitizer[] =
+    RF_PLUGIN_SANITIZER;
+#else
+__attribute__((weak, visibility("default"))) const char rf_plugin_sanitizer[] =
+    RF_PLUGIN_SANITIZER;
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -13,6 +13,9 @@ extern const rf_variant rf_mut_sum_vec4_overrun;
 extern const rf_variant rf_mut_sum_vec4_skip_tail;
 extern const rf_variant rf_mut_sum_atomic_not_zeroed;
 extern const rf_variant rf_mut_sum_grid_stride_double;
+extern const rf_variant rf_mut_sum_atomic_claims_deterministic;
+extern const rf_variant rf_mut_sum_last_block_no_fence;
+extern const rf_variant rf_mut_max_last_block_no_fence;
 extern const rf_variant rf_mut_max_pad_zero;
 extern const rf_variant rf_mut_max_wave_no_pad;
 extern const rf_variant rf_mut_argmax_ties_high;
@@ -27,7 +30,9 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_sum_sync_in_if,        &rf_mut_sum_drop_tail,
     &rf_mut_sum_second_stage_drops, &rf_mut_sum_vec4_overrun,
     &rf_mut_sum_vec4_skip_tail,    &rf_mut_sum_atomic_not_zeroed,
-    &rf_mut_sum_grid_stride_double, &rf_mut_max_pad_zero,
+    &rf_mut_sum_grid_stride_double, &rf_mut_sum_atomic_claims_deterministic,
+    &rf_mut_sum_last_block_no_fence, &rf_mut_max_last_block_no_fence,
+    &rf_mut_max_pad_zero,
     &rf_mut_max_wave_no_pad,
     &rf_mut_argmax_ties_high,      &rf_mut_softmax_lds_reuse_race,
     &rf_mut_softmax_mask_zero,     &rf_mut_softmax_online_no_rescale,

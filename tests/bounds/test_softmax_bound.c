@@ -106,7 +106,7 @@ static void online_seq(const float *x, uint32_t C, float *y) {
 enum { P_SEQ, P_TREE_RECIP, P_ONLINE, P_SEQ_FTZ, P_COUNT };
 static const char *pipe_name[P_COUNT] = {"3-pass seq", "3-pass tree+recip", "online seq",
                                          "3-pass seq ftz"};
-static const rf_exp_model EM_HOST_FTZ = {1.0, 1};
+static const rf_exp_model EM_HOST_FTZ = {1.0, 1, 0};
 
 static rf_plan plan_for(int p, uint32_t C) {
   rf_plan pl;
@@ -325,7 +325,7 @@ static void test_bound_terms(void) {
   const uint32_t C = 1000;
   make_row(D_U1, x, C, &rng);
   exact_softmax(x, C, yex);
-  const rf_exp_model k1 = {1.0, 0}, k3 = {3.0, 0};
+  const rf_exp_model k1 = {1.0, 0, 0}, k3 = {3.0, 0, 0};
   rf_plan base = plan_for(P_SEQ, C), deeper = base, recip = base, online = base;
   rf_plan_add(&deeper, RF_LEVEL_HOST, 10);
   recip.div = RF_DIV_RECIP_MUL;

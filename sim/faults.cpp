@@ -1,0 +1,119 @@
+/* Faults inside a kernel become verdicts (plain build). A SIGSEGV, SIGBUS or SIGFPE raised
+ * while a GPU thread's fiber runs on the launching thread ends the launch: an address in a
+ * guard page of a device buffer (guarded_alloc.h) is RF_SIM_OOB naming the buffer and the
+ * offset, anything else RF_SIM_CRASH naming the signal and the thread. The faulting fiber
+ * is discarded (its slot gets a fresh context), the host resumes as if the block had been
+ * abandoned, and the other threads unwind as usual. A fault anywhere else (host code, or a
+ * launch on another thread) goes to the handler that was there before, or kills the
+ * process as it would have.
+ *
+ * Not in sanitizer builds: AddressSanitizer reports out-of-range accesses itself
+ * (asan_report.cpp), and ThreadSanitizer's own signal machinery must see the handler
+ * return. */
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <ucontext.h>
+#include <boost/context/detail/fcontext.hpp>
+#include "engine.h"
+#include "guarded_alloc.h"
+#include "sanitizer_hooks.h"
+
+namespace bctx = boost::context::detail;
+
+namespace rf_sim {
+
+[[noreturn]] void fiber_restart(Fiber *f);  // engine.cpp
+bool fault_in_kernel_here(Fiber **f);  // engine.cpp
+
+static struct sigaction previous[3];
+static const int kSignals[3] = {SIGSEGV, SIGBUS, SIGFPE};
+
+static const char *signal_name(int sig) {
+  return sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : "SIGFPE";
+}
+
+/* 1 write, 0 read, -1 unknown (x86-64 page-fault error code, bit 1). */
+static int fault_is_write(void *uctx) {
+#if defined(__x86_64__) && defined(REG_ERR)
+  const ucontext_t *uc = static_cast<const ucontext_t *>(uctx);
+  return (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+#else
+  (void)uctx;
+  return -1;
+#endif
+}
+
+static const void *fault_pc(void *uctx) {
+#if defined(__x86_64__) && defined(REG_RIP)
+  return reinterpret_cast<const void *>(
+      static_cast<const ucontext_t *>(uctx)->uc_mcontext.gregs[REG_RIP]);
+#else
+  (void)uctx;
+  return nullptr;
+#endif
+}
+
+static void pass_on(int sig, siginfo_t *info, void *uctx) {
+  int k = sig == SIGSEGV ? 0 : sig == SIGBUS ? 1 : 2;
+  const struct sigaction &p = previous[k];
+  if ((p.sa_flags & SA_SIGINFO) && p.sa_sigaction) {
+    p.sa_sigaction(sig, info, uctx);
+    return;
+  }
+  if (p.sa_handler != SIG_DFL && p.sa_handler != SIG_IGN && p.sa_handler) {
+    p.sa_handler(sig);
+    return;
+  }
+  // Default action: returning re-executes the faulting instruction, which now kills.
+  signal(sig, SIG_DFL);
+}
+
+static void on_fault(int sig, siginfo_t *info, void *uctx) {
+  Fiber *f = nullptr;
+  if (!fault_in_kernel_here(&f)) {
+    pass_on(sig, info, uctx);
+    return;
+  }
+  const ThreadView &v = f->view;
+  char where[160];
+  snprintf(where, sizeof where, "thread (%u,%u,%u) of block (%u,%u,%u)", v.thread_idx.x,
+           v.thread_idx.y, v.thread_idx.z, v.block_idx.x, v.block_idx.y, v.block_idx.z);
+  Dl_info dl;
+  const void *pc = fault_pc(uctx);
+  const char *fn = pc && dladdr(pc, &dl) && dl.dli_sname ? dl.dli_sname : "?";
+  GuardHit hit;
+  if (sig != SIGFPE && guarded_lookup(info->si_addr, &hit)) {
+    int w = fault_is_write(uctx);
+    abandon_from_host(RF_SIM_OOB,
+                      "oob: %s at byte offset %lld of device buffer #%u (%zu bytes: %s) by %s, "
+                      "in %s",
+                      w == 1 ? "write" : w == 0 ? "read" : "access", hit.offset, hit.id,
+                      hit.bytes, hit.offset < 0 ? "before its start" : "past its end", where, fn);
+  } else {
+    abandon_from_host(RF_SIM_CRASH, "crash: %s (%s) at address %p by %s, in %s",
+                      signal_name(sig), sig == SIGFPE ? "arithmetic fault" : "bad address",
+                      info->si_addr, where, fn);
+  }
+  fiber_restart(f);  // does not return: the host goes on
+}
+
+void install_fault_handling() {
+  if (san::tsan || san::asan) return;
+  static bool done;
+  if (done) return;
+  done = true;
+  for (int k = 0; k < 3; k++) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    // SA_NODEFER: the handler leaves by a context jump, never by returning, so the signal
+    // must not stay blocked for the next fault.
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(kSignals[k], &sa, &previous[k]);
+  }
+}
+
+}  // namespace rf_sim

@@ -1,0 +1,29 @@
+/* Device memory of the plain simulator build: every hipMalloc gets its own mapping whose end
+ * is followed by an inaccessible guard page (and preceded by one), so a kernel that reads or
+ * writes past a buffer faults at the first byte beyond it instead of reading a neighbour's
+ * data (pass on one run, wrong on the next). The fault handler (faults.cpp) asks which
+ * buffer a faulting address belongs to. Sanitizer builds keep the heap: AddressSanitizer
+ * bounds heap blocks itself, and ThreadSanitizer's fault handling must not be bypassed. */
+#ifndef RF_SIM_GUARDED_ALLOC_H
+#define RF_SIM_GUARDED_ALLOC_H
+#include <stddef.h>
+#include <stdint.h>
+
+namespace rf_sim {
+
+void *guarded_alloc(size_t bytes);
+/* false when p was not allocated by guarded_alloc (then the caller frees it itself). */
+bool guarded_free(void *p);
+
+/* Where a faulting address lies relative to a guarded buffer. */
+struct GuardHit {
+  unsigned id;           // allocation serial number (1 = the process's first hipMalloc)
+  size_t bytes;          // the buffer's size
+  long long offset;      // byte offset of the address from the buffer's start
+};
+/* Async-signal-safe: true when addr is in a guard page (or the alignment slack) of a live
+ * buffer. */
+bool guarded_lookup(const void *addr, GuardHit *hit);
+
+}  // namespace rf_sim
+#endif
