@@ -216,7 +216,7 @@ static void test_errors(void) {
   /* expect lines */
   CHECK(fails_with("n=1\nexpect sum/lds wrongg\n", "line 2: expect: verdict 'wrongg' is unknown "
                    "(allowed: pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, "
-                   "divergent-barrier, launch-error, timeout, unsupported)"));
+                   "divergent-barrier, launch-error, timeout, unsupported, crash)"));
   CHECK(fails_with("expect sum/lds", "line 1: expect: 'expect sum/lds' is not "
                    "'expect <variant> <verdict>'"));
   CHECK(fails_with("expect sum/lds pass now", "line 1: expect: 'expect sum/lds pass now' is not "
