@@ -8,7 +8,8 @@
 static const char *const op_names[RF_OP_COUNT] = {"sum", "max", "argmax", "softmax"};
 static const char *const dist_names[RF_DIST_COUNT] = {
     "alternating", "ones",      "wide",      "negative",      "equal-max", "shifted-rows",
-    "uniform",     "index-weighted", "spike", "subnormal", "near-overflow", "sorted"};
+    "uniform",     "index-weighted", "spike", "subnormal", "near-overflow", "sorted",
+    "overflow",    "nan-sprinkled", "inf-mixed", "signed-zero", "all-nan", "all-neg-inf", "ties"};
 static const char *const sched_names[RF_SCHED_COUNT] = {"in-order", "reverse", "random",
                                                         "wave-skew"};
 
@@ -134,9 +135,10 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
            c->cols, opn);
   }
   if ((unsigned)c->dist >= RF_DIST_COUNT)
-    FAIL("dist: %d is out of range (allowed: 0..11 = alternating, ones, wide, negative, "
+    FAIL("dist: %d is out of range (allowed: 0..%d = alternating, ones, wide, negative, "
          "equal-max, shifted-rows, uniform, index-weighted, spike, subnormal, near-overflow, "
-         "sorted)", (int)c->dist);
+         "sorted, overflow, nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf, ties)",
+         (int)c->dist, RF_DIST_COUNT - 1);
   if (c->block > 1024)
     FAIL("block: %" PRIu32 " is out of range (allowed: 0 = variant default, or 1..1024)",
          c->block);

@@ -16,7 +16,7 @@ typedef enum { RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX, RF_OP_SOFTMAX, RF_OP_COUNT } 
 typedef enum {
   RF_DIST_ALTERNATING,   /* +1,-1,+1,... ; seed bit 0 picks the first sign (seed 000) */
   RF_DIST_ONES,          /* all 1.0f */
-  RF_DIST_WIDE,          /* random sign, exponent over the whole finite range, random mantissa */
+  RF_DIST_WIDE,          /* random sign and mantissa over as many binades as keep Σ|x| < 2^127 */
   RF_DIST_NEGATIVE,      /* all strictly negative, moderate magnitudes */
   RF_DIST_EQUAL_MAX,     /* several positions share the maximum value */
   RF_DIST_SHIFTED_ROWS,  /* softmax: rows are x, x+1000, x-1000 of one base row (cycled) */
@@ -25,7 +25,14 @@ typedef enum {
   RF_DIST_SPIKE,         /* small background plus one large spike */
   RF_DIST_SUBNORMAL,     /* subnormal magnitudes */
   RF_DIST_NEAR_OVERFLOW, /* magnitudes near FLT_MAX */
-  RF_DIST_SORTED,        /* uniform values sorted ascending */
+  RF_DIST_SORTED,        /* [-1, 1) grid values, ascending */
+  RF_DIST_OVERFLOW,      /* random sign, exponent over the whole finite range (partial sums overflow) */
+  RF_DIST_NAN_SPRINKLED, /* a few NaNs (first/last index, block boundaries) among uniform values */
+  RF_DIST_INF_MIXED,     /* +inf, -inf or both among uniform values */
+  RF_DIST_SIGNED_ZERO,   /* rows of -0, of +0, of mixed zeros, or uniform with zeros */
+  RF_DIST_ALL_NAN,       /* every element NaN */
+  RF_DIST_ALL_NEG_INF,   /* every element -inf */
+  RF_DIST_TIES,          /* the maximum on both sides of block/wave boundaries, coarse background */
   RF_DIST_COUNT
 } rf_dist;
 
@@ -74,7 +81,7 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
 int rf_case_equal(const rf_case *a, const rf_case *b);
 
 /* ---- binary codec (case_codec.c) ---------------------------------------------------- */
-#define RF_CODEC_VERSION 1
+#define RF_CODEC_VERSION 2
 /* Total: any byte string, the empty one too, decodes to a case that validates under lim. */
 void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_case *out);
 /* Canonical encoding: rf_case_decode(rf_case_encode(c)) == c for every valid c. Returns the

@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-/* Byte offsets of the version-1 layout. */
+/* Byte offsets of the layout (the same in versions 1 and 2; only the dist byte's reading
+ * differs). */
 enum {
   OFF_VERSION = 0,
   OFF_OP = 1,
@@ -152,15 +153,27 @@ static uint32_t decode_items(uint8_t cls, uint8_t p) {
   return p % 65u;
 }
 
+/* Version 1 knew 12 distributions, read as byte % 12; its `wide` overflowed sums and is
+ * today's `overflow` (version 2 gave the name `wide` to a range that keeps sums finite). */
+static const rf_dist v1_dists[] = {
+    RF_DIST_ALTERNATING, RF_DIST_ONES,           RF_DIST_OVERFLOW, RF_DIST_NEGATIVE,
+    RF_DIST_EQUAL_MAX,   RF_DIST_SHIFTED_ROWS,  RF_DIST_UNIFORM,  RF_DIST_INDEX_WEIGHTED,
+    RF_DIST_SPIKE,       RF_DIST_SUBNORMAL,     RF_DIST_NEAR_OVERFLOW, RF_DIST_SORTED};
+#define V1_DISTS (sizeof v1_dists / sizeof v1_dists[0])
+
 void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_case *out) {
   bytes b = {data, data ? len : 0};
   if (!lim) lim = &default_limits;
   rf_case_default(out);
-  /* Byte 0 (OFF_VERSION) is the layout version. Only version 1 exists; every other value (0
-   * included, which is what the empty string reads as) decodes as version 1, so decoding
-   * stays total. */
+  /* Byte 0 (OFF_VERSION) is the layout version. Version 1 (the byte 1, what every encoder
+   * before version 2 wrote) keeps its meaning; every other value (0 included, which is what
+   * the empty string reads as) decodes as version 2, so decoding stays total and random
+   * bytes reach every distribution. */
   out->op = (rf_op)(byte_at(b, OFF_OP) % RF_OP_COUNT);
-  out->dist = (rf_dist)(byte_at(b, OFF_DIST) % RF_DIST_COUNT);
+  if (byte_at(b, OFF_VERSION) == 1)
+    out->dist = v1_dists[byte_at(b, OFF_DIST) % V1_DISTS];
+  else
+    out->dist = (rf_dist)(byte_at(b, OFF_DIST) % RF_DIST_COUNT);
   uint8_t sw = byte_at(b, OFF_SCHED_WAVE);
   out->sched = (rf_sched)(sw & 3);
   out->wave = ((sw >> 2) & 3) == 3 ? 64 : 32;

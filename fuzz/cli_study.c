@@ -189,7 +189,8 @@ static int resolve_lists(study_cfg *S, const char *variants_arg, const char *dis
     if (rf_dist_parse(items[i], &d))
       return usage_error("--dists: '%s' is not valid (allowed: alternating, ones, wide, negative, "
                          "equal-max, shifted-rows, uniform, index-weighted, spike, subnormal, "
-                         "near-overflow, sorted)", items[i]);
+                         "near-overflow, sorted, overflow, nan-sprinkled, inf-mixed, signed-zero, "
+                         "all-nan, all-neg-inf, ties)", items[i]);
     S->dists[S->n_dists++] = d;
   }
   return 0;

@@ -35,30 +35,44 @@ static void test_splitmix64_reference(void) {
 static const uint64_t golden_1d[RF_DIST_COUNT] = {
     UINT64_C(0x25f6cf3a6602ad65), /* alternating */
     UINT64_C(0x7a788ced68bf5565), /* ones */
-    UINT64_C(0xd759c4c7073d37c6), /* wide */
+    UINT64_C(0xe0f84795e33ddef5), /* wide */
     UINT64_C(0xe2c79941163caeb2), /* negative */
-    UINT64_C(0x8fd8a10928928502), /* equal-max */
+    UINT64_C(0x0733c95b589d7ab2), /* equal-max */
     UINT64_C(0xfa6672831c76daac), /* shifted-rows */
     UINT64_C(0xe9506cfc2efe6729), /* uniform */
     UINT64_C(0x86a4820a2ffb6458), /* index-weighted */
     UINT64_C(0x6ad5bec47bc04ad2), /* spike */
     UINT64_C(0xba065ea6a217ac6f), /* subnormal */
     UINT64_C(0x6eee831e8cf24642), /* near-overflow */
-    UINT64_C(0x2001f2d2f0e07ea9), /* sorted */
+    UINT64_C(0xb2c84eefd4a49e32), /* sorted */
+    UINT64_C(0xd759c4c7073d37c6), /* overflow */
+    UINT64_C(0x153efcf899f85cba), /* nan-sprinkled */
+    UINT64_C(0x73f4338200b9dc86), /* inf-mixed */
+    UINT64_C(0x94eb5aa73e186ba5), /* signed-zero */
+    UINT64_C(0x22518cb0801e4744), /* all-nan */
+    UINT64_C(0xcace09532a35a565), /* all-neg-inf */
+    UINT64_C(0x293509142af7c428), /* ties */
 };
 static const uint64_t golden_softmax[RF_DIST_COUNT] = {
     UINT64_C(0x80bb5dcc2f0b7fc5), /* alternating */
     UINT64_C(0xfecb7dc02dd63ac5), /* ones */
-    UINT64_C(0xb2136aded45451db), /* wide */
+    UINT64_C(0xcc5e4fb2066fb023), /* wide */
     UINT64_C(0xedc455ab68b585fb), /* negative */
-    UINT64_C(0x5149f77f8f75ba25), /* equal-max */
+    UINT64_C(0xc27249232a2dd3eb), /* equal-max */
     UINT64_C(0x07f8e0dacbd67ec7), /* shifted-rows */
     UINT64_C(0x1bed0d8058079a74), /* uniform */
     UINT64_C(0x9099533b258d69f8), /* index-weighted */
     UINT64_C(0x183eb81d377b2979), /* spike */
     UINT64_C(0x47316a260ae2ed34), /* subnormal */
     UINT64_C(0xed4bfcbc3a7d1a13), /* near-overflow */
-    UINT64_C(0x28806fd773d8a568), /* sorted */
+    UINT64_C(0x6cef04a4eca3602f), /* sorted */
+    UINT64_C(0xb2136aded45451db), /* overflow */
+    UINT64_C(0xd1fcb2898bbf4ee0), /* nan-sprinkled */
+    UINT64_C(0x8711a4549940632c), /* inf-mixed */
+    UINT64_C(0xc743db5ffb770c65), /* signed-zero */
+    UINT64_C(0xc6a304ad60ab50ba), /* all-nan */
+    UINT64_C(0xdeb6fcb8bc20c9c5), /* all-neg-inf */
+    UINT64_C(0x93f2501b6ad43365), /* ties */
 };
 
 static void test_golden(void) {
