@@ -17,15 +17,10 @@ uint64_t rf_splitmix64(uint64_t *state) { return rf_gen_mix(*state += RF_GEN_GAM
 
 void rf_gen_params_of(const rf_case *c, rf_gen_params *p) {
   uint64_t total = rf_case_elems(c);
-  uint64_t s = c->seed;
-  p->key = rf_splitmix64(&s);
-  p->aux = rf_splitmix64(&s);
-  p->seed = c->seed;
-  p->softmax = c->op == RF_OP_SOFTMAX;
+  int softmax = c->op == RF_OP_SOFTMAX;
   /* rows of len elements: softmax rows, or one row for the 1-D ops */
-  p->len = p->softmax ? c->cols : total;
-  p->total = total;
-  p->dist = (uint32_t)c->dist;
+  *p = rf_gen_params_make(c->seed, (uint32_t)c->dist, (uint32_t)softmax,
+                          softmax ? c->cols : total, total);
 }
 
 float rf_gen_one(const rf_case *c, uint64_t i) {

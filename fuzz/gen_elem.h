@@ -12,7 +12,7 @@
 #define RF_GEN_ELEM_H
 #include <stdint.h>
 
-#if defined(__HIPCC__) || defined(__CUDACC__) || defined(RF_SIM)
+#if defined(__HIPCC__) || defined(__CUDACC__) || (defined(RF_SIM) && defined(__cplusplus))
 #define RF_HD __host__ __device__ static inline
 #else
 #define RF_HD static inline
@@ -121,6 +121,21 @@ RF_HD float rf_gen_sorted(uint64_t w, uint64_t i, uint64_t n) {
 RF_HD float rf_gen_wide(uint64_t w, uint64_t len) {
   uint32_t top = 253u - rf_gen_bits(len); /* >= 220 for len < 2^33 */
   return rf_gen_from_bits(rf_gen_sign(w) | (1u + rf_gen_mid(w) % top) << 23 | rf_gen_mant(w));
+}
+
+/* The parameters of a case: the streams are the first two splitmix64 outputs from the seed;
+ * len is the row length (cols for softmax, the element count for the 1-D ops). */
+RF_HD rf_gen_params rf_gen_params_make(uint64_t seed, uint32_t dist, uint32_t softmax,
+                                       uint64_t len, uint64_t total) {
+  rf_gen_params p;
+  p.key = rf_gen_word(seed, 0);
+  p.aux = rf_gen_word(seed, 1);
+  p.seed = seed;
+  p.len = len;
+  p.total = total;
+  p.dist = dist;
+  p.softmax = softmax;
+  return p;
 }
 
 RF_HD float rf_gen_elem(const rf_gen_params *p, uint64_t i) {
