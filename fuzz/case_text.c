@@ -19,7 +19,8 @@ static const struct { const char *name; const char *allowed; } keys[K_COUNT] = {
     {"cols", "0..1048576"},
     {"seed", "decimal or 0x hex, 0..18446744073709551615"},
     {"dist", "alternating, ones, wide, negative, equal-max, shifted-rows, uniform, "
-             "index-weighted, spike, subnormal, near-overflow, sorted"},
+             "index-weighted, spike, subnormal, near-overflow, sorted, overflow, nan-sprinkled, "
+             "inf-mixed, signed-zero, all-nan, all-neg-inf, ties"},
     {"block", "0 or 1..1024"},
     {"grid", "0 or 1..2147483647"},
     {"items", "0 or 1..64"},

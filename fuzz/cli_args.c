@@ -14,7 +14,9 @@ const char RF_CLI_CASE_FLAGS_HELP[] =
   "  --rows R --cols C  softmax shape\n"
   "  --seed S           64-bit seed, decimal or 0x hex                     (default 1)\n"
   "  --dist D           alternating | ones | wide | negative | equal-max | shifted-rows |\n"
-  "                     uniform | index-weighted | spike | subnormal | near-overflow | sorted\n"
+  "                     uniform | index-weighted | spike | subnormal | near-overflow | sorted |\n"
+  "                     overflow | nan-sprinkled | inf-mixed | signed-zero | all-nan |\n"
+  "                     all-neg-inf | ties (docs/CASE_FORMAT.md)\n"
   "  --block B          threads per block, 0 = each variant's default\n"
   "  --grid G           blocks of the first kernel, 0 = each variant's default\n"
   "  --items K          items per thread where a variant has that knob, 0 = default\n"
@@ -128,7 +130,8 @@ int rf_cli_case_flag(const char *cmd, int argc, char **argv, int *i, rf_cli_case
   } else if (strcmp(flag, "--dist") == 0) {
     if (rf_dist_parse(val, &c->dist))
       return bad(cmd, flag, val, "alternating, ones, wide, negative, equal-max, shifted-rows, "
-                 "uniform, index-weighted, spike, subnormal, near-overflow, sorted");
+                 "uniform, index-weighted, spike, subnormal, near-overflow, sorted, overflow, "
+                 "nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf, ties");
   } else if (strcmp(flag, "--schedule") == 0) {
     if (rf_sched_parse(val, &c->sched))
       return bad(cmd, flag, val, "in-order, reverse, random, wave-skew");

@@ -23,12 +23,21 @@
  *   plan          the combining tree for this cfg: the bound is derived from it, so it must
  *                 count the longest addition chain honestly (oracle/plan.h)
  *   launch        enqueues the kernels on a->stream with the device pointers a->x, a->out,
- *                 a->scratch; zeroes the output itself when it accumulates into it; must not
+ *                 a->scratch; sets the output itself when it accumulates into it; must not
  *                 allocate or synchronise; returns 0 or the first hipError_t. On a GPU
  *                 the launches may be recorded into a launch graph and replayed for later
  *                 cases with the same arguments, so the launch must enqueue the same work
  *                 for the same arguments and use a->stream alone (never the default stream;
  *                 a launch that breaks the recording only costs the speed-up)
+ *
+ * What a variant must return is the op's contract, written once in docs/ORACLE.md ("The
+ * contract for special values"): NaN, +-inf, -0, ties and empty input for every op. In short:
+ * sum follows IEEE (any NaN, or +inf with -inf, gives NaN; a sum of only -0 is -0, so an
+ * accumulating sum starts from -0.0f, not 0.0f; the empty sum is +0); max and argmax ignore
+ * NaN unless every input is NaN (then NaN, index -1) and give the lowest index of a tie;
+ * softmax gives NaN in the whole row when the row holds a NaN or +inf, or only -inf. The
+ * distributions nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf and ties
+ * (docs/CASE_FORMAT.md) exercise these rules.
  *
  * A plugin is built for the same backend as the redfuzz that loads it: the same kernels/port.h
  * mapping (RF_SIM for the simulator, nvcc for cuda, HIP for hip). On the simulator the
