@@ -29,8 +29,16 @@ float rf_gen_one(const rf_case *c, uint64_t i) {
   return rf_gen_elem(&p, i);
 }
 
+/* Row by row: the row context once per row, then every element of the row; the same bits as
+ * rf_gen_elem(p, i) for each i (the device path), only cheaper. */
 void rf_generate(const rf_case *c, float *out) {
   rf_gen_params p;
   rf_gen_params_of(c, &p);
-  for (uint64_t i = 0; i < p.total; i++) out[i] = rf_gen_elem(&p, i);
+  if (!p.total) return;
+  const uint64_t len = p.len, rows = p.total / len;
+  for (uint64_t r = 0; r < rows; r++) {
+    const rf_gen_row q = rf_gen_row_of(&p, r);
+    float *row = out + r * len;
+    for (uint64_t j = 0; j < len; j++) row[j] = rf_gen_elem_in_row(&p, &q, r * len + j, j);
+  }
 }

@@ -93,19 +93,6 @@ RF_HD float rf_gen_nan(uint64_t w) {
   return rf_gen_from_bits(rf_gen_sign(w) | 0x7FC00000u | ((uint32_t)(w >> 20) & 0x3FFFFFu));
 }
 
-/* equal-max: count = 2..min(8, len) maxima (2.0) at a + k*s (mod len), k < count, with
- * 1 <= s <= len / count, so the positions are distinct and column j decides alone. */
-RF_HD int rf_gen_is_planted_max(const rf_gen_params *p, uint64_t r, uint64_t j) {
-  uint64_t len = p->len;
-  if (len == 1) return 1;
-  uint64_t cap = len - 1 < 7 ? len - 1 : 7;
-  uint64_t count = 2 + rf_gen_aux(p, r, 0) % cap;
-  uint64_t a = rf_gen_aux(p, r, 1) % len;
-  uint64_t s = 1 + rf_gen_aux(p, r, 2) % (len / count);
-  uint64_t d = (j + len - a) % len;
-  return d % s == 0 && d / s < count;
-}
-
 /* sorted: element i of n gets an integer key in its own interval [lo_i, hi_i) of [0, 2^24),
  * lo_i = floor(i 2^24 / n), so keys never decrease; the jitter inside the interval is seeded. */
 RF_HD float rf_gen_sorted(uint64_t w, uint64_t i, uint64_t n) {
@@ -138,10 +125,64 @@ RF_HD rf_gen_params rf_gen_params_make(uint64_t seed, uint32_t dist, uint32_t so
   return p;
 }
 
-RF_HD float rf_gen_elem(const rf_gen_params *p, uint64_t i) {
+/* What a row's elements share: derived from the aux stream at that row alone, so computing it
+ * per element (the device) or once per row (the host loop) gives the same bits. */
+typedef struct {
+  uint64_t r;        /* row number */
+  uint64_t v0, v1, v2; /* per distribution, see rf_gen_row_of */
+  uint64_t B;        /* block/wave size of the row (nan-sprinkled, ties) */
+} rf_gen_row;
+
+/* 1 when distribution d reads the row context. */
+RF_HD int rf_gen_uses_row(uint32_t d) {
+  return d == RF_GEN_EQUAL_MAX || d == RF_GEN_SPIKE || d == RF_GEN_NAN_SPRINKLED ||
+         d == RF_GEN_INF_MIXED || d == RF_GEN_SIGNED_ZERO || d == RF_GEN_TIES;
+}
+
+RF_HD rf_gen_row rf_gen_row_of(const rf_gen_params *p, uint64_t r) {
+  rf_gen_row q;
+  const uint64_t len = p->len ? p->len : 1;
+  q.r = r;
+  q.v0 = q.v1 = q.v2 = 0;
+  q.B = 32;
+  switch (p->dist) {
+  case RF_GEN_EQUAL_MAX:
+    /* count = 2..min(8, len) maxima (2.0) at a + k*s (mod len), k < count, with
+     * 1 <= s <= len / count, so the positions are distinct and column j decides alone. */
+    if (len == 1) {
+      q.v0 = 1; q.v1 = 0; q.v2 = 1;
+    } else {
+      const uint64_t cap = len - 1 < 7 ? len - 1 : 7;
+      q.v0 = 2 + rf_gen_aux(p, r, 0) % cap;                   /* count */
+      q.v1 = rf_gen_aux(p, r, 1) % len;                       /* a */
+      q.v2 = 1 + rf_gen_aux(p, r, 2) % (len / q.v0);          /* s */
+    }
+    break;
+  case RF_GEN_SPIKE:
+    q.v0 = rf_gen_aux(p, r, 0) % len;                         /* position */
+    q.v1 = (127u + 20u) << 23 | rf_gen_mant(rf_gen_aux(p, r, 1)); /* bits in [2^20, 2^21) */
+    break;
+  case RF_GEN_NAN_SPRINKLED:
+    q.v0 = rf_gen_aux(p, r, 0);                               /* mode bits */
+    q.B = rf_gen_boundary(p, r);
+    break;
+  case RF_GEN_INF_MIXED:
+    q.v0 = rf_gen_aux(p, r, 0) % 3;                           /* mode */
+    q.v1 = rf_gen_aux(p, r, 1) % len;                         /* first infinity */
+    q.v2 = rf_gen_aux(p, r, 2) % len;                         /* -inf when both signs */
+    break;
+  case RF_GEN_SIGNED_ZERO: q.v0 = rf_gen_aux(p, r, 0) % 4; break;
+  case RF_GEN_TIES: q.B = rf_gen_boundary(p, r); break;
+  default: break;
+  }
+  return q;
+}
+
+/* Element i (column j of row q->r) given its row's context. */
+RF_HD float rf_gen_elem_in_row(const rf_gen_params *p, const rf_gen_row *q, uint64_t i,
+                               uint64_t j) {
   const uint64_t w = rf_gen_word(p->key, i);
   const uint64_t len = p->len ? p->len : 1;
-  const uint64_t r = i / len, j = i % len;
   switch (p->dist) {
   case RF_GEN_ALTERNATING: /* seed bit 0 set: +1 first, so seed 1 and n 1027 sum to 1 */
     return ((i & 1) == 0) == ((p->seed & 1) == 1) ? 1.0f : -1.0f;
@@ -154,6 +195,7 @@ RF_HD float rf_gen_elem(const rf_gen_params *p, uint64_t i) {
   case RF_GEN_SHIFTED_ROWS:
     if (p->softmax) {
       /* base row on a 2^-10 grid in [-8, 8); |k| < 1008 * 2^10 < 2^24 so +-1000 is exact */
+      const uint64_t r = i / len;
       const int32_t shift = r % 3 == 0 ? 0 : r % 3 == 1 ? 1000 * 1024 : -1000 * 1024;
       return (float)(rf_gen_int14(rf_gen_word(p->key, j)) + shift) * 0x1p-10f;
     }
@@ -161,59 +203,76 @@ RF_HD float rf_gen_elem(const rf_gen_params *p, uint64_t i) {
     return (float)(1000 * 8192 + rf_gen_int14(w)) * 0x1p-13f;
   case RF_GEN_INDEX_WEIGHTED: /* integers 1..7: exact sums while the sum < 2^24 */
     return (float)(1 + (i + p->seed % 7) % 7);
-  case RF_GEN_SPIKE:
-    /* [2^20, 2^21) at one seeded position per row: the row's unique maximum */
-    if (j == rf_gen_aux(p, r, 0) % len)
-      return rf_gen_from_bits((127u + 20u) << 23 | rf_gen_mant(rf_gen_aux(p, r, 1)));
+  case RF_GEN_SPIKE: /* the row's unique maximum at one seeded column, tiny background */
+    if (j == q->v0) return rf_gen_from_bits((uint32_t)q->v1);
     return (float)rf_gen_int24(w) * 0x1p-43f; /* [-2^-20, 2^-20) */
   case RF_GEN_SUBNORMAL: return rf_gen_from_bits(rf_gen_sign(w) | (1u + rf_gen_mant(w) % 0x7FFFFFu));
   case RF_GEN_NEAR_OVERFLOW: /* biased exponent 253 or 254: [2^126, FLT_MAX] */
     return rf_gen_from_bits(rf_gen_sign(w) | (253u + (rf_gen_mid(w) & 1u)) << 23 | rf_gen_mant(w));
-  case RF_GEN_EQUAL_MAX:
-    return rf_gen_is_planted_max(p, r, j) ? 2.0f : rf_gen_uniform(w);
+  case RF_GEN_EQUAL_MAX: {
+    const uint64_t d = (j + len - q->v1) % len; /* distance past a, mod len */
+    return d % q->v2 == 0 && d / q->v2 < q->v0 ? 2.0f : rf_gen_uniform(w);
+  }
   case RF_GEN_SORTED: return rf_gen_sorted(w, i, p->total);
   case RF_GEN_NAN_SPRINKLED: {
     /* A few NaNs in a uniform row: at column 0 and/or the last column (row mode bits 0, 1),
      * and on both sides of some block boundaries (multiples of B), about one boundary in 4. */
-    const uint64_t mode = rf_gen_aux(p, r, 0), B = rf_gen_boundary(p, r);
-    int nan = (j == 0 && (mode & 1)) || (j == len - 1 && (mode & 2));
-    uint64_t k = (j + 1) / B; /* columns kB-1 and kB belong to boundary k */
-    if (k > 0 && (j % B == B - 1 || j % B == 0) && rf_gen_word(p->aux ^ r, k) % 4 == 0) nan = 1;
+    const uint64_t B = q->B;
+    int nan = (j == 0 && (q->v0 & 1)) || (j == len - 1 && (q->v0 & 2));
+    const uint64_t in_block = j & (B - 1); /* B is a power of two */
+    if ((in_block == B - 1 || in_block == 0) && j + 1 >= B) {
+      const uint64_t k = (j + 1) / B; /* columns kB-1 and kB belong to boundary k */
+      if (rf_gen_word(p->aux ^ q->r, k) % 4 == 0) nan = 1;
+    }
     return nan ? rf_gen_nan(w) : rf_gen_uniform(w);
   }
   case RF_GEN_INF_MIXED: {
     /* Row mode 0: +inf only, 1: -inf only, 2: both. One infinity at a seeded column (the
      * second sign at another), plus about 1 element in 64. */
-    const uint64_t mode = rf_gen_aux(p, r, 0) % 3;
+    const uint64_t mode = q->v0;
     const uint32_t pos = 0x7F800000u, neg = 0xFF800000u;
-    if (j == rf_gen_aux(p, r, 1) % len) return rf_gen_from_bits(mode == 1 ? neg : pos);
-    if (mode == 2 && j == rf_gen_aux(p, r, 2) % len) return rf_gen_from_bits(neg);
+    if (j == q->v1) return rf_gen_from_bits(mode == 1 ? neg : pos);
+    if (mode == 2 && j == q->v2) return rf_gen_from_bits(neg);
     if ((w & 63) == 0)
       return rf_gen_from_bits(mode == 0 ? pos : mode == 1 ? neg : (w >> 63) ? neg : pos);
     return rf_gen_uniform(w);
   }
-  case RF_GEN_SIGNED_ZERO: {
+  case RF_GEN_SIGNED_ZERO:
     /* Row mode 0: all -0, 1: all +0, 2: random-signed zeros, 3: uniform with 1 in 8 a
      * random-signed zero. */
-    const uint64_t mode = rf_gen_aux(p, r, 0) % 4;
-    if (mode == 0) return rf_gen_from_bits(0x80000000u);
-    if (mode == 1) return rf_gen_from_bits(0);
-    if (mode == 2 || (w & 7) == 0) return rf_gen_from_bits(rf_gen_sign(w));
+    if (q->v0 == 0) return rf_gen_from_bits(0x80000000u);
+    if (q->v0 == 1) return rf_gen_from_bits(0);
+    if (q->v0 == 2 || (w & 7) == 0) return rf_gen_from_bits(rf_gen_sign(w));
     return rf_gen_uniform(w);
-  }
   case RF_GEN_ALL_NAN: return rf_gen_nan(w);
   case RF_GEN_ALL_NEG_INF: return rf_gen_from_bits(0xFF800000u);
   case RF_GEN_TIES: {
     /* The row maximum 2.0 on both sides of every multiple of B (a seeded block or wave size)
      * and at the last column; the background is on a coarse grid (k/8, k in [-8, 8)), so it
      * ties too. */
-    const uint64_t B = rf_gen_boundary(p, r);
-    if (j == len - 1 || j % B == B - 1 || (j >= B && j % B == 0)) return 2.0f;
+    const uint64_t B = q->B, in_block = j & (B - 1); /* B is a power of two */
+    if (j == len - 1 || in_block == B - 1 || (j >= B && in_block == 0)) return 2.0f;
     return (float)((int32_t)(w >> 60) - 8) * 0.125f;
   }
   case RF_GEN_UNIFORM:
   default: return rf_gen_uniform(w);
   }
+}
+
+/* Element i alone: the row context is computed here (the device generator's path). The 1-D
+ * ops have one row, so they skip the 64-bit division. */
+RF_HD float rf_gen_elem(const rf_gen_params *p, uint64_t i) {
+  const uint64_t len = p->len ? p->len : 1;
+  const uint64_t r = p->softmax ? i / len : 0, j = p->softmax ? i - r * len : i;
+  rf_gen_row q;
+  if (rf_gen_uses_row(p->dist)) {
+    q = rf_gen_row_of(p, r);
+  } else {
+    q.r = r;
+    q.v0 = q.v1 = q.v2 = 0;
+    q.B = 32;
+  }
+  return rf_gen_elem_in_row(p, &q, i, j);
 }
 
 #endif
