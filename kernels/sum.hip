@@ -417,7 +417,7 @@ static int rf_sum_launch_two_stage_wave(const rf_launch_args *a) {
 
 static const rf_variant rf_sum_atomic = {
     "sum/atomic", RF_OP_SUM, 0, 0,
-    "one atomicAdd per element into the zeroed output",
+    "one atomicAdd per element into the output set to -0",
     "block 1..1024 (any); grid = ceil(n/block), a requested grid is ignored; no items",
     rf_sum_configure_atomic, rf_sum_no_scratch, rf_sum_plan_atomic, rf_sum_launch_atomic};
 
