@@ -1,6 +1,11 @@
 /* The sum variants: from one atomic per element to the deterministic two-stage reduction
  * (seed 000 §9.4, seed 002 v0..v4, seed 003 versions 1..3). Every plan counts the additions on
- * the longest path from an input to the output (docs/KERNELS_SUM.md has the formulas). */
+ * the longest path from an input to the output (docs/KERNELS_SUM.md has the formulas).
+ *
+ * The additive identity is -0, not +0: x + (-0) = x for every x, +0 included, while
+ * (+0) + (-0) = +0 would turn a sum of only -0 into +0 (the exact answer is -0; IEEE 754-2019
+ * §6.3, docs/ORACLE.md "Sum"). So padding, fold starts and the accumulated output start at -0;
+ * an empty sum is +0. */
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
@@ -31,8 +36,8 @@ static __device__ __forceinline__ float rf_sum_block_by_waves(float v, float *wa
   v = rf_sum_wave(v, warpSize);
   if (lane == 0) wave_sums[wave] = v;
   __syncthreads();
-  float s = 0.0f;
-  if (wave == 0) s = rf_sum_wave(lane < waves ? wave_sums[lane] : 0.0f, waves);
+  float s = -0.0f;
+  if (wave == 0) s = rf_sum_wave(lane < waves ? wave_sums[lane] : -0.0f, waves);
   return s;
 }
 
@@ -53,6 +58,11 @@ static __device__ __forceinline__ size_t rf_sum_global_id() {
 
 /* ---- kernels ------------------------------------------------------------------------------- */
 
+/* One thread writes -0: the start of an accumulated sum. */
+__global__ void rf_sum_neg_zero_kernel(float *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = -0.0f;
+}
+
 /* seed 002 v0 / seed 000 hip-atomic: every element straight into the output. */
 __global__ void rf_sum_atomic_kernel(const float *__restrict__ x, size_t n, float *out) {
   const size_t i = rf_sum_global_id();
@@ -64,7 +74,7 @@ __global__ void rf_sum_lds_interleaved_kernel(const float *__restrict__ x, size_
   RF_SHARED(float, sd, RF_SUM_MAX_BLOCK);
   const unsigned t = threadIdx.x;
   const size_t i = rf_sum_global_id();
-  sd[t] = i < n ? x[i] : 0.0f;
+  sd[t] = i < n ? x[i] : -0.0f;
   __syncthreads();
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     if (t % (2 * s) == 0) sd[t] += sd[t + s];
@@ -77,7 +87,7 @@ __global__ void rf_sum_lds_interleaved_kernel(const float *__restrict__ x, size_
 __global__ void rf_sum_lds_kernel(const float *__restrict__ x, size_t n, float *out) {
   RF_SHARED(float, sd, RF_SUM_MAX_BLOCK);
   const size_t i = rf_sum_global_id();
-  sd[threadIdx.x] = i < n ? x[i] : 0.0f;
+  sd[threadIdx.x] = i < n ? x[i] : -0.0f;
   rf_sum_lds_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
@@ -87,7 +97,7 @@ __global__ void rf_sum_lds_wave_kernel(const float *__restrict__ x, size_t n, fl
   RF_SHARED(float, sd, RF_SUM_MAX_BLOCK);
   const unsigned t = threadIdx.x;
   const size_t i = rf_sum_global_id();
-  sd[t] = i < n ? x[i] : 0.0f;
+  sd[t] = i < n ? x[i] : -0.0f;
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s >= (unsigned)warpSize; s >>= 1) {
     if (t < s) sd[t] += sd[t + s];
@@ -105,7 +115,7 @@ __global__ void rf_sum_unrolled_kernel(const float *__restrict__ x, size_t n, fl
   RF_SHARED(float, sd, RF_SUM_MAX_BLOCK);
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   size_t i = rf_sum_global_id();
-  float local = 0.0f;
+  float local = -0.0f;
   for (; i + 3 * stride < n; i += 4 * stride) {
     const float a = x[i], b = x[i + stride], c = x[i + 2 * stride], d = x[i + 3 * stride];
     local += a;
@@ -130,7 +140,7 @@ __global__ void rf_sum_vec4_kernel(const float *__restrict__ x, size_t n, float 
   const size_t quads = (n - head) / 4, tail_start = head + 4 * quads;
   const float4 *x4 = reinterpret_cast<const float4 *>(x + head);
   const size_t g = rf_sum_global_id(), stride = (size_t)gridDim.x * blockDim.x;
-  float local = 0.0f;
+  float local = -0.0f;
   if (g < head) local += x[g];
   for (size_t j = g; j < quads; j += stride) {
     const float4 v = x4[j];
@@ -146,7 +156,7 @@ __global__ void rf_sum_vec4_kernel(const float *__restrict__ x, size_t n, float 
 __global__ void rf_sum_partials_lds_kernel(const float *__restrict__ x, size_t n, float *out) {
   RF_SHARED(float, sd, RF_SUM_MAX_BLOCK);
   const size_t stride = (size_t)gridDim.x * blockDim.x;
-  float local = 0.0f;
+  float local = -0.0f;
   for (size_t i = rf_sum_global_id(); i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
   rf_sum_lds_tree(sd);
@@ -159,7 +169,7 @@ __global__ void rf_sum_partials_lds_kernel(const float *__restrict__ x, size_t n
 __global__ void rf_sum_partials_wave_kernel(const float *__restrict__ x, size_t n, float *out) {
   RF_SHARED(float, wave_sums, RF_SUM_MAX_WAVES);
   const size_t stride = (size_t)gridDim.x * blockDim.x;
-  float local = 0.0f;
+  float local = -0.0f;
   for (size_t i = rf_sum_global_id(); i < n; i += stride) local += x[i];
   const float s = rf_sum_block_by_waves(local, wave_sums);
   if (threadIdx.x == 0) out[blockIdx.x] = s;
@@ -347,10 +357,19 @@ static int rf_sum_zero_output(const rf_launch_args *a) {
   return (int)hipMemsetAsync(a->out, 0, sizeof(float), (hipStream_t)a->stream);
 }
 
-/* Zeroed output, then one kernel whose blocks add into it. */
+/* The output set to -0, the identity the blocks then add into (a memset can only give +0). */
+static int rf_sum_neg_zero_output(const rf_launch_args *a) {
+  hipLaunchKernelGGL(rf_sum_neg_zero_kernel, dim3(1), dim3(1), 0, (hipStream_t)a->stream,
+                     (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+/* Output set to the identity (+0 for the empty sum, else -0), then one kernel whose blocks add
+ * into it. */
 static int rf_sum_launch_accumulating(const rf_launch_args *a, rf_sum_kernel k) {
-  int err = rf_sum_zero_output(a);
-  if (err || a->cfg.n == 0) return err;
+  if (a->cfg.n == 0) return rf_sum_zero_output(a);
+  int err = rf_sum_neg_zero_output(a);
+  if (err) return err;
   hipLaunchKernelGGL(k, dim3(a->cfg.grid), dim3(a->cfg.block), 0, (hipStream_t)a->stream, a->x,
                      (size_t)a->cfg.n, (float *)a->out);
   return (int)hipGetLastError();
@@ -398,7 +417,7 @@ static int rf_sum_launch_two_stage_wave(const rf_launch_args *a) {
 
 static const rf_variant rf_sum_atomic = {
     "sum/atomic", RF_OP_SUM, 0, 0,
-    "one atomicAdd per element into the zeroed output",
+    "one atomicAdd per element into the output set to -0",
     "block 1..1024 (any); grid = ceil(n/block), a requested grid is ignored; no items",
     rf_sum_configure_atomic, rf_sum_no_scratch, rf_sum_plan_atomic, rf_sum_launch_atomic};
 

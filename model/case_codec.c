@@ -8,7 +8,8 @@
 
 #include <string.h>
 
-/* Byte offsets of the version-1 layout. */
+/* Byte offsets of the layout (the same in versions 1 and 2; only the dist byte's reading
+ * differs). */
 enum {
   OFF_VERSION = 0,
   OFF_OP = 1,
@@ -152,6 +153,17 @@ static uint32_t decode_items(uint8_t cls, uint8_t p) {
   return p % 65u;
 }
 
+/* Version 1 predates the table: it knew 12 distributions, read as byte % 12, and its `wide`
+ * overflowed sums; that is today's `overflow` (version 2 gave the name `wide` to a range that
+ * keeps sums finite). Frozen here for ever. */
+static const rf_dist v1_dists[] = {
+    RF_DIST_ALTERNATING, RF_DIST_ONES,           RF_DIST_OVERFLOW, RF_DIST_NEGATIVE,
+    RF_DIST_EQUAL_MAX,   RF_DIST_SHIFTED_ROWS,  RF_DIST_UNIFORM,  RF_DIST_INDEX_WEIGHTED,
+    RF_DIST_SPIKE,       RF_DIST_SUBNORMAL,     RF_DIST_NEAR_OVERFLOW, RF_DIST_SORTED};
+#define V1_DISTS (sizeof v1_dists / sizeof v1_dists[0])
+
+/* From version 2 on, the table is the format: version v folds onto the first D(v) rows of
+ * model/dists.def, those whose `since` is at most v (the table is append-only). */
 static const unsigned dist_since[RF_DIST_COUNT] = {
 #define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) since,
 #include "dists.def"
@@ -159,15 +171,15 @@ static const unsigned dist_since[RF_DIST_COUNT] = {
 };
 
 unsigned rf_codec_version(void) {
-  unsigned v = 1;
+  unsigned v = 2;
   for (int d = 0; d < RF_DIST_COUNT; d++)
     if (dist_since[d] > v) v = dist_since[d];
   return v;
 }
 
 unsigned rf_codec_dist_count(unsigned version) {
+  if (version <= 1) return V1_DISTS;
   unsigned n = 0;
-  /* Append-only table (dists.def): the first n rows are exactly version v's distributions. */
   while (n < RF_DIST_COUNT && dist_since[n] <= version) n++;
   return n;
 }
@@ -180,11 +192,13 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
    * the encoder wrote keeps its meaning when distributions are added; any other value (0,
    * which is what the empty string reads as, or random fuzz bytes) reads as the newest, so
    * decoding stays total and fuzzing reaches every distribution. Versions differ only in how
-   * many distributions the dist byte folds onto. */
+   * the dist byte maps onto distributions. */
   unsigned version = byte_at(b, OFF_VERSION);
   if (version < 1 || version > rf_codec_version()) version = rf_codec_version();
   out->op = (rf_op)(byte_at(b, OFF_OP) % RF_OP_COUNT);
-  out->dist = (rf_dist)(byte_at(b, OFF_DIST) % rf_codec_dist_count(version));
+  uint8_t db = byte_at(b, OFF_DIST);
+  out->dist = version == 1 ? v1_dists[db % V1_DISTS]
+                           : (rf_dist)(db % rf_codec_dist_count(version));
   uint8_t sw = byte_at(b, OFF_SCHED_WAVE);
   out->sched = (rf_sched)(sw & 3);
   out->wave = ((sw >> 2) & 3) == 3 ? 64 : 32;

@@ -2,6 +2,7 @@
 #ifndef RF_GEN_H
 #define RF_GEN_H
 #include "case.h"
+#include "gen_elem.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -9,6 +10,10 @@ extern "C" {
 uint64_t rf_splitmix64(uint64_t *state);
 /* Fills out[0 .. rf_case_elems(c)) with the case's distribution, seeded by c->seed. */
 void rf_generate(const rf_case *c, float *out);
+/* The element-wise generator's parameters for c (what the device generator receives). */
+void rf_gen_params_of(const rf_case *c, rf_gen_params *p);
+/* Element i of rf_generate(c) alone. */
+float rf_gen_one(const rf_case *c, uint64_t i);
 #ifdef __cplusplus
 }
 #endif

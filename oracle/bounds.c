@@ -44,14 +44,17 @@ void rf_sum_facts_compute(const float *x, size_t n, rf_sum_facts *f) {
    * partial sums of nonnegative terms never exceed the final one. */
   double s = 0;
   uint64_t inexact = 0;
-  int min_exp = 0, any = 0, finite = 1;
+  int min_exp = 0, any = 0, finite = 1, pos_zero = 0;
   for (size_t i = 0; i < n; i++) {
     float v = x[i];
     if (!isfinite(v)) {
       finite = 0;
       continue;
     }
-    if (v == 0) continue;
+    if (v == 0) {
+      pos_zero |= !signbit(v);
+      continue;
+    }
     int e = lowest_bit_exp(v);
     if (!any || e < min_exp) min_exp = e;
     any = 1;
@@ -65,6 +68,9 @@ void rf_sum_facts_compute(const float *x, size_t n, rf_sum_facts *f) {
   f->all_finite = finite;
   f->any_nonzero = any;
   f->min_exp = any ? min_exp : 0;
+  /* IEEE 754-2019 §6.3: x + y of opposite-signed zeros is +0 in round-to-nearest, and -0 + -0
+   * is -0; so a sum of zeros in any order is -0 exactly when every term is -0. */
+  f->all_neg_zero = n > 0 && finite && !any && !pos_zero;
 }
 
 /* Exact results of RN additions overflow from 2^128 (1 - 2^-25) on: the midpoint between

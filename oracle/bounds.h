@@ -20,6 +20,7 @@ typedef struct {
   int all_finite;
   int any_nonzero;
   int min_exp;           /* largest e with every nonzero finite x_i a multiple of 2^e (0 if none) */
+  int all_neg_zero;      /* n > 0 and every x_i is -0: the exact IEEE sum is -0, not +0 */
 } rf_sum_facts;
 void rf_sum_facts_compute(const float *x, size_t n, rf_sum_facts *f);
 

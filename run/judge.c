@@ -88,6 +88,21 @@ void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const r
     snprintf(res->detail, sizeof res->detail, "got %.9g, a finite sum expected", (double)got);
     return;
   }
+  if (!facts->any_nonzero) {
+    /* Only zeros (or nothing): the IEEE result is exact, and its sign is decided:
+     * -0 when every term is -0, else +0 (docs/ORACLE.md, "Sum"). */
+    float want = facts->all_neg_zero ? -0.0f : 0.0f;
+    int ok = got == 0 && signbit(got) == signbit(want);
+    res->want = want;
+    res->err = ok ? 0 : got == 0 ? 0 : fabs((double)got);
+    res->ratio = ok ? 0 : INFINITY;
+    res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
+    if (!ok && got == 0)
+      snprintf(res->detail, sizeof res->detail, "got %s0, the exact sum of %s is %s0",
+               signbit(got) ? "-" : "+", facts->all_neg_zero ? "only -0" : "zeros not all -0",
+               signbit(want) ? "-" : "+");
+    return;
+  }
   res->err = rf_xsum_abs_err_up(exact, got);
   res->ratio = ratio_of(res->err, b.bound);
   res->verdict = rf_sum_within(&b, res->err) ? RF_V_PASS : RF_V_WRONG;
@@ -106,8 +121,10 @@ void rf_judge_max_exact(float want, float got, rf_result *res) {
   res->want = want;
   res->err = same_float(got, want) ? 0 : 1;
   res->ratio = ratio_of(res->err, 0);
-  res->verdict = res->err ? (isfinite(got) || isinf(want) ? RF_V_WRONG : RF_V_NONFINITE)
-                          : RF_V_PASS;
+  /* A NaN where a number was due is `nonfinite`; any other mismatch, an infinity where a
+   * finite maximum was due included (-inf from a fold that never saw a value), is `wrong`. */
+  res->verdict = !res->err ? RF_V_PASS
+                 : isnan(got) && !isnan(want) ? RF_V_NONFINITE : RF_V_WRONG;
 }
 
 void rf_judge_max(const oracle_answer *o, float got, rf_result *res) {

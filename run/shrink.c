@@ -78,6 +78,18 @@ static int try_dist(rf_case *c, unsigned k) {
   c->dist = order[k];
   return 1;
 }
+/* A special-value input moves to the simplest input with the same special value, when that
+ * keeps the failure: a NaN among finite values to a row of NaNs, infinities to a row of
+ * -inf, ties at block boundaries to the planted maxima of equal-max. */
+static int try_special(rf_case *c, unsigned k) {
+  if (k >= 1) return 0;
+  switch (c->dist) {
+  case RF_DIST_NAN_SPRINKLED: c->dist = RF_DIST_ALL_NAN; return 1;
+  case RF_DIST_INF_MIXED: c->dist = RF_DIST_ALL_NEG_INF; return 1;
+  case RF_DIST_TIES: c->dist = RF_DIST_EQUAL_MAX; return 1;
+  default: return -1;
+  }
+}
 static int try_launch(rf_case *c, unsigned k) {
   switch (k) {
   case 0: if (!c->block) return -1; c->block = 0; return 1;
@@ -97,8 +109,9 @@ static int try_seed(rf_case *c, unsigned k) {
 }
 
 int rf_shrink(rf_runner *r, rf_case *c, const rf_signature *sig, FILE *log) {
-  static const mutator passes[] = {try_n, try_rows, try_cols, try_dist, try_launch, try_seed};
-  static const char *const names[] = {"n", "rows", "cols", "dist", "launch", "seed"};
+  static const mutator passes[] = {try_n,      try_rows,   try_cols, try_dist,
+                                   try_special, try_launch, try_seed};
+  static const char *const names[] = {"n", "rows", "cols", "dist", "dist", "launch", "seed"};
   rf_limits lim = rf_runner_limits(r);
   int steps = 0, changed = 1;
   while (changed && steps < 200) {

@@ -2,18 +2,21 @@
 # Mutation score: fuzz each known-bug mutant alone from the seed corpus and report whether,
 # how fast and with which verdict it is caught.
 #   scripts/mutation-score.sh [--backend sim|cuda] [--budget S] [--build DIR] [--tsan]
+#                             [--mutants LIST]
 # --tsan: use the ThreadSanitizer simulator build (races are reported as `race`).
+# --mutants: only these mutants (comma-separated names), e.g. the ones a change added.
 # Prints a table: mutant, caught, verdict, seconds and executions to first detection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BACKEND=sim; BUDGET=60; BUILD=""; TSAN=0
+BACKEND=sim; BUDGET=60; BUILD=""; TSAN=0; ONLY=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) BACKEND=$2; shift 2;;
     --budget) BUDGET=$2; shift 2;;
     --build) BUILD=$2; shift 2;;
     --tsan) TSAN=1; shift;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0;;
+    --mutants) ONLY=$2; shift 2;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0;;
     *) echo "mutation-score.sh: unknown option '$1'" >&2; exit 2;;
   esac
 done
@@ -29,6 +32,13 @@ if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
 fi
 mutants=$("$RF" list --json | grep '"mutant":true' | sed 's/.*"variant":"\([^"]*\)".*/\1/')
+if [ -n "$ONLY" ]; then
+  for m in ${ONLY//,/ }; do
+    printf '%s\n' $mutants | grep -qxF "$m" ||
+      { echo "mutation-score.sh: --mutants: '$m' is not a mutant of this build (see redfuzz list)" >&2; exit 2; }
+  done
+  mutants=${ONLY//,/ }
+fi
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 printf '%-32s %-7s %-18s %9s %9s\n' mutant caught verdict seconds execs
 caught=0; total=0; times=()

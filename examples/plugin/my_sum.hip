@@ -28,7 +28,7 @@ __global__ void my_sum_chunk_kernel(const float *__restrict__ x, size_t n, unsig
   const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
   const unsigned waves = blockDim.x / warpSize;
   const size_t begin = (size_t)blockIdx.x * blockDim.x * items;
-  float local = 0.0f;
+  float local = -0.0f; /* the sum's identity: -0 + x = x, and a sum of only -0 stays -0 */
   for (unsigned k = 0; k < items; k++) {
     const size_t i = begin + (size_t)k * blockDim.x + threadIdx.x;
     if (i < n) local += x[i];
@@ -36,11 +36,14 @@ __global__ void my_sum_chunk_kernel(const float *__restrict__ x, size_t n, unsig
   local = my_wave_sum(local, warpSize);
   if (lane == 0) wave_sums[wave] = local;
   __syncthreads();
-  if (wave == 0) {   /* the whole first wave shuffles, lanes past the last wave add 0 */
-    const float s = my_wave_sum(lane < waves ? wave_sums[lane] : 0.0f, waves);
+  if (wave == 0) {   /* the whole first wave shuffles, lanes past the last wave add -0 */
+    const float s = my_wave_sum(lane < waves ? wave_sums[lane] : -0.0f, waves);
     if (lane == 0) atomicAdd(out, s);
   }
 }
+
+/* The output's start value: -0, the identity (a memset could only give +0). */
+__global__ void my_sum_init_kernel(float *out) { out[0] = -0.0f; }
 
 /* Host code only from here: HIP's device pass must not see the variant tables. */
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -77,10 +80,13 @@ static void my_sum_plan(const rf_launch_cfg *cfg, rf_plan *p) {
   rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
 }
 
-/* Zeroes the output, then one launch over `n` elements (no synchronisation: the runner waits). */
+/* The output set to +0 for an empty sum, else to -0, then one launch over `n` elements (no
+ * synchronisation: the runner waits). */
 static int my_sum_launch_over(const rf_launch_args *a, uint64_t n) {
   hipStream_t stream = (hipStream_t)a->stream;
-  int err = (int)hipMemsetAsync(a->out, 0, sizeof(float), stream);
+  if (a->cfg.n == 0) return (int)hipMemsetAsync(a->out, 0, sizeof(float), stream);
+  hipLaunchKernelGGL(my_sum_init_kernel, dim3(1), dim3(1), 0, stream, (float *)a->out);
+  int err = (int)hipGetLastError();
   if (err || n == 0) return err;
   hipLaunchKernelGGL(my_sum_chunk_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, stream, a->x,
                      (size_t)n, (unsigned)a->cfg.items, (float *)a->out);

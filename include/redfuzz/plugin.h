@@ -35,12 +35,15 @@
  *                 for the same arguments and use a->stream alone (never the default stream;
  *                 a launch that breaks the recording only costs the speed-up)
  *
- * OUTPUT RULES (what the oracle expects; docs/ORACLE.md has the derivations). The output
- * buffer arrives poisoned (below), so every rule includes "write the output, always":
- *   sum      n = 0 gives +0.0 (the identity: zero the output, or write it, even for an empty
- *            input). NaN anywhere, or +inf together with -inf, gives NaN; otherwise an
- *            infinity wins. An exact zero sum is +0, even when every input is -0. Any
- *            summation order is allowed within the bound derived from the plan.
+ * OUTPUT RULES (the op's contract, written once in docs/ORACLE.md, "The contract for special
+ * values"; the distributions nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf and
+ * ties exercise it). The output buffer arrives poisoned (below), so every rule includes
+ * "write the output, always":
+ *   sum      n = 0 gives +0.0 (write it, even for an empty input). NaN anywhere, or +inf
+ *            together with -inf, gives NaN; otherwise an infinity wins. A sum of only -0 is
+ *            -0 (IEEE: an accumulating sum starts from -0.0f, or handles all-zero input),
+ *            any other exact zero sum +0. Any summation order is allowed within the bound
+ *            derived from the plan.
  *   max      IEEE comparisons; NaN inputs are ignored (as fmaxf), a row of only NaN gives
  *            NaN; n = 0 gives -inf. -0 and +0 tie: the value returned is the one stored at
  *            the argmax position.

@@ -22,6 +22,11 @@ extern const rf_variant rf_mut_argmax_ties_high;
 extern const rf_variant rf_mut_softmax_lds_reuse_race;
 extern const rf_variant rf_mut_softmax_mask_zero;
 extern const rf_variant rf_mut_softmax_online_no_rescale;
+extern const rf_variant rf_mut_argmax_nan_wins;
+extern const rf_variant rf_mut_max_all_nan_neg_inf;
+extern const rf_variant rf_mut_softmax_clamp_inputs;
+extern const rf_variant rf_mut_sum_saturate;
+extern const rf_variant rf_mut_sum_pos_zero;
 }
 
 /* The single-declaration form of extern "C" gives the const array external linkage. */
@@ -36,5 +41,8 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_max_wave_no_pad,
     &rf_mut_argmax_ties_high,      &rf_mut_softmax_lds_reuse_race,
     &rf_mut_softmax_mask_zero,     &rf_mut_softmax_online_no_rescale,
+    &rf_mut_sum_saturate,          &rf_mut_sum_pos_zero,
+    &rf_mut_max_all_nan_neg_inf,   &rf_mut_argmax_nan_wins,
+    &rf_mut_softmax_clamp_inputs,
     NULL};
 #endif

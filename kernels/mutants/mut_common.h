@@ -44,6 +44,11 @@ static __device__ __forceinline__ void rf_mut_max_tree(float *sd) {
   }
 }
 
+/* One thread writes -0: the start of an accumulated sum. */
+__global__ static __attribute__((unused)) void rf_mut_neg_zero_kernel(float *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = -0.0f;
+}
+
 /* ---- host: configure, scratch, plans ------------------------------------------------------- */
 /* clang's HIP device pass must not see the host tables and functions (see kernels/sum.hip). */
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -170,13 +175,20 @@ static inline int rf_mut_zero_output(const rf_launch_args *a) {
   return (int)hipMemsetAsync(a->out, 0, sizeof(float), (hipStream_t)a->stream);
 }
 
+/* The output set to -0, the sum's identity (kernels/sum.hip says why; a memset gives +0). */
+static inline int rf_mut_neg_zero_output(const rf_launch_args *a) {
+  hipLaunchKernelGGL(rf_mut_neg_zero_kernel, dim3(1), dim3(1), 0, (hipStream_t)a->stream,
+                     (float *)a->out);
+  return (int)hipGetLastError();
+}
+
 typedef void (*rf_mut_sum_kernel)(const float *, rf_mut_u64, float *);
 
-/* The correct launch of an accumulating sum: zero the output, then `grid` blocks add into it
- * (none for n = 0). */
+/* The correct launch of an accumulating sum: the output set to +0 for n = 0 (the empty sum)
+ * and to the identity -0 otherwise, then `grid` blocks add into it. */
 static inline int rf_mut_launch_accumulating(const rf_launch_args *a, rf_mut_sum_kernel k,
                                              uint32_t grid) {
-  int err = rf_mut_zero_output(a);
+  int err = a->cfg.n == 0 ? rf_mut_zero_output(a) : rf_mut_neg_zero_output(a);
   if (err || a->cfg.n == 0 || grid == 0) return err;
   hipLaunchKernelGGL(k, dim3(grid), dim3(a->cfg.block), 0, (hipStream_t)a->stream, a->x,
                      (rf_mut_u64)a->cfg.n, (float *)a->out);

@@ -7,7 +7,7 @@ __global__ void rf_mut_stride_double_kernel(const float *__restrict__ x, rf_mut_
                                             float *out) {
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const rf_mut_u64 stride = blockDim.x;   /* BUG: must be (rf_mut_u64)gridDim.x * blockDim.x */
-  float local = 0.0f;
+  float local = -0.0f;
   for (rf_mut_u64 i = rf_mut_gid(); i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
   rf_mut_sum_tree(sd);

@@ -7,7 +7,7 @@ __global__ void rf_mut_sync_in_if_kernel(const float *__restrict__ x, rf_mut_u64
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const unsigned t = threadIdx.x;
   const rf_mut_u64 i = rf_mut_gid();
-  sd[t] = i < n ? x[i] : 0.0f;
+  sd[t] = i < n ? x[i] : -0.0f;
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (t < s) {

@@ -8,7 +8,7 @@ __global__ void rf_mut_tree_no_barrier_kernel(const float *__restrict__ x, rf_mu
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const unsigned t = threadIdx.x;
   const rf_mut_u64 i = rf_mut_gid();
-  sd[t] = i < n ? x[i] : 0.0f;
+  sd[t] = i < n ? x[i] : -0.0f;
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (t < s) sd[t] += sd[t + s];

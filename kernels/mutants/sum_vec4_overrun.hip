@@ -10,7 +10,7 @@ __global__ void rf_mut_vec4_overrun_kernel(const float *__restrict__ x, rf_mut_u
   const rf_mut_u64 quads = (n - head + 3) / 4;   /* BUG: reads past n; must be (n - head) / 4 */
   const float4 *x4 = reinterpret_cast<const float4 *>(x + head);
   const rf_mut_u64 g = rf_mut_gid(), stride = (rf_mut_u64)gridDim.x * blockDim.x;
-  float local = 0.0f;
+  float local = -0.0f;
   if (g < head) local += x[g];
   for (rf_mut_u64 j = g; j < quads; j += stride) local += rf_mut_quad_sum(x4[j]);
   sd[threadIdx.x] = local;   /* (no scalar tail: the last quad "covers" it) */

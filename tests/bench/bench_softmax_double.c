@@ -1,6 +1,6 @@
 /* Softmax checking cost (a program, not a test): prints figures, asserts nothing.
  *   bench_softmax_double [reps] [rows]
- * For cols 1024 and 4096 and the `uniform` and `wide` inputs (fuzz/gen.h), best-of-reps
+ * For cols 1024 and 4096 and the `uniform` and `wide` inputs (model/gen.h), best-of-reps
  * nanoseconds per element of
  *   double  the double oracle, rf_oracle_softmax_row_double;
  *   bound   rf_bound_softmax_row_rel with rel_kernel (what the runner computes per row);

@@ -3,7 +3,7 @@
  * exact float order. Prints the table; checks that every emulated kernel is within its
  * derived bound, that ±1 and ones get bound 0 and exact results, and that the derived softmax
  * element bound is below the seed's 2e-5 (and the row-sum bound too, except for a 1023-long
- * chain, where the seed's 2e-5 could reject a correct kernel). Inputs come from the project's generators (fuzz/gen.c), so
+ * chain, where the seed's 2e-5 could reject a correct kernel). Inputs come from the project's generators (model/gen.c), so
  * `redfuzz run` sees the same data. */
 #include <math.h>
 #include <stdio.h>

@@ -53,10 +53,11 @@ static void test_empty_and_fixed_strings(void) {
   CHECK(c.op == RF_OP_SUM && c.n == 0 && c.seed == 0 && c.dist == RF_DIST_ALTERNATING);
   CHECK(c.block == 0 && c.grid == 0 && c.items == 0 && c.sched == RF_SCHED_IN_ORDER);
   CHECK(c.wave == 32 && c.variant[0] == '\0');
-  /* all 0xFF: op 3 (softmax), dist 255 % 12 = 3, literal sizes folded into the limits */
+  /* all 0xFF: version 2, op 3 (softmax), dist 255 % 19 = 8, literal sizes folded into the
+   * limits */
   memset(buf, 0xFF, sizeof buf);
   rf_case_decode(buf, 200, &gpu, &c);
-  CHECK(c.op == RF_OP_SOFTMAX && c.dist == RF_DIST_NEGATIVE && c.sched == RF_SCHED_WAVE_SKEW);
+  CHECK(c.op == RF_OP_SOFTMAX && c.dist == RF_DIST_SPIKE && c.sched == RF_SCHED_WAVE_SKEW);
   CHECK(c.wave == 64 && c.seed == UINT64_MAX);
 }
 
@@ -125,7 +126,7 @@ static void test_layout(void) {
   rf_case_default(&c);
   uint8_t enc[RF_CASE_ENCODED_MAX];
   static const uint8_t want[40] = {
-      1, 0, 0, 0,                      /* version, op sum, dist alternating, in-order wave 32 */
+      2, 0, 0, 0,                      /* version 2, op sum, dist alternating, in-order wave 32 */
       255, 0x03, 0x04, 0, 0, 0, 0, 0, 0, /* n: literal 1027 */
       0, 0, 0, 0, 0, 0, 0, 0, 0,         /* cols: unused for sum */
       1, 0, 0, 0, 0, 0, 0, 0,            /* seed 1 */
@@ -176,7 +177,7 @@ static void test_layout(void) {
   b[34] = 70;
   b[38] = 130; /* items: 1 + (130 - 128) % 16 = 3 */
   b[3] = 0x0E; /* schedule random, wave 64 */
-  b[2] = 25; /* dist 25 % 12 = 1: ones */
+  b[2] = 20; /* dist 20 % 19 = 1: ones */
   rf_case_decode(b, sizeof b, &gpu, &c);
   CHECK(c.block == 1024 && c.grid == 7 && c.items == 3 && c.sched == RF_SCHED_RANDOM);
   CHECK(c.wave == 64 && c.dist == RF_DIST_ONES);
@@ -190,15 +191,25 @@ static void test_layout(void) {
   /* Version 1 folds the dist byte onto its own 12 distributions forever: 25 % 12 = ones,
    * whatever model/dists.def has added since. */
   b[0] = 1;
+  b[2] = 25;
   rf_case_decode(b, sizeof b, &gpu, &d);
   CHECK(d.dist == RF_DIST_ONES && rf_case_equal(&c, &d));
+  b[2] = 20; /* version 1: dist byte % 12 in the old order, 20 % 12 = 8: spike */
+  rf_case_decode(b, sizeof b, &gpu, &d);
+  CHECK(d.dist == RF_DIST_SPIKE && d.block == 1024 && d.grid == 7);
+  b[2] = 14; /* version 1's `wide` (14 % 12 = 2) is today's `overflow` */
+  rf_case_decode(b, sizeof b, &gpu, &d);
+  CHECK(d.dist == RF_DIST_OVERFLOW);
+  b[0] = 2;
+  rf_case_decode(b, sizeof b, &gpu, &d);
+  CHECK(d.dist == RF_DIST_INF_MIXED); /* version 2: 14 % 19 = 14 */
 }
 
 /* The frozen part of the format: how many distributions each released version decodes to.
  * A distribution added with an old `since` (instead of newest + 1) would change what that
  * version's files mean, and fails here. Add a row when a version is released. */
 static void test_versions_frozen(void) {
-  static const unsigned frozen[][2] = {{1, 12}};
+  static const unsigned frozen[][2] = {{1, 12}, {2, 19}};
   for (size_t i = 0; i < sizeof frozen / sizeof frozen[0]; i++)
     CHECK(rf_codec_dist_count(frozen[i][0]) == frozen[i][1]);
   CHECK(rf_codec_dist_count(rf_codec_version()) == RF_DIST_COUNT);
@@ -276,9 +287,10 @@ static void test_distribution(void) {
   CHECK(block_default * 100 > N * 40 && block_pow2 * 100 > N * 20 && block_other * 100 > N * 5);
   CHECK(grid_big > 0 && items_set * 100 > N * 30 && wave64 * 100 > N * 15 &&
         wave64 * 100 < N * 40);
-  /* dist: byte % 12 gives each 21 or 22 of 256 (8.2% or 8.6%) */
+  /* dist: byte % 19 gives each 13 or 14 of 256 (5.1% or 5.5%); a random first byte is
+   * version 1 (byte % 12, old order) 1 time in 256 */
   for (int d = 0; d < RF_DIST_COUNT; d++)
-    CHECK_MSG(dist[d] * 1000 > N * 75 && dist[d] * 1000 < N * 92, "dist %d: %ld", d, dist[d]);
+    CHECK_MSG(dist[d] * 1000 > N * 45 && dist[d] * 1000 < N * 61, "dist %d: %ld", d, dist[d]);
   for (int k = 0; k < RF_SCHED_COUNT; k++)
     CHECK_MSG(sched[k] * 100 > N * 22 && sched[k] * 100 < N * 28, "sched %d: %ld", k, sched[k]);
 }

@@ -26,9 +26,11 @@ static void test_names(void) {
   static const char *ops[] = {"sum", "max", "argmax", "softmax"};
   static const char *dists[] = {"alternating", "ones", "wide", "negative", "equal-max",
                                 "shifted-rows", "uniform", "index-weighted", "spike",
-                                "subnormal", "near-overflow", "sorted"};
+                                "subnormal", "near-overflow", "sorted", "overflow",
+                                "nan-sprinkled", "inf-mixed", "signed-zero", "all-nan",
+                                "all-neg-inf", "ties"};
   static const char *scheds[] = {"in-order", "reverse", "random", "wave-skew"};
-  CHECK(RF_OP_COUNT == 4 && RF_DIST_COUNT == 12 && RF_SCHED_COUNT == 4);
+  CHECK(RF_OP_COUNT == 4 && RF_DIST_COUNT == 19 && RF_SCHED_COUNT == 4);
   for (int i = 0; i < RF_OP_COUNT; i++) {
     rf_op op = RF_OP_COUNT;
     CHECK(strcmp(rf_op_name((rf_op)i), ops[i]) == 0);
@@ -201,10 +203,11 @@ static void test_validate_launch(void) {
   CHECK(rejects(&c, NULL, "schedule: 4 is out of range (allowed: in-order, reverse, "
                           "random, wave-skew)"));
   c.sched = RF_SCHED_WAVE_SKEW;
-  c.dist = (rf_dist)12;
-  CHECK(rejects(&c, NULL, "dist: 12 is out of range (allowed: alternating, ones, wide, "
+  c.dist = (rf_dist)19;
+  CHECK(rejects(&c, NULL, "dist: 19 is out of range (allowed: alternating, ones, wide, "
                           "negative, equal-max, shifted-rows, uniform, index-weighted, spike, "
-                          "subnormal, near-overflow, sorted)"));
+                          "subnormal, near-overflow, sorted, overflow, nan-sprinkled, inf-mixed, "
+                          "signed-zero, all-nan, all-neg-inf, ties)"));
   c.dist = RF_DIST_SORTED;
   CHECK(accepts(&c, NULL));
 }

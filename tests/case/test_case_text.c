@@ -202,7 +202,8 @@ static void test_errors(void) {
                    "argmax, softmax)"));
   CHECK(fails_with("dist=gauss", "line 1: key 'dist': value 'gauss' is not a distribution "
                    "(allowed: alternating, ones, wide, negative, equal-max, shifted-rows, "
-                   "uniform, index-weighted, spike, subnormal, near-overflow, sorted)"));
+                   "uniform, index-weighted, spike, subnormal, near-overflow, sorted, overflow, "
+                   "nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf, ties)"));
   CHECK(fails_with("schedule=backwards", "line 1: key 'schedule': value 'backwards' is not a "
                    "schedule (allowed: in-order, reverse, random, wave-skew)"));
   /* structure */

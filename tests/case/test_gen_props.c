@@ -1,6 +1,7 @@
 /* Generators: each distribution has the property it exists for, checked over many seeds and
  * shapes; each property checker is also shown rejecting a planted violation. */
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,9 @@ static void test_per_element(void) {
     c.dist = RF_DIST_WIDE;
     rf_generate(&c, buf);
     CHECK(all_finite_normal(buf, 4096));
+    c.dist = RF_DIST_OVERFLOW;
+    rf_generate(&c, buf);
+    CHECK(all_finite_normal(buf, 4096));
     c.dist = RF_DIST_NEGATIVE;
     rf_generate(&c, buf);
     CHECK(all_moderate_negative(buf, 4096));
@@ -165,8 +169,8 @@ static void test_per_element(void) {
     rf_generate(&c, buf);
     CHECK(all_near_overflow(buf, 4096));
   }
-  /* wide covers the exponent range and both signs */
-  make(&c, RF_OP_MAX, RF_DIST_WIDE, 7, 4096, 0, 0);
+  /* overflow covers the exponent range and both signs */
+  make(&c, RF_OP_MAX, RF_DIST_OVERFLOW, 7, 4096, 0, 0);
   rf_generate(&c, buf);
   int lo = 255, hi = 0, neg = 0;
   for (int i = 0; i < 4096; i++) {
@@ -248,31 +252,163 @@ static void test_row_wise(void) {
   CHECK(first_pos[0] != first_pos[1]);
 }
 
-static int float_cmp(const void *a, const void *b) {
-  float x = *(const float *)a, y = *(const float *)b;
-  return (x > y) - (x < y);
-}
-
 static void test_sorted(void) {
   rf_case c;
   for (size_t k = 0; k < NLEN; k++) {
     make(&c, RF_OP_MAX, RF_DIST_SORTED, 100 + k, lengths[k], 0, 0);
     rf_generate(&c, buf);
-    CHECK(ascending(buf, c.n));
-    /* the same values as uniform with this seed, in order */
-    c.dist = RF_DIST_UNIFORM;
+    CHECK(ascending(buf, c.n) && all_uniform_grid(buf, c.n));
+    /* spread over [-1, 1): element i lies in [2i/n - 1, 2(i+1)/n - 1] */
+    for (uint64_t i = 0; i < c.n; i++)
+      CHECK((double)buf[i] >= 2.0 * (double)i / (double)c.n - 1 - 0x1p-23 &&
+            (double)buf[i] <= 2.0 * (double)(i + 1) / (double)c.n - 1);
+    c.seed++;
     rf_generate(&c, buf2);
-    qsort(buf2, (size_t)c.n, sizeof *buf2, float_cmp);
-    CHECK(memcmp(buf, buf2, (size_t)c.n * sizeof *buf) == 0);
+    CHECK(c.n < 255 || memcmp(buf, buf2, (size_t)c.n * sizeof *buf) != 0); /* seeded jitter */
   }
   make(&c, RF_OP_SOFTMAX, RF_DIST_SORTED, 5, 0, 5, 1000);
   rf_generate(&c, buf);
   CHECK(ascending(buf, 5000));
+  make(&c, RF_OP_SUM, RF_DIST_SORTED, 5, 1 << 16, 0, 0); /* more elements than 2^24 / 2^8 */
+  rf_generate(&c, buf);
+  CHECK(ascending(buf, 1 << 16));
+}
+
+/* wide: Σ|x| < 2^127 (so every partial sum in any order is finite) over many binades. */
+static void test_wide_finite_sums(void) {
+  static const uint64_t ns[] = {1, 2, 31, 1027, 4096, 1 << 16};
+  for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+    rf_case c;
+    make(&c, RF_OP_SUM, RF_DIST_WIDE, 9 + k, ns[k], 0, 0);
+    rf_generate(&c, buf);
+    double abs_sum = 0;
+    int lo = 255, hi = 0;
+    for (uint64_t i = 0; i < c.n; i++) {
+      abs_sum += (double)(buf[i] < 0 ? -buf[i] : buf[i]);
+      int e = (int)(bits_of(buf[i]) >> 23 & 0xFF);
+      lo = e < lo ? e : lo;
+      hi = e > hi ? e : hi;
+    }
+    CHECK_MSG(abs_sum < 0x1p127, "n %llu: sum |x| = %g", (unsigned long long)c.n, abs_sum);
+    if (c.n >= 1027) CHECK_MSG(lo <= 5 && hi >= 230, "n %llu: exponents %d..%d",
+                               (unsigned long long)c.n, lo, hi);
+  }
+}
+
+/* ---- special values ------------------------------------------------------------------------ */
+static int is_nan_bits(float x) { return (bits_of(x) & 0x7FFFFFFFu) > 0x7F800000u; }
+
+/* nan-sprinkled: few NaNs, the rest uniform; over seeds, NaN at the first and the last index
+ * and on both sides of a multiple of 32 */
+static void test_nan_sprinkled(void) {
+  int first = 0, last = 0, boundary = 0, clean = 1;
+  for (uint64_t seed = 0; seed < 64; seed++) {
+    rf_case c;
+    make(&c, RF_OP_MAX, RF_DIST_NAN_SPRINKLED, seed, 1027, 0, 0);
+    rf_generate(&c, buf);
+    int nans = 0;
+    for (int i = 0; i < 1027; i++) {
+      if (is_nan_bits(buf[i])) {
+        nans++;
+        if (i == 0) first++;
+        else if (i == 1026) last++;
+        else if (i % 32 == 31 && is_nan_bits(buf[i + 1])) boundary++;
+      } else if (!(buf[i] >= -1.0f && buf[i] < 1.0f)) {
+        clean = 0;
+      }
+    }
+    CHECK_MSG(nans <= 1027 / 16 + 2, "seed %llu: %d NaNs", (unsigned long long)seed, nans);
+  }
+  CHECK(first > 0 && last > 0 && boundary > 0 && clean);
+}
+
+/* inf-mixed: rows with only +inf, only -inf, and both; no NaN */
+static void test_inf_mixed(void) {
+  int only_pos = 0, only_neg = 0, both = 0;
+  for (uint64_t seed = 0; seed < 20; seed++) {
+    rf_case c;
+    make(&c, RF_OP_SOFTMAX, RF_DIST_INF_MIXED, seed, 0, 6, 33);
+    rf_generate(&c, buf);
+    for (int r = 0; r < 6; r++) {
+      int pos = 0, neg = 0;
+      for (int j = 0; j < 33; j++) {
+        float v = buf[r * 33 + j];
+        CHECK(!is_nan_bits(v));
+        pos += v == (float)INFINITY;
+        neg += v == -(float)INFINITY;
+      }
+      CHECK(pos + neg > 0);
+      only_pos += pos && !neg;
+      only_neg += neg && !pos;
+      both += pos && neg;
+    }
+  }
+  CHECK(only_pos > 0 && only_neg > 0 && both > 0);
+}
+
+/* signed-zero: all -0 rows, all +0 rows, mixed zero rows */
+static void test_signed_zero(void) {
+  int neg_rows = 0, pos_rows = 0, mixed = 0;
+  for (uint64_t seed = 0; seed < 40; seed++) {
+    rf_case c;
+    make(&c, RF_OP_SUM, RF_DIST_SIGNED_ZERO, seed, 257, 0, 0);
+    rf_generate(&c, buf);
+    int neg = 0, pos = 0, zero = 0;
+    for (int i = 0; i < 257; i++) {
+      zero += buf[i] == 0.0f;
+      neg += bits_of(buf[i]) == 0x80000000u;
+      pos += bits_of(buf[i]) == 0;
+    }
+    CHECK(zero > 0);
+    neg_rows += neg == 257;
+    pos_rows += pos == 257;
+    mixed += neg > 0 && pos > 0;
+  }
+  CHECK(neg_rows > 0 && pos_rows > 0 && mixed > 0);
+}
+
+static void test_all_special(void) {
+  rf_case c;
+  make(&c, RF_OP_ARGMAX, RF_DIST_ALL_NAN, 3, 1027, 0, 0);
+  rf_generate(&c, buf);
+  int nan = 1, neg_sign = 0;
+  for (int i = 0; i < 1027; i++) {
+    nan &= is_nan_bits(buf[i]);
+    neg_sign += bits_of(buf[i]) >> 31;
+  }
+  CHECK(nan && neg_sign > 0 && neg_sign < 1027); /* NaNs of both signs */
+  c.dist = RF_DIST_ALL_NEG_INF;
+  rf_generate(&c, buf);
+  int ninf = 1;
+  for (int i = 0; i < 1027; i++) ninf &= buf[i] == -(float)INFINITY;
+  CHECK(ninf);
+}
+
+/* ties: the maximum 2.0 at both sides of multiples of a block or wave size and at the end */
+static void test_ties(void) {
+  int sizes_seen = 0;
+  for (uint64_t seed = 0; seed < 40; seed++) {
+    rf_case c;
+    make(&c, RF_OP_ARGMAX, RF_DIST_TIES, seed, 4097, 0, 0);
+    rf_generate(&c, buf);
+    int first = -1, count = 0;
+    for (int i = 0; i < 4097; i++) {
+      CHECK(buf[i] <= 2.0f && (buf[i] == 2.0f || buf[i] < 1.0f));
+      if (buf[i] == 2.0f) { count++; if (first < 0) first = i; }
+    }
+    /* first maximum at B - 1 for B in 32..1024, then B, 2B - 1, 2B, ... */
+    CHECK_MSG(first >= 31 && first <= 1023 && ((first + 1) & first) == 0 && buf[first + 1] == 2.0f,
+              "seed %llu: first max at %d", (unsigned long long)seed, first);
+    CHECK(buf[4096] == 2.0f && count >= 2 * (4097 / (first + 1)) - 1);
+    sizes_seen |= 1 << (first == 31 ? 0 : first == 1023 ? 1 : 2);
+  }
+  CHECK(sizes_seen == 7);
 }
 
 /* Per-element distributions do not depend on n (shrinking keeps the prefix); seeds matter. */
 static void test_prefix_and_seed(void) {
-  static const rf_dist per_element[] = {RF_DIST_ALTERNATING, RF_DIST_WIDE, RF_DIST_NEGATIVE,
+  static const rf_dist per_element[] = {RF_DIST_ALTERNATING, RF_DIST_OVERFLOW, RF_DIST_NEGATIVE,
+                                        RF_DIST_ALL_NAN, RF_DIST_SIGNED_ZERO,
                                         RF_DIST_UNIFORM, RF_DIST_INDEX_WEIGHTED,
                                         RF_DIST_SUBNORMAL, RF_DIST_NEAR_OVERFLOW,
                                         RF_DIST_SHIFTED_ROWS};
@@ -298,7 +434,7 @@ static void test_checkers_catch_planted(void) {
   rf_generate(&c, buf);
   buf[50] = 0.0f;
   CHECK(!all_one(buf, 100));
-  c.dist = RF_DIST_WIDE;
+  c.dist = RF_DIST_OVERFLOW;
   rf_generate(&c, buf);
   buf[3] = 1e-40f;
   CHECK(!all_finite_normal(buf, 100));
@@ -347,6 +483,12 @@ int main(void) {
   test_index_weighted();
   test_row_wise();
   test_sorted();
+  test_wide_finite_sums();
+  test_nan_sprinkled();
+  test_inf_mixed();
+  test_signed_zero();
+  test_all_special();
+  test_ties();
   test_prefix_and_seed();
   test_checkers_catch_planted();
   return rf_test_done();

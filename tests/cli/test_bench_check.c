@@ -61,6 +61,12 @@ static void test_max_argmax(void) {
   CHECK(check(RF_OP_MAX, &p, x, 10, &got) == RF_V_WRONG);
   got = NAN;
   CHECK(check(RF_OP_MAX, &p, x, 10, &got) == RF_V_NONFINITE);
+  got = -INFINITY;   /* a fold that never saw a value: a wrong number, not a NaN */
+  CHECK(check(RF_OP_MAX, &p, x, 10, &got) == RF_V_WRONG);
+  float nans[3] = {NAN, NAN, NAN};
+  CHECK(check(RF_OP_MAX, &p, nans, 3, &got) == RF_V_WRONG);   /* all NaN: NaN due */
+  got = NAN;
+  CHECK(check(RF_OP_MAX, &p, nans, 3, &got) == RF_V_PASS);
 
   rf_argmax_out a = {3, 2};
   CHECK(check(RF_OP_ARGMAX, &p, x, 10, &a) == RF_V_PASS);

@@ -7,6 +7,7 @@
  *   be exact when the data allow it (all k multiples of 2^t and A <= 2^(24+t): ones,
  *   alternating), else within Higham's bound |ŝ - s| <= γ_h Σ|x_i| with h from the variant's
  *   plan, compared in integers (err (2^24 - h) <= h A).
+ * Special values with fixed IEEE results: all -0 gives -0, mixed zeros +0, +inf with -inf NaN.
  * Also: the output is written (NaN poison gone), nothing past the output or the scratch is
  * touched, deterministic variants repeat their bits, the simulator saw no race or divergent
  * barrier, and unsupported requests give a reason. The checker itself is shown to reject
@@ -295,6 +296,58 @@ void run_all(Env &e, const std::vector<const rf_variant *> &vars, bool big,
   }
 }
 
+/* Special values, where IEEE fixes the result bits whatever the order: a sum of only -0 is
+ * -0, of zeros of both signs +0, and +inf with -inf gives NaN (docs/ORACLE.md, "Sum"). */
+void run_special(Env &e, const std::vector<const rf_variant *> &vars,
+                 std::vector<Tally> *tallies) {
+  enum { NEG_ZEROS, MIXED_ZEROS, INF_PAIR, KINDS };
+  static const char *const names[KINDS] = {"all -0", "+0 and -0", "+inf and -inf"};
+  for (uint64_t n : {1ull, 33ull, 1027ull})
+    for (int kind = 0; kind < KINDS; kind++) {
+      if (kind != NEG_ZEROS && n < 2) continue;
+      std::vector<float> x(n, kind == INF_PAIR ? 1.0f : -0.0f);
+      if (kind == MIXED_ZEROS) x[n / 2] = 0.0f;
+      if (kind == INF_PAIR) {
+        x[0] = INFINITY;
+        x[n - 1] = -INFINITY;
+      }
+      upload_input(e, x, 0);
+      for (size_t vi = 0; vi < vars.size(); vi++) {
+        const rf_variant *v = vars[vi];
+        rf_launch_cfg cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.n = n;
+        cfg.wave = e.wave;
+        cfg.num_cus = e.dev.num_cus;
+        (*tallies)[vi].runs++;
+        if (v->configure(&cfg)) {
+          EXPECT(false, "%s: default launch refused", v->name);
+          (*tallies)[vi].unsupported++;
+          continue;
+        }
+        const size_t scratch_bytes = v->scratch_bytes(&cfg);
+        const size_t scratch_floats = (scratch_bytes + sizeof(float) - 1) / sizeof(float);
+        e.scratch.reserve(scratch_floats + kGuardFloats);
+        rf_launch_args a;
+        memset(&a, 0, sizeof a);
+        a.x = e.in.p;
+        a.out = e.out.p;
+        a.scratch = scratch_bytes ? e.scratch.p : nullptr;
+        a.cfg = cfg;
+        char what[160];
+        snprintf(what, sizeof what, "%s n=%llu %s", v->name, (unsigned long long)n, names[kind]);
+        uint32_t bits = kPoisonBits;
+        bool ok = launch_once(e, v, a, scratch_floats, &bits, what);
+        const bool right = kind == NEG_ZEROS   ? bits == 0x80000000u
+                           : kind == MIXED_ZEROS ? bits == 0u
+                                                 : (bits & 0x7fffffffu) > 0x7f800000u &&
+                                                       bits != kPoisonBits;
+        EXPECT(right, "%s: result bits %08x", what, bits);
+        (*tallies)[vi].passed += ok && right;
+      }
+    }
+}
+
 /* Every sum mutant in the registry (REDFUZZ_MUTANTS builds) must fail some run of this
  * harness on the simulator: it shows the checks catch real kernel bugs, not only planted
  * numbers. */
@@ -314,6 +367,7 @@ void test_harness_catches_mutants(Env &e) {
     g_mutant_run = true;
     g_mutant_misses = 0;
     run_all(e, {m}, false, &tally);
+    run_special(e, {m}, &tally);
     g_mutant_run = false;
     /* On a GPU a race or a divergent barrier may go unseen (hardware tolerates some), so
      * only the simulator, which reports them deterministically, must catch every mutant. */
@@ -360,10 +414,12 @@ int main() {
         e.sched = sched;
         rf_dev_sim_configure(sched, 12345, wave);
         run_all(e, vars, big && wave == 32 && sched == RF_SCHED_RANDOM, &tallies);
+        run_special(e, vars, &tallies);
       }
   } else {
     e.wave = e.dev.wave;
     run_all(e, vars, big, &tallies);
+    run_special(e, vars, &tallies);
   }
   printf("device %s (%s), wave %u, %u CUs; n = 2^24 %s%s\n", e.dev.name, e.dev.backend,
          e.dev.wave, e.dev.num_cus, big ? "included" : "skipped",

@@ -1,0 +1,101 @@
+/* argmax/mut-nan-wins: a two-kernel argmax (grid-stride (value, index) per thread, LDS tree of
+ * pairs, per-block partials; then one block over the partials) whose "greater" test is written
+ * !(v <= best) and trusted to skip NaN as well. It does the opposite: every comparison with a
+ * NaN is false, so !(NaN <= best) is true and a NaN replaces the best pair, and then
+ * !(v <= NaN) lets the next value replace the NaN. The contract ignores NaN unless every input
+ * is NaN (docs/ORACLE.md). Exposed by any NaN among numbers (dist nan-sprinkled). */
+#include "mut_common.h"
+
+/* (av, ai) beats (bv, bi): the correct design tests av > bv on non-NaN values only. */
+static __device__ __forceinline__ bool rf_mut_nan_wins_beats(float av, int ai, float bv, int bi) {
+  return !(av <= bv) || (av == bv && ai < bi);   /* BUG: true whenever av or bv is NaN */
+}
+
+/* LDS tree over pairs; the winner is in vals[0], idxs[0] after the last barrier. */
+static __device__ __forceinline__ void rf_mut_nan_wins_tree(float *vals, int *idxs, float v,
+                                                            int i) {
+  const unsigned t = threadIdx.x;
+  vals[t] = v;
+  idxs[t] = i;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s && idxs[t + s] != RF_MUT_ARGMAX_NONE &&
+        (idxs[t] == RF_MUT_ARGMAX_NONE ||
+         rf_mut_nan_wins_beats(vals[t + s], idxs[t + s], vals[t], idxs[t]))) {
+      vals[t] = vals[t + s];
+      idxs[t] = idxs[t + s];
+    }
+    __syncthreads();
+  }
+}
+
+/* One pass: grid-stride over `count` pairs (indices from `in_idx`, or the position itself when
+ * in_idx is NULL), tree, out[blockIdx.x] = the block's winner. */
+__global__ void rf_mut_nan_wins_kernel(const float *__restrict__ in_val,
+                                       const int *__restrict__ in_idx, rf_mut_u64 count,
+                                       float *out_val, int *out_idx) {
+  RF_SHARED(float, vals, RF_MUT_MAX_BLOCK);
+  RF_SHARED(int, idxs, RF_MUT_MAX_BLOCK);
+  const rf_mut_u64 stride = (rf_mut_u64)gridDim.x * blockDim.x;
+  float bv = -INFINITY;
+  int bi = RF_MUT_ARGMAX_NONE;
+  for (rf_mut_u64 j = rf_mut_gid(); j < count; j += stride) {
+    const float v = in_val[j];
+    const int i = in_idx ? in_idx[j] : (int)j;
+    if (i != RF_MUT_ARGMAX_NONE && (bi == RF_MUT_ARGMAX_NONE || rf_mut_nan_wins_beats(v, i, bv, bi))) {
+      bv = v;
+      bi = i;
+    }
+  }
+  rf_mut_nan_wins_tree(vals, idxs, bv, bi);
+  if (threadIdx.x == 0) {
+    out_val[blockIdx.x] = vals[0];
+    out_idx[blockIdx.x] = idxs[0];
+  }
+}
+
+/* Output: {-inf, -1} for an empty input, else the winner. */
+__global__ void rf_mut_nan_wins_store_kernel(const float *val, const int *idx, rf_mut_u64 n,
+                                             rf_argmax_out *out) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
+    const bool none = n == 0 || idx[0] == RF_MUT_ARGMAX_NONE;
+    out->value = n == 0 ? -INFINITY : val[0];
+    out->index = none ? -1 : idx[0];
+  }
+}
+
+#if !defined(__HIP_DEVICE_COMPILE__)
+/* Partials (grid values, grid indices), then the final pair. */
+static size_t rf_mut_nan_wins_scratch(const rf_launch_cfg *cfg) {
+  return ((size_t)cfg->grid + 1) * (sizeof(float) + sizeof(int));
+}
+
+static int rf_mut_nan_wins_launch(const rf_launch_args *a) {
+  const hipStream_t st = (hipStream_t)a->stream;
+  const size_t g = a->cfg.grid;
+  float *pv = (float *)a->scratch;
+  float *fv = pv + g;
+  int *pi = (int *)(fv + 1), *fi = pi + g;
+  if (a->cfg.n) {
+    hipLaunchKernelGGL(rf_mut_nan_wins_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, st,
+                       a->x, (const int *)NULL, (rf_mut_u64)a->cfg.n, pv, pi);
+    int err = (int)hipGetLastError();
+    if (err) return err;
+    hipLaunchKernelGGL(rf_mut_nan_wins_kernel, dim3(1), dim3(a->cfg.block), 0, st,
+                       (const float *)pv, (const int *)pi, (rf_mut_u64)g, fv, fi);
+    if ((err = (int)hipGetLastError())) return err;
+  }
+  hipLaunchKernelGGL(rf_mut_nan_wins_store_kernel, dim3(1), dim3(1), 0, st, (const float *)fv,
+                     (const int *)fi, (rf_mut_u64)a->cfg.n, (rf_argmax_out *)a->out);
+  return (int)hipGetLastError();
+}
+
+extern "C" const rf_variant rf_mut_argmax_nan_wins = {
+    "argmax/mut-nan-wins", RF_OP_ARGMAX, 1, 1,
+    "MUTANT two-kernel argmax (grid-stride pairs, LDS tree, partials) whose comparison "
+    "!(v <= best) lets a NaN win",
+    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
+    rf_mut_configure_two_pass, rf_mut_nan_wins_scratch,
+    rf_mut_plan_two_pass,   /* comparisons, informative only */
+    rf_mut_nan_wins_launch};
+#endif
