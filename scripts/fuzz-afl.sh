@@ -5,15 +5,15 @@
 # crash with `redfuzz shrink` into regressions/ (scripts/shrink-findings.sh), one per signature.
 #   scripts/fuzz-afl.sh [--backend sim|cuda|hip] [--time S] [--jobs N] [--op OP] [--only LIST]
 #                       [--build DIR] [--out DIR] [--seeds DIR] [--regressions DIR]
-#                       [--no-shrink] [--until-crash]
+#                       [--no-shrink] [--until-crash] [--build-only]
 # Usually reached as `scripts/fuzz.sh --engine afl ...`. --jobs N: one main and N-1 secondary
 # afl-fuzz instances (default one per core). --until-crash: stop at the first crash (tests).
 # Executions and exec/s come from afl-fuzz's fuzzer_stats. Only the sim backend is tested here;
-# on a GPU build the kernels' host code in .hip files is not instrumented (their launches are).
+# on a GPU build the .hip files go through nvcc / HIP clang, so AFL sees the C code's coverage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz-afl; SHRINK=1; SEEDS=corpus/bin
-UNTIL_CRASH=0 REG=regressions
+UNTIL_CRASH=0 REG=regressions BUILD_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) BACKEND=$2; shift 2;;
@@ -25,6 +25,7 @@ while [ $# -gt 0 ]; do
     --seeds) SEEDS=$2; shift 2;;
     --no-shrink) SHRINK=0; shift;;
     --until-crash) UNTIL_CRASH=1; shift;;
+    --build-only) BUILD_ONLY=1; shift;;
     --regressions) REG=$2; shift 2;;
     -h|--help) sed -n '2,12p' "$0"; exit 0;;
     *) echo "fuzz-afl.sh: unknown option '$1' (see --help)" >&2; exit 2;;
@@ -47,6 +48,7 @@ if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
     -DCMAKE_CXX_COMPILER=afl-clang-fast++ -DREDFUZZ_FUZZING_ENGINE="$AFL_DRIVER" >/dev/null
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
 fi
+[ "$BUILD_ONLY" = 1 ] && exit 0
 
 mkdir -p "$OUT" "$REG"
 export REDFUZZ_ONLY="$ONLY"

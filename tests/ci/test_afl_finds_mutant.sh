@@ -18,15 +18,13 @@ while [ $# -gt 0 ]; do
 done
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 FUZZ=$BUILD/fuzz/redfuzz_fuzz
-if [ ! -x "$FUZZ" ]; then   # fuzz-afl.sh builds it; --time 1 only to get the build
-  bash scripts/fuzz-afl.sh --build "$BUILD" --time 1 --jobs 1 --no-shrink --out "$work/warm" \
-    --regressions "$work/warm-reg" >/dev/null
-fi
+bash scripts/fuzz-afl.sh --build "$BUILD" --build-only   # builds it when absent
 # Seeds: the max inputs of the corpus, minus those on which the mutant already fails.
 mkdir -p "$work/seeds"
 kept=0 dropped=0
 for s in corpus/bin/max-*.bin; do
-  if (REDFUZZ_ONLY=$MUTANT timeout 60 "$FUZZ" "$s") >/dev/null 2>&1; then   # () hides bash's "Aborted"
+  # "; exit $?" keeps the subshell from exec'ing, so bash's "Aborted" goes to /dev/null too
+  if (REDFUZZ_ONLY=$MUTANT timeout 60 "$FUZZ" "$s"; exit $?) >/dev/null 2>&1; then
     cp "$s" "$work/seeds/"; kept=$((kept + 1))
   else
     dropped=$((dropped + 1))
