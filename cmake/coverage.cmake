@@ -25,6 +25,11 @@ option(REDFUZZ_COVERAGE_REPORT "build redfuzz_cov_replay with source-based cover
 set(REDFUZZ_KERNEL_COVERAGE_FLAGS
     -fsanitize-coverage=inline-8bit-counters,pc-table
     -fsanitize-coverage-ignorelist=${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt)
+# The build does not see the ignorelist as an input of the kernels: its digest in a
+# definition makes an edit recompile them (and CMAKE_CONFIGURE_DEPENDS reconfigure).
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt)
+file(MD5 ${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt rf_sancov_ignore_md5)
+list(APPEND REDFUZZ_KERNEL_COVERAGE_FLAGS -DRF_SANCOV_IGNORELIST_MD5=${rf_sancov_ignore_md5})
 
 # rf_cov_kernel_flags(target flags...): the flags on a target's kernel sources only (the .hip
 # files compile as CXX on the simulator; the registry and loaders are C and stay plain).
@@ -61,4 +66,26 @@ if(REDFUZZ_COVERAGE_REPORT)
   target_link_options(rf_kernels INTERFACE -fprofile-instr-generate)
   add_executable(redfuzz_cov_replay ${CMAKE_SOURCE_DIR}/fuzz/cov_replay.c)
   target_link_libraries(redfuzz_cov_replay PRIVATE rf_runner)
+endif()
+
+# The counter folding on its own, in every simulator build (tests/sim/coverage_fold.hip): a
+# kernel compiled with the fuzz build's flags, the folding, and the callbacks' stubs.
+if(REDFUZZ_BACKEND STREQUAL "sim")
+  add_executable(sim_coverage_fold ${CMAKE_SOURCE_DIR}/kernels/sancov_stubs.c)
+  rf_hip_sources(sim_coverage_fold ${CMAKE_SOURCE_DIR}/tests/sim/coverage_fold.hip)
+  rf_cov_kernel_flags(sim_coverage_fold ${REDFUZZ_KERNEL_COVERAGE_FLAGS})
+  add_library(rf_sim_kernel_coverage_test OBJECT ${CMAKE_SOURCE_DIR}/sim/kernel_coverage.cpp)
+  target_link_libraries(rf_sim_kernel_coverage_test PRIVATE rf_sim)
+  if(REDFUZZ_SANITIZE STREQUAL "thread")
+    target_compile_options(rf_sim_kernel_coverage_test PRIVATE -fno-sanitize=thread)
+  endif()
+  target_include_directories(sim_coverage_fold PRIVATE ${CMAKE_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/tests
+                             ${CMAKE_SOURCE_DIR}/tests/sim)
+  target_link_libraries(sim_coverage_fold PRIVATE rf_sim rf_sim_kernel_coverage_test)
+  add_test(NAME sim.coverage_fold COMMAND sim_coverage_fold)
+  set(rf_cov_labels sim)
+  if(REDFUZZ_SANITIZE STREQUAL "thread")
+    list(APPEND rf_cov_labels tsan)
+  endif()
+  set_tests_properties(sim.coverage_fold PROPERTIES LABELS "${rf_cov_labels}")
 endif()
