@@ -7,9 +7,13 @@
 # names; mutants only by name). Default: every correct variant of every op.
 # --jobs: default one per visible GPU (cuda), else one per core. With several GPUs, one
 # libFuzzer runs per GPU and the jobs are spread over them (REDFUZZ_FUZZ_DEVICES="0 1" picks).
+# Ends with each variant's kernel coverage (scripts/coverage.sh; default on the sim backend,
+# --coverage / --no-coverage). --hybrid: a GPU fuzzer and a ThreadSanitizer simulator fuzzer
+# on one corpus (scripts/fuzz-hybrid.sh --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1
+for a in "$@"; do [ "$a" = --hybrid ] && exec bash scripts/fuzz-hybrid.sh "$@"; done
+BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1; COVERAGE=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) BACKEND=$2; shift 2;;
@@ -20,7 +24,9 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2;;
     --out) OUT=$2; shift 2;;
     --no-shrink) SHRINK=0; shift;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0;;
+    --coverage) COVERAGE=1; shift;;
+    --no-coverage) COVERAGE=0; shift;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0;;
     *) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -116,3 +122,9 @@ if [ "$SHRINK" = 1 ]; then
   done
 fi
 echo "fuzz.sh: $new new regression(s) in regressions/"
+# What the corpus reaches in each variant's kernels, replayed on the simulator.
+[ -n "$COVERAGE" ] || { [ "$BACKEND" = sim ] && COVERAGE=1 || COVERAGE=0; }
+if [ "$COVERAGE" = 1 ]; then
+  bash scripts/coverage.sh --only "$ONLY" --out "$OUT/coverage" "$OUT/corpus" corpus/bin ||
+    echo "fuzz.sh: the coverage report failed (scripts/coverage.sh)"
+fi
