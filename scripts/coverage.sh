@@ -36,7 +36,7 @@ if [ ! -x "$REPLAY" ]; then
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >/dev/null
 fi
 export REDFUZZ_ONLY="$ONLY"
-mapfile -t VARIANTS < <("$REPLAY" --list)
+mapfile -t VARIANTS < <(LLVM_PROFILE_FILE=/dev/null "$REPLAY" --list)
 rm -rf "$OUT"; mkdir -p "$OUT"
 # One process per variant, two at a time: each writes its own profile.
 replay_one() {
