@@ -94,7 +94,7 @@ slot() {
     wait $! || true
     # A failing input from the shared corpus (a seed, or one the other side kept) would stop
     # every restart at once: it leaves the corpus (its artifact is kept).
-    art=$(grep -aoE 'Test unit written to [^ ]+' "$OUT/logs/$side-$k-$run.log" | head -n 1 | cut -d' ' -f5 || true)
+    art=$(grep -aoE 'Test unit written to [^ ]*(crash|timeout|oom|leak)-[0-9a-f]+' "$OUT/logs/$side-$k-$run.log" | head -n 1 | cut -d' ' -f5 || true)
     [ -n "$art" ] && [ -f "$OUT/corpus/${art##*-}" ] && mv -f "$OUT/corpus/${art##*-}" "$OUT/failing-inputs/" || true
   done
 }
@@ -114,10 +114,12 @@ for k in $(seq 1 "$SIM_JOBS"); do
   slot "$SIDE_SIM" "$k" "$SIM_BUILD/fuzz/redfuzz_fuzz" 1 "" & pids+=($!)
 done
 trap 'stop_all; exit 130' INT TERM
+# Failure artifacts so far (libFuzzer's slow-unit-* files are information, not failures).
+failures_in() { find "$OUT/artifacts/$1" -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' | wc -l; }
 while [ "$(date +%s)" -lt "$deadline" ]; do
   sleep $(( TIME < 10 ? 1 : 10 ))
   echo "fuzz-hybrid.sh: $(( $(date +%s) - start ))s corpus $(ls "$OUT/corpus" | wc -l)," \
-       "findings $SIDE_GPU $(ls "$OUT/artifacts/$SIDE_GPU" | wc -l), $SIDE_SIM $(ls "$OUT/artifacts/$SIDE_SIM" | wc -l)"
+       "failing inputs $SIDE_GPU $(failures_in "$SIDE_GPU"), $SIDE_SIM $(failures_in "$SIDE_SIM")"
 done
 # libFuzzer honours -max_total_time between inputs; give a long input 30 s, then stop it.
 for _ in $(seq 1 30); do
@@ -144,7 +146,7 @@ findings() {
   local f sig art t
   for f in "$OUT"/logs/"$1"-*.log; do
     sig=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$f" | head -n 1 | cut -d' ' -f3- | tr ' ' ':' || true)
-    art=$(grep -aoE 'Test unit written to [^ ]+' "$f" | head -n 1 | cut -d' ' -f5 || true)
+    art=$(grep -aoE 'Test unit written to [^ ]*(crash|timeout|oom|leak)-[0-9a-f]+' "$f" | head -n 1 | cut -d' ' -f5 || true)
     [ -n "$art" ] || continue
     [ -n "$sig" ] || sig=$(basename "$art" | cut -d- -f1):no-verdict   # timeout, oom, crash in redfuzz
     t=$(( $(stat -c %Y "$art" 2>/dev/null || echo "$start") - start ))
@@ -155,7 +157,7 @@ echo "== hybrid summary after ${elapsed}s"
 for side in "$SIDE_GPU" "$SIDE_SIM"; do
   ex=$(executions "$side")
   reloads=$(cat "$OUT"/logs/"$side"-*.log 2>/dev/null | grep -ac 'RELOAD' || true)
-  echo "$side: $ex executions ($(( ex / (elapsed > 0 ? elapsed : 1) ))/s), $reloads corpus reloads with new inputs from the other processes"
+  echo "$side: $ex executions ($(( ex / (elapsed > 0 ? elapsed : 1) ))/s), $reloads corpus reloads with new inputs from the other processes, $(find "$OUT/artifacts/$side" -name 'slow-unit-*' | wc -l) slow inputs (>10 s, not failures)"
   findings "$side" | awk -v side="$side" '{ n[$1]++; if (!($1 in first)) first[$1] = $3 }
     END { if (length(n) == 0) print "  no failures";
           for (s in n) { split(s, p, ":"); printf "  %s %s: %d failing run(s), first after %ds\n", p[1], p[2], n[s], first[s] } }'
