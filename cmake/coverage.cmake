@@ -19,12 +19,14 @@
 option(REDFUZZ_KERNEL_COVERAGE "simulator fuzz build: SanitizerCoverage in the kernels" ON)
 option(REDFUZZ_COVERAGE_REPORT "build redfuzz_cov_replay with source-based coverage in the kernels" OFF)
 
-# Not trace-cmp: it would call into libFuzzer at every compare of every GPU thread, outside
-# the per-thread folding (sim/kernel_coverage.cpp), and the kernels compare mostly against the
-# case's sizes, which the decoder already drives toward the boundaries.
+# trace-cmp: libFuzzer also learns the values kernels compare against (sizes, thread and
+# block indices) for its mutations; measured, it costs nothing visible (docs/RESULTS.md).
 set(REDFUZZ_KERNEL_COVERAGE_FLAGS
-    -fsanitize-coverage=inline-8bit-counters,pc-table
+    -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp
     -fsanitize-coverage-ignorelist=${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt)
+# More SanitizerCoverage flags for the kernels (measurements: docs/RESULTS.md).
+set(REDFUZZ_KERNEL_COVERAGE_EXTRA "" CACHE STRING "extra -fsanitize-coverage flags for the kernels")
+list(APPEND REDFUZZ_KERNEL_COVERAGE_FLAGS ${REDFUZZ_KERNEL_COVERAGE_EXTRA})
 # The build does not see the ignorelist as an input of the kernels: its digest in a
 # definition makes an edit recompile them (and CMAKE_CONFIGURE_DEPENDS reconfigure).
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt)
