@@ -9,8 +9,12 @@
 # --jobs: default one per visible GPU (cuda), else one per core. With several GPUs, one
 # libFuzzer runs per GPU and the jobs are spread over them (REDFUZZ_FUZZ_DEVICES="0 1" picks).
 # --engine libfuzzer (default) | afl: AFL++ on the same target and corpus (scripts/fuzz-afl.sh).
+# Ends with each variant's kernel coverage (scripts/coverage.sh; default on the sim backend,
+# --coverage / --no-coverage). --hybrid: a GPU fuzzer and a ThreadSanitizer simulator fuzzer
+# on one corpus (scripts/fuzz-hybrid.sh --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for a in "$@"; do [ "$a" = --hybrid ] && exec bash scripts/fuzz-hybrid.sh "$@"; done
 ENGINE=libfuzzer; rest=()
 while [ $# -gt 0 ]; do
   if [ "$1" = --engine ]; then ENGINE=${2:-}; shift $(( $# > 1 ? 2 : 1 )); else rest+=("$1"); shift; fi
@@ -21,7 +25,7 @@ case "$ENGINE" in
   afl) exec bash scripts/fuzz-afl.sh "$@";;
   *) echo "fuzz.sh: --engine: '$ENGINE' (allowed: libfuzzer, afl)" >&2; exit 2;;
 esac
-BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1
+BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1; COVERAGE=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) BACKEND=$2; shift 2;;
@@ -32,7 +36,9 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2;;
     --out) OUT=$2; shift 2;;
     --no-shrink) SHRINK=0; shift;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0;;
+    --coverage) COVERAGE=1; shift;;
+    --no-coverage) COVERAGE=0; shift;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0;;
     *) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -130,6 +136,12 @@ if [ "$SHRINK" = 1 ]; then
   done
 fi
 echo "fuzz.sh: $new new regression(s) in regressions/"
+# What the corpus reaches in each variant's kernels, replayed on the simulator.
+[ -n "$COVERAGE" ] || { [ "$BACKEND" = sim ] && COVERAGE=1 || COVERAGE=0; }
+if [ "$COVERAGE" = 1 ]; then
+  bash scripts/coverage.sh --only "$ONLY" --out "$OUT/coverage" "$OUT/corpus" corpus/bin ||
+    echo "fuzz.sh: the coverage report failed (scripts/coverage.sh)"
+fi
 # Exit status: 1 when this campaign found a failure (a failing verdict, or a case that hung or
 # ran out of memory), so run.sh and CI see it; 0 when it found none.
 found=$(find "$OUT/artifacts" -newer "$marker" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)

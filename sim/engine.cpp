@@ -21,6 +21,7 @@ LaunchView launch_view;
 int wave_size = 32;
 
 Engine the_engine;
+void (*coverage_hook)(CoveragePhase) = nullptr;
 
 // Happens-before edges with the host: the host releases host_to_kernel after preparing a
 // block, every fiber acquires it when it starts; every fiber releases kernel_to_host when
@@ -81,6 +82,7 @@ static inline void rebalance_return_predictor() {
 /* Leaves `from` for `to`; returns when some context switches back to `from`. */
 static void switch_to(Fiber *from, Fiber *to) {
   Engine &e = engine();
+  if (coverage_hook) coverage_hook(kCoverageSegment);
   e.current.set(to);
   current_view.store(to == &e.host ? &host_view : &to->view, std::memory_order_relaxed);
   san::switch_to(to->tsan.get());
@@ -387,6 +389,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
 
   uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
   std::vector<uint64_t> order = block_order(blocks);
+  if (coverage_hook) coverage_hook(kCoverageBegin);
   e.in_launch = true;
   launching = true;
   for (uint64_t k = 0; k < blocks; k++) {
@@ -396,6 +399,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
     if (!run_block(b, k)) break;
   }
   san::acquire(reinterpret_cast<uintptr_t>(&kernel_to_host));
+  if (coverage_hook) coverage_hook(kCoverageEnd);
   e.in_launch = false;
   launching = false;
   e.total_switches += e.switches.get();

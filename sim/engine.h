@@ -102,6 +102,13 @@ struct Engine {
 extern Engine the_engine;
 __attribute__((always_inline)) inline Engine &engine() { return the_engine; }
 
+/* Kernel coverage in the fuzz build (cmake/coverage.cmake, sim/kernel_coverage.cpp): called
+ * with kCoverageBegin when a launch starts, kCoverageSegment at every switch (the code that
+ * just ran was one GPU thread's stretch between two scheduling points) and kCoverageEnd when
+ * the launch ends. Null, and never called, in every other build. */
+enum CoveragePhase { kCoverageBegin, kCoverageSegment, kCoverageEnd };
+extern void (*coverage_hook)(CoveragePhase phase);
+
 /* Relative source path for messages (the project root prefix stripped). */
 const char *short_path(const char *file);
 /* Records the problem, makes the launch fail, and (inside a fiber) unwinds it. */

@@ -1,0 +1,93 @@
+# Kernel coverage (issue 13). Included at the end of the top-level CMakeLists.txt, once every
+# target exists. Two independent uses:
+#
+# 1. The simulator fuzz build (REDFUZZ_FUZZER=ON, sim backend): the kernels are compiled with
+#    SanitizerCoverage so that libFuzzer's `cov:` counts kernel edges and keeps inputs that
+#    reach a new kernel branch. Plugins get the same flags through
+#    REDFUZZ_KERNEL_COVERAGE_FLAGS (README, "Kernel coverage").
+#    Only kernel code is instrumented, never the simulator: its scheduler, barrier and fiber
+#    branches run thousands of times per launch whatever the input, and as features they would
+#    be noise that makes libFuzzer keep inputs for how threads interleaved, not for what the
+#    kernel did (cmake/sancov-ignore.txt drops the simulator's header functions too).
+#    sim/kernel_coverage.cpp keeps the counters meaningful although every GPU thread runs the
+#    same edges (per-thread maxima instead of wrapping totals).
+#
+# 2. The coverage report build (REDFUZZ_COVERAGE_REPORT=ON, sim backend, no fuzzer): the
+#    kernels carry clang source-based coverage (-fprofile-instr-generate -fcoverage-mapping)
+#    and redfuzz_cov_replay runs a corpus one variant at a time (scripts/coverage.sh).
+
+option(REDFUZZ_KERNEL_COVERAGE "simulator fuzz build: SanitizerCoverage in the kernels" ON)
+option(REDFUZZ_COVERAGE_REPORT "build redfuzz_cov_replay with source-based coverage in the kernels" OFF)
+
+# trace-cmp: libFuzzer also learns the values kernels compare against (sizes, thread and
+# block indices) for its mutations; measured, it costs nothing visible (docs/RESULTS.md).
+set(REDFUZZ_KERNEL_COVERAGE_FLAGS
+    -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp
+    -fsanitize-coverage-ignorelist=${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt)
+# More SanitizerCoverage flags for the kernels (measurements: docs/RESULTS.md).
+set(REDFUZZ_KERNEL_COVERAGE_EXTRA "" CACHE STRING "extra -fsanitize-coverage flags for the kernels")
+list(APPEND REDFUZZ_KERNEL_COVERAGE_FLAGS ${REDFUZZ_KERNEL_COVERAGE_EXTRA})
+# The build does not see the ignorelist as an input of the kernels: its digest in a
+# definition makes an edit recompile them (and CMAKE_CONFIGURE_DEPENDS reconfigure).
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt)
+file(MD5 ${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt rf_sancov_ignore_md5)
+list(APPEND REDFUZZ_KERNEL_COVERAGE_FLAGS -DRF_SANCOV_IGNORELIST_MD5=${rf_sancov_ignore_md5})
+
+# rf_cov_kernel_flags(target flags...): the flags on a target's kernel sources only (the .hip
+# files compile as CXX on the simulator; the registry and loaders are C and stay plain).
+function(rf_cov_kernel_flags target)
+  target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${ARGN}>")
+endfunction()
+
+if(REDFUZZ_BACKEND STREQUAL "sim" AND REDFUZZ_FUZZER AND REDFUZZ_KERNEL_COVERAGE)
+  if(REDFUZZ_COVERAGE_REPORT)
+    message(FATAL_ERROR "REDFUZZ_COVERAGE_REPORT=ON needs its own build folder without REDFUZZ_FUZZER")
+  endif()
+  rf_cov_kernel_flags(rf_kernels ${REDFUZZ_KERNEL_COVERAGE_FLAGS})
+  if(TARGET redfuzz_example_plugin)
+    rf_cov_kernel_flags(redfuzz_example_plugin ${REDFUZZ_KERNEL_COVERAGE_FLAGS})
+  endif()
+  # Programs other than the fuzzer that link the kernels (the CLI, tests) need the callbacks.
+  target_sources(rf_kernels PRIVATE ${CMAKE_SOURCE_DIR}/kernels/sancov_stubs.c)
+  # The counter folding, linked into the fuzzer only; an object library so that its
+  # static constructor (which installs the hook) is always linked. Not built with
+  # -fsanitize=fuzzer (it must not count itself) nor ThreadSanitizer (simulator code).
+  add_library(rf_sim_kernel_coverage OBJECT ${CMAKE_SOURCE_DIR}/sim/kernel_coverage.cpp)
+  target_link_libraries(rf_sim_kernel_coverage PRIVATE rf_sim)
+  if(REDFUZZ_SANITIZE STREQUAL "thread")
+    target_compile_options(rf_sim_kernel_coverage PRIVATE -fno-sanitize=thread)
+  endif()
+  target_link_libraries(redfuzz_fuzz PRIVATE rf_sim_kernel_coverage)
+endif()
+
+if(REDFUZZ_COVERAGE_REPORT)
+  if(NOT REDFUZZ_BACKEND STREQUAL "sim")
+    message(FATAL_ERROR "REDFUZZ_COVERAGE_REPORT=ON: the coverage report runs on the simulator (REDFUZZ_BACKEND=sim)")
+  endif()
+  rf_cov_kernel_flags(rf_kernels -fprofile-instr-generate -fcoverage-mapping)
+  target_link_options(rf_kernels INTERFACE -fprofile-instr-generate)
+  add_executable(redfuzz_cov_replay ${CMAKE_SOURCE_DIR}/fuzz/cov_replay.c)
+  target_link_libraries(redfuzz_cov_replay PRIVATE rf_runner)
+endif()
+
+# The counter folding on its own, in every simulator build (tests/sim/coverage_fold.hip): a
+# kernel compiled with the fuzz build's flags, the folding, and the callbacks' stubs.
+if(REDFUZZ_BACKEND STREQUAL "sim")
+  add_executable(sim_coverage_fold ${CMAKE_SOURCE_DIR}/kernels/sancov_stubs.c)
+  rf_hip_sources(sim_coverage_fold ${CMAKE_SOURCE_DIR}/tests/sim/coverage_fold.hip)
+  rf_cov_kernel_flags(sim_coverage_fold ${REDFUZZ_KERNEL_COVERAGE_FLAGS})
+  add_library(rf_sim_kernel_coverage_test OBJECT ${CMAKE_SOURCE_DIR}/sim/kernel_coverage.cpp)
+  target_link_libraries(rf_sim_kernel_coverage_test PRIVATE rf_sim)
+  if(REDFUZZ_SANITIZE STREQUAL "thread")
+    target_compile_options(rf_sim_kernel_coverage_test PRIVATE -fno-sanitize=thread)
+  endif()
+  target_include_directories(sim_coverage_fold PRIVATE ${CMAKE_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/tests
+                             ${CMAKE_SOURCE_DIR}/tests/sim)
+  target_link_libraries(sim_coverage_fold PRIVATE rf_sim rf_sim_kernel_coverage_test)
+  add_test(NAME sim.coverage_fold COMMAND sim_coverage_fold)
+  set(rf_cov_labels sim)
+  if(REDFUZZ_SANITIZE STREQUAL "thread")
+    list(APPEND rf_cov_labels tsan)
+  endif()
+  set_tests_properties(sim.coverage_fold PROPERTIES LABELS "${rf_cov_labels}")
+endif()

@@ -1,0 +1,161 @@
+/* redfuzz_cov_replay: runs fuzz inputs the way the libFuzzer target does, one variant at a
+ * time, in the coverage report build (cmake/coverage.cmake) where the kernels carry clang's
+ * source-based coverage. Each input decodes exactly as in the campaign (the campaign's
+ * REDFUZZ_ONLY picks the op mapping and which variants a case reaches); only VARIANT is
+ * launched, so the profile this process writes belongs to that variant alone.
+ *
+ *   redfuzz_cov_replay --list              the variants REDFUZZ_ONLY selects, one a line
+ *   redfuzz_cov_replay VARIANT PATH...     PATH: a fuzz input or a folder of them
+ *
+ * Verdicts are not the point here (the campaign judged them), but failures are counted and
+ * printed so a report over a corpus with failing inputs says so. REDFUZZ_PLUGINS as in the
+ * fuzz target. Exit status 0, or 2 for bad arguments or unreadable paths. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "run/runner.h"
+#include "run/fuzz_select.h"
+#include "kernels/plugin_loader.h"
+
+#define RF_COV_MAX_INPUT (1u << 20)
+
+static const char *target;   /* the one variant launched */
+static char only[1024];      /* the campaign's selection: decoding and op mapping */
+
+static int keep_target(const rf_variant *v, void *ctx) {
+  (void)ctx;
+  return strcmp(v->name, target) == 0;
+}
+
+typedef struct {
+  rf_runner *runner;
+  rf_limits limits;
+  long inputs, ran, failures;
+} replay;
+
+static int replay_file(replay *r, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "redfuzz_cov_replay: cannot read '%s'\n", path);
+    return -1;
+  }
+  static uint8_t buf[RF_COV_MAX_INPUT];
+  size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  rf_case c;
+  rf_fuzz_decode_like_target(buf, n, &r->limits, only, &c);
+  rf_result res[64];
+  char err[512];
+  int k = rf_runner_run(r->runner, &c, res, 64, err, sizeof err);
+  r->inputs++;
+  if (k < 0) {
+    fprintf(stderr, "redfuzz_cov_replay: %s: %s\n", path, err);
+    return 0;
+  }
+  for (int i = 0; i < k; i++) {
+    r->ran++;
+    if (rf_verdict_is_failure(res[i].verdict)) {
+      r->failures++;
+      printf("failure: %s %s on %s\n", res[i].variant->name, rf_verdict_name(res[i].verdict), path);
+    }
+  }
+  return 0;
+}
+
+static int cmp_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder: its regular files in name order (libFuzzer corpora are flat). */
+static int replay_path(replay *r, const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    fprintf(stderr, "redfuzz_cov_replay: no such file or folder '%s'\n", path);
+    return -1;
+  }
+  if (!S_ISDIR(st.st_mode)) return replay_file(r, path);
+  DIR *d = opendir(path);
+  if (!d) {
+    fprintf(stderr, "redfuzz_cov_replay: cannot open folder '%s'\n", path);
+    return -1;
+  }
+  char **names = NULL;
+  size_t count = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    if (count == cap) {
+      cap = cap ? 2 * cap : 256;
+      char **grown = realloc(names, cap * sizeof *names);
+      if (!grown) abort();
+      names = grown;
+    }
+    names[count] = malloc(strlen(path) + strlen(e->d_name) + 2);
+    if (!names[count]) abort();
+    sprintf(names[count], "%s/%s", path, e->d_name);
+    count++;
+  }
+  closedir(d);
+  qsort(names, count, sizeof *names, cmp_names);
+  int rc = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (stat(names[i], &st) == 0 && S_ISREG(st.st_mode) && replay_file(r, names[i]) != 0) rc = -1;
+    free(names[i]);
+  }
+  free(names);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    fprintf(stderr, "usage: redfuzz_cov_replay --list | VARIANT PATH...\n");
+    return 2;
+  }
+  char err[512];
+  /* The environment is read once, here at the edge, like the fuzz target reads it. */
+  static rf_settings set;
+  if (rf_settings_from_env(&set, err, sizeof err)) {
+    fprintf(stderr, "redfuzz_cov_replay: %s\n", err);
+    return 2;
+  }
+  const char *plugins = set.plugins_set ? set.plugins_text : NULL;
+  if (plugins && rf_plugin_load_list(plugins, err, sizeof err)) {
+    fprintf(stderr, "redfuzz_cov_replay: REDFUZZ_PLUGINS: %s\n", err);
+    return 2;
+  }
+  snprintf(only, sizeof only, "%s", set.only_text);
+  if (rf_only_single_op(only) == -2) {
+    fprintf(stderr, "redfuzz_cov_replay: REDFUZZ_ONLY='%s' selects no variant\n", only);
+    return 2;
+  }
+  if (strcmp(argv[1], "--list") == 0) {
+    for (size_t i = 0; i < rf_variant_count(); i++)
+      if (rf_only_keeps(only, rf_variant_at(i))) printf("%s\n", rf_variant_at(i)->name);
+    return 0;
+  }
+  target = argv[1];
+  if (!rf_variant_find(target)) {
+    fprintf(stderr, "redfuzz_cov_replay: VARIANT '%s' is not in this build (see --list)\n", target);
+    return 2;
+  }
+  if (argc < 3) {
+    fprintf(stderr, "redfuzz_cov_replay: no PATH to replay\n");
+    return 2;
+  }
+  replay r = {0};
+  r.runner = rf_runner_create(&set, err, sizeof err);
+  if (!r.runner) {
+    fprintf(stderr, "redfuzz_cov_replay: %s\n", err);
+    return 2;
+  }
+  r.limits = rf_fuzz_limits(&set);
+  rf_runner_set_filter(r.runner, keep_target, NULL);
+  int rc = 0;
+  for (int i = 2; i < argc; i++)
+    if (replay_path(&r, argv[i]) != 0) rc = 2;
+  printf("%s: %ld inputs, launched on %ld, %ld failures\n", target, r.inputs, r.ran, r.failures);
+  rf_runner_destroy(r.runner);
+  return rc;
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Kernel coverage you can read: replays fuzz inputs on the simulator, one variant at a time,
+# in a build whose kernels carry clang's source-based coverage, and prints per variant the
+# kernel source regions reached and the lines never reached (scripts/coverage_report.py).
+#   scripts/coverage.sh [--only LIST] [--build DIR] [--out DIR] PATH...
+# PATH: fuzz inputs or folders of them (a campaign's corpus, corpus/bin). --only: the
+# campaign's REDFUZZ_ONLY (default: every correct variant); the inputs decode exactly as they
+# did in that campaign. --build: the coverage build folder (default build-cov, configured and
+# built when missing: simulator backend, -DREDFUZZ_COVERAGE_REPORT=ON). --out: where the
+# profiles, exports and report.txt go (default out/coverage).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ONLY=""; BUILD=build-cov; OUT=out/coverage; PATHS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) ONLY=$2; shift 2;;
+    --build) BUILD=$2; shift 2;;
+    --out) OUT=$2; shift 2;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0;;
+    -*) echo "coverage.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    *) PATHS+=("$1"); shift;;
+  esac
+done
+[ ${#PATHS[@]} -gt 0 ] || { echo "coverage.sh: no PATH to replay (a corpus folder or fuzz inputs)" >&2; exit 2; }
+for p in "${PATHS[@]}"; do
+  [ -e "$p" ] || { echo "coverage.sh: PATH '$p' does not exist" >&2; exit 2; }
+done
+PROFDATA=$(command -v llvm-profdata-19 || command -v llvm-profdata || true)
+LLVMCOV=$(command -v llvm-cov-19 || command -v llvm-cov || true)
+[ -n "$PROFDATA" ] && [ -n "$LLVMCOV" ] || { echo "coverage.sh: needs llvm-profdata-19 and llvm-cov-19 (scripts/bootstrap.sh)" >&2; exit 2; }
+
+REPLAY=$BUILD/redfuzz_cov_replay
+if [ ! -x "$REPLAY" ]; then
+  echo "coverage.sh: building $BUILD (simulator, source-based coverage in the kernels)"
+  cmake --preset sim -B "$BUILD" -DREDFUZZ_COVERAGE_REPORT=ON -DREDFUZZ_FUZZER=OFF >/dev/null
+  cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >/dev/null
+fi
+export REDFUZZ_ONLY="$ONLY"
+mapfile -t VARIANTS < <(LLVM_PROFILE_FILE=/dev/null "$REPLAY" --list)
+rm -rf "$OUT"; mkdir -p "$OUT"
+# One process per variant, two at a time: each writes its own profile.
+replay_one() {
+  local v=$1 safe=${1//\//_}
+  LLVM_PROFILE_FILE="$OUT/$safe.profraw" "$REPLAY" "$v" "${PATHS[@]}" > "$OUT/$safe.log" 2>&1 || {
+    echo "coverage.sh: replaying $v failed (see $OUT/$safe.log)" >&2; return 1; }
+  "$PROFDATA" merge -sparse -o "$OUT/$safe.profdata" "$OUT/$safe.profraw"
+  "$LLVMCOV" export -format=text -instr-profile="$OUT/$safe.profdata" "$REPLAY" > "$OUT/$safe.json"
+}
+pids=(); args=()
+for v in "${VARIANTS[@]}"; do
+  replay_one "$v" & pids+=($!)
+  args+=("$v=$OUT/${v//\//_}.json")
+  if [ ${#pids[@]} -ge 2 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+done
+for p in "${pids[@]}"; do wait "$p"; done
+inputs=$(grep -hoE "[0-9]+ inputs" "$OUT/${VARIANTS[0]//\//_}.log" | tail -n 1 || true)
+failures=$(cat "$OUT"/*.log | grep -c '^failure:' || true)
+{
+  echo "== kernel coverage: ${#VARIANTS[@]} variants (${ONLY:-every correct variant}), ${inputs:-? inputs} from ${PATHS[*]}; clang source regions"
+  python3 scripts/coverage_report.py . "${args[@]}"
+  [ "$failures" = 0 ] || echo "note: $failures failing (variant, input) pairs in the replay: grep ^failure: $OUT/*.log"
+} | tee "$OUT/report.txt"

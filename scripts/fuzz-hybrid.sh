@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# A hybrid campaign: the GPU fuzzer and a ThreadSanitizer simulator fuzzer (same variant
+# selection) on one shared corpus folder. Every input one side keeps lands in that folder and
+# the other side's libFuzzer processes load and run it within a second (-reload=1). Failures
+# from either side are shrunk into regressions/ with the side that found them named.
+#   scripts/fuzz-hybrid.sh --sim-build DIR [--backend cuda|hip|sim] [--build DIR] [--time S]
+#                          [--op OP | --only LIST] [--out DIR] [--gpu-jobs N] [--sim-jobs N]
+#                          [--no-shrink] [--regressions DIR]
+# (also reached as `scripts/fuzz.sh --hybrid ...`)
+# --sim-build: a ThreadSanitizer simulator fuzz build folder made elsewhere (a GPU runner may
+#   have no compilers): cmake --preset sim -B DIR -DREDFUZZ_FUZZER=ON -DREDFUZZ_SANITIZE=thread
+#   && cmake --build DIR --target redfuzz_fuzz redfuzz. Its binaries need only the C/C++
+#   runtime (README, "Hybrid campaigns").
+# --build: the GPU side's build folder (default build-fuzz-BACKEND; redfuzz_fuzz and redfuzz).
+#   --backend sim runs a plain simulator build in the GPU's place (tests, no GPU).
+# Cores: the GPU side runs one libFuzzer per GPU and judges on the CPU (its oracle), so it gets
+#   half the cores for judging threads; the simulator side runs one single-threaded
+#   libFuzzer per remaining core. --gpu-jobs / --sim-jobs override the process counts.
+# Findings: libFuzzer stops at a failure; each process is restarted (reloading the shared
+#   corpus) until the time is up. Each side's first failure of each signature is shrunk with
+#   that side's redfuzz: GPU side into regressions/, TSan side into regressions/tsan/ (its
+#   verdicts, `race` included, hold in a ThreadSanitizer build). --regressions DIR instead of
+#   regressions/ (tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BACKEND=cuda; BUILD=""; SIM_BUILD=""; TIME=600; ONLY=""; OUT=out/hybrid; SHRINK=1; REG=regressions
+GPU_JOBS=""; SIM_JOBS=""
+usage() { echo "fuzz-hybrid.sh: $1" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hybrid) shift;;
+    --backend) BACKEND=$2; shift 2;;
+    --build) BUILD=$2; shift 2;;
+    --sim-build) SIM_BUILD=$2; shift 2;;
+    --time) TIME=$2; shift 2;;
+    --op|--only) ONLY=$2; shift 2;;
+    --out) OUT=$2; shift 2;;
+    --gpu-jobs) GPU_JOBS=$2; shift 2;;
+    --sim-jobs) SIM_JOBS=$2; shift 2;;
+    --no-shrink) SHRINK=0; shift;;
+    --regressions) REG=$2; shift 2;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0;;
+    *) usage "unknown option '$1' (see --help)";;
+  esac
+done
+case "$BACKEND" in sim|cuda|hip) ;; *) usage "--backend: '$BACKEND' (allowed: cuda, hip, sim)";; esac
+[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || usage "--time: '$TIME' is not a positive number of seconds"
+for v in "$GPU_JOBS" "$SIM_JOBS"; do
+  [ -z "$v" ] || [[ "$v" =~ ^[1-9][0-9]*$ ]] || usage "--gpu-jobs/--sim-jobs: '$v' is not a positive number"
+done
+: "${BUILD:=build-fuzz-$BACKEND}"
+[ -n "$SIM_BUILD" ] || usage "--sim-build DIR is required: a ThreadSanitizer simulator fuzz build (see --help)"
+for f in "$BUILD/fuzz/redfuzz_fuzz" "$BUILD/fuzz/redfuzz" "$SIM_BUILD/fuzz/redfuzz_fuzz" "$SIM_BUILD/fuzz/redfuzz"; do
+  [ -x "$f" ] || usage "'$f' is missing: build it first (see --help)"
+done
+grep -q '^REDFUZZ_SANITIZE:STRING=thread$' "$SIM_BUILD/CMakeCache.txt" 2>/dev/null ||
+  echo "fuzz-hybrid.sh: warning: $SIM_BUILD does not look like a ThreadSanitizer build (REDFUZZ_SANITIZE=thread): races will show only as wrong results" >&2
+
+CORES=$(nproc)
+GPUS=1
+if [ "$BACKEND" = cuda ] && command -v nvidia-smi >/dev/null; then GPUS=$(nvidia-smi -L | wc -l); fi
+[ "$GPUS" -ge 1 ] || GPUS=1
+: "${GPU_JOBS:=$GPUS}"
+# Half the cores judge for the GPU side; the rest run simulator processes (at least one).
+JUDGE=$(( CORES / 2 / GPU_JOBS )); [ "$JUDGE" -ge 1 ] || JUDGE=1
+: "${SIM_JOBS:=$(( CORES - CORES / 2 > 0 ? CORES - CORES / 2 : 1 ))}"
+SIDE_GPU=$BACKEND; SIDE_SIM=sim-tsan
+[ "$BACKEND" = sim ] && SIDE_GPU=sim-plain
+
+rm -rf "$OUT"
+mkdir -p "$OUT/corpus" "$OUT/logs" "$OUT/failing-inputs" "$OUT/artifacts/$SIDE_GPU" "$OUT/artifacts/$SIDE_SIM" "$REG"
+# The seeds start the shared corpus under their SHA-1 names, libFuzzer's own naming, so an
+# input is one file whichever side keeps or fails it.
+for f in corpus/bin/*; do cp "$f" "$OUT/corpus/$(sha1sum "$f" | cut -c1-40)"; done
+export REDFUZZ_ONLY="$ONLY"
+# The simulator reports races as the verdict `race` and goes on (mutation-score.sh does too).
+export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 ${TSAN_OPTIONS:-}"
+start=$(date +%s); deadline=$(( start + TIME ))
+echo "fuzz-hybrid.sh: ${TIME}s; $SIDE_GPU side: $GPU_JOBS process(es) from $BUILD, $JUDGE judging thread(s) each;" \
+     "$SIDE_SIM side: $SIM_JOBS process(es) from $SIM_BUILD; variants: ${ONLY:-every correct variant}; corpus $OUT/corpus"
+
+# One libFuzzer process slot: runs until the deadline, restarted after each failure (libFuzzer
+# stops at the first), each run in its own log. The corpus folder is the shared one: new
+# inputs go there, and -reload=1 loads what the other processes put there.
+slot() {
+  local side=$1 k=$2 fuzz=$3 judge=$4 dev=$5 run=0 left art env=()
+  env+=(REDFUZZ_JUDGE_THREADS="$judge"); [ -n "$dev" ] && env+=(CUDA_VISIBLE_DEVICES="$dev")
+  while left=$(( deadline - $(date +%s) )); [ "$left" -gt 0 ]; do
+    run=$((run + 1))
+    env "${env[@]}" "$fuzz" -reload=1 -max_total_time="$left" -timeout=60 -rss_limit_mb=8192 \
+      -artifact_prefix="$OUT/artifacts/$side/" -print_final_stats=1 -seed=$((k * 1000 + run)) \
+      "$OUT/corpus" > "$OUT/logs/$side-$k-$run.log" 2>&1 &
+    echo $! > "$OUT/logs/pid-$side-$k"
+    wait $! || true
+    # A failing input from the shared corpus (a seed, or one the other side kept) would stop
+    # every restart at once: it leaves the corpus (its artifact is kept).
+    art=$(grep -aoE 'Test unit written to [^ ]*(crash|timeout|oom|leak)-[0-9a-f]+' "$OUT/logs/$side-$k-$run.log" | head -n 1 | cut -d' ' -f5 || true)
+    [ -n "$art" ] && [ -f "$OUT/corpus/${art##*-}" ] && mv -f "$OUT/corpus/${art##*-}" "$OUT/failing-inputs/" || true
+  done
+}
+# Stops the running libFuzzer processes (by the ids the slots recorded), then the slots.
+stop_all() {
+  local f
+  for f in "$OUT"/logs/pid-*; do [ -f "$f" ] && kill -INT "$(cat "$f")" 2>/dev/null || true; done
+  kill "${pids[@]}" 2>/dev/null || true
+  return 0
+}
+pids=()
+for k in $(seq 1 "$GPU_JOBS"); do
+  dev=""; [ "$BACKEND" = cuda ] && [ "$GPUS" -gt 1 ] && dev=$(( (k - 1) % GPUS ))
+  slot "$SIDE_GPU" "$k" "$BUILD/fuzz/redfuzz_fuzz" "$JUDGE" "$dev" & pids+=($!)
+done
+for k in $(seq 1 "$SIM_JOBS"); do
+  slot "$SIDE_SIM" "$k" "$SIM_BUILD/fuzz/redfuzz_fuzz" 1 "" & pids+=($!)
+done
+trap 'stop_all; exit 130' INT TERM
+# Failure artifacts so far (libFuzzer's slow-unit-* files are information, not failures).
+failures_in() { find "$OUT/artifacts/$1" -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' | wc -l; }
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  sleep $(( TIME < 10 ? 1 : 10 ))
+  echo "fuzz-hybrid.sh: $(( $(date +%s) - start ))s corpus $(ls "$OUT/corpus" | wc -l)," \
+       "failing inputs $SIDE_GPU $(failures_in "$SIDE_GPU"), $SIDE_SIM $(failures_in "$SIDE_SIM")"
+done
+# libFuzzer honours -max_total_time between inputs; give a long input 30 s, then stop it.
+for _ in $(seq 1 30); do
+  alive=0; for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1 || true; done
+  [ "$alive" = 0 ] && break; sleep 1
+done
+stop_all
+wait || true
+elapsed=$(( $(date +%s) - start ))
+
+# Per side: executions (each run's last status line or final count), inputs loaded from the
+# other side (RELOAD lines), failures by signature with the time of the first.
+executions() {
+  local total=0 n f
+  for f in "$OUT"/logs/"$1"-*.log; do
+    [ -f "$f" ] || continue
+    n=$( { grep -aoE '^#[0-9]+' "$f" | tr -d '#'; grep -aoE 'number_of_executed_units: [0-9]+' "$f" | grep -oE '[0-9]+$'; } | sort -n | tail -n 1 || true)
+    total=$(( total + ${n:-0} ))
+  done
+  echo "$total"
+}
+# "SIGNATURE ARTIFACT SECONDS" for each run that ended in a failure.
+findings() {
+  local f sig art t
+  for f in "$OUT"/logs/"$1"-*.log; do
+    sig=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$f" | head -n 1 | cut -d' ' -f3- | tr ' ' ':' || true)
+    art=$(grep -aoE 'Test unit written to [^ ]*(crash|timeout|oom|leak)-[0-9a-f]+' "$f" | head -n 1 | cut -d' ' -f5 || true)
+    [ -n "$art" ] || continue
+    [ -n "$sig" ] || sig=$(basename "$art" | cut -d- -f1):no-verdict   # timeout, oom, crash in redfuzz
+    t=$(( $(stat -c %Y "$art" 2>/dev/null || echo "$start") - start ))
+    echo "$sig $art $t"
+  done | sort -t' ' -k3,3n
+}
+echo "== hybrid summary after ${elapsed}s"
+for side in "$SIDE_GPU" "$SIDE_SIM"; do
+  ex=$(executions "$side")
+  reloads=$(cat "$OUT"/logs/"$side"-*.log 2>/dev/null | grep -ac 'RELOAD' || true)
+  echo "$side: $ex executions ($(( ex / (elapsed > 0 ? elapsed : 1) ))/s), $reloads corpus reloads with new inputs from the other processes, $(find "$OUT/artifacts/$side" -name 'slow-unit-*' | wc -l) slow inputs (>10 s, not failures)"
+  findings "$side" | awk -v side="$side" '{ n[$1]++; if (!($1 in first)) first[$1] = $3 }
+    END { if (length(n) == 0) print "  no failures";
+          for (s in n) { split(s, p, ":"); printf "  %s %s: %d failing run(s), first after %ds\n", p[1], p[2], n[s], first[s] } }'
+done
+
+new=0
+if [ "$SHRINK" = 1 ]; then
+  for side in "$SIDE_GPU" "$SIDE_SIM"; do
+    if [ "$side" = "$SIDE_GPU" ]; then rf=$BUILD/fuzz/redfuzz dest=$REG; else rf=$SIM_BUILD/fuzz/redfuzz dest=$REG/tsan; fi
+    seen=" "
+    while read -r sig art _; do
+      [ -n "$sig" ] || continue
+      case "$seen" in *" $sig "*) continue;; esac
+      seen="$seen$sig "
+      case "$sig" in *:no-verdict) echo "not shrunk ($side, no verdict): $art"; continue;; esac
+      path=$("$rf" shrink "$art" --only "$ONLY" --out "$OUT/shrunk-$side" 2>/dev/null | tail -n 1 || true)
+      [ -f "$path" ] || { echo "shrink failed ($side): $art"; continue; }
+      # Name the side that found it, in the file (a comment line the case parser skips).
+      sed -i "1a # found by: hybrid campaign, $side side ($( [ "$side" = "$SIDE_SIM" ] && echo "$SIM_BUILD" || echo "$BUILD" ))" "$path"
+      base=$(basename "$path"); prefix=${base%-*}
+      mkdir -p "$dest"
+      if ls "$dest/$prefix"-*.case >/dev/null 2>&1; then echo "known ($side): $dest/$prefix-*.case"; continue; fi
+      cp "$path" "$dest/" && new=$((new + 1)) && echo "new regression ($side): $dest/$base"
+    done < <(findings "$side")
+  done
+fi
+echo "fuzz-hybrid.sh: $new new regression(s)"
