@@ -273,6 +273,9 @@ int rf_cmd_sweep(int argc, char **argv) {
            k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
            k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * (secs * 1e3 - total));
   }
+  if (st.oracle_device_cases)
+    printf("exact answers made on the device: %llu cases, %llu of them also on the host "
+           "(the same)\n", st.oracle_device_cases, st.oracle_rechecks);
   if (st.softmax_rows_double + st.softmax_rows_mpfr)
     printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
            "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",

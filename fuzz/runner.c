@@ -62,6 +62,7 @@ rf_runner *rf_runner_create(char *err, size_t errlen) {
   r->streams = !gpu ? 1 : streams && *streams ? (unsigned)strtoul(streams, NULL, 10) : RF_DEV_STREAMS;
   if (r->streams < 1) r->streams = 1;
   if (r->streams > RF_DEV_STREAMS) r->streams = RF_DEV_STREAMS;
+  rf_runner_device_init(r);
   return r;
 }
 
@@ -397,6 +398,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
+  host_oom |= rf_runner_device_slots(r, bcs, nc) < 0;   /* fetched too: before scratch */
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
@@ -412,6 +414,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
                    : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
   double t1 = rf_now_ms();
+  if (!fail) fail = rf_runner_device_launch(r, bcs, nc, ia);
   if (!fail && !describe(r, ps, n)) fail = "out of host memory for the launch descriptions";
   rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
   double t2 = rf_now_ms();
@@ -423,6 +426,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   if (!fail && rf_arena_fetch(a))
     fail = "cannot read the device outputs back";
   double t4 = rf_now_ms();
+  if (!fail) fail = rf_runner_device_collect(r, bcs, nc);   /* timed as judging */
   r->stats.ms_upload += t1 - t0;
   r->stats.ms_launch += t2 - t1;
   r->stats.ms_sync += t3 - t2;

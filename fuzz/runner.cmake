@@ -1,5 +1,5 @@
 # rf_runner: the device-facing runner; redfuzz: the CLI. Included from fuzz/CMakeLists.txt.
-add_library(rf_runner STATIC runner.c judge.c buffers.c arena.c workers.c launch_graph.c verdict.c report.c shrink.c fuzz_select.c bench.c parse_count.c)
+add_library(rf_runner STATIC runner.c runner_device.c judge.c buffers.c arena.c workers.c launch_graph.c verdict.c report.c shrink.c fuzz_select.c bench.c parse_count.c)
 target_include_directories(rf_runner PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(rf_runner PUBLIC rf_core rf_kernels)
 # redfuzz study: sizes, host references, measures, CSV tables (issue 6)

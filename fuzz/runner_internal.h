@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "workers.h"
 #include "launch_graph.h"
+#include "../kernels/oracle_device.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
 typedef struct {
@@ -22,6 +23,8 @@ typedef struct {
   double *y;
   double *row_rel;
   unsigned char *row_mpfr;
+  int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
+                              (runner_device.c) once the batch has run */
 } oracle_answer;
 
 /* One case of a batch: its input on the host, its exact answer and its input's slot. */
@@ -31,6 +34,7 @@ typedef struct {
   uint64_t elems;
   oracle_answer *o;
   int in_slot;
+  int dev_slot;            /* the device oracle's record in the batch's arena, or -1 */
 } batch_case;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
@@ -69,6 +73,10 @@ struct rf_runner {
   int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
   int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
                                     undecided, so the MPFR fallback runs (tests it) */
+  int device_oracle;             /* sum/max/argmax answers from the device (runner_device.c) */
+  unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
+  int oracle_scratch_slot;
+  int oracle_plant;              /* REDFUZZ_DEVICE_ORACLE_PLANT=1 (tests the re-check) */
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -92,4 +100,12 @@ void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result
  * sets jc->needs_upgrade and returns early. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                       const float *got, rf_result *res);
+
+/* runner_device.c: the device oracle in a batch (see there). */
+void rf_runner_device_init(rf_runner *r);
+int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c);
+int rf_runner_device_slots(rf_runner *r, batch_case *bcs, size_t nc);
+const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc,
+                                    const rf_arena *inputs);
+const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
 #endif
