@@ -275,7 +275,8 @@ int rf_cmd_sweep(int argc, char **argv) {
   }
   if (st.oracle_device_cases)
     printf("exact answers made on the device: %llu cases, %llu of them also on the host "
-           "(the same)\n", st.oracle_device_cases, st.oracle_rechecks);
+           "(the same); inputs made on the device: %llu\n", st.oracle_device_cases,
+           st.oracle_rechecks, st.inputs_device);
   if (st.softmax_rows_double + st.softmax_rows_mpfr)
     printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
            "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",

@@ -72,6 +72,7 @@ rf_runner_stats rf_runner_get_stats(const rf_runner *r) { return r->stats; }
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
   rf_graph_cache_free(&r->graphs);
+  rf_runner_device_free(r);
   rf_arena_free(&r->arena);
   rf_arena_free(&r->in_arena);
   rf_host_buf_free(&r->many_x);
@@ -190,8 +191,7 @@ static rf_launch_desc launch_desc(rf_runner *r, const pending *p, int k, unsigne
   memset(&d, 0, sizeof d);
   d.variant = p->v;
   d.cfg = p->cfg;
-  d.x = (const char *)rf_arena_dev(input_arena(r), p->bc->in_slot) +
-        rf_input_misalign(p->bc->c) * sizeof(float);
+  d.x = p->bc->dev_x;   /* runner_device.c: in the arena, or made on the device */
   d.out = rf_arena_dev(&r->arena, p->out_slot[k]);
   d.scratch = p->sb ? rf_arena_dev(&r->arena, p->scratch_slot[k]) : NULL;
   d.stream = stream;
@@ -405,6 +405,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   rf_arena *ia = input_arena(r);
   if (ia != a) rf_arena_reset(ia);
   for (size_t i = 0; i < nc; i++) {
+    if (!bcs[i].x) continue;   /* made on the device (runner_device.c) */
     bcs[i].in_slot = rf_arena_add_input(ia, bcs[i].x, bcs[i].elems * sizeof(float),
                                         rf_input_misalign(bcs[i].c) * sizeof(float));
     host_oom |= bcs[i].in_slot < 0;
@@ -414,7 +415,8 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
                    : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
   double t1 = rf_now_ms();
-  if (!fail) fail = rf_runner_device_launch(r, bcs, nc, ia);
+  if (!fail) fail = rf_runner_device_inputs(r, bcs, nc, ia);
+  if (!fail) fail = rf_runner_device_launch(r, bcs, nc);
   if (!fail && !describe(r, ps, n)) fail = "out of host memory for the launch descriptions";
   rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
   double t2 = rf_now_ms();
@@ -496,7 +498,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
     double t0 = rf_now_ms();
-    rf_generate(c, x);
+    if (!rf_runner_device_gen_for(r, c)) rf_generate(c, x);
     double t1 = rf_now_ms();
     memset(&r->answer, 0, sizeof r->answer);
     rf_compute_oracle(r, c, x, elems, &r->answer);
@@ -506,7 +508,8 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->have_last = 1;
   }
   r->stats.cases++;
-  batch_case bc = {.c = c, .x = r->x.p, .elems = elems, .o = &r->answer};
+  batch_case bc = {.c = c, .x = rf_runner_device_gen_for(r, c) ? NULL : r->x.p, .elems = elems,
+                   .o = &r->answer};
   pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);
   if (!ps && max) { snprintf(err, errlen, "out of host memory"); return -1; }
   size_t np = 0, k = prepare_case(r, &bc, out, max, ps, &np);
@@ -525,7 +528,8 @@ static void solve_one(void *arg, size_t i, unsigned worker) {
   solve_job *j = arg;
   batch_case *bc = &j->bcs[i];
   double t0 = rf_now_ms();
-  rf_generate(bc->c, (float *)bc->x);
+  if (rf_runner_device_gen_for(j->r, bc->c)) bc->x = NULL;   /* made on the device */
+  else rf_generate(bc->c, (float *)bc->x);
   double t1 = rf_now_ms();
   memset(bc->o, 0, sizeof *bc->o);
   rf_compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);

@@ -72,6 +72,7 @@ typedef struct {
   /* Exact answers made on the device (runner_device.c), and how many of them were also
    * made on the host and compared (REDFUZZ_ORACLE_RECHECK). */
   unsigned long long oracle_device_cases, oracle_rechecks;
+  unsigned long long inputs_device;            /* inputs made on the device (rf_gen_launch) */
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
 

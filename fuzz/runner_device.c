@@ -13,11 +13,24 @@
 #include <string.h>
 #include "runner_internal.h"
 #include "gen.h"
+#include "../kernels/gen_device.h"
+#include "../kernels/verdict_device.h"
+
+/* 0 off, 1 on for every 1-D case, 2 (auto) on GPUs for cases of device_min_elems or more. */
+static int mode_of(const char *env, int gpu) {
+  const char *v = getenv(env);
+  if (v && *v) return strcmp(v, "0") != 0;
+  return gpu ? 2 : 0;
+}
 
 void rf_runner_device_init(rf_runner *r) {
-  const char *d = getenv("REDFUZZ_DEVICE_ORACLE");
   const int gpu = strcmp(r->dev.backend, "sim") != 0;
-  r->device_oracle = d && *d ? strcmp(d, "0") != 0 : gpu;
+  r->device_oracle = mode_of("REDFUZZ_DEVICE_ORACLE", gpu);
+  r->device_gen = mode_of("REDFUZZ_DEVICE_GEN", gpu);
+  /* Below this, the host makes a case's input and answer in microseconds and they travel in
+   * the batch's one upload: three more launches would cost more than they save. */
+  const char *m = getenv("REDFUZZ_DEVICE_MIN_ELEMS");
+  r->device_min_elems = m && *m ? strtoull(m, NULL, 10) : 16384;
   const char *k = getenv("REDFUZZ_ORACLE_RECHECK");
   r->oracle_recheck = k && *k ? strtoul(k, NULL, 10) : 64;
   /* Test hook: shows that the re-check catches a device answer off by one unit in its last
@@ -27,7 +40,70 @@ void rf_runner_device_init(rf_runner *r) {
 }
 
 int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c) {
-  return r->device_oracle && (c->op == RF_OP_SUM || c->op == RF_OP_MAX || c->op == RF_OP_ARGMAX);
+  if (c->op != RF_OP_SUM && c->op != RF_OP_MAX && c->op != RF_OP_ARGMAX) return 0;
+  return r->device_oracle == 1 || (r->device_oracle == 2 && rf_case_elems(c) >= r->device_min_elems);
+}
+
+/* The input made on the device: only with its answer made there too (nothing on the host
+ * then reads it but the sampled re-check, which makes it again). */
+int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c) {
+  if (!rf_runner_device_oracle_for(r, c)) return 0;
+  return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
+}
+
+static size_t round256(size_t v) { return (v + RF_GUARD_BYTES - 1) / RF_GUARD_BYTES * RF_GUARD_BYTES; }
+
+/* After the commit: where each case's input lives on the device (bc->dev_x, what the
+ * variants and the oracle read), and for inputs made on the device, their buffer laid out
+ * as the arena lays out an input (guard | misalignment gap | payload | guard, guards of
+ * FLT_MAX, buffers.h) with the guards and the payload written on the device. */
+const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
+                                    const rf_arena *inputs) {
+  size_t total = 0;
+  for (size_t i = 0; i < nc; i++) {
+    const size_t pad = rf_input_misalign(bcs[i].c) * sizeof(float);
+    if (bcs[i].x) {
+      bcs[i].dev_x = (const float *)((const char *)rf_arena_dev(inputs, bcs[i].in_slot) + pad);
+      continue;
+    }
+    total = round256(total + RF_GUARD_BYTES + pad + bcs[i].elems * sizeof(float)) + RF_GUARD_BYTES;
+  }
+  if (!total) return NULL;
+  /* The simulator allocates exactly (AddressSanitizer then bounds the last guard). */
+  if (total > r->gen_cap || (r->in_arena.exact && total != r->gen_cap)) {
+    void *p = NULL;
+    if (rf_dev_alloc(&p, total)) return "cannot allocate the device buffer for inputs";
+    rf_dev_free(r->gen_dev);
+    r->gen_dev = p;
+    r->gen_cap = total;
+  }
+  size_t off = 0;
+  for (size_t i = 0; i < nc; i++) {
+    if (bcs[i].x) continue;
+    const size_t pad = rf_input_misalign(bcs[i].c) * sizeof(float);
+    const size_t bytes = bcs[i].elems * sizeof(float);
+    const size_t end = round256(off + RF_GUARD_BYTES + pad + bytes) + RF_GUARD_BYTES;
+    unsigned char *base = (unsigned char *)r->gen_dev + off;
+    float *x = (float *)(base + RF_GUARD_BYTES + pad);
+    rf_dev_last_error();
+    int e = rf_vd_guards_launch((uint32_t *)base, (RF_GUARD_BYTES + pad) / 4, bytes / 4,
+                                (end - off - RF_GUARD_BYTES - pad - bytes) / 4,
+                                RF_INPUT_GUARD_BITS, NULL);
+    if (!e) e = rf_gen_launch(bcs[i].c, x, NULL);
+    if (!e) e = rf_dev_last_error();
+    if (e) return "harness failure: the device input generator's launch failed";
+    bcs[i].dev_x = x;
+    r->stats.inputs_device++;
+    off = end;
+  }
+  return NULL;
+}
+
+void rf_runner_device_free(rf_runner *r) {
+  rf_dev_free(r->gen_dev);
+  r->gen_dev = NULL;
+  r->gen_cap = 0;
+  rf_host_buf_free(&r->recheck_x);
 }
 
 /* One record slot per pending case (read back with the outputs: call it between the output
@@ -46,16 +122,14 @@ int rf_runner_device_slots(rf_runner *r, batch_case *bcs, size_t nc) {
   return oom || (any && r->oracle_scratch_slot < 0) ? -1 : 0;
 }
 
-/* After the commit: enqueues each pending case's oracle on the default stream (ordered
- * after the upload; the variants' streams may overlap it: it only reads the input). The
- * input pointer is the one the variants get (runner.c, launch_desc). NULL or what failed. */
-const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc,
-                                    const rf_arena *inputs) {
+/* After the inputs: enqueues each pending case's oracle on the default stream (ordered
+ * after the upload and the input's generation; the variants' streams may overlap it: it
+ * only reads the input, the one the variants get). NULL or what failed. */
+const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc) {
   char msg[256];
   for (size_t i = 0; i < nc; i++) {
     if (bcs[i].dev_slot < 0) continue;
-    const float *x = (const float *)((const char *)rf_arena_dev(inputs, bcs[i].in_slot) +
-                                     rf_input_misalign(bcs[i].c) * sizeof(float));
+    const float *x = bcs[i].dev_x;
     rf_dev_last_error();
     rf_dev_sim_take_status(msg, sizeof msg);
     int e = rf_oracle_dev_launch(x, bcs[i].elems, rf_arena_dev(&r->arena, r->oracle_scratch_slot),
@@ -96,7 +170,14 @@ const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
     if (r->oracle_recheck && r->stats.oracle_device_cases % r->oracle_recheck == i % r->oracle_recheck) {
       rf_oracle_dev_out want;
       char msg[256];
-      rf_oracle_dev_host(bcs[i].x, bcs[i].elems, &want);
+      const float *x = bcs[i].x;
+      if (!x) {   /* made on the device: made again here, by the host's generator */
+        float *hx = rf_host_buf_get(&r->recheck_x, (bcs[i].elems + 1) * sizeof(float));
+        if (!hx) return "out of host memory for the re-check of a device answer";
+        rf_generate(bcs[i].c, hx);
+        x = hx;
+      }
+      rf_oracle_dev_host(x, bcs[i].elems, &want);
       if (rf_oracle_dev_compare(&want, d, msg, sizeof msg)) {
         const rf_case *c = bcs[i].c;
         snprintf(why, sizeof why,

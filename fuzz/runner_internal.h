@@ -35,6 +35,8 @@ typedef struct {
   oracle_answer *o;
   int in_slot;
   int dev_slot;            /* the device oracle's record in the batch's arena, or -1 */
+  const float *dev_x;      /* the input on the device (after the commit); x is NULL when it
+                              is made there (runner_device.c) */
 } batch_case;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
@@ -73,7 +75,12 @@ struct rf_runner {
   int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
   int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
                                     undecided, so the MPFR fallback runs (tests it) */
-  int device_oracle;             /* sum/max/argmax answers from the device (runner_device.c) */
+  int device_oracle, device_gen; /* answers / inputs of 1-D cases made on the device
+                                    (runner_device.c): 0 off, 1 on, 2 auto (GPUs, big cases) */
+  unsigned long long device_min_elems;
+  void *gen_dev;                 /* inputs made on the device, with their guards */
+  size_t gen_cap;
+  rf_host_buf recheck_x;
   unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
   int oracle_scratch_slot;
   int oracle_plant;              /* REDFUZZ_DEVICE_ORACLE_PLANT=1 (tests the re-check) */
@@ -104,8 +111,11 @@ void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
 /* runner_device.c: the device oracle in a batch (see there). */
 void rf_runner_device_init(rf_runner *r);
 int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c);
+int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c);
 int rf_runner_device_slots(rf_runner *r, batch_case *bcs, size_t nc);
-const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc,
+const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
                                     const rf_arena *inputs);
+const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc);
+void rf_runner_device_free(rf_runner *r);
 const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
 #endif

@@ -1,11 +1,12 @@
-# Runs `EXE ARGS` (a sweep with --json) with the exact answers made on the host
-# (REDFUZZ_DEVICE_ORACLE=0) and on the device (=1, every answer also re-checked on the host),
+# Runs `EXE ARGS` (a sweep with --json) with inputs and exact answers made on the host
+# (REDFUZZ_DEVICE_ORACLE=0, REDFUZZ_DEVICE_GEN=0) and on the device (=1, every answer also
+# re-checked on the host; on the device the input has its guards written there too),
 # and fails unless every result line is identical but for its time, the device path really
 # made the answers, and the mutants failed somewhere (so the comparison saw failures too).
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 foreach(mode 0 1)
   execute_process(COMMAND ${CMAKE_COMMAND} -E env REDFUZZ_DEVICE_ORACLE=${mode}
-                          REDFUZZ_ORACLE_RECHECK=1 ${EXE} ${args}
+                          REDFUZZ_DEVICE_GEN=${mode} REDFUZZ_ORACLE_RECHECK=1 ${EXE} ${args}
                   OUTPUT_VARIABLE out_${mode} RESULT_VARIABLE rc_${mode})
   string(REGEX REPLACE "\"ms\":[^,]*," "" out_${mode} "${out_${mode}}")
   string(REGEX MATCHALL "{[^\n]*}" lines_${mode} "${out_${mode}}")
@@ -22,13 +23,14 @@ foreach(a b IN ZIP_LISTS lines_0 lines_1)
     message(FATAL_ERROR "results differ:\n  host:   ${a}\n  device: ${b}")
   endif()
 endforeach()
-if(NOT out_1 MATCHES "exact answers made on the device: ([0-9]+) cases, ([0-9]+) of them also on the host")
+if(NOT out_1 MATCHES "exact answers made on the device: ([0-9]+) cases, ([0-9]+) of them also on the host [(]the same[)]; inputs made on the device: ([0-9]+)")
   message(FATAL_ERROR "the device run made no exact answer on the device:\n${out_1}")
 endif()
 set(made ${CMAKE_MATCH_1})
 set(same ${CMAKE_MATCH_2})
-if(NOT made EQUAL same OR made EQUAL 0)
-  message(FATAL_ERROR "device answers ${made}, re-checked and equal ${same}")
+set(inputs ${CMAKE_MATCH_3})
+if(NOT made EQUAL same OR made EQUAL 0 OR inputs EQUAL 0)
+  message(FATAL_ERROR "device answers ${made}, re-checked and equal ${same}, inputs ${inputs}")
 endif()
 if(out_0 MATCHES "exact answers made on the device")
   message(FATAL_ERROR "REDFUZZ_DEVICE_ORACLE=0 still made answers on the device")
