@@ -25,6 +25,7 @@ static const char help[] =
   "  --wave LIST        simulator wave sizes (default: 32)\n"
   "  --seed LIST        seeds, integers or ranges a..b (at most 64 values; default: 1)\n"
   "  --variant NAME     only this variant\n"
+  "  --skip LIST        leave these variants out (e.g. sum/atomic, to time the others)\n"
   "  --mutants          also run the mutants (their failures are listed as 'caught')\n"
   "  --quiet            no per-failure lines\n"
   "  --json             also print every result as a JSON line (for comparing backends)\n"
@@ -69,7 +70,18 @@ static int parse_list(const char *arg, list *l, int numeric) {
 
 typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 
-static int not_mutant(const rf_variant *v, void *ctx) { (void)ctx; return !v->is_mutant; }
+/* Which variants run: mutants only with --mutants, none named by --skip (a comma list). */
+typedef struct { int mutants; const char *skip; } sweep_filter;
+static int in_comma_list(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == 0)) return 1;
+  return 0;
+}
+static int sweep_keeps(const rf_variant *v, void *ctx) {
+  const sweep_filter *f = ctx;
+  return (f->mutants || !v->is_mutant) && !in_comma_list(f->skip, v->name);
+}
 
 /* Cases go to the runner in batches (rf_runner_run_many: on a GPU one launch sequence for all
  * of them), at most this many, or this many input elements. */
@@ -145,7 +157,7 @@ int rf_cmd_sweep(int argc, char **argv) {
   parse_list("in-order", &scheds, 0);
   parse_list("32", &waves, 1);
   parse_list("1", &seeds, 1);
-  const char *variant = "";
+  const char *variant = "", *skip = "";
   int mutants = 0, quiet = 0, json = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -167,6 +179,7 @@ int rf_cmd_sweep(int argc, char **argv) {
     else if (strcmp(a, "--wave") == 0) { l = &waves; numeric = 1; }
     else if (strcmp(a, "--seed") == 0) { l = &seeds; numeric = 1; }
     else if (strcmp(a, "--variant") == 0) { variant = v; continue; }
+    else if (strcmp(a, "--skip") == 0) { skip = v; continue; }
     else { fprintf(stderr, "redfuzz sweep: unknown option '%s' (see redfuzz sweep --help)\n", a); return RF_EXIT_USAGE; }
     if (parse_list(v, l, numeric)) {
       fprintf(stderr, "redfuzz sweep: %s: '%s' is not valid (allowed: a comma-separated list%s)\n",
@@ -191,7 +204,18 @@ int rf_cmd_sweep(int argc, char **argv) {
   rf_runner *r = rf_cli_runner("sweep");
   if (!r) return RF_EXIT_FAIL;
   rf_limits lim = rf_runner_limits(r);
-  if (!mutants && !variant[0]) rf_runner_set_filter(r, not_mutant, NULL);
+  for (const char *p = skip; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+    char name[RF_VARIANT_NAME_MAX];
+    size_t len = strcspn(p, ",");
+    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+    if (!rf_variant_find(name)) {
+      fprintf(stderr, "redfuzz sweep: --skip: '%s' is not a known variant (see redfuzz list)\n", name);
+      rf_runner_destroy(r);
+      return RF_EXIT_USAGE;
+    }
+  }
+  sweep_filter filter = {mutants, skip};
+  if (!variant[0]) rf_runner_set_filter(r, sweep_keeps, &filter);
   tally t[256] = {{0}};
   size_t nt = rf_variant_count() < 256 ? rf_variant_count() : 256;
   for (size_t i = 0; i < nt; i++) t[i].v = rf_variant_at(i);

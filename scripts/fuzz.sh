@@ -7,6 +7,8 @@
 # names; mutants only by name). Default: every correct variant of every op.
 # --jobs: default one per visible GPU (cuda), else one per core. With several GPUs, one
 # libFuzzer runs per GPU and the jobs are spread over them (REDFUZZ_FUZZ_DEVICES="0 1" picks).
+# Size caps: variants slow beyond some size (rf_variant.fuzz_max_n; sum/atomic: 2^16) are
+# fuzzed only up to it (listed in the summary); `redfuzz sweep` runs them at every size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2;;
     --out) OUT=$2; shift 2;;
     --no-shrink) SHRINK=0; shift;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0;;
     *) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -92,6 +94,9 @@ set -e
 elapsed=$(( $(date +%s) - start ))
 execs=$(executions)
 echo "fuzz.sh: libFuzzer exited $rc after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
+
+grep -ahoE 'size cap: [^ ]+ runs only on cases of at most [0-9]+ elements' "${logs[@]}" 2>/dev/null |
+  sort -u | sed 's/^/fuzz.sh: /' || true
 
 # Failures by signature (variant verdict): the target prints "ERROR: redfuzz: VARIANT VERDICT"
 # for each failing variant before aborting, and fork mode copies those lines into the logs.

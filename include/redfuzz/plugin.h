@@ -29,6 +29,8 @@
  *                 cases with the same arguments, so the launch must enqueue the same work
  *                 for the same arguments and use a->stream alone (never the default stream;
  *                 a launch that breaks the recording only costs the speed-up)
+ *   fuzz_max_n    0, or the largest element count a fuzz campaign should run the variant on
+ *                 (it is slow beyond); sweeps still run it at every size (ABI version 2)
  *
  * A plugin is built for the same backend as the redfuzz that loads it: the same kernels/port.h
  * mapping (RF_SIM for the simulator, nvcc for cuda, HIP for hip). On the simulator the
@@ -44,7 +46,7 @@
 #include <stddef.h>
 #include "../../kernels/variant.h"
 
-#define RF_PLUGIN_ABI_VERSION 1
+#define RF_PLUGIN_ABI_VERSION 2   /* 2: rf_variant.fuzz_max_n */
 
 #ifdef __cplusplus
 extern "C" {

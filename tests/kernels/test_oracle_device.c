@@ -14,6 +14,7 @@
 #include "fuzz/gen.h"
 #include "kernels/device.h"
 #include "kernels/oracle_device.h"
+#include <stdio.h>
 
 static void *dev_x, *dev_scratch, *dev_out;
 static size_t dev_x_bytes;
@@ -32,6 +33,8 @@ static int agree(const float *x, uint64_t n, const char *what) {
   CHECK(rf_dev_upload(dev_out, &got, sizeof got) == 0);
   CHECK(rf_oracle_dev_launch(dev_x, n, dev_scratch, dev_out, NULL) == 0);
   CHECK(rf_dev_sync() == 0);
+  char status[512];
+  CHECK_MSG(rf_dev_sim_take_status(status, sizeof status) == 0, "%s: simulator: %s", what, status);
   CHECK(rf_dev_download(&got, dev_out, sizeof got) == 0);
   rf_oracle_dev_host(x, n, &want);
   char msg[256];
@@ -143,6 +146,29 @@ static void compare_fires(void) {
   CHECK(rf_oracle_dev_compare(&a, &b, msg, sizeof msg) != 0 && strstr(msg, "max_value"));
 }
 
+/* The simulator's schedules and wave sizes (no-ops on a GPU): the oracle's integer atomics
+ * must give the same bits whatever order the threads meet. */
+static void schedules(void) {
+  float *x = malloc(20000 * sizeof(float));
+  for (int d = 0; d < RF_DIST_COUNT; d += 3) {
+    rf_case c;
+    rf_case_default(&c);
+    c.n = 20000;
+    c.dist = (rf_dist)d;
+    rf_generate(&c, x);
+    for (int s = 0; s < RF_SCHED_COUNT; s++)
+      for (unsigned wave = 32; wave <= 64; wave *= 2) {
+        rf_dev_sim_configure(s, 7, wave);
+        char what[96];
+        snprintf(what, sizeof what, "dist %s schedule %s wave %u", rf_dist_name(c.dist),
+                 rf_sched_name((rf_sched)s), wave);
+        agree(x, c.n, what);
+      }
+  }
+  rf_dev_sim_configure(RF_SCHED_IN_ORDER, 0, 32);
+  free(x);
+}
+
 int main(void) {
   if (rf_dev_alloc(&dev_scratch, rf_oracle_dev_scratch_bytes()) ||
       rf_dev_alloc(&dev_out, sizeof(rf_oracle_dev_out))) {
@@ -152,6 +178,7 @@ int main(void) {
   compare_fires();
   edges();
   boundary_sweep();
+  schedules();
   rf_dev_free(dev_x);
   rf_dev_free(dev_scratch);
   rf_dev_free(dev_out);

@@ -11,11 +11,11 @@ static void no_plan(const rf_launch_cfg *cfg, rf_plan *p) { (void)cfg; (void)p; 
 static int never_launch(const rf_launch_args *a) { (void)a; return 1; }
 
 #define FNS never_configure, no_scratch, no_plan
-static const rf_variant ok = {"max/test-ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant no_slash = {"max-test", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant op_mismatch = {"sum/test-op", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant ok2 = {"max/test-ok2", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant no_launch = {"max/test-null", RF_OP_MAX, 1, 0, "s", "c", FNS, NULL};
+static const rf_variant ok = {"max/test-ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant no_slash = {"max-test", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant op_mismatch = {"sum/test-op", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant ok2 = {"max/test-ok2", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant no_launch = {"max/test-null", RF_OP_MAX, 1, 0, "s", "c", FNS, NULL, 0};
 
 int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
 
