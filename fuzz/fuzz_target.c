@@ -49,6 +49,21 @@ static int keep_variant(const rf_variant *v, void *ctx) {
   return rf_only_keeps(only, v);
 }
 
+/* REDFUZZ_PROFILE: where an execution's time went (rf_runner_stats), at exit. */
+static void print_profile(void) {
+  rf_runner_stats st = rf_runner_get_stats(runner);
+  double k = st.cases ? 1e3 / (double)st.cases : 0;
+  fprintf(stderr, "redfuzz fuzz: profile: %llu executions (%llu kernel runs, %llu batches from "
+          "launch graphs)\n", st.cases, st.kernel_runs, st.batches_replayed);
+  fprintf(stderr, "redfuzz fuzz: time per execution (us): generate %.1f, oracle %.1f, upload "
+          "%.1f, launch %.1f, sync %.1f, download %.1f, judge %.1f\n", k * st.ms_generate,
+          k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch, k * st.ms_sync,
+          k * st.ms_download, k * st.ms_judge);
+  fprintf(stderr, "redfuzz fuzz: exact answers made on the device: %llu (%llu re-checked on the "
+          "host, the same); inputs made on the device: %llu\n", st.oracle_device_cases,
+          st.oracle_rechecks, st.inputs_device);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc; (void)argv;
   char err[512];
@@ -78,21 +93,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   const char *prof = getenv("REDFUZZ_PROFILE");
   if (prof && strcmp(prof, "0") != 0) atexit(print_profile);
   return 0;
-}
-
-/* REDFUZZ_PROFILE: where an execution's time went (rf_runner_stats), at exit. */
-static void print_profile(void) {
-  rf_runner_stats st = rf_runner_get_stats(runner);
-  double k = st.cases ? 1e3 / (double)st.cases : 0;
-  fprintf(stderr, "redfuzz fuzz: profile: %llu executions (%llu kernel runs, %llu batches from "
-          "launch graphs)\n", st.cases, st.kernel_runs, st.batches_replayed);
-  fprintf(stderr, "redfuzz fuzz: time per execution (us): generate %.1f, oracle %.1f, upload "
-          "%.1f, launch %.1f, sync %.1f, download %.1f, judge %.1f\n", k * st.ms_generate,
-          k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch, k * st.ms_sync,
-          k * st.ms_download, k * st.ms_judge);
-  fprintf(stderr, "redfuzz fuzz: exact answers made on the device: %llu (%llu re-checked on the "
-          "host, the same); inputs made on the device: %llu\n", st.oracle_device_cases,
-          st.oracle_rechecks, st.inputs_device);
 }
 
 static unsigned bucket_of(double ratio) {

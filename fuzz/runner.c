@@ -405,7 +405,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   rf_arena *ia = input_arena(r);
   if (ia != a) rf_arena_reset(ia);
   for (size_t i = 0; i < nc; i++) {
-    if (!bcs[i].x) continue;   /* made on the device (runner_device.c) */
+    if (bcs[i].dev_gen) continue;   /* made on the device (runner_device.c) */
     bcs[i].in_slot = rf_arena_add_input(ia, bcs[i].x, bcs[i].elems * sizeof(float),
                                         rf_input_misalign(bcs[i].c) * sizeof(float));
     host_oom |= bcs[i].in_slot < 0;
@@ -508,8 +508,8 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->have_last = 1;
   }
   r->stats.cases++;
-  batch_case bc = {.c = c, .x = rf_runner_device_gen_for(r, c) ? NULL : r->x.p, .elems = elems,
-                   .o = &r->answer};
+  batch_case bc = {.c = c, .x = r->x.p, .elems = elems, .o = &r->answer,
+                   .dev_gen = rf_runner_device_gen_for(r, c)};
   pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);
   if (!ps && max) { snprintf(err, errlen, "out of host memory"); return -1; }
   size_t np = 0, k = prepare_case(r, &bc, out, max, ps, &np);
@@ -528,8 +528,8 @@ static void solve_one(void *arg, size_t i, unsigned worker) {
   solve_job *j = arg;
   batch_case *bc = &j->bcs[i];
   double t0 = rf_now_ms();
-  if (rf_runner_device_gen_for(j->r, bc->c)) bc->x = NULL;   /* made on the device */
-  else rf_generate(bc->c, (float *)bc->x);
+  bc->dev_gen = rf_runner_device_gen_for(j->r, bc->c);
+  if (!bc->dev_gen) rf_generate(bc->c, (float *)bc->x);   /* else made on the device */
   double t1 = rf_now_ms();
   memset(bc->o, 0, sizeof *bc->o);
   rf_compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);

@@ -62,7 +62,7 @@ const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
   size_t total = 0;
   for (size_t i = 0; i < nc; i++) {
     const size_t pad = rf_input_misalign(bcs[i].c) * sizeof(float);
-    if (bcs[i].x) {
+    if (!bcs[i].dev_gen) {
       bcs[i].dev_x = (const float *)((const char *)rf_arena_dev(inputs, bcs[i].in_slot) + pad);
       continue;
     }
@@ -79,7 +79,7 @@ const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
   }
   size_t off = 0;
   for (size_t i = 0; i < nc; i++) {
-    if (bcs[i].x) continue;
+    if (!bcs[i].dev_gen) continue;
     const size_t pad = rf_input_misalign(bcs[i].c) * sizeof(float);
     const size_t bytes = bcs[i].elems * sizeof(float);
     const size_t end = round256(off + RF_GUARD_BYTES + pad + bytes) + RF_GUARD_BYTES;
@@ -171,7 +171,7 @@ const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
       rf_oracle_dev_out want;
       char msg[256];
       const float *x = bcs[i].x;
-      if (!x) {   /* made on the device: made again here, by the host's generator */
+      if (bcs[i].dev_gen) {   /* made on the device: made again here, by the host's generator */
         float *hx = rf_host_buf_get(&r->recheck_x, (bcs[i].elems + 1) * sizeof(float));
         if (!hx) return "out of host memory for the re-check of a device answer";
         rf_generate(bcs[i].c, hx);

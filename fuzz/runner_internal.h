@@ -35,8 +35,8 @@ typedef struct {
   oracle_answer *o;
   int in_slot;
   int dev_slot;            /* the device oracle's record in the batch's arena, or -1 */
-  const float *dev_x;      /* the input on the device (after the commit); x is NULL when it
-                              is made there (runner_device.c) */
+  int dev_gen;             /* the input is made on the device (runner_device.c); x unused */
+  const float *dev_x;      /* the input on the device (after the commit) */
 } batch_case;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
