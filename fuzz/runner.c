@@ -444,7 +444,12 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
                se ? rf_dev_error_string(se) : "");
     }
   }
-  if (!fail) judge_all(r, nc, ps, n);
+  if (!fail) {
+    judge_all(r, nc, ps, n);
+    /* A failure against a device-made answer is confirmed by the host oracle first. */
+    for (size_t i = 0; i < n; i++) rf_runner_device_confirm(r, ps[i].bc, ps[i].res);
+    for (size_t i = 0; i < n; i++) rf_runner_device_harness(ps[i].bc, ps[i].res);
+  }
   if (act == RF_GRAPH_DIRECT && r->use_graphs && !r->serial) {
     /* Only a batch that ran without a failure of any kind may be recorded next time. */
     int clean = !fail && !any_launch_failure(ps, n);

@@ -152,10 +152,37 @@ static void answer_from(const rf_oracle_dev_out *d, oracle_answer *o) {
   o->argmax_index = d->argmax_index;
 }
 
+/* The host oracle's answer for bc, compared with the device's d. NULL when equal, else the
+ * harness failure (also printed to stderr). */
+static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out *d) {
+  static char why[512];
+  rf_oracle_dev_out want;
+  char msg[256];
+  const float *x = bc->x;
+  if (bc->dev_gen) {   /* made on the device: made again here, by the host's generator */
+    float *hx = rf_host_buf_get(&r->recheck_x, (bc->elems + 1) * sizeof(float));
+    if (!hx) return "out of host memory for the re-check of a device answer";
+    rf_generate(bc->c, hx);
+    x = hx;
+  }
+  rf_oracle_dev_host(x, bc->elems, &want);
+  bc->o->rechecked = 1;
+  if (rf_oracle_dev_compare(&want, d, msg, sizeof msg)) {
+    const rf_case *c = bc->c;
+    snprintf(why, sizeof why,
+             "harness failure: the device oracle disagrees with the host oracle (%s) on "
+             "op=%s n=%llu dist=%s seed=%llu", msg, rf_op_name(c->op),
+             (unsigned long long)c->n, rf_dist_name(c->dist), (unsigned long long)c->seed);
+    fprintf(stderr, "redfuzz: %s\n", why);
+    return why;
+  }
+  r->stats.oracle_rechecks++;   /* agreed */
+  return NULL;
+}
+
 /* After the fetch: the records into the answers, the sampled ones checked against the host
  * oracle. NULL, or the harness failure (also printed to stderr) for the whole batch. */
 const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
-  static char why[512];
   for (size_t i = 0; i < nc; i++) {
     if (bcs[i].dev_slot < 0) continue;
     const rf_oracle_dev_out *d = rf_arena_host(&r->arena, bcs[i].dev_slot);
@@ -167,30 +194,30 @@ const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
     }
     if (rf_arena_check(&r->arena, bcs[i].dev_slot))
       return "harness failure: the device oracle wrote outside its record";
-    if (r->oracle_recheck && r->stats.oracle_device_cases % r->oracle_recheck == i % r->oracle_recheck) {
-      rf_oracle_dev_out want;
-      char msg[256];
-      const float *x = bcs[i].x;
-      if (bcs[i].dev_gen) {   /* made on the device: made again here, by the host's generator */
-        float *hx = rf_host_buf_get(&r->recheck_x, (bcs[i].elems + 1) * sizeof(float));
-        if (!hx) return "out of host memory for the re-check of a device answer";
-        rf_generate(bcs[i].c, hx);
-        x = hx;
-      }
-      rf_oracle_dev_host(x, bcs[i].elems, &want);
-      if (rf_oracle_dev_compare(&want, d, msg, sizeof msg)) {
-        const rf_case *c = bcs[i].c;
-        snprintf(why, sizeof why,
-                 "harness failure: the device oracle disagrees with the host oracle (%s) on "
-                 "op=%s n=%llu dist=%s seed=%llu", msg, rf_op_name(c->op),
-                 (unsigned long long)c->n, rf_dist_name(c->dist), (unsigned long long)c->seed);
-        fprintf(stderr, "redfuzz: %s\n", why);
-        return why;
-      }
-      r->stats.oracle_rechecks++;   /* agreed */
+    if (r->oracle_recheck &&
+        r->stats.oracle_device_cases % r->oracle_recheck == i % r->oracle_recheck) {
+      const char *why = recheck(r, &bcs[i], d);
+      if (why) return why;
     }
     answer_from(d, bcs[i].o);
     bcs[i].o->on_device = 0;
+    bcs[i].o->dev_answer = *d;
+    bcs[i].o->dev_answered = 1;
   }
   return NULL;
+}
+
+/* After the verdicts: a failure is only reported on an answer the host has confirmed, so a
+ * case that failed against a device answer not yet re-checked is re-checked now (once per
+ * case); when the host disagrees, bc->harness holds the harness failure, and
+ * rf_runner_device_harness turns every result of that case into it. */
+void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res) {
+  if (!bc->o->dev_answered || bc->o->rechecked || !rf_verdict_is_failure(res->verdict)) return;
+  bc->harness = recheck(r, bc, &bc->o->dev_answer);
+}
+
+void rf_runner_device_harness(const batch_case *bc, rf_result *res) {
+  if (!bc->harness) return;
+  res->verdict = RF_V_LAUNCH_ERROR;
+  snprintf(res->detail, sizeof res->detail, "%s", bc->harness);
 }

@@ -25,6 +25,8 @@ typedef struct {
   unsigned char *row_mpfr;
   int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
                               (runner_device.c) once the batch has run */
+  int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
+  rf_oracle_dev_out dev_answer;  /* the device's record, for a later re-check */
 } oracle_answer;
 
 /* One case of a batch: its input on the host, its exact answer and its input's slot. */
@@ -37,6 +39,7 @@ typedef struct {
   int dev_slot;            /* the device oracle's record in the batch's arena, or -1 */
   int dev_gen;             /* the input is made on the device (runner_device.c); x unused */
   const float *dev_x;      /* the input on the device (after the commit) */
+  const char *harness;     /* the host disagreed with the device: the harness failure */
 } batch_case;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
@@ -116,6 +119,8 @@ int rf_runner_device_slots(rf_runner *r, batch_case *bcs, size_t nc);
 const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
                                     const rf_arena *inputs);
 const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc);
+void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res);
+void rf_runner_device_harness(const batch_case *bc, rf_result *res);
 void rf_runner_device_free(rf_runner *r);
 const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
 #endif
