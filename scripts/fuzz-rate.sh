@@ -31,6 +31,7 @@ for caps in default 4096; do
   set +e
   env "${env_caps[@]}" REDFUZZ_PROFILE=1 CUDA_MODULE_LOADING=EAGER "$FUZZ" \
     -max_total_time="$TIME" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+    -rss_limit_mb=8192 -timeout=60 \
     ${FUZZ_RATE_EXTRA:-} "$work/corpus" corpus/bin > "$log" 2>&1
   rc=$?
   set -e
