@@ -7,7 +7,8 @@
 #     result of the boundary sweep, mutants included;
 #  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps and REDFUZZ_MAX_ELEMS=4096;
 #  4. verified runs/s at n = 2^20 (sum without sum/atomic, sum/atomic alone, max, argmax) and
-#     softmax 256x4096, each with the runner's time per case by stage.
+#     softmax 256x4096, each with the runner's time per case by stage;
+#  5. scripts/throughput.sh as it is (sum there includes sum/atomic).
 #   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR]  (build-cuda, 30, out/gpu12)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -87,5 +88,7 @@ tp "max 2^20" --op max --n 2^20
 tp "argmax 2^20" --op argmax --n 2^20
 tp "softmax 256x4096" --op softmax --shape 256x4096
 tp "sum 4096 (no sum/atomic)" --op sum --n 4096 --skip sum/atomic
+echo "== 5. scripts/throughput.sh (every op, n = 4096 and 2^20, softmax 4x1024 and 256x4096) ($(date +%T))"
+bash scripts/throughput.sh --build "$BUILD" 2>&1 | tee "$OUT/throughput.txt" | sed 's/^/   /'
 echo "== done ($(date +%T)); logs in $OUT"
 exit $status
