@@ -16,6 +16,10 @@
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
  *                         their non-mutant variants are fuzzed by default like built-in ones.
  *
+ *   REDFUZZ_DEVICE_ORACLE, REDFUZZ_DEVICE_GEN, REDFUZZ_DEVICE_MIN_ELEMS,
+ *   REDFUZZ_ORACLE_RECHECK  where 1-D inputs and exact answers are made (runner_device.c;
+ *                         default on GPUs: on the device from 16384 elements, 1 answer in 64
+ *                         and every failing case's answer re-checked on the host).
  *   REDFUZZ_PROFILE=1     at exit, print the runner's time per execution by stage
  *                         (scripts/fuzz-rate.sh).
  *
