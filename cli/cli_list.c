@@ -70,13 +70,16 @@ int rf_cmd_list(int argc, char **argv) {
       rf_json_string(stdout, v->summary);
       printf(",\"constraints\":");
       rf_json_string(stdout, v->constraints);
-      printf("}\n");
+      printf(",\"fuzz_max_n\":%llu}\n", (unsigned long long)v->fuzz_max_n);
     } else {
       printf("%-28s %-5s %-6s %s\n", v->name, v->deterministic ? "yes" : "no",
              v->is_mutant ? "yes" : "", why ? why : plan);
       printf("%-28s %-5s %-6s block %u grid %u | %s\n", "", "", "", cfg.block, cfg.grid,
              v->constraints);
       printf("%-28s %-5s %-6s %s\n", "", "", "", v->summary);
+      if (v->fuzz_max_n)
+        printf("%-28s %-5s %-6s fuzzed only up to %llu elements (slow beyond); swept at every size\n",
+               "", "", "", (unsigned long long)v->fuzz_max_n);
     }
   }
   return 0;

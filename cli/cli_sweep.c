@@ -33,7 +33,15 @@ static const char help_tail[] =
 
 typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 
-static int not_mutant(const rf_variant *v, void *ctx) { (void)ctx; return !v->is_mutant; }
+/* Which variants run: mutants only with --mutants, none named by --skip. */
+typedef struct { int mutants; const rf_flag_val *skip; } sweep_filter;
+static int sweep_keeps(const rf_variant *v, void *ctx) {
+  const sweep_filter *f = ctx;
+  if (v->is_mutant && !f->mutants) return 0;
+  for (size_t i = 0; i < f->skip->count; i++)
+    if (strcmp(f->skip->items[i], v->name) == 0) return 0;
+  return 1;
+}
 
 /* Cases go to the runner in batches (rf_runner_run_many: on a GPU one launch sequence for all
  * of them), at most this many, or this many input elements. */
@@ -162,7 +170,13 @@ int rf_cmd_sweep(int argc, char **argv) {
   if (!r) { rc = RF_EXIT_FAIL; goto out; }
   rf_limits lim = rf_runner_limits(r);
   if (check_limits(v, &lim, want)) goto out;
-  if (!mutants && !variant[0]) rf_runner_set_filter(r, not_mutant, NULL);
+  for (size_t i = 0; i < v[F_SKIP].count; i++)
+    if (!rf_variant_find(v[F_SKIP].items[i])) {
+      rf_cli_check_variant("sweep", &rf_flags[F_SKIP], v[F_SKIP].items[i], -1);
+      goto out;
+    }
+  sweep_filter filter = {mutants, &v[F_SKIP]};
+  if (!variant[0]) rf_runner_set_filter(r, sweep_keeps, &filter);
   tally t[256] = {{0}};
   size_t nt = rf_variant_count() < 256 ? rf_variant_count() : 256;
   for (size_t i = 0; i < nt; i++) t[i].v = rf_variant_at(i);
@@ -257,6 +271,10 @@ stop:
            k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
            k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * (secs * 1e3 - total));
   }
+  if (st.oracle_device_cases)
+    printf("exact answers made on the device: %llu cases, %llu of them also on the host "
+           "(the same); inputs made on the device: %llu\n", st.oracle_device_cases,
+           st.oracle_rechecks, st.inputs_device);
   if (st.softmax_rows_double + st.softmax_rows_mpfr)
     printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
            "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",

@@ -14,7 +14,19 @@
  *                         on GPUs: big enough for grid > block, small enough for tens of
  *                         executions a second; `redfuzz sweep` covers 2^24 and 2^26).
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
- *                         their non-mutant variants are fuzzed by default like built-in ones. */
+ *                         their non-mutant variants are fuzzed by default like built-in ones.
+ *
+ *   REDFUZZ_DEVICE_ORACLE, REDFUZZ_DEVICE_GEN, REDFUZZ_DEVICE_MIN_ELEMS,
+ *   REDFUZZ_ORACLE_RECHECK  where 1-D inputs and exact answers are made (runner_device.c;
+ *                         default on GPUs: on the device from 16384 elements, 1 answer in 64
+ *                         and every failing case's answer re-checked on the host).
+ *   REDFUZZ_PROFILE=1     at exit, print the runner's time per execution by stage
+ *                         (scripts/fuzz-rate.sh).
+ *
+ * Cost caps: a variant that declares fuzz_max_n (kernels/variant.h; sum/atomic: 2^16) runs
+ * only on cases of at most that many elements here, so one slow kernel does not set the
+ * campaign's pace; the target prints each cap at start ("redfuzz fuzz: size cap: ...", in
+ * the campaign summary of scripts/fuzz.sh); `redfuzz sweep` runs it at every size. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,9 +47,26 @@ static rf_runner *runner;
 static rf_limits limits;
 static char only[1024];
 
+/* ctx: the case about to run (its size against the variant's cost cap). */
 static int keep_variant(const rf_variant *v, void *ctx) {
-  (void)ctx;
+  const rf_case *c = ctx;
+  if (c && !rf_fuzz_within_cost(v, c)) return 0;
   return rf_only_keeps(only, v);
+}
+
+/* REDFUZZ_PROFILE: where an execution's time went (rf_runner_stats), at exit. */
+static void print_profile(void) {
+  rf_runner_stats st = rf_runner_get_stats(runner);
+  double k = st.cases ? 1e3 / (double)st.cases : 0;
+  fprintf(stderr, "redfuzz fuzz: profile: %llu executions (%llu kernel runs, %llu batches from "
+          "launch graphs)\n", st.cases, st.kernel_runs, st.batches_replayed);
+  fprintf(stderr, "redfuzz fuzz: time per execution (us): generate %.1f, oracle %.1f, upload "
+          "%.1f, launch %.1f, sync %.1f, download %.1f, judge %.1f\n", k * st.ms_generate,
+          k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch, k * st.ms_sync,
+          k * st.ms_download, k * st.ms_judge);
+  fprintf(stderr, "redfuzz fuzz: exact answers made on the device: %llu (%llu re-checked on the "
+          "host, the same); inputs made on the device: %llu\n", st.oracle_device_cases,
+          st.oracle_rechecks, st.inputs_device);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -64,6 +93,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     fprintf(stderr, "redfuzz fuzz: REDFUZZ_ONLY='%s' selects no variant (see redfuzz list)\n", only);
     exit(2);
   }
+  for (size_t i = 0; i < rf_variant_count(); i++) {
+    const rf_variant *v = rf_variant_at(i);
+    if (v->fuzz_max_n && rf_only_keeps(only, v))
+      fprintf(stderr, "redfuzz fuzz: size cap: %s runs only on cases of at most %llu elements "
+              "(slow beyond; sweeps run it at every size)\n", v->name,
+              (unsigned long long)v->fuzz_max_n);
+  }
+  if (set.profile) atexit(print_profile);
   return 0;
 }
 
@@ -79,6 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rf_fuzz_decode_like_target(data, size, &limits, only, &c);
   rf_result res[64];
   char err[512];
+  rf_runner_set_filter(runner, keep_variant, &c);
   int n = rf_runner_run(runner, &c, res, 64, err, sizeof err);
   if (n < 0) {
     fprintf(stderr, "redfuzz fuzz: decoded an invalid case: %s\n", err);

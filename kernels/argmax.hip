@@ -277,7 +277,7 @@ static const rf_variant rf_argmax_lds_variant = {
     "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; "
     "no items",
     rf_argmax_configure_lds, rf_argmax_partials_scratch, rf_argmax_plan_lds,
-    rf_argmax_launch_lds};
+    rf_argmax_launch_lds, 0};
 
 static const rf_variant rf_argmax_wave_variant = {
     "argmax/wave", RF_OP_ARGMAX, 1, 0,
@@ -285,7 +285,7 @@ static const rf_variant rf_argmax_wave_variant = {
     "finishes, one 64-bit atomicMax per block on (ordered value, inverted index)",
     "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
     "ceil(n/block))); n < 2^31; no items",
-    rf_argmax_configure_wave, rf_argmax_key_scratch, rf_argmax_plan_wave, rf_argmax_launch_wave};
+    rf_argmax_configure_wave, rf_argmax_key_scratch, rf_argmax_plan_wave, rf_argmax_launch_wave, 0};
 
 extern "C" const rf_variant *const rf_family_argmax[] = {&rf_argmax_lds_variant,
                                                          &rf_argmax_wave_variant, NULL};

@@ -246,7 +246,7 @@ static const rf_variant rf_max_lds_variant = {
     "grid-stride fmaxf, LDS tree, one integer atomicMax per block on an order-preserving key, "
     "one thread decodes the key",
     "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
-    rf_max_configure_lds, rf_max_key_scratch, rf_max_plan_lds, rf_max_launch_lds};
+    rf_max_configure_lds, rf_max_key_scratch, rf_max_plan_lds, rf_max_launch_lds, 0};
 
 static const rf_variant rf_max_wave_variant = {
     "max/wave", RF_OP_MAX, 1, 0,
@@ -254,7 +254,7 @@ static const rf_variant rf_max_wave_variant = {
     "atomicMax per block on an order-preserving key, one thread decodes the key",
     "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
     "ceil(n/block))); no items",
-    rf_max_configure_waves, rf_max_key_scratch, rf_max_plan_wave, rf_max_launch_wave};
+    rf_max_configure_waves, rf_max_key_scratch, rf_max_plan_wave, rf_max_launch_wave, 0};
 
 static const rf_variant rf_max_two_stage_variant = {
     "max/two-stage", RF_OP_MAX, 1, 0,
@@ -263,7 +263,7 @@ static const rf_variant rf_max_two_stage_variant = {
     "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
     "ceil(n/block))); no items",
     rf_max_configure_waves, rf_max_partials_scratch, rf_max_plan_two_stage,
-    rf_max_launch_two_stage};
+    rf_max_launch_two_stage, 0};
 
 extern "C" const rf_variant *const rf_family_max[] = {&rf_max_lds_variant, &rf_max_wave_variant,
                                                       &rf_max_two_stage_variant, NULL};

@@ -584,14 +584,14 @@ static const rf_variant rf_sm_3kernel_variant = {
     "+ serial row sum; one thread per element divides",
     "block 1..1024 (any); grid 1..65535 for the per-row kernels (default ceil(rows/block)); "
     "no items",
-    rf_sm_configure_3kernel, rf_sm_3kernel_scratch, rf_sm_plan_3kernel, rf_sm_launch_3kernel};
+    rf_sm_configure_3kernel, rf_sm_3kernel_scratch, rf_sm_plan_3kernel, rf_sm_launch_3kernel, 0};
 
 static const rf_variant rf_sm_block_lds_variant = {
     "softmax/block-lds", RF_OP_SOFTMAX, 1, 0,
     "seed 004 fused: one block per row, strided max, LDS max tree, reader barrier, strided "
     "exp-sum, LDS reused for the sum tree, e/s",
     "block power of two 1..1024; grid 1..65535 (default rows; blocks stride over rows); no items",
-    rf_sm_configure_block_lds, rf_sm_no_scratch, rf_sm_plan_block_lds, rf_sm_launch_block_lds};
+    rf_sm_configure_block_lds, rf_sm_no_scratch, rf_sm_plan_block_lds, rf_sm_launch_block_lds, 0};
 
 static const rf_variant rf_sm_block_wave_variant = {
     "softmax/block-wave", RF_OP_SOFTMAX, 1, 0,
@@ -599,7 +599,7 @@ static const rf_variant rf_sm_block_wave_variant = {
     "values via LDS, first wave combines; e/s",
     "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; blocks stride "
     "over rows); no items",
-    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_block_wave, rf_sm_launch_block_wave};
+    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_block_wave, rf_sm_launch_block_wave, 0};
 
 static const rf_variant rf_sm_online_variant = {
     "softmax/online", RF_OP_SOFTMAX, 1, 0,
@@ -607,7 +607,7 @@ static const rf_variant rf_sm_online_variant = {
     "rescaling by wave butterflies then the first wave; e * (1/s)",
     "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; blocks stride "
     "over rows); no items",
-    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_online, rf_sm_launch_online};
+    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_online, rf_sm_launch_online, 0};
 
 static const rf_variant rf_sm_row_reg_variant = {
     "softmax/row-reg", RF_OP_SOFTMAX, 1, 0,
@@ -615,7 +615,7 @@ static const rf_variant rf_sm_row_reg_variant = {
     "block max and sum by wave butterflies + first wave, e/s stored as float4 where aligned",
     "wave 32 or 64; block power of two, wave..1024, >= cols/32 (8 float4 per thread; default "
     "4 each); cols <= 32771; grid 1..65535 (default rows); no items",
-    rf_sm_configure_row_reg, rf_sm_no_scratch, rf_sm_plan_row_reg, rf_sm_launch_row_reg};
+    rf_sm_configure_row_reg, rf_sm_no_scratch, rf_sm_plan_row_reg, rf_sm_launch_row_reg, 0};
 
 extern "C" const rf_variant *const rf_family_softmax[] = {
     &rf_sm_3kernel_variant, &rf_sm_block_lds_variant, &rf_sm_block_wave_variant,

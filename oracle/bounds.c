@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dir_round.h"
+#include "exact.h"
 
 /* ---- sum ------------------------------------------------------------------------------------ */
 double rf_gamma(uint64_t h) {
@@ -38,12 +39,10 @@ static int lowest_bit_exp(float x) {
 }
 
 void rf_sum_facts_compute(const float *x, size_t n, rf_sum_facts *f) {
-  /* Σ|x_i| in double: each RN addition's error is found exactly with TwoSum (Knuth, TAOCP
-   * vol. 2, §4.2.2); when none occurred the double sum is exact (so integer data keep their
-   * exactness test), otherwise each error is at most 2^-53 times its partial sum, and the
-   * partial sums of nonnegative terms never exceed the final one. */
-  double s = 0;
-  uint64_t inexact = 0;
+  /* Σ|x_i| exactly (the superaccumulator over the finite |x_i|), rounded up once: the
+   * tightest rigorous value, exact whenever the sum is a double (so integer data keep their
+   * exactness test), and independent of the order of the elements, so a device oracle that
+   * meets them in any order gives the same bits (kernels/oracle_device.h). */
   int min_exp = 0, any = 0, finite = 1, pos_zero = 0;
   for (size_t i = 0; i < n; i++) {
     float v = x[i];
@@ -58,13 +57,12 @@ void rf_sum_facts_compute(const float *x, size_t n, rf_sum_facts *f) {
     int e = lowest_bit_exp(v);
     if (!any || e < min_exp) min_exp = e;
     any = 1;
-    double a = fabs((double)v);
-    double t = s + a, bp = t - s;
-    double err = (s - (t - bp)) + (a - bp);
-    inexact += err != 0;
-    s = t;
   }
-  f->abs_sum_up = inexact ? up_mul(s, up_add(1.0, up_count(inexact) * 0x1p-53)) : s;
+  rf_xsum a;
+  rf_xsum_init(&a);
+  rf_xsum_add_abs(&a, x, n);
+  a.n_pinf = a.n_ninf = a.n_nan = 0;   /* over the finite x_i only */
+  f->abs_sum_up = any ? rf_xsum_round_up_f64(&a) : 0;
   f->all_finite = finite;
   f->any_nonzero = any;
   f->min_exp = any ? min_exp : 0;

@@ -36,7 +36,7 @@
 #define COUNT_ONE (UINT64_C(1) << 40)
 #define FRAC_MASK (COUNT_ONE - 1)
 
-_Static_assert(DIGITS <= RF_XSUM_WORDS, "rf_xsum too small for the digit layout");
+_Static_assert(DIGITS == RF_XSUM_WORDS, "rf_xsum_digits exchanges exactly the digit layout");
 _Static_assert((-1 >> 1) == -1, "the carry split needs arithmetic right shifts");
 _Static_assert(CHUNK / LANES <= ((size_t)1 << 17), "bin fields would overflow");
 
@@ -174,6 +174,20 @@ void rf_xsum_add1(rf_xsum *a, float x) {
   reserve(a, 1);
   add_one(a->w, bits_of(x), &sp);
   add_specials(a, &sp);
+}
+
+void rf_xsum_digits(const rf_xsum *a, int64_t w[RF_XSUM_WORDS]) {
+  memcpy(w, a->w, sizeof a->w);
+  normalise(w);
+}
+
+void rf_xsum_from_digits(rf_xsum *a, const int64_t w[RF_XSUM_WORDS], uint64_t n_pinf,
+                         uint64_t n_ninf, uint64_t n_nan) {
+  rf_xsum_init(a);
+  memcpy(a->w, w, sizeof a->w);
+  a->n_pinf = n_pinf;
+  a->n_ninf = n_ninf;
+  a->n_nan = n_nan;
 }
 
 /* IEEE: any NaN, or +inf together with -inf, gives NaN; otherwise an infinity wins. */

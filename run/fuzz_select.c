@@ -62,3 +62,7 @@ rf_limits rf_fuzz_limits(const rf_settings *set) {
   if (l.max_cols > cap) l.max_cols = (uint32_t)cap;
   return l;
 }
+
+int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c) {
+  return !v->fuzz_max_n || rf_case_elems(c) <= v->fuzz_max_n;
+}

@@ -23,6 +23,9 @@ rf_limits rf_fuzz_limits(const rf_settings *set);
  * GPU for the same empty blocks (the first GPU campaigns spent most of their time there).
  * `redfuzz sweep --grid` and text cases still reach 2^31 - 1. */
 #define RF_FUZZ_MAX_GRID (1u << 22)
+/* The fuzz target's cost cap: 0 when v declares fuzz_max_n and c has more elements (the
+ * variant is left out of that case), else 1. */
+int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c);
 /* Decode exactly as the fuzz target does (lim from rf_fuzz_limits). Returns 0. */
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
                                const char *only, rf_case *c);

@@ -53,6 +53,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   r->use_graphs = !rf_backend.is_sim && set->graphs;
   r->streams = set->streams ? (unsigned)set->streams : rf_backend.streams;
   if (r->streams > rf_backend.streams) r->streams = rf_backend.streams;
+  rf_runner_device_init(r, set);
   return r;
 }
 
@@ -62,6 +63,7 @@ rf_runner_stats rf_runner_get_stats(const rf_runner *r) { return r->stats; }
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
   rf_graph_cache_free(&r->graphs);
+  rf_runner_device_free(r);
   rf_arena_free(&r->arena);
   rf_arena_free(&r->in_arena);
   rf_host_buf_free(&r->many_x);
@@ -179,8 +181,7 @@ static rf_launch_desc launch_desc(rf_runner *r, const pending *p, int k, unsigne
   memset(&d, 0, sizeof d);
   d.variant = p->v;
   d.cfg = p->cfg;
-  d.x = (const char *)rf_arena_dev(input_arena(r), p->bc->in_slot) +
-        rf_input_misalign(p->bc->c) * sizeof(float);
+  d.x = p->bc->dev_x;   /* runner_device.c: in the arena, or made on the device */
   d.out = rf_arena_dev(&r->arena, p->out_slot[k]);
   d.scratch = p->sb ? rf_arena_dev(&r->arena, p->scratch_slot[k]) : NULL;
   d.stream = stream;
@@ -394,12 +395,14 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
+  host_oom |= rf_runner_device_slots(r, bcs, nc) < 0;   /* fetched too: before scratch */
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
   rf_arena *ia = input_arena(r);
   if (ia != a) rf_arena_reset(ia);
   for (size_t i = 0; i < nc; i++) {
+    if (bcs[i].dev_gen) continue;   /* made on the device (runner_device.c) */
     bcs[i].in_slot = rf_arena_add_input(ia, bcs[i].x, bcs[i].elems * sizeof(float),
                                         rf_input_misalign(bcs[i].c) * sizeof(float));
     host_oom |= bcs[i].in_slot < 0;
@@ -409,6 +412,8 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
                    : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
   double t1 = rf_now_ms();
+  if (!fail) fail = rf_runner_device_inputs(r, bcs, nc, ia);
+  if (!fail) fail = rf_runner_device_launch(r, bcs, nc);
   if (!fail && !describe(r, ps, n)) fail = "out of host memory for the launch descriptions";
   rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
   double t2 = rf_now_ms();
@@ -420,6 +425,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   if (!fail && rf_arena_fetch(a))
     fail = "cannot read the device outputs back";
   double t4 = rf_now_ms();
+  if (!fail) fail = rf_runner_device_collect(r, bcs, nc);   /* timed as judging */
   r->stats.ms_upload += t1 - t0;
   r->stats.ms_launch += t2 - t1;
   r->stats.ms_sync += t3 - t2;
@@ -435,7 +441,12 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
                se ? rf_dev_error_string(se) : "");
     }
   }
-  if (!fail) judge_all(r, nc, ps, n);
+  if (!fail) {
+    judge_all(r, nc, ps, n);
+    /* A failure against a device-made answer is confirmed by the host oracle first. */
+    for (size_t i = 0; i < n; i++) rf_runner_device_confirm(r, ps[i].bc, ps[i].res);
+    for (size_t i = 0; i < n; i++) rf_runner_device_harness(ps[i].bc, ps[i].res);
+  }
   if (act == RF_GRAPH_DIRECT && r->use_graphs && !r->serial) {
     /* Only a batch that ran without a failure of any kind may be recorded next time. */
     int clean = !fail && !any_launch_failure(ps, n);
@@ -489,7 +500,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
     double t0 = rf_now_ms();
-    rf_generate(c, x);
+    if (!rf_runner_device_gen_for(r, c)) rf_generate(c, x);
     double t1 = rf_now_ms();
     memset(&r->answer, 0, sizeof r->answer);
     rf_compute_oracle(r, c, x, elems, &r->answer);
@@ -499,7 +510,8 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->have_last = 1;
   }
   r->stats.cases++;
-  batch_case bc = {.c = c, .x = r->x.p, .elems = elems, .o = &r->answer};
+  batch_case bc = {.c = c, .x = r->x.p, .elems = elems, .o = &r->answer,
+                   .dev_gen = rf_runner_device_gen_for(r, c)};
   pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);
   if (!ps && max) { snprintf(err, errlen, "out of host memory"); return -1; }
   size_t np = 0, k = prepare_case(r, &bc, out, max, ps, &np);
@@ -518,7 +530,8 @@ static void solve_one(void *arg, size_t i, unsigned worker) {
   solve_job *j = arg;
   batch_case *bc = &j->bcs[i];
   double t0 = rf_now_ms();
-  rf_generate(bc->c, (float *)bc->x);
+  bc->dev_gen = rf_runner_device_gen_for(j->r, bc->c);
+  if (!bc->dev_gen) rf_generate(bc->c, (float *)bc->x);   /* else made on the device */
   double t1 = rf_now_ms();
   memset(bc->o, 0, sizeof *bc->o);
   rf_compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);

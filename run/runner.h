@@ -71,6 +71,10 @@ typedef struct {
   /* GPUs: launch graphs recorded, and batches launched from one (launch_graph.h). */
   unsigned long long graphs_recorded, batches_replayed;
   unsigned long long kernel_runs;              /* launched_runs + determinism repeats */
+  /* Exact answers made on the device (runner_device.c), and how many of them were also
+   * made on the host and compared (REDFUZZ_ORACLE_RECHECK). */
+  unsigned long long oracle_device_cases, oracle_rechecks;
+  unsigned long long inputs_device;            /* inputs made on the device (rf_gen_launch) */
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
 

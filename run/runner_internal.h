@@ -10,6 +10,7 @@
 #include "arena.h"
 #include "workers.h"
 #include "launch_graph.h"
+#include "kernels/oracle_device.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
 typedef struct {
@@ -23,6 +24,10 @@ typedef struct {
   double *y;
   double *row_rel;
   unsigned char *row_mpfr;
+  int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
+                              (runner_device.c) once the batch has run */
+  int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
+  rf_oracle_dev_out dev_answer;  /* the device's record, for a later re-check */
 } oracle_answer;
 
 /* One case of a batch: its input on the host, its exact answer and its input's slot. */
@@ -32,6 +37,10 @@ typedef struct {
   uint64_t elems;
   oracle_answer *o;
   int in_slot;
+  int dev_slot;            /* the device oracle's record in the batch's arena, or -1 */
+  int dev_gen;             /* the input is made on the device (runner_device.c); x unused */
+  const float *dev_x;      /* the input on the device (after the commit) */
+  const char *harness;     /* the host disagreed with the device: the harness failure */
 } batch_case;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
@@ -70,6 +79,15 @@ struct rf_runner {
   int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
   int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
                                     undecided, so the MPFR fallback runs (tests it) */
+  int device_oracle, device_gen; /* answers / inputs of 1-D cases made on the device
+                                    (runner_device.c): 0 off, 1 on, 2 auto (GPUs, big cases) */
+  unsigned long long device_min_elems;
+  void *gen_dev;                 /* inputs made on the device, with their guards */
+  size_t gen_cap;
+  rf_host_buf recheck_x;
+  unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
+  int oracle_scratch_slot;
+  int oracle_plant;              /* REDFUZZ_DEVICE_ORACLE_PLANT=1 (tests the re-check) */
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -93,4 +111,17 @@ void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result
  * sets jc->needs_upgrade and returns early. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                       const float *got, rf_result *res);
+
+/* runner_device.c: the device oracle in a batch (see there). */
+void rf_runner_device_init(rf_runner *r, const rf_settings *set);
+int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c);
+int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c);
+int rf_runner_device_slots(rf_runner *r, batch_case *bcs, size_t nc);
+const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
+                                    const rf_arena *inputs);
+const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc);
+void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res);
+void rf_runner_device_harness(const batch_case *bc, rf_result *res);
+void rf_runner_device_free(rf_runner *r);
+const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
 #endif

@@ -12,6 +12,8 @@
 # Ends with each variant's kernel coverage (scripts/coverage.sh; default on the sim backend,
 # --coverage / --no-coverage). --hybrid: a GPU fuzzer and a ThreadSanitizer simulator fuzzer
 # on one corpus (scripts/fuzz-hybrid.sh --help).
+# Size caps: variants slow beyond some size (rf_variant.fuzz_max_n; sum/atomic: 2^16) are
+# fuzzed only up to it (listed in the summary); `redfuzz sweep` runs them at every size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for a in "$@"; do [ "$a" = --hybrid ] && exec bash scripts/fuzz-hybrid.sh "$@"; done
@@ -38,7 +40,7 @@ while [ $# -gt 0 ]; do
     --no-shrink) SHRINK=0; shift;;
     --coverage) COVERAGE=1; shift;;
     --no-coverage) COVERAGE=0; shift;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0;;
     *) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -112,6 +114,9 @@ set -e
 elapsed=$(( $(date +%s) - start ))
 execs=$(executions)
 echo "fuzz.sh: libFuzzer exited $rc after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
+
+grep -ahoE 'size cap: [^ ]+ runs only on cases of at most [0-9]+ elements' "${logs[@]}" 2>/dev/null |
+  sort -u | sed 's/^/fuzz.sh: /' || true
 
 # Failures by signature (variant verdict): the target prints "ERROR: redfuzz: VARIANT VERDICT"
 # for each failing variant before aborting, and fork mode copies those lines into the logs.

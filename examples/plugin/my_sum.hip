@@ -108,12 +108,12 @@ static const rf_variant my_sum_example = {
     "sum/plugin-example", RF_OP_SUM, 0, 0,
     "plugin: block per chunk of block*items, wave shuffle, wave sums via LDS, one atomic per "
     "block",
-    MY_SUM_CONSTRAINTS, my_sum_configure, my_sum_scratch, my_sum_plan, my_sum_launch};
+    MY_SUM_CONSTRAINTS, my_sum_configure, my_sum_scratch, my_sum_plan, my_sum_launch, 0};
 
 static const rf_variant my_sum_drops_last = {
     "sum/plugin-drops-last", RF_OP_SUM, 0, 1,
     "plugin, planted bug: sum/plugin-example that never reads the last element",
-    MY_SUM_CONSTRAINTS, my_sum_configure, my_sum_scratch, my_sum_plan, my_sum_launch_drops_last};
+    MY_SUM_CONSTRAINTS, my_sum_configure, my_sum_scratch, my_sum_plan, my_sum_launch_drops_last, 0};
 
 static const rf_variant *const my_variants[] = {&my_sum_example, &my_sum_drops_last};
 

@@ -34,6 +34,8 @@
  *                 cases with the same arguments, so the launch must enqueue the same work
  *                 for the same arguments and use a->stream alone (never the default stream;
  *                 a launch that breaks the recording only costs the speed-up)
+ *   fuzz_max_n    0, or the largest element count a fuzz campaign should run the variant on
+ *                 (it is slow beyond); sweeps still run it at every size (ABI version 2)
  *
  * OUTPUT RULES (the op's contract, written once in docs/ORACLE.md, "The contract for special
  * values"; the distributions nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf and
@@ -122,7 +124,7 @@
 #include <stddef.h>
 #include "variant.h"
 
-#define RF_PLUGIN_ABI_VERSION 1
+#define RF_PLUGIN_ABI_VERSION 2   /* 2: rf_variant.fuzz_max_n, rf_plan.exp, rf_plugin_sanitizer */
 
 /* The sanitizer this translation unit is compiled with, exported by every plugin (a weak
  * definition, so several files of one plugin may include this header). The loader refuses a

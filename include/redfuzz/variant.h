@@ -51,6 +51,12 @@ typedef struct rf_variant {
    * hipError_t value of the first failing launch. Zeroing the output, where the algorithm
    * needs it, is part of the launch. */
   int (*launch)(const rf_launch_args *a);
+  /* Cost: 0, or the largest element count (n, or rows*cols) a fuzz campaign runs this
+   * variant on; it is slow beyond (e.g. sum/atomic's contended atomics take milliseconds from
+   * 2^20 on) and would set the campaign's pace. The fuzz target leaves it out of bigger cases
+   * and says so; sweeps, `run` and replays run it at every size. Last, so that positional
+   * initialisers written before it leave it 0. */
+  uint64_t fuzz_max_n;
 } rf_variant;
 
 /* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins). */

@@ -97,5 +97,5 @@ extern "C" const rf_variant rf_mut_argmax_nan_wins = {
     "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
     rf_mut_configure_two_pass, rf_mut_nan_wins_scratch,
     rf_mut_plan_two_pass,   /* comparisons, informative only */
-    rf_mut_nan_wins_launch};
+    rf_mut_nan_wins_launch, 0};
 #endif

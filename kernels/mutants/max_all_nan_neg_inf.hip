@@ -41,5 +41,5 @@ extern "C" const rf_variant rf_mut_max_all_nan_neg_inf = {
     "an all-NaN input gives -inf instead of NaN",
     "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
     rf_mut_configure_two_pass, rf_mut_float_partials, rf_mut_plan_two_pass,
-    rf_mut_all_nan_launch};
+    rf_mut_all_nan_launch, 0};
 #endif

@@ -60,5 +60,5 @@ extern "C" const rf_variant rf_mut_max_pad_zero = {
     "instead of -inf",
     "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
     rf_mut_configure_one_per_thread, rf_mut_float_partials, rf_mut_pad_zero_plan,
-    rf_mut_pad_zero_launch};
+    rf_mut_pad_zero_launch, 0};
 #endif

@@ -81,5 +81,5 @@ extern "C" const rf_variant rf_mut_max_wave_no_pad = {
     "wave 32 or 64; block power of two, wave..1024; grid = ceil(n/block), a requested grid is "
     "ignored; no items",
     rf_mut_wave_no_pad_configure, rf_mut_wave_no_pad_scratch, rf_mut_wave_no_pad_plan,
-    rf_mut_wave_no_pad_launch};
+    rf_mut_wave_no_pad_launch, 0};
 #endif

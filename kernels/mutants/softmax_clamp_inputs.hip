@@ -46,5 +46,5 @@ extern "C" const rf_variant rf_mut_softmax_clamp_inputs = {
     "[-FLT_MAX, FLT_MAX]: rows with NaN or +inf come out finite instead of NaN",
     "block power of two 1..1024; grid = rows; any cols",
     rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_clamp_launch};
+    rf_mut_clamp_launch, 0};
 #endif

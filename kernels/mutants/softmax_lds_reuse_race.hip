@@ -42,5 +42,5 @@ extern "C" const rf_variant rf_mut_softmax_lds_reuse_race = {
     "reader barrier after reading the maximum from sd[0] (race)",
     "block power of two 1..1024; grid = rows; any cols",
     rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_reuse_race_launch};
+    rf_mut_reuse_race_launch, 0};
 #endif

@@ -50,5 +50,5 @@ extern "C" const rf_variant rf_mut_softmax_mask_zero = {
     "filled with 0 instead of -inf (pollutes the max and the sum)",
     "block power of two 1..1024; grid = rows; any cols",
     rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_mask_zero_launch};
+    rf_mut_mask_zero_launch, 0};
 #endif

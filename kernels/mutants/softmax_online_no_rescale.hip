@@ -72,5 +72,5 @@ extern "C" const rf_variant rf_mut_softmax_online_no_rescale = {
     "the running max grows",
     "block power of two 1..1024; grid = rows; any cols",
     rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_no_rescale_plan,
-    rf_mut_no_rescale_launch};
+    rf_mut_no_rescale_launch, 0};
 #endif

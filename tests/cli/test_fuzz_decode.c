@@ -1,8 +1,26 @@
 /* Fuzz inputs decode with their grid folded to at most RF_FUZZ_MAX_GRID blocks (a 2^31-block
- * launch costs the GPU tens of seconds of empty blocks), and grids below it unchanged. */
+ * launch costs the GPU tens of seconds of empty blocks), and grids below it unchanged. The
+ * cost cap (rf_variant.fuzz_max_n) leaves a slow variant out of bigger cases only. */
 #include <string.h>
 #include "rf_test.h"
 #include "run/fuzz_select.h"
+
+static void cost_caps(void) {
+  const rf_variant *atomic = rf_variant_find("sum/atomic");
+  const rf_variant *tree = rf_variant_find("sum/two-stage-wave");
+  CHECK(atomic && atomic->fuzz_max_n == (1u << 16));
+  CHECK(tree && tree->fuzz_max_n == 0);
+  if (!atomic || !tree) return;
+  rf_case c;
+  rf_case_default(&c);
+  c.op = RF_OP_SUM;
+  c.n = 1u << 16;
+  CHECK(rf_fuzz_within_cost(atomic, &c) && rf_fuzz_within_cost(tree, &c));
+  c.n = (1u << 16) + 1;
+  CHECK(!rf_fuzz_within_cost(atomic, &c) && rf_fuzz_within_cost(tree, &c));
+  c.n = 1u << 22;
+  CHECK(!rf_fuzz_within_cost(atomic, &c) && rf_fuzz_within_cost(tree, &c));
+}
 
 static uint32_t decoded_grid(uint32_t grid) {
   rf_case c;
@@ -20,6 +38,7 @@ static uint32_t decoded_grid(uint32_t grid) {
 }
 
 int main(void) {
+  cost_caps();
   CHECK(decoded_grid(0) == 0);
   CHECK(decoded_grid(7) == 7);
   CHECK(decoded_grid(RF_FUZZ_MAX_GRID) == RF_FUZZ_MAX_GRID);

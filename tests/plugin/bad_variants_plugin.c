@@ -11,19 +11,19 @@ static void no_plan(const rf_launch_cfg *cfg, rf_plan *p) { (void)cfg; (void)p; 
 static int never_launch(const rf_launch_args *a) { (void)a; return 1; }
 
 #define FNS never_configure, no_scratch, no_plan
-static const rf_variant ok = {"max/test-ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant no_slash = {"max-test", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant op_mismatch = {"sum/test-op", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant ok2 = {"max/test-ok2", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant with_space = {"max/test ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant with_hash = {"max/test#1", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
-static const rf_variant with_newline = {"max/test\nok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch};
+static const rf_variant ok = {"max/test-ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant no_slash = {"max-test", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant op_mismatch = {"sum/test-op", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant ok2 = {"max/test-ok2", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant with_space = {"max/test ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant with_hash = {"max/test#1", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant with_newline = {"max/test\nok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
 /* 254 characters: longer than any name the case, the text form or a regression file holds. */
 #define X10 "xxxxxxxxxx"
 #define X50 X10 X10 X10 X10 X10
 static const rf_variant too_long = {"max/" X50 X50 X50 X50 X50, RF_OP_MAX, 1, 0, "s", "c", FNS,
-                                    never_launch};
-static const rf_variant no_launch = {"max/test-null", RF_OP_MAX, 1, 0, "s", "c", FNS, NULL};
+                                    never_launch, 0};
+static const rf_variant no_launch = {"max/test-null", RF_OP_MAX, 1, 0, "s", "c", FNS, NULL, 0};
 
 int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
 

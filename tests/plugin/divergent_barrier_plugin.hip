@@ -32,7 +32,7 @@ static int launch(const rf_launch_args *a) {
 
 static const rf_variant divergent = {
     "sum/plugin-test-divergent", RF_OP_SUM, 0, 1, "test: barrier reached by the first wave only",
-    "block 1..1024", configure, no_scratch, plan, launch};
+    "block 1..1024", configure, no_scratch, plan, launch, 0};
 static const rf_variant *const variants[] = {&divergent};
 
 extern "C" int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }

@@ -64,13 +64,13 @@ static int launch_fpe(const rf_launch_args *a) {
 
 static const rf_variant overread = {
     "sum/plugin-test-overread", RF_OP_SUM, 0, 1, "test: reads past n (grid 3 x block 1024)",
-    "block 1024, grid 3", configure, no_scratch, plan, launch_overread};
+    "block 1024, grid 3", configure, no_scratch, plan, launch_overread, 0};
 static const rf_variant segv = {
     "sum/plugin-test-segv", RF_OP_SUM, 0, 1, "test: writes through a wild pointer",
-    "block 1024, grid 3", configure, no_scratch, plan, launch_segv};
+    "block 1024, grid 3", configure, no_scratch, plan, launch_segv, 0};
 static const rf_variant fpe = {
     "sum/plugin-test-fpe", RF_OP_SUM, 0, 1, "test: integer division by zero",
-    "block 1024, grid 3", configure, no_scratch, plan, launch_fpe};
+    "block 1024, grid 3", configure, no_scratch, plan, launch_fpe, 0};
 static const rf_variant *const variants[] = {&overread, &segv, &fpe};
 
 extern "C" int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }

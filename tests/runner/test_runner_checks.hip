@@ -57,7 +57,7 @@ static int l_scratch_oob(const rf_launch_args *a) {
 
 #define PLANT_S(var, nm, det, fn, scratch) \
   static const rf_variant var = {nm, RF_OP_SUM, det, 1, "planted", "any", cfg_any, scratch, \
-                                 chain_plan, fn}
+                                 chain_plan, fn, 0}
 #define PLANT(var, nm, det, fn) PLANT_S(var, nm, det, fn, no_scratch)
 PLANT(v_correct, "sum/test-correct", 1, l_correct);
 PLANT(v_unwritten, "sum/test-unwritten", 1, l_unwritten);

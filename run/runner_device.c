@@ -1,0 +1,219 @@
+/* The runner's device fast path, part 1: exact answers of sum, max and argmax made on the
+ * device (kernels/oracle_device.h) from the input already uploaded for the variants, read
+ * back with the variants' outputs in the batch's one download. The host oracle stays the
+ * reference: every REDFUZZ_ORACLE_RECHECK-th case (default 64) is also solved on the host and
+ * any difference fails the whole batch as a harness failure, loudly (stderr and every
+ * result of the batch).
+ *
+ * On by default on GPUs; REDFUZZ_DEVICE_ORACLE=0 turns it off, =1 turns it on on the
+ * simulator too (where CI compares both paths' verdicts on the boundary sweep).
+ * REDFUZZ_ORACLE_RECHECK=N: one case in N re-checked on the host (0: none, 1: every one). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runner_internal.h"
+#include "model/gen.h"
+#include "kernels/gen_device.h"
+#include "kernels/verdict_device.h"
+
+/* 0 off, 1 on for every 1-D case, 2 (auto, the variable unset) on GPUs for cases of
+ * device_min_elems or more; 0 on the simulator unless asked for. */
+static int mode_of(uint64_t value, int given) {
+  if (given) return value != 0;
+  return rf_backend.is_sim ? 0 : 2;
+}
+
+void rf_runner_device_init(rf_runner *r, const rf_settings *set) {
+  r->device_oracle = mode_of(set->device_oracle, set->device_oracle_set);
+  r->device_gen = mode_of(set->device_gen, set->device_gen_set);
+  /* Below the threshold, the host makes a case's input and answer in microseconds and they
+   * travel in the batch's one upload: three more launches would cost more than they save. */
+  r->device_min_elems = set->device_min_elems;
+  r->oracle_recheck = (unsigned long)set->oracle_recheck;
+  /* Test hook: shows that the re-check catches a device answer off by one unit in its last
+   * place (2^-149), a difference no verdict would show. */
+  r->oracle_plant = set->oracle_plant != 0;
+}
+
+int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c) {
+  if (c->op != RF_OP_SUM && c->op != RF_OP_MAX && c->op != RF_OP_ARGMAX) return 0;
+  return r->device_oracle == 1 || (r->device_oracle == 2 && rf_case_elems(c) >= r->device_min_elems);
+}
+
+/* The input made on the device: only with its answer made there too (nothing on the host
+ * then reads it but the sampled re-check, which makes it again). */
+int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c) {
+  if (!rf_runner_device_oracle_for(r, c)) return 0;
+  return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
+}
+
+static size_t round256(size_t v) { return (v + RF_GUARD_BYTES - 1) / RF_GUARD_BYTES * RF_GUARD_BYTES; }
+
+/* After the commit: where each case's input lives on the device (bc->dev_x, what the
+ * variants and the oracle read), and for inputs made on the device, their buffer laid out
+ * as the arena lays out an input (guard | misalignment gap | payload | guard, guards of
+ * FLT_MAX, buffers.h) with the guards and the payload written on the device. */
+const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
+                                    const rf_arena *inputs) {
+  size_t total = 0;
+  for (size_t i = 0; i < nc; i++) {
+    const size_t pad = rf_input_misalign(bcs[i].c) * sizeof(float);
+    if (!bcs[i].dev_gen) {
+      bcs[i].dev_x = (const float *)((const char *)rf_arena_dev(inputs, bcs[i].in_slot) + pad);
+      continue;
+    }
+    total = round256(total + RF_GUARD_BYTES + pad + bcs[i].elems * sizeof(float)) + RF_GUARD_BYTES;
+  }
+  if (!total) return NULL;
+  /* The simulator allocates exactly (AddressSanitizer then bounds the last guard). */
+  if (total > r->gen_cap || (r->in_arena.exact && total != r->gen_cap)) {
+    void *p = NULL;
+    if (rf_dev_alloc(&p, total)) return "cannot allocate the device buffer for inputs";
+    rf_dev_free(r->gen_dev);
+    r->gen_dev = p;
+    r->gen_cap = total;
+  }
+  size_t off = 0;
+  for (size_t i = 0; i < nc; i++) {
+    if (!bcs[i].dev_gen) continue;
+    const size_t pad = rf_input_misalign(bcs[i].c) * sizeof(float);
+    const size_t bytes = bcs[i].elems * sizeof(float);
+    const size_t end = round256(off + RF_GUARD_BYTES + pad + bytes) + RF_GUARD_BYTES;
+    unsigned char *base = (unsigned char *)r->gen_dev + off;
+    float *x = (float *)(base + RF_GUARD_BYTES + pad);
+    rf_dev_last_error();
+    int e = rf_vd_guards_launch((uint32_t *)base, (RF_GUARD_BYTES + pad) / 4, bytes / 4,
+                                (end - off - RF_GUARD_BYTES - pad - bytes) / 4,
+                                RF_INPUT_GUARD_BITS, NULL);
+    if (!e) e = rf_gen_launch(bcs[i].c, x, NULL);
+    if (!e) e = rf_dev_last_error();
+    if (e) return "harness failure: the device input generator's launch failed";
+    bcs[i].dev_x = x;
+    r->stats.inputs_device++;
+    off = end;
+  }
+  return NULL;
+}
+
+void rf_runner_device_free(rf_runner *r) {
+  rf_dev_free(r->gen_dev);
+  r->gen_dev = NULL;
+  r->gen_cap = 0;
+  rf_host_buf_free(&r->recheck_x);
+}
+
+/* One record slot per pending case (read back with the outputs: call it between the output
+ * slots and the others) and one scratch slot (the oracles run one after another on the
+ * default stream, so they share it). Returns 0, or -1 when out of host memory. */
+int rf_runner_device_slots(rf_runner *r, batch_case *bcs, size_t nc) {
+  int any = 0, oom = 0;
+  for (size_t i = 0; i < nc; i++) {
+    bcs[i].dev_slot = -1;
+    if (!bcs[i].o->on_device) continue;
+    bcs[i].dev_slot = rf_arena_add(&r->arena, sizeof(rf_oracle_dev_out), 1);
+    oom |= bcs[i].dev_slot < 0;
+    any = 1;
+  }
+  r->oracle_scratch_slot = any ? rf_arena_add(&r->arena, rf_oracle_dev_scratch_bytes(), 0) : -1;
+  return oom || (any && r->oracle_scratch_slot < 0) ? -1 : 0;
+}
+
+/* After the inputs: enqueues each pending case's oracle on the default stream (ordered
+ * after the upload and the input's generation; the variants' streams may overlap it: it
+ * only reads the input, the one the variants get). NULL or what failed. */
+const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc) {
+  char msg[256];
+  for (size_t i = 0; i < nc; i++) {
+    if (bcs[i].dev_slot < 0) continue;
+    const float *x = bcs[i].dev_x;
+    rf_dev_last_error();
+    rf_dev_sim_take_status(msg, sizeof msg);
+    int e = rf_oracle_dev_launch(x, bcs[i].elems, rf_arena_dev(&r->arena, r->oracle_scratch_slot),
+                                 rf_arena_dev(&r->arena, bcs[i].dev_slot), NULL);
+    if (!e) e = rf_dev_last_error();
+    if (e || rf_dev_sim_take_status(msg, sizeof msg))
+      return "harness failure: the device oracle's launch failed";
+    r->stats.oracle_device_cases++;
+  }
+  return NULL;
+}
+
+static void answer_from(const rf_oracle_dev_out *d, oracle_answer *o) {
+  rf_xsum_from_digits(&o->xs, d->sum_w, d->n_pinf, d->n_ninf, d->n_nan);
+  o->facts.abs_sum_up = d->abs_sum_up;
+  o->facts.all_finite = d->all_finite;
+  o->facts.any_nonzero = d->any_nonzero;
+  o->facts.min_exp = d->min_exp;
+  o->max_value = d->max_value;
+  o->argmax_index = d->argmax_index;
+}
+
+/* The host oracle's answer for bc, compared with the device's d. NULL when equal, else the
+ * harness failure (also printed to stderr). */
+static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out *d) {
+  static char why[512];
+  rf_oracle_dev_out want;
+  char msg[256];
+  const float *x = bc->x;
+  if (bc->dev_gen) {   /* made on the device: made again here, by the host's generator */
+    float *hx = rf_host_buf_get(&r->recheck_x, (bc->elems + 1) * sizeof(float));
+    if (!hx) return "out of host memory for the re-check of a device answer";
+    rf_generate(bc->c, hx);
+    x = hx;
+  }
+  rf_oracle_dev_host(x, bc->elems, &want);
+  bc->o->rechecked = 1;
+  if (rf_oracle_dev_compare(&want, d, msg, sizeof msg)) {
+    const rf_case *c = bc->c;
+    snprintf(why, sizeof why,
+             "harness failure: the device oracle disagrees with the host oracle (%s) on "
+             "op=%s n=%llu dist=%s seed=%llu", msg, rf_op_name(c->op),
+             (unsigned long long)c->n, rf_dist_name(c->dist), (unsigned long long)c->seed);
+    fprintf(stderr, "redfuzz: %s\n", why);
+    return why;
+  }
+  r->stats.oracle_rechecks++;   /* agreed */
+  return NULL;
+}
+
+/* After the fetch: the records into the answers, the sampled ones checked against the host
+ * oracle. NULL, or the harness failure (also printed to stderr) for the whole batch. */
+const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
+  for (size_t i = 0; i < nc; i++) {
+    if (bcs[i].dev_slot < 0) continue;
+    const rf_oracle_dev_out *d = rf_arena_host(&r->arena, bcs[i].dev_slot);
+    rf_oracle_dev_out planted;
+    if (r->oracle_plant) {
+      planted = *d;
+      planted.sum_w[0] ^= 1;
+      d = &planted;
+    }
+    if (rf_arena_check(&r->arena, bcs[i].dev_slot))
+      return "harness failure: the device oracle wrote outside its record";
+    if (r->oracle_recheck &&
+        r->stats.oracle_device_cases % r->oracle_recheck == i % r->oracle_recheck) {
+      const char *why = recheck(r, &bcs[i], d);
+      if (why) return why;
+    }
+    answer_from(d, bcs[i].o);
+    bcs[i].o->on_device = 0;
+    bcs[i].o->dev_answer = *d;
+    bcs[i].o->dev_answered = 1;
+  }
+  return NULL;
+}
+
+/* After the verdicts: a failure is only reported on an answer the host has confirmed, so a
+ * case that failed against a device answer not yet re-checked is re-checked now (once per
+ * case); when the host disagrees, bc->harness holds the harness failure, and
+ * rf_runner_device_harness turns every result of that case into it. */
+void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res) {
+  if (!bc->o->dev_answered || bc->o->rechecked || !rf_verdict_is_failure(res->verdict)) return;
+  bc->harness = recheck(r, bc, &bc->o->dev_answer);
+}
+
+void rf_runner_device_harness(const batch_case *bc, rf_result *res) {
+  if (!bc->harness) return;
+  res->verdict = RF_V_LAUNCH_ERROR;
+  snprintf(res->detail, sizeof res->detail, "%s", bc->harness);
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# How fast a libFuzzer campaign runs: redfuzz_fuzz from corpus/bin, one process, every
+# correct variant, for S seconds with the default size caps and again with
+# REDFUZZ_MAX_ELEMS=4096; prints executions/s and the runner's time per execution split
+# into its stages (generate, oracle, upload, launch, sync, download, judge).
+#   scripts/fuzz-rate.sh [--build DIR] [--time S]      (defaults: build-cuda, 30 s)
+# Env: FUZZ_RATE_EXTRA="..." more libFuzzer flags; REDFUZZ_* as the fuzz target reads them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=build-cuda; TIME=30
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) BUILD=$2; shift 2;;
+    --time) TIME=$2; shift 2;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0;;
+    *) echo "fuzz-rate.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+  esac
+done
+[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz-rate.sh: --time: '$TIME' is not a positive number of seconds" >&2; exit 2; }
+FUZZ=$BUILD/fuzz/redfuzz_fuzz
+[ -x "$FUZZ" ] || { echo "fuzz-rate.sh: $FUZZ not built (configure with -DREDFUZZ_FUZZER=ON)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+status=0
+for caps in default 4096; do
+  rm -rf "$work/corpus"; mkdir -p "$work/corpus" "$work/artifacts"
+  log="$work/fuzz-$caps.log"
+  env_caps=(); [ "$caps" = 4096 ] && env_caps=(REDFUZZ_MAX_ELEMS=4096)
+  # One process (no fork mode): its exit prints the runner's profile (REDFUZZ_PROFILE=1).
+  # A failure found here is a real finding: it is reported, and the rate is still printed.
+  set +e
+  env "${env_caps[@]}" REDFUZZ_PROFILE=1 CUDA_MODULE_LOADING=EAGER "$FUZZ" \
+    -max_total_time="$TIME" -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+    -rss_limit_mb=8192 -timeout=60 \
+    ${FUZZ_RATE_EXTRA:-} "$work/corpus" corpus/bin > "$log" 2>&1
+  rc=$?
+  set -e
+  execs=$(grep -aoE '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -n 1)
+  secs=$(grep -aoE '^stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -n 1)
+  printf 'caps %-8s %s executions/s (%s executions in %ss; libFuzzer exit %s)\n' "$caps" \
+    "${secs:-?}" "${execs:-?}" "$TIME" "$rc"
+  grep -aE '^redfuzz fuzz: (size cap|profile|time per execution|exact answers)' "$log" | sed 's/^/    /' || true
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    echo "    libFuzzer stopped early (a finding or a crash); its last lines:"
+    grep -aE 'ERROR|redfuzz' "$log" | tail -n 5 | sed 's/^/      /'
+  fi
+done
+exit $status

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Issue 12 on a GPU, building nothing (the build folder is made elsewhere:
+# cmake --preset cuda -DREDFUZZ_FUZZER=ON; cmake --build build-cuda):
+#  1. the device oracle's own test (every input of the boundary sweep, host == device);
+#  2. host pipeline vs device pipeline (inputs and exact answers made on the device, each
+#     answer also re-checked on the host): the same verdict, exact answer and bound for every
+#     result of the boundary sweep, mutants included;
+#  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps and REDFUZZ_MAX_ELEMS=4096;
+#  4. verified runs/s at n = 2^20 (sum without sum/atomic, sum/atomic alone, max, argmax) and
+#     softmax 256x4096, each with the runner's time per case by stage;
+#  5. scripts/throughput.sh as it is (sum there includes sum/atomic).
+#   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR]  (build-cuda, 30, out/gpu12)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD=build-cuda; TIME=30; OUT=out/gpu12
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) BUILD=$2; shift 2;;
+    --time) TIME=$2; shift 2;;
+    --out) OUT=$2; shift 2;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0;;
+    *) echo "gpu-fast-path.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+  esac
+done
+RF=$BUILD/fuzz/redfuzz
+[ -x "$RF" ] || { echo "gpu-fast-path.sh: $RF not built" >&2; exit 2; }
+mkdir -p "$OUT"
+status=0
+export CUDA_MODULE_LOADING=EAGER
+
+echo "== 1. device oracle == host oracle on every boundary-sweep input ($(date +%T))"
+if [ -x "$BUILD/tests/kernels_test_oracle_device" ]; then
+  "$BUILD/tests/kernels_test_oracle_device" > "$OUT/oracle-device.txt" 2>&1 || status=1
+  tail -n 3 "$OUT/oracle-device.txt"
+else
+  echo "   $BUILD/tests/kernels_test_oracle_device not built: skipped"
+fi
+
+echo "== 2. host vs device pipeline: verdicts on the boundary sweep, mutants included ($(date +%T))"
+ARGS=(sweep --op sum,max,argmax --mutants --json --quiet --dist all
+      --n 0,1,31,32,33,255,256,257,1027,4096,16384,65537,2^20 --block 0,32,256,1024 --grid 0,7,300
+      --seed 1..3)
+REDFUZZ_DEVICE_ORACLE=0 REDFUZZ_DEVICE_GEN=0 "$RF" "${ARGS[@]}" > "$OUT/host.txt" 2>&1
+REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_ORACLE_RECHECK=1 "$RF" "${ARGS[@]}" > "$OUT/device.txt" 2>&1
+# What the oracle decides (case, variant, verdict, exact answer, bound); what a variant
+# returned ("got", its error) may differ between two runs of a non-deterministic variant.
+keep() { grep -a '^{' "$1" | sed -E 's/"suspicious":[^,]*,//; s/"error":[^,]*,//; s/"ratio":[^,]*,//; s/"ms":[^,]*,//; s/"got":[^,]*,//; s/,"detail":.*\}$/}/'; }
+keep "$OUT/host.txt" > "$OUT/host.keep"; keep "$OUT/device.txt" > "$OUT/device.keep"
+# The oracle's own fields (exact answer and bound per result) must be identical everywhere.
+sed -E 's/"verdict":"[^"]*",//' "$OUT/host.keep" > "$OUT/host.oracle"
+sed -E 's/"verdict":"[^"]*",//' "$OUT/device.keep" > "$OUT/device.oracle"
+n=$(wc -l < "$OUT/host.keep"); fails=$(grep -cE '"verdict":"(wrong|nonfinite|unwritten|oob|nondeterministic)"' "$OUT/host.keep")
+if [ "$n" -eq 0 ] || ! cmp -s "$OUT/host.oracle" "$OUT/device.oracle"; then
+  status=1
+  echo "   exact answers or bounds DIFFER ($n host results, $(wc -l < "$OUT/device.keep") device results):"
+  diff "$OUT/host.oracle" "$OUT/device.oracle" | head -n 6 | cut -c1-300
+elif cmp -s "$OUT/host.keep" "$OUT/device.keep"; then
+  echo "   identical verdicts, exact answers and bounds: $n results ($fails failure verdicts among them)"
+else
+  # Verdicts may differ only where a mutant's race makes its result vary from run to run.
+  differ=$(diff "$OUT/host.keep" "$OUT/device.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
+  echo "   exact answers and bounds identical ($n results); verdicts differ for: $(echo $differ)"
+  if echo "$differ" | grep -qv '/mut-'; then
+    status=1; echo "   a correct variant's verdict DIFFERS"
+  else
+    echo "   (mutants only: their bugs are races whose results vary between runs on a GPU)"
+  fi
+fi
+grep -aE '^exact answers made on the device|^sweep:' "$OUT/device.txt" | sed 's/^/   /'
+
+echo "== 3. fuzz rate ($(date +%T))"
+if [ -x "$BUILD/fuzz/redfuzz_fuzz" ]; then
+  bash scripts/fuzz-rate.sh --build "$BUILD" --time "$TIME" 2>&1 | tee "$OUT/fuzz-rate.txt" || status=1
+else
+  echo "   $BUILD/fuzz/redfuzz_fuzz not built (-DREDFUZZ_FUZZER=ON): skipped"
+fi
+
+echo "== 4. throughput, verified runs/s ($(date +%T))"
+tp() {   # label, sweep arguments...
+  local label=$1; shift
+  local out; out=$("$RF" sweep --quiet --dist uniform --seed 1..64 "$@" 2>&1)
+  printf '   %-28s %s\n' "$label" "$(echo "$out" | grep -o '[0-9]* verified runs/s')"
+  echo "$out" | grep -E '^time per case|^exact answers' | sed 's/^/      /'
+}
+tp "sum 2^20 (no sum/atomic)" --op sum --n 2^20 --skip sum/atomic
+tp "sum/atomic 2^20" --op sum --n 2^20 --variant sum/atomic
+tp "max 2^20" --op max --n 2^20
+tp "argmax 2^20" --op argmax --n 2^20
+tp "softmax 256x4096" --op softmax --shape 256x4096
+tp "sum 4096 (no sum/atomic)" --op sum --n 4096 --skip sum/atomic
+echo "== 5. scripts/throughput.sh (every op, n = 4096 and 2^20, softmax 4x1024 and 256x4096) ($(date +%T))"
+bash scripts/throughput.sh --build "$BUILD" 2>&1 | tee "$OUT/throughput.txt" | sed 's/^/   /'
+echo "== done ($(date +%T)); logs in $OUT"
+exit $status
