@@ -16,6 +16,10 @@
 #include "../kernels/gen_device.h"
 #include "../kernels/verdict_device.h"
 
+/* Defined only by the TEMPORARY host stand-in for the device generator (kernels/gen_device.hip):
+ * the automatic mode does not use a generator that is no faster than the host path. */
+extern const int rf_gen_device_stand_in __attribute__((weak));
+
 /* 0 off, 1 on for every 1-D case, 2 (auto) on GPUs for cases of device_min_elems or more. */
 static int mode_of(const char *env, int gpu) {
   const char *v = getenv(env);
@@ -27,6 +31,7 @@ void rf_runner_device_init(rf_runner *r) {
   const int gpu = strcmp(r->dev.backend, "sim") != 0;
   r->device_oracle = mode_of("REDFUZZ_DEVICE_ORACLE", gpu);
   r->device_gen = mode_of("REDFUZZ_DEVICE_GEN", gpu);
+  if (r->device_gen == 2 && &rf_gen_device_stand_in && rf_gen_device_stand_in) r->device_gen = 0;
   /* Below this, the host makes a case's input and answer in microseconds and they travel in
    * the batch's one upload: three more launches would cost more than they save. */
   const char *m = getenv("REDFUZZ_DEVICE_MIN_ELEMS");
