@@ -1,13 +1,18 @@
-/* The runner's device fast path, part 1: exact answers of sum, max and argmax made on the
- * device (kernels/oracle_device.h) from the input already uploaded for the variants, read
- * back with the variants' outputs in the batch's one download. The host oracle stays the
- * reference: every REDFUZZ_ORACLE_RECHECK-th case (default 64) is also solved on the host and
- * any difference fails the whole batch as a harness failure, loudly (stderr and every
- * result of the batch).
+/* The runner's device fast path for 1-D cases (sum, max, argmax):
+ * - inputs made on the device (rf_gen_launch, kernels/gen_device.h) into a persistent buffer
+ *   laid out like an arena input, its guard zones written by a device kernel: nothing but the
+ *   case crosses the bus;
+ * - exact answers made on the device (kernels/oracle_device.h) from the input the variants
+ *   read, read back with the variants' outputs in the batch's one download.
+ * The host oracle stays the reference: every REDFUZZ_ORACLE_RECHECK-th answer (default 64),
+ * and the answer of every case where some variant failed (before anything is reported), is
+ * made again on the host; any difference is a harness failure, loudly (stderr and every
+ * result concerned).
  *
- * On by default on GPUs; REDFUZZ_DEVICE_ORACLE=0 turns it off, =1 turns it on on the
- * simulator too (where CI compares both paths' verdicts on the boundary sweep).
- * REDFUZZ_ORACLE_RECHECK=N: one case in N re-checked on the host (0: none, 1: every one). */
+ * REDFUZZ_DEVICE_ORACLE / REDFUZZ_DEVICE_GEN: 0 off, 1 on for every 1-D case (also on the
+ * simulator, where CI compares both paths' verdicts on the boundary sweep); unset: on GPUs,
+ * for cases of at least REDFUZZ_DEVICE_MIN_ELEMS (16384) elements.
+ * REDFUZZ_ORACLE_RECHECK=N: one answer in N re-checked on the host (0: none, 1: every one). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
