@@ -14,11 +14,6 @@ __global__ void rf_gen_kernel(rf_gen_params p, float *__restrict__ out) {
     out[i] = rf_gen_elem(&p, i);
 }
 
-// Tells the runner (fuzz/runner_device.c, a weak reference) that this is the stand-in: its
-// automatic mode then keeps inputs on the host path, which is faster than this (one pinned
-// upload instead of a pageable copy). The real generator does not define it.
-extern "C" const int rf_gen_device_stand_in = 1;
-
 extern "C" int rf_gen_launch(const rf_case *c, float *dev_out, void *stream) {
   const int softmax = c->op == RF_OP_SOFTMAX;
   const uint64_t total = softmax ? (uint64_t)c->rows * c->cols : c->n;

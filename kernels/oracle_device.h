@@ -37,7 +37,7 @@ typedef struct {
   int32_t min_exp;       /* rf_sum_facts.min_exp */
   int32_t any_nonzero;   /* rf_sum_facts.any_nonzero */
   int32_t all_finite;    /* rf_sum_facts.all_finite */
-  int32_t pad;
+  int32_t all_neg_zero;  /* rf_sum_facts.all_neg_zero: n > 0 and every element is -0 */
 } rf_oracle_dev_out;
 
 /* Device scratch the oracle needs (the same for every n). */

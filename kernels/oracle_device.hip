@@ -26,7 +26,7 @@ typedef struct {
   rfo_u64 best;                          /* argmax key: (value key << 32) | ~index; 0 = none */
   rfo_u64 n_nan, n_pinf, n_ninf;
   unsigned low_key;                      /* 128 - min lowest-bit exponent; 0 = no nonzero */
-  unsigned pad;
+  unsigned pos_zero;                     /* 1 when some element is +0 */
 } rfo_scratch;
 
 __global__ void rfo_zero_kernel(rfo_scratch *s) {
@@ -38,6 +38,7 @@ __global__ void rfo_zero_kernel(rfo_scratch *s) {
     s->best = 0;
     s->n_nan = s->n_pinf = s->n_ninf = 0;
     s->low_key = 0;
+    s->pos_zero = 0;
   }
 }
 
@@ -67,18 +68,20 @@ __global__ void rfo_bins_kernel(const float *__restrict__ x, rfo_u64 n, rfo_u64 
   RF_SHARED(rfo_u64, block_best, 1);
   RF_SHARED(rfo_u64, block_special, 3);
   RF_SHARED(unsigned, block_low, 1);
+  RF_SHARED(unsigned, block_pzero, 1);
   const unsigned t = threadIdx.x;
   for (unsigned i = t; i < RFO_BINS; i += blockDim.x) bins[i] = 0;
   if (t == 0) {
     block_best[0] = 0;
     block_special[0] = block_special[1] = block_special[2] = 0;
     block_low[0] = 0;
+    block_pzero[0] = 0;
   }
   __syncthreads();
   const rfo_u64 begin = (rfo_u64)blockIdx.x * chunk;
   const rfo_u64 end = begin + chunk < n ? begin + chunk : n;
   rfo_u64 best = 0, nan = 0, pinf = 0, ninf = 0;
-  unsigned low = 0;
+  unsigned low = 0, pzero = 0;
   for (rfo_u64 i = begin + t; i < end; i += blockDim.x) {
     const unsigned b = __float_as_uint(x[i]);
     if (((b >> 23) & 0xffu) == 0xffu) {
@@ -94,12 +97,14 @@ __global__ void rfo_bins_kernel(const float *__restrict__ x, rfo_u64 n, rfo_u64 
         const unsigned k = rfo_low_key(b);
         low = k > low ? k : low;
       }
+      pzero |= b == 0u;   /* +0: a sum of zeros is -0 only when no +0 is among them */
     }
     const rfo_u64 key = ((rfo_u64)rfo_order_key(b) << 32) | (rfo_u64)(0xffffffffu - (unsigned)i);
     best = key > best ? key : best;
   }
   if (best) atomicMax(&block_best[0], best);
   if (low) atomicMax(&block_low[0], low);
+  if (pzero) atomicMax(&block_pzero[0], 1u);
   if (nan) atomicAdd(&block_special[0], nan);
   if (pinf) atomicAdd(&block_special[1], pinf);
   if (ninf) atomicAdd(&block_special[2], ninf);
@@ -114,6 +119,7 @@ __global__ void rfo_bins_kernel(const float *__restrict__ x, rfo_u64 n, rfo_u64 
   if (t == 0) {
     if (block_best[0]) atomicMax(&s->best, block_best[0]);
     if (block_low[0]) atomicMax(&s->low_key, block_low[0]);
+    if (block_pzero[0]) atomicMax(&s->pos_zero, 1u);
     if (block_special[0]) atomicAdd(&s->n_nan, block_special[0]);
     if (block_special[1]) atomicAdd(&s->n_pinf, block_special[1]);
     if (block_special[2]) atomicAdd(&s->n_ninf, block_special[2]);
@@ -295,8 +301,9 @@ __global__ void rfo_final_kernel(const float *__restrict__ x, rfo_u64 n, const r
     out->argmax_index = -1;
     out->max_value = nan ? qnan : -INFINITY;
   }
-  out->pad = 0;
-  (void)n;
+  /* IEEE 754-2019 §6.3: zeros of opposite signs add to +0 in round-to-nearest, -0 + -0 is -0
+   * (rf_sum_facts_compute). */
+  out->all_neg_zero = n > 0 && out->all_finite && !out->any_nonzero && !s->pos_zero;
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)

@@ -30,6 +30,7 @@ void rf_oracle_dev_host(const float *x, uint64_t n, rf_oracle_dev_out *out) {
   out->min_exp = f.min_exp;
   out->any_nonzero = f.any_nonzero;
   out->all_finite = f.all_finite;
+  out->all_neg_zero = f.all_neg_zero;
   out->argmax_index = rf_oracle_argmax(x, (size_t)n, &out->max_value);
 }
 
@@ -61,7 +62,7 @@ int rf_oracle_dev_compare(const rf_oracle_dev_out *w, const rf_oracle_dev_out *g
     return -1;                                                                              \
   }
   RF_CMP_INT(n_pinf) RF_CMP_INT(n_ninf) RF_CMP_INT(n_nan) RF_CMP_INT(argmax_index)
-  RF_CMP_INT(min_exp) RF_CMP_INT(any_nonzero) RF_CMP_INT(all_finite)
+  RF_CMP_INT(min_exp) RF_CMP_INT(any_nonzero) RF_CMP_INT(all_finite) RF_CMP_INT(all_neg_zero)
 #undef RF_CMP_INT
   if (!same_f32(w->sum_f32, g->sum_f32)) {
     snprintf(msg, len, "sum_f32: host %a, device %a", (double)w->sum_f32, (double)g->sum_f32);

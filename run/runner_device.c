@@ -149,6 +149,7 @@ static void answer_from(const rf_oracle_dev_out *d, oracle_answer *o) {
   o->facts.all_finite = d->all_finite;
   o->facts.any_nonzero = d->any_nonzero;
   o->facts.min_exp = d->min_exp;
+  o->facts.all_neg_zero = d->all_neg_zero;
   o->max_value = d->max_value;
   o->argmax_index = d->argmax_index;
 }

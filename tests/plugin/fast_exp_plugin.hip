@@ -78,15 +78,15 @@ static const char *const kShape = "block power of two 1..1024; grid = rows (<= 6
 static const rf_variant honest = {
     "softmax/plugin-fast-exp", RF_OP_SOFTMAX, 1, 0,
     "block per row, LDS trees, __expf(x - m), plan declares the fast exp", kShape, configure,
-    no_scratch, plan_fast, launch<0>};
+    no_scratch, plan_fast, launch<0>, 0};
 static const rf_variant undeclared = {
     "softmax/plugin-fast-exp-undeclared", RF_OP_SOFTMAX, 1, 1,
     "test: __expf(x - m) while the plan declares the library expf", kShape, configure,
-    no_scratch, plan_accurate, launch<1>};
+    no_scratch, plan_accurate, launch<1>, 0};
 static const rf_variant factored = {
     "softmax/plugin-fast-exp-factored", RF_OP_SOFTMAX, 1, 1,
     "test: __expf(x) * __expf(-m), more error than the declared fast exp allows", kShape,
-    configure, no_scratch, plan_fast, launch<2>};
+    configure, no_scratch, plan_fast, launch<2>, 0};
 static const rf_variant *const variants[] = {&honest, &undeclared, &factored};
 
 extern "C" int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
