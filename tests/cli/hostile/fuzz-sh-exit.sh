@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh and scripts/run.sh's exit statuses, with a stand-in fuzz target (no libFuzzer
+# build needed): a campaign whose fuzzer leaves a crash artifact exits 1, one that leaves none
+# exits 0, and artifacts of an earlier campaign in the same folder do not count.
+#   fuzz-sh-exit.sh SRC
+set -uo pipefail
+SRC=$1
+TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/build/fuzz"
+# The stand-in: finds the -artifact_prefix and, when STUB_FIND=1, writes a crash artifact and
+# the line the real target prints for a failing verdict.
+cat > "$TMP/build/fuzz/redfuzz_fuzz" <<'STUB'
+#!/usr/bin/env bash
+for a in "$@"; do case "$a" in -artifact_prefix=*) prefix=${a#-artifact_prefix=};; esac; done
+echo "#1 INITED"
+if [ "${STUB_FIND:-0}" = 1 ]; then
+  echo "ERROR: redfuzz: sum/mut-drop-tail wrong"
+  printf 'x' > "${prefix}crash-$$"
+fi
+exit 0
+STUB
+printf '#!/bin/sh\nexit 0\n' > "$TMP/build/fuzz/redfuzz"
+chmod +x "$TMP/build/fuzz/redfuzz_fuzz" "$TMP/build/fuzz/redfuzz"
+fail=0
+run() {   # WANT ENV...
+  local want=$1; shift
+  (cd "$SRC" && env "$@" bash scripts/fuzz.sh --build "$TMP/build" --jobs 1 --time 1 --no-shrink \
+     --out "$TMP/out") > "$TMP/log" 2>&1
+  local rc=$?
+  if [ $rc -ne "$want" ]; then echo "FAIL: fuzz.sh with $* exited $rc, expected $want"; cat "$TMP/log"; fail=1
+  else echo "ok   fuzz.sh with $*: exit $rc ($(tail -n 1 "$TMP/log"))"; fi
+}
+run 1 STUB_FIND=1   # a failure found
+run 0 STUB_FIND=0   # none found, though the folder still holds the first campaign's artifact
+# --time without a value: a usage error (exit 2), not "unbound variable".
+for s in fuzz.sh run.sh; do
+  out=$(cd "$SRC" && bash scripts/$s --time 2>&1); rc=$?
+  if [ $rc -ne 2 ] || ! [[ "$out" =~ "--time needs a value" ]]; then
+    echo "FAIL: $s --time: exit $rc: $out"; fail=1
+  else echo "ok   $s --time: exit 2 ($out)"; fi
+done
+exit $fail
