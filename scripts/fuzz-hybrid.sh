@@ -72,7 +72,24 @@ mkdir -p "$OUT/corpus" "$OUT/logs" "$OUT/failing-inputs" "$OUT/artifacts/$SIDE_G
 # The seeds start the shared corpus under their SHA-1 names, libFuzzer's own naming, so an
 # input is one file whichever side keeps or fails it.
 for f in corpus/bin/*; do cp "$f" "$OUT/corpus/$(sha1sum "$f" | cut -c1-40)"; done
-export REDFUZZ_ONLY="$ONLY"
+# The selection as an explicit list of variant names (op names expanded to their correct
+# variants), so a process can leave out what it has already found (slot, below).
+selection() {
+  local json; json=$("$BUILD/fuzz/redfuzz" list --json 2>/dev/null)
+  if [ -z "$ONLY" ]; then
+    grep -a '"mutant":false' <<<"$json" | grep -aoE '"variant":"[^"]+"' | cut -d'"' -f4
+    return
+  fi
+  local item
+  for item in ${ONLY//,/ }; do
+    case "$item" in
+      */*) echo "$item";;
+      *) grep -a "\"op\":\"$item\"" <<<"$json" | grep -a '"mutant":false' | grep -aoE '"variant":"[^"]+"' | cut -d'"' -f4;;
+    esac
+  done
+}
+SELECTION=$(selection | paste -sd, -)
+[ -n "$SELECTION" ] || usage "'${ONLY:-every correct variant}' selects no variant ($BUILD/fuzz/redfuzz list)"
 # The simulator reports races as the verdict `race` and goes on (mutation-score.sh does too).
 export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 ${TSAN_OPTIONS:-}"
 start=$(date +%s); deadline=$(( start + TIME ))
@@ -81,13 +98,16 @@ echo "fuzz-hybrid.sh: ${TIME}s; $SIDE_GPU side: $GPU_JOBS process(es) from $BUIL
 
 # One libFuzzer process slot: runs until the deadline, restarted after each failure (libFuzzer
 # stops at the first), each run in its own log. The corpus folder is the shared one: new
-# inputs go there, and -reload=1 loads what the other processes put there.
+# inputs go there, and -reload=1 loads what the other processes put there. A variant this
+# slot has found failing is left out of its later runs: found once is enough (it is shrunk
+# below), and a bug every input shows (even the empty input, which libFuzzer always runs
+# first) would otherwise stop each restart at once and hide every other finding.
 slot() {
-  local side=$1 k=$2 fuzz=$3 judge=$4 dev=$5 run=0 left art env=()
+  local side=$1 k=$2 fuzz=$3 judge=$4 dev=$5 run=0 left art env=() sel=$SELECTION found v
   env+=(REDFUZZ_JUDGE_THREADS="$judge"); [ -n "$dev" ] && env+=(CUDA_VISIBLE_DEVICES="$dev")
-  while left=$(( deadline - $(date +%s) )); [ "$left" -gt 0 ]; do
+  while left=$(( deadline - $(date +%s) )); [ "$left" -gt 0 ] && [ -n "$sel" ]; do
     run=$((run + 1))
-    env "${env[@]}" "$fuzz" -reload=1 -max_total_time="$left" -timeout=60 -rss_limit_mb=8192 \
+    env "${env[@]}" REDFUZZ_ONLY="$sel" "$fuzz" -reload=1 -max_total_time="$left" -timeout=60 -rss_limit_mb=8192 \
       -artifact_prefix="$OUT/artifacts/$side/" -print_final_stats=1 -seed=$((k * 1000 + run)) \
       "$OUT/corpus" > "$OUT/logs/$side-$k-$run.log" 2>&1 &
     echo $! > "$OUT/logs/pid-$side-$k"
@@ -96,6 +116,8 @@ slot() {
     # every restart at once: it leaves the corpus (its artifact is kept).
     art=$(grep -aoE 'Test unit written to [^ ]*(crash|timeout|oom|leak)-[0-9a-f]+' "$OUT/logs/$side-$k-$run.log" | head -n 1 | cut -d' ' -f5 || true)
     [ -n "$art" ] && [ -f "$OUT/corpus/${art##*-}" ] && mv -f "$OUT/corpus/${art##*-}" "$OUT/failing-inputs/" || true
+    found=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$OUT/logs/$side-$k-$run.log" | cut -d' ' -f3 | sort -u || true)
+    for v in $found; do sel=$(tr ',' '\n' <<<"$sel" | grep -vxF "$v" | paste -sd, - || true); done
   done
 }
 # Stops the running libFuzzer processes (by the ids the slots recorded), then the slots.
@@ -141,16 +163,17 @@ executions() {
   done
   echo "$total"
 }
-# "SIGNATURE ARTIFACT SECONDS" for each run that ended in a failure.
+# "SIGNATURE ARTIFACT SECONDS" for each failing variant of each run that ended in a failure,
+# timed by the end of that run (its log's time: one artifact name can be written again).
 findings() {
-  local f sig art t
+  local f sigs sig art t
   for f in "$OUT"/logs/"$1"-*.log; do
-    sig=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$f" | head -n 1 | cut -d' ' -f3- | tr ' ' ':' || true)
     art=$(grep -aoE 'Test unit written to [^ ]*(crash|timeout|oom|leak)-[0-9a-f]+' "$f" | head -n 1 | cut -d' ' -f5 || true)
     [ -n "$art" ] || continue
-    [ -n "$sig" ] || sig=$(basename "$art" | cut -d- -f1):no-verdict   # timeout, oom, crash in redfuzz
-    t=$(( $(stat -c %Y "$art" 2>/dev/null || echo "$start") - start ))
-    echo "$sig $art $t"
+    sigs=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$f" | cut -d' ' -f3- | tr ' ' ':' | sort -u || true)
+    [ -n "$sigs" ] || sigs=$(basename "$art" | cut -d- -f1):no-verdict   # timeout, oom, crash in redfuzz
+    t=$(( $(stat -c %Y "$f" 2>/dev/null || echo "$start") - start ))
+    for sig in $sigs; do echo "$sig $art $t"; done
   done | sort -t' ' -k3,3n
 }
 echo "== hybrid summary after ${elapsed}s"
@@ -173,7 +196,7 @@ if [ "$SHRINK" = 1 ]; then
       case "$seen" in *" $sig "*) continue;; esac
       seen="$seen$sig "
       case "$sig" in *:no-verdict) echo "not shrunk ($side, no verdict): $art"; continue;; esac
-      path=$("$rf" shrink "$art" --only "$ONLY" --out "$OUT/shrunk-$side" 2>/dev/null | tail -n 1 || true)
+      path=$("$rf" shrink "$art" --only "${sig%%:*}" --out "$OUT/shrunk-$side" 2>/dev/null | tail -n 1 || true)
       [ -f "$path" ] || { echo "shrink failed ($side): $art"; continue; }
       # Name the side that found it, in the file (a comment line the case parser skips).
       sed -i "1a # found by: hybrid campaign, $side side ($( [ "$side" = "$SIDE_SIM" ] && echo "$SIM_BUILD" || echo "$BUILD" ))" "$path"
