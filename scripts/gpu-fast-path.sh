@@ -40,8 +40,9 @@ echo "== 2. host vs device pipeline: verdicts on the boundary sweep, mutants inc
 ARGS=(sweep --op sum,max,argmax --mutants --json --quiet --dist all
       --n 0,1,31,32,33,255,256,257,1027,4096,16384,65537,2^20 --block 0,32,256,1024 --grid 0,7,300
       --seed 1..3)
-REDFUZZ_DEVICE_ORACLE=0 REDFUZZ_DEVICE_GEN=0 "$RF" "${ARGS[@]}" > "$OUT/host.txt" 2>&1
-REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_ORACLE_RECHECK=1 "$RF" "${ARGS[@]}" > "$OUT/device.txt" 2>&1
+# stdout alone: sweep's progress lines go to stderr and would split JSON lines in one file.
+REDFUZZ_DEVICE_ORACLE=0 REDFUZZ_DEVICE_GEN=0 "$RF" "${ARGS[@]}" > "$OUT/host.txt" 2> "$OUT/host.err"
+REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_ORACLE_RECHECK=1 "$RF" "${ARGS[@]}" > "$OUT/device.txt" 2> "$OUT/device.err"
 # What the oracle decides (case, variant, verdict, exact answer, bound); what a variant
 # returned ("got", its error) may differ between two runs of a non-deterministic variant.
 keep() { grep -a '^{' "$1" | sed -E 's/"suspicious":[^,]*,//; s/"error":[^,]*,//; s/"ratio":[^,]*,//; s/"ms":[^,]*,//; s/"got":[^,]*,//; s/,"detail":.*\}$/}/'; }
