@@ -53,9 +53,10 @@ static void test_empty_and_fixed_strings(void) {
   CHECK(c.op == RF_OP_SUM && c.n == 0 && c.seed == 0 && c.dist == RF_DIST_ALTERNATING);
   CHECK(c.block == 0 && c.grid == 0 && c.items == 0 && c.sched == RF_SCHED_IN_ORDER);
   CHECK(c.wave == 32 && c.variant[0] == '\0');
-  /* all 0xFF: version 2, op 3 (softmax), dist 255 % 19 = 8, literal sizes folded into the
-   * limits */
+  /* all 0xFF but byte 0 = 2 (version 2, pinned: the newest version may have more
+   * distributions): op 3 (softmax), dist 255 % 19 = 8, literal sizes folded into the limits */
   memset(buf, 0xFF, sizeof buf);
+  buf[0] = 2;
   rf_case_decode(buf, 200, &gpu, &c);
   CHECK(c.op == RF_OP_SOFTMAX && c.dist == RF_DIST_SPIKE && c.sched == RF_SCHED_WAVE_SKEW);
   CHECK(c.wave == 64 && c.seed == UINT64_MAX);
@@ -126,18 +127,21 @@ static void test_layout(void) {
   rf_case_default(&c);
   uint8_t enc[RF_CASE_ENCODED_MAX];
   static const uint8_t want[40] = {
-      2, 0, 0, 0,                      /* version 2, op sum, dist alternating, in-order wave 32 */
+      0, 0, 0, 0,                      /* version (the newest, set below), op sum, dist
+                                          alternating, in-order wave 32 */
       255, 0x03, 0x04, 0, 0, 0, 0, 0, 0, /* n: literal 1027 */
       0, 0, 0, 0, 0, 0, 0, 0, 0,         /* cols: unused for sum */
       1, 0, 0, 0, 0, 0, 0, 0,            /* seed 1 */
       255, 0, 0,                         /* block: literal 0 */
       255, 0, 0, 0, 0,                   /* grid: literal 0 */
       255, 0};                           /* items: literal 0 */
-  CHECK(rf_case_encode(&c, enc) == 40 && memcmp(enc, want, 40) == 0);
+  CHECK(rf_case_encode(&c, enc) == 40 && enc[0] == rf_codec_version() &&
+        memcmp(enc + 1, want + 1, 39) == 0);
 
   /* hand-written strings, one per class */
   uint8_t b[40];
   memset(b, 0, sizeof b);
+  b[0] = 2; /* version 2 pinned: its dist byte folds onto 19 distributions */
   b[4] = 184; /* seed boundary list, index 7: 1027 */
   b[5] = 7;
   rf_case_decode(b, sizeof b, &gpu, &c);
@@ -177,6 +181,7 @@ static void test_layout(void) {
   b[34] = 70;
   b[38] = 130; /* items: 1 + (130 - 128) % 16 = 3 */
   b[3] = 0x0E; /* schedule random, wave 64 */
+  b[0] = 2;  /* version 2 pinned */
   b[2] = 20; /* dist 20 % 19 = 1: ones */
   rf_case_decode(b, sizeof b, &gpu, &c);
   CHECK(c.block == 1024 && c.grid == 7 && c.items == 3 && c.sched == RF_SCHED_RANDOM);

@@ -1,5 +1,6 @@
 /* Case model: names, defaults, element count, equality, and validation (each rule shown
  * accepting its range ends and rejecting one step past them, with the exact message). */
+#include <stdio.h>
 #include <string.h>
 
 #include "model/case.h"
@@ -30,13 +31,15 @@ static void test_names(void) {
                                 "nan-sprinkled", "inf-mixed", "signed-zero", "all-nan",
                                 "all-neg-inf", "ties"};
   static const char *scheds[] = {"in-order", "reverse", "random", "wave-skew"};
-  CHECK(RF_OP_COUNT == 4 && RF_DIST_COUNT == 19 && RF_SCHED_COUNT == 4);
+  /* The first 19 distributions are frozen (codec version 2 decodes to them in this order);
+   * later ones may follow (model/dists.def is append-only). */
+  CHECK(RF_OP_COUNT == 4 && RF_DIST_COUNT >= 19 && RF_SCHED_COUNT == 4);
   for (int i = 0; i < RF_OP_COUNT; i++) {
     rf_op op = RF_OP_COUNT;
     CHECK(strcmp(rf_op_name((rf_op)i), ops[i]) == 0);
     CHECK(rf_op_parse(ops[i], &op) == 0 && op == (rf_op)i);
   }
-  for (int i = 0; i < RF_DIST_COUNT; i++) {
+  for (int i = 0; i < 19; i++) {   /* the frozen ones; names of later ones: rf_dist_list */
     rf_dist d = RF_DIST_COUNT;
     CHECK(strcmp(rf_dist_name((rf_dist)i), dists[i]) == 0);
     CHECK(rf_dist_parse(dists[i], &d) == 0 && d == (rf_dist)i);
@@ -203,11 +206,13 @@ static void test_validate_launch(void) {
   CHECK(rejects(&c, NULL, "schedule: 4 is out of range (allowed: in-order, reverse, "
                           "random, wave-skew)"));
   c.sched = RF_SCHED_WAVE_SKEW;
-  c.dist = (rf_dist)19;
-  CHECK(rejects(&c, NULL, "dist: 19 is out of range (allowed: alternating, ones, wide, "
-                          "negative, equal-max, shifted-rows, uniform, index-weighted, spike, "
-                          "subnormal, near-overflow, sorted, overflow, nan-sprinkled, inf-mixed, "
-                          "signed-zero, all-nan, all-neg-inf, ties)"));
+  c.dist = RF_DIST_COUNT;
+  {
+    char want[1024];
+    snprintf(want, sizeof want, "dist: %d is out of range (allowed: %s)", (int)RF_DIST_COUNT,
+             rf_dist_list());
+    CHECK(rejects(&c, NULL, want));
+  }
   c.dist = RF_DIST_SORTED;
   CHECK(accepts(&c, NULL));
 }
