@@ -16,6 +16,13 @@ void rf_settings_default(rf_settings *s) {
 static const char *const oracle_names[] = {"double", "mpfr", "upgrade"};
 static const char *const target_names[] = {"gfx1201", "nvidia"};
 
+/* 0 with *out = the index of v among names[0..count), or -1. */
+static int name_index(const char *v, const char *const *names, uint64_t count, uint64_t *out) {
+  for (uint64_t i = 0; i < count; i++)
+    if (strcmp(v, names[i]) == 0) { *out = i; return 0; }
+  return -1;
+}
+
 static int read_one(const char *var, rf_setting_type type, uint64_t lo, uint64_t hi,
                     const char *v, uint64_t *num, char *text, size_t textlen, char *err,
                     size_t errlen) {
@@ -30,14 +37,12 @@ static int read_one(const char *var, rf_setting_type type, uint64_t lo, uint64_t
     snprintf(text, textlen, "%s", v);
     return 0;
   case RF_SET_ORACLE:
-    for (uint64_t i = 0; i < sizeof oracle_names / sizeof *oracle_names; i++)
-      if (strcmp(v, oracle_names[i]) == 0) { *num = i; return 0; }
+    if (name_index(v, oracle_names, 3, num) == 0) return 0;
     snprintf(err, errlen, "%s: '%.60s' is not an oracle mode (allowed: double, mpfr, upgrade)",
              var, v);
     return -1;
   case RF_SET_TARGET:
-    for (uint64_t i = 0; i < sizeof target_names / sizeof *target_names; i++)
-      if (strcmp(v, target_names[i]) == 0) { *num = i; return 0; }
+    if (name_index(v, target_names, 2, num) == 0) return 0;
     snprintf(err, errlen, "%s: '%.60s' is not a simulated target (allowed: gfx1201, nvidia)",
              var, v);
     return -1;
