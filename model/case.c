@@ -297,13 +297,21 @@ int rf_case_same_input(const rf_case *a, const rf_case *b) { return fields_equal
 
 void rf_case_write_json(const rf_case *c, FILE *f) {
   fputc('{', f);
+  rf_case_write_json_members(c, f, 1);
+  fputc('}', f);
+}
+
+void rf_case_write_json_members(const rf_case *c, FILE *f, int with_variant) {
+  int first = 1;
   for (int i = 0; i < RF_FIELD_COUNT; i++) {
     const rf_field *fd = &rf_fields[i];
+    if (fd->type == RF_FT_NAME && !with_variant) continue;
     char v[RF_VARIANT_NAME_MAX + 8];
     rf_field_format(c, fd, v, sizeof v);
     int text = fd->type == RF_FT_OP || fd->type == RF_FT_DIST || fd->type == RF_FT_SCHED ||
                fd->type == RF_FT_NAME;
-    fprintf(f, "%s\"%s\":", i ? "," : "", fd->key);
+    fprintf(f, "%s\"%s\":", first ? "" : ",", fd->key);
+    first = 0;
     if (!text) { fputs(v, f); continue; }
     /* valid names are printable ASCII without '"' issues except '"' and '\' themselves */
     fputc('"', f);
@@ -313,5 +321,4 @@ void rf_case_write_json(const rf_case *c, FILE *f) {
     }
     fputc('"', f);
   }
-  fputc('}', f);
 }

@@ -98,6 +98,9 @@ int rf_case_equal(const rf_case *a, const rf_case *b);
 int rf_case_same_input(const rf_case *a, const rf_case *b);
 /* The case as one JSON object {"op":"sum","n":1027,...}, keys in table order. */
 void rf_case_write_json(const rf_case *c, FILE *f);
+/* The same members without the braces ("op":"sum","n":1027,...), for records that add
+ * their own; with_variant 0 leaves the variant out (a result names its own). */
+void rf_case_write_json_members(const rf_case *c, FILE *f, int with_variant);
 /* Comma lists of the names ("alternating, ones, ..."), for messages and help. */
 const char *rf_dist_list(void);
 const char *rf_sched_list(void);

@@ -59,13 +59,10 @@ void rf_json_number(FILE *f, const char *key, double v) {
 void rf_report_json(FILE *f, const rf_case *c, const rf_result *res, size_t n) {
   for (size_t i = 0; i < n; i++) {
     const rf_result *r = &res[i];
-    fprintf(f, "{\"op\":\"%s\"", rf_op_name(c->op));
-    if (c->op == RF_OP_SOFTMAX) fprintf(f, ",\"rows\":%u,\"cols\":%u", c->rows, c->cols);
-    else fprintf(f, ",\"n\":%llu", (unsigned long long)c->n);
-    fprintf(f, ",\"dist\":\"%s\",\"seed\":%llu,\"block\":%u,\"grid\":%u,\"items\":%u,"
-               "\"schedule\":\"%s\",\"wave\":%u,\"variant\":",
-            rf_dist_name(c->dist), (unsigned long long)c->seed, c->block, c->grid, c->items,
-            rf_sched_name(c->sched), c->wave);
+    /* the case's fields from its table (model/case_fields.def), then the result's */
+    fputc('{', f);
+    rf_case_write_json_members(c, f, 0);
+    fprintf(f, ",\"variant\":");
     rf_json_string(f, r->variant->name);
     fprintf(f, ",\"verdict\":\"%s\",\"suspicious\":%s", rf_verdict_name(r->verdict),
             r->suspicious ? "true" : "false");
