@@ -5,7 +5,7 @@
 #include <string.h>
 #include "plugin_loader.h"
 #include "model/case.h"
-#include "../include/redfuzz/plugin.h"
+#include "redfuzz/plugin.h"
 
 #define RF_REGISTRY_CAPACITY 256   /* registry.c's RF_MAX_VARIANTS */
 

@@ -113,18 +113,32 @@ static void quote(const char *s, size_t max, char *buf, size_t buflen) {
   buf[o] = '\0';
 }
 
-int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, size_t whylen) {
+/* "'TEXT' is WHAT (allowed: ...)" for a value field f refused; formatted only on the error
+ * path (every field of every case file and flag goes through rf_field_set). */
+static int refuse(const rf_field *f, const char *text, const char *what, char *why,
+                  size_t whylen) {
   char allowed[400], q[256];
   rf_field_allowed(f, allowed, sizeof allowed);
   quote(text, SIZE_MAX, q, sizeof q);
-  int bad = 0;
+  snprintf(why, whylen, "'%s' is %s (allowed: %s)", q, what, allowed);
+  return -1;
+}
+
+int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, size_t whylen) {
   uint64_t v = 0;
   switch (f->type) {
-  case RF_FT_OP: bad = rf_op_parse(text, MEMBER(c, f, rf_op)); break;
-  case RF_FT_DIST: bad = rf_dist_parse(text, MEMBER(c, f, rf_dist)); break;
-  case RF_FT_SCHED: bad = rf_sched_parse(text, MEMBER(c, f, rf_sched)); break;
+  case RF_FT_OP:
+    return rf_op_parse(text, MEMBER(c, f, rf_op)) ? refuse(f, text, "not an op", why, whylen) : 0;
+  case RF_FT_DIST:
+    return rf_dist_parse(text, MEMBER(c, f, rf_dist))
+               ? refuse(f, text, "not a distribution", why, whylen) : 0;
+  case RF_FT_SCHED:
+    return rf_sched_parse(text, MEMBER(c, f, rf_sched))
+               ? refuse(f, text, "not a schedule", why, whylen) : 0;
   case RF_FT_NAME:
     if (strlen(text) >= RF_VARIANT_NAME_MAX) {
+      char q[256];
+      quote(text, SIZE_MAX, q, sizeof q);
       snprintf(why, whylen, "'%s' is too long (allowed: at most %d characters)", q,
                RF_VARIANT_NAME_MAX - 1);
       return -1;
@@ -133,19 +147,12 @@ int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, siz
     return 0;
   default:
     if (rf_num_parse(text, f->lo, f->hi, &v, why, whylen)) return -1;
-    if (f->type == RF_FT_WAVE && v != 32 && v != 64) {
-      snprintf(why, whylen, "'%s' is out of range (allowed: %s)", q, allowed);
-      return -1;
-    }
+    if (f->type == RF_FT_WAVE && v != 32 && v != 64)
+      return refuse(f, text, "out of range", why, whylen);
     if (f->type == RF_FT_U64) *MEMBER(c, f, uint64_t) = v;
     else *MEMBER(c, f, uint32_t) = (uint32_t)v;
     return 0;
   }
-  if (bad)
-    snprintf(why, whylen, "'%s' is not %s (allowed: %s)", q,
-             f->type == RF_FT_OP ? "an op" : f->type == RF_FT_DIST ? "a distribution"
-                                                                 : "a schedule", allowed);
-  return bad ? -1 : 0;
 }
 
 void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len) {
