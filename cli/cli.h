@@ -12,6 +12,8 @@ enum { RF_EXIT_OK = 0, RF_EXIT_FAIL = 1, RF_EXIT_USAGE = 2 };
 /* Ctrl-C (SIGINT) or SIGTERM during a long command: 128 + the signal, as shells report it,
  * after the partial summary. */
 enum { RF_EXIT_INTERRUPTED = 130 };
+/* A worker process asking its parent for a fresh one (the device was lost to a fault). */
+enum { RF_EXIT_RESTART = 75 };
 
 int rf_cmd_run(int argc, char **argv);
 int rf_cmd_list(int argc, char **argv);
@@ -66,6 +68,16 @@ int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *nam
 extern rf_settings rf_cli_settings;
 /* Creates the runner (with rf_cli_settings) or prints why not. */
 rf_runner *rf_cli_runner(const char *cmd);
+
+/* ---- worker processes (cli_worker.c) -------------------------------------------------- */
+/* Memory shared with worker processes forked later (zero-filled), or NULL. */
+void *rf_cli_shared_alloc(size_t bytes);
+void rf_cli_shared_free(void *p, size_t bytes);
+/* Runs work(ctx) in a child process, again in a new child each time one exits with
+ * RF_EXIT_RESTART (counted in *restarts), and returns the last one's exit status, -signal when
+ * it died of one, or -1 when no child could start. Ctrl-C and SIGTERM go to the child once
+ * each. Call it before anything touches the device. */
+int rf_cli_supervise(const char *cmd, int (*work)(void *ctx), void *ctx, int *restarts);
 
 /* ---- interruption (cli_signal.c) -------------------------------------------------------- */
 /* SIGINT and SIGTERM set a flag (nothing else happens in the handler); long commands check it

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include "run/backend.h"
 #include "cli.h"
 #include "run/report.h"
 #include "model/number.h"
@@ -28,15 +30,45 @@ static const char help_tail[] =
   "per synchronisation, REDFUZZ_GRAPHS=0 and REDFUZZ_STREAMS=1 turn off launch graphs and\n"
   "streams on GPUs (README, 'How a case runs'). Ctrl-C stops after the current batch and\n"
   "prints the summary so far (exit 130).\n"
+  "On a GPU the sweep runs in a worker process: a kernel that faults (an illegal address...)\n"
+  "leaves the device unusable for the rest of that process, so a new worker re-runs the\n"
+  "batch one launch at a time, reports the faulting variant as `crash`, leaves it out of the\n"
+  "remaining cases and goes on (REDFUZZ_SIM_FAULT_LOSES_DEVICE=1 makes the simulator do the\n"
+  "same, for testing).\n"
   "Exit status: 0 no correct variant failed, 1 one did (mutants are reported, not counted),\n"
   "2 bad usage.\n";
 
 typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 
-/* Which variants run: mutants only with --mutants, none named by --skip. */
-typedef struct { int mutants; const rf_flag_val *skip; } sweep_filter;
+/* Progress, kept in memory shared with the worker processes (cli_worker.c) so that a worker
+ * lost to a GPU fault loses nothing that was tallied: cases are numbered in the order the
+ * loops below make them, and a new worker skips those before `next`. */
+#define SWEEP_MAX_VARIANTS 256
+typedef struct {
+  tally t[SWEEP_MAX_VARIANTS];
+  size_t nt;
+  long cases, errors;    /* errors: cases the runner could not run */
+  long next;             /* the first case not yet tallied */
+  long serial_until;     /* cases before it run one launch per synchronisation (attribution) */
+  unsigned char left_out[SWEEP_MAX_VARIANTS];   /* faulted on a GPU: not run again */
+  int faults, restarts, supervised;
+  struct timespec t0;
+} sweep_shared;
+
+static long variant_index(const sweep_shared *sh, const rf_variant *v) {
+  for (size_t k = 0; k < sh->nt; k++)
+    if (sh->t[k].v == v) return (long)k;
+  return -1;
+}
+
+/* Which variants run: mutants only with --mutants (or named by --variant), none named by
+ * --skip, none that faulted on the device earlier in this sweep. */
+typedef struct { int mutants, named; const rf_flag_val *skip; const sweep_shared *sh; } sweep_filter;
 static int sweep_keeps(const rf_variant *v, void *ctx) {
   const sweep_filter *f = ctx;
+  long k = variant_index(f->sh, v);
+  if (k >= 0 && f->sh->left_out[k]) return 0;
+  if (f->named) return 1;
   if (v->is_mutant && !f->mutants) return 0;
   for (size_t i = 0; i < f->skip->count; i++)
     if (strcmp(f->skip->items[i], v->name) == 0) return 0;
@@ -51,23 +83,22 @@ static int sweep_keeps(const rf_variant *v, void *ctx) {
 
 typedef struct {
   rf_runner *r;
-  tally *t;
-  size_t nt;
-  int mutants, quiet, json;
-  long cases, errors;   /* errors: cases the runner could not run */
+  sweep_shared *sh;
+  int mutants, quiet, json, serial;
   rf_case batch[SWEEP_BATCH];
   size_t nb;
+  long first;       /* the number of batch[0] */
   uint64_t elems;
   rf_result *res;   /* SWEEP_BATCH x SWEEP_MAX_RESULTS */
   int counts[SWEEP_BATCH];
 } sweep_state;
 
 static void tally_case(sweep_state *s, const rf_case *c, const rf_result *res, int n) {
+  sweep_shared *sh = s->sh;
   for (int i = 0; i < n; i++) {
-    size_t k = 0;
-    while (k < s->nt && s->t[k].v != res[i].variant) k++;
-    if (k == s->nt || (res[i].variant->is_mutant && !s->mutants)) continue;
-    tally *t = &s->t[k];
+    long k = variant_index(sh, res[i].variant);
+    if (k < 0 || (res[i].variant->is_mutant && !s->mutants)) continue;
+    tally *t = &sh->t[k];
     t->runs++;
     if (res[i].verdict == RF_V_PASS) t->pass++;
     else if (res[i].verdict == RF_V_UNSUPPORTED) t->unsup++;
@@ -83,25 +114,79 @@ static void tally_case(sweep_state *s, const rf_case *c, const rf_result *res, i
   }
 }
 
+static void tally_results(sweep_state *s, const rf_case *c, const rf_result *res, int n) {
+  if (s->json) rf_report_json(stdout, c, res, (size_t)n);
+  tally_case(s, c, res, n);
+  if (++s->sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", s->sh->cases);
+}
+
+/* The device was lost to a fault during the batch (kernels/device.h): tally what finished,
+ * record what is known, and end this worker so that a fresh one goes on (RF_EXIT_RESTART).
+ * A batched fault names no variant: the new worker re-runs the batch one launch per
+ * synchronisation. A serial one does: its `crash` is tallied and the variant left out. */
+static void lost(sweep_state *s) {
+  sweep_shared *sh = s->sh;
+  const rf_case *lc = NULL;
+  const rf_variant *lv = rf_runner_lost(s->r, &lc);
+  size_t at = lv && lc >= s->batch && lc < s->batch + s->nb ? (size_t)(lc - s->batch) : 0;
+  for (size_t i = 0; i < at; i++)
+    tally_results(s, &s->batch[i], s->res + i * SWEEP_MAX_RESULTS, s->counts[i]);
+  sh->next = s->first + (long)at;
+  sh->faults++;
+  if (lv) {
+    const rf_result *res = s->res + at * SWEEP_MAX_RESULTS;
+    for (int j = 0; j < s->counts[at]; j++)
+      if (res[j].variant == lv) tally_results(s, &s->batch[at], &res[j], 1);
+    sh->cases--;   /* the case itself is counted when the next worker runs its other variants */
+    long k = variant_index(sh, lv);
+    if (k >= 0) sh->left_out[k] = 1;
+    fprintf(stderr, "sweep: %s faulted on the device; it is left out of the remaining cases, "
+            "and a new worker process goes on from this case\n", lv->name);
+  } else if (s->serial) {
+    /* Lost with no variant to name (a copy or an allocation failed): the case is an error. */
+    fprintf(stderr, "redfuzz sweep: the device was lost outside any kernel on a case; it is "
+            "counted as an error and a new worker process goes on\n");
+    sh->errors++;
+    sh->next++;
+  } else {
+    sh->serial_until = s->first + (long)s->nb;
+    fprintf(stderr, "sweep: a kernel faulted in a batch of %zu cases; a new worker process "
+            "re-runs them one launch at a time to name it\n", s->nb);
+  }
+  fflush(stdout);
+  fflush(stderr);
+  _exit(RF_EXIT_RESTART);
+}
+
 /* Runs the batched cases and tallies their results in order. */
 static void flush(sweep_state *s) {
   if (!s->nb) return;
   char err[512] = "";
   rf_runner_run_many(s->r, s->batch, s->nb, s->res, SWEEP_MAX_RESULTS, s->counts, err, sizeof err);
+  if (rf_dev_lost() && s->sh->supervised) lost(s);
   for (size_t i = 0; i < s->nb; i++) {
-    if (s->counts[i] < 0) { fprintf(stderr, "redfuzz sweep: %s\n", err); s->errors++; continue; }
-    const rf_result *res = s->res + i * SWEEP_MAX_RESULTS;
-    if (s->json) rf_report_json(stdout, &s->batch[i], res, (size_t)s->counts[i]);
-    tally_case(s, &s->batch[i], res, s->counts[i]);
-    if (++s->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", s->cases);
+    if (s->counts[i] < 0) {
+      fprintf(stderr, "redfuzz sweep: %s\n", err);
+      s->sh->errors++;
+      continue;
+    }
+    tally_results(s, &s->batch[i], s->res + i * SWEEP_MAX_RESULTS, s->counts[i]);
   }
+  s->sh->next = s->first + (long)s->nb;
   s->nb = 0;
   s->elems = 0;
 }
 
-static void add_case(sweep_state *s, const rf_case *c) {
+/* Adds case number idx; cases a worker lost to a fault re-run one launch at a time. */
+static void add_case(sweep_state *s, const rf_case *c, long idx) {
   uint64_t e = rf_case_elems(c);
-  if (s->nb == SWEEP_BATCH || (s->nb && s->elems + e > SWEEP_BATCH_ELEMS)) flush(s);
+  int serial = idx < s->sh->serial_until || rf_cli_settings.serial;
+  if (s->nb && (s->nb == SWEEP_BATCH || s->elems + e > SWEEP_BATCH_ELEMS || serial != s->serial))
+    flush(s);
+  if (!s->nb) {
+    s->first = idx;
+    if (serial != s->serial) rf_runner_set_serial(s->r, s->serial = serial);
+  }
   s->batch[s->nb++] = *c;
   s->elems += e;
 }
@@ -138,66 +223,106 @@ static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int wa
   return 0;
 }
 
-int rf_cmd_sweep(int argc, char **argv) {
-  rf_flag_val v[RF_FLAG_COUNT];
-  int p = rf_flags_parse("sweep", rf_flags, RF_FLAG_COUNT, argc, argv, v, NULL, 0, NULL, help,
-                         help_tail);
-  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
-  int rc = RF_EXIT_USAGE;
-  rf_runner *r = NULL;
-  sweep_state *s = NULL;
-  rf_result *results = NULL;
-  const char *variant = v[F_VARIANT].given ? v[F_VARIANT].text : "";
-  int mutants = v[F_MUTANTS].given != 0, quiet = v[F_QUIET].given != 0;
-  int json = v[F_JSON].given != 0;
-  int want[RF_OP_COUNT] = {0};
-  for (size_t i = 0; i < v[F_OP].count; i++) want[v[F_OP].list[i]] = 1;
-  if (variant[0]) {
-    const rf_variant *named = rf_variant_find(variant);
-    if (!named) { rf_cli_check_variant("sweep", &rf_flags[F_VARIANT], variant, -1); goto out; }
-    if (!v[F_OP].given) {   /* --variant alone: its op only */
-      memset(want, 0, sizeof want);
-      want[named->op] = 1;
-    } else if (!want[named->op]) {
-      rf_flag_error("sweep", &rf_flags[F_VARIANT], variant, "is a %s variant, but --op '%s' "
-                    "leaves %s out (allowed: a variant of a listed op)", rf_op_name(named->op),
-                    v[F_OP].text, rf_op_name(named->op));
-      goto out;
-    }
-  }
+/* Everything a worker needs to make the cases (read-only after the checks). */
+typedef struct {
+  const rf_flag_val *v;
+  const int *want;
+  const char *variant;
+  rf_limits lim;
+  int mutants, quiet, json;
+  sweep_shared *sh;
+} sweep_job;
 
-  r = rf_cli_runner("sweep");
-  if (!r) { rc = RF_EXIT_FAIL; goto out; }
-  rf_limits lim = rf_runner_limits(r);
-  if (check_limits(v, &lim, want)) goto out;
-  for (size_t i = 0; i < v[F_SKIP].count; i++)
-    if (!rf_variant_find(v[F_SKIP].items[i])) {
-      rf_cli_check_variant("sweep", &rf_flags[F_SKIP], v[F_SKIP].items[i], -1);
-      goto out;
+static void print_summary(const sweep_shared *sh, const rf_runner *r, int interrupted) {
+  struct timespec t1;
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double secs = (t1.tv_sec - sh->t0.tv_sec) + (t1.tv_nsec - sh->t0.tv_nsec) / 1e9;
+  long bad = 0, good = 0, runs = 0;
+  printf("\n%-30s %8s %8s %8s %8s\n", "variant", "runs", "pass", "unsupp.", "failed");
+  for (size_t k = 0; k < sh->nt; k++) {
+    const tally *t = &sh->t[k];
+    if (!t->runs) continue;
+    printf("%-30s %8ld %8ld %8ld %8ld%s%s\n", t->v->name, t->runs, t->pass, t->unsup, t->fail,
+           t->v->is_mutant ? (t->fail ? "  (mutant: caught)" : "  (mutant: NOT caught)") : "",
+           sh->left_out[k] ? "  (faulted: left out after it)" : "");
+    if (!t->v->is_mutant) { bad += t->fail; good += t->pass + t->unsup; }
+    runs += t->pass + t->fail;
+  }
+  if (interrupted)
+    printf("sweep: interrupted (signal %d): the summary covers the %ld cases run so far\n",
+           interrupted, sh->cases);
+  if (sh->faults)
+    printf("sweep: %d device faults; %d worker processes (a fault leaves the device unusable "
+           "for the rest of its process)\n", sh->faults, sh->restarts + 1);
+  printf("sweep: %ld cases in %.2f s: %.0f verified runs/s\n", sh->cases, secs,
+         secs > 0 ? runs / secs : 0.0);
+  if (r) {
+    rf_runner_stats st = rf_runner_get_stats(r);
+    const char *scope = sh->restarts ? " (the last worker process only)" : "";
+    if (st.kernel_runs && secs > 0)
+      printf("%.0f kernel runs/s, determinism repeats included (%llu runs; %llu cases in %llu "
+             "batches; %llu batches launched from %llu recorded launch graphs)%s\n",
+             st.kernel_runs / secs, st.kernel_runs, st.cases, st.batches, st.batches_replayed,
+             st.graphs_recorded, scope);
+    double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
+                   st.ms_download + st.ms_judge;
+    if (st.cases && total > 0 && !sh->restarts) {
+      double k = 1e3 / (double)st.cases;   /* ms summed over cases -> us per case */
+      printf("time per case (us): generate %.1f, oracle %.1f, upload %.1f, launch %.1f, sync "
+             "%.1f, download %.1f, judge %.1f; other (sweep itself) %.1f\n",
+             k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
+             k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * (secs * 1e3 - total));
     }
-  sweep_filter filter = {mutants, &v[F_SKIP]};
-  if (!variant[0]) rf_runner_set_filter(r, sweep_keeps, &filter);
-  tally t[256] = {{0}};
-  size_t nt = rf_variant_count() < 256 ? rf_variant_count() : 256;
-  for (size_t i = 0; i < nt; i++) t[i].v = rf_variant_at(i);
-  s = calloc(1, sizeof *s);
-  results = calloc((size_t)SWEEP_BATCH * SWEEP_MAX_RESULTS, sizeof *results);
+    if (st.oracle_device_cases)
+      printf("exact answers made on the device: %llu cases, %llu of them also on the host "
+             "(the same); inputs made on the device: %llu%s\n", st.oracle_device_cases,
+             st.oracle_rechecks, st.inputs_device, scope);
+    if (st.softmax_rows_double + st.softmax_rows_mpfr)
+      printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
+             "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
+             "oracle's margin of its bound)%s\n", st.softmax_rows_double, st.softmax_rows_mpfr,
+             st.softmax_rows_upgraded, scope);
+  }
+  if (sh->errors) printf("sweep: %ld cases could not run (errors above)\n", sh->errors);
+  printf("%ld passed, %ld failed\n", good, bad + sh->errors);
+  fflush(stdout);
+}
+
+static int sweep_failed(const sweep_shared *sh) {
+  for (size_t k = 0; k < sh->nt; k++)
+    if (!sh->t[k].v->is_mutant && sh->t[k].fail) return 1;
+  return sh->errors != 0;
+}
+
+/* The sweep itself: in this process, or in a worker process (rf_cli_supervise). */
+static int sweep_work(void *ctx) {
+  const sweep_job *j = ctx;
+  sweep_shared *sh = j->sh;
+  const rf_flag_val *v = j->v;
+  rf_runner *r = rf_cli_runner("sweep");
+  if (!r) return RF_EXIT_FAIL;
+  sweep_filter filter = {j->mutants, j->variant[0] != 0, &v[F_SKIP], sh};
+  rf_runner_set_filter(r, sweep_keeps, &filter);
+  sweep_state *s = calloc(1, sizeof *s);
+  rf_result *results = calloc((size_t)SWEEP_BATCH * SWEEP_MAX_RESULTS, sizeof *results);
   if (!s || !results) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");
-    rc = RF_EXIT_FAIL;
-    goto out;
+    free(s);
+    free(results);
+    rf_runner_destroy(r);
+    return RF_EXIT_FAIL;
   }
-  *s = (sweep_state){.r = r, .t = t, .nt = nt, .mutants = mutants, .quiet = quiet, .json = json,
-                     .res = results};
+  *s = (sweep_state){.r = r, .sh = sh, .mutants = j->mutants, .quiet = j->quiet,
+                     .json = j->json, .res = results, .serial = rf_cli_settings.serial};
   rf_cli_catch_signals();
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
   const rf_flag_val *ns = &v[F_N], *shapes = &v[F_SHAPE], *dists = &v[F_DIST],
                     *seeds = &v[F_SEED], *blocks = &v[F_BLOCK], *grids = &v[F_GRID],
                     *items = &v[F_ITEMS], *scheds = &v[F_SCHEDULE], *waves = &v[F_WAVE];
+  long idx = 0;   /* the number of the case being made, in loop order */
+  int rc = RF_EXIT_OK;
   for (size_t oi = 0; oi < v[F_OP].count; oi++) {
     rf_op op = (rf_op)v[F_OP].list[oi];
-    if (!want[op]) continue;
+    if (!j->want[op]) continue;
     size_t nsizes = op == RF_OP_SOFTMAX ? shapes->count : ns->count;
     for (size_t si = 0; si < nsizes; si++)
     for (size_t di = 0; di < dists->count; di++)
@@ -206,8 +331,9 @@ int rf_cmd_sweep(int argc, char **argv) {
     for (size_t gi = 0; gi < grids->count; gi++)
     for (size_t ii = 0; ii < items->count; ii++)
     for (size_t ci = 0; ci < scheds->count; ci++)
-    for (size_t wi = 0; wi < waves->count; wi++) {
+    for (size_t wi = 0; wi < waves->count; wi++, idx++) {
       if (rf_cli_interrupted) goto stop;
+      if (idx < sh->next) continue;   /* tallied by an earlier worker */
       rf_case c;
       rf_case_default(&c);
       c.op = op;
@@ -225,68 +351,89 @@ int rf_cmd_sweep(int argc, char **argv) {
       c.grid = (uint32_t)grids->list[gi];
       c.items = (uint32_t)items->list[ii];
       c.wave = (uint32_t)waves->list[wi];
-      snprintf(c.variant, sizeof c.variant, "%s", variant);
+      snprintf(c.variant, sizeof c.variant, "%s", j->variant);
       char err[512];
       /* Every field was checked above; a failure here is a bug, not a case to skip. */
-      if (rf_case_validate(&c, &lim, err, sizeof err)) {
+      if (rf_case_validate(&c, &j->lim, err, sizeof err)) {
         fprintf(stderr, "redfuzz sweep: internal error, a checked case does not validate: %s\n",
                 err);
         rc = RF_EXIT_FAIL;
         goto out;
       }
-      add_case(s, &c);
+      add_case(s, &c, idx);
     }
   }
 stop:
   if (!rf_cli_interrupted) flush(s);   /* interrupted: the batch not yet run is dropped */
-  long cases = s->cases, errors = s->errors;
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-  long bad = 0, good = 0, runs = 0;
-  printf("\n%-30s %8s %8s %8s %8s\n", "variant", "runs", "pass", "unsupp.", "failed");
-  for (size_t k = 0; k < nt; k++) {
-    if (!t[k].runs) continue;
-    printf("%-30s %8ld %8ld %8ld %8ld%s\n", t[k].v->name, t[k].runs, t[k].pass, t[k].unsup,
-           t[k].fail, t[k].v->is_mutant ? (t[k].fail ? "  (mutant: caught)" : "  (mutant: NOT caught)") : "");
-    if (!t[k].v->is_mutant) { bad += t[k].fail; good += t[k].pass + t[k].unsup; }
-    runs += t[k].pass + t[k].fail;
-  }
-  if (rf_cli_interrupted)
-    printf("sweep: interrupted (signal %d): the summary covers the %ld cases run so far\n",
-           (int)rf_cli_interrupted, cases);
-  printf("sweep: %ld cases in %.2f s: %.0f verified runs/s\n", cases, secs,
-         secs > 0 ? runs / secs : 0.0);
-  rf_runner_stats st = rf_runner_get_stats(r);
-  if (st.kernel_runs && secs > 0)
-    printf("%.0f kernel runs/s, determinism repeats included (%llu runs; %llu cases in %llu "
-           "batches; %llu batches launched from %llu recorded launch graphs)\n",
-           st.kernel_runs / secs, st.kernel_runs, st.cases, st.batches, st.batches_replayed,
-           st.graphs_recorded);
-  double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
-                 st.ms_download + st.ms_judge;
-  if (st.cases && total > 0) {
-    double k = 1e3 / (double)st.cases;   /* ms summed over cases -> us per case */
-    printf("time per case (us): generate %.1f, oracle %.1f, upload %.1f, launch %.1f, sync %.1f, "
-           "download %.1f, judge %.1f; other (sweep itself) %.1f\n",
-           k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
-           k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * (secs * 1e3 - total));
-  }
-  if (st.oracle_device_cases)
-    printf("exact answers made on the device: %llu cases, %llu of them also on the host "
-           "(the same); inputs made on the device: %llu\n", st.oracle_device_cases,
-           st.oracle_rechecks, st.inputs_device);
-  if (st.softmax_rows_double + st.softmax_rows_mpfr)
-    printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
-           "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",
-           st.softmax_rows_double, st.softmax_rows_mpfr, st.softmax_rows_upgraded);
-  if (errors) printf("sweep: %ld cases could not run (errors above)\n", errors);
-  printf("%ld passed, %ld failed\n", good, bad + errors);
-  fflush(stdout);
-  rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted : bad || errors ? RF_EXIT_FAIL : RF_EXIT_OK;
+  print_summary(sh, r, (int)rf_cli_interrupted);
+  rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted
+     : sweep_failed(sh) ? RF_EXIT_FAIL : RF_EXIT_OK;
 out:
   free(results);
   free(s);
-  if (r) rf_runner_destroy(r);
+  rf_runner_destroy(r);
+  return rc;
+}
+
+int rf_cmd_sweep(int argc, char **argv) {
+  rf_flag_val v[RF_FLAG_COUNT];
+  int p = rf_flags_parse("sweep", rf_flags, RF_FLAG_COUNT, argc, argv, v, NULL, 0, NULL, help,
+                         help_tail);
+  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+  int rc = RF_EXIT_USAGE;
+  sweep_shared *sh = NULL;
+  const char *variant = v[F_VARIANT].given ? v[F_VARIANT].text : "";
+  int want[RF_OP_COUNT] = {0};
+  for (size_t i = 0; i < v[F_OP].count; i++) want[v[F_OP].list[i]] = 1;
+  if (variant[0]) {
+    const rf_variant *named = rf_variant_find(variant);
+    if (!named) { rf_cli_check_variant("sweep", &rf_flags[F_VARIANT], variant, -1); goto out; }
+    if (!v[F_OP].given) {   /* --variant alone: its op only */
+      memset(want, 0, sizeof want);
+      want[named->op] = 1;
+    } else if (!want[named->op]) {
+      rf_flag_error("sweep", &rf_flags[F_VARIANT], variant, "is a %s variant, but --op '%s' "
+                    "leaves %s out (allowed: a variant of a listed op)", rf_op_name(named->op),
+                    v[F_OP].text, rf_op_name(named->op));
+      goto out;
+    }
+  }
+  /* The backend's limits are known without a device, so every check comes before any
+   * worker process starts. */
+  sweep_job job = {.v = v, .want = want, .variant = variant, .lim = rf_backend.limits,
+                   .mutants = v[F_MUTANTS].given != 0, .quiet = v[F_QUIET].given != 0,
+                   .json = v[F_JSON].given != 0};
+  if (check_limits(v, &job.lim, want)) goto out;
+  for (size_t i = 0; i < v[F_SKIP].count; i++)
+    if (!rf_variant_find(v[F_SKIP].items[i])) {
+      rf_cli_check_variant("sweep", &rf_flags[F_SKIP], v[F_SKIP].items[i], -1);
+      goto out;
+    }
+  sh = rf_cli_shared_alloc(sizeof *sh);
+  if (!sh) {
+    fprintf(stderr, "redfuzz sweep: out of host memory\n");
+    rc = RF_EXIT_FAIL;
+    goto out;
+  }
+  sh->nt = rf_variant_count() < SWEEP_MAX_VARIANTS ? rf_variant_count() : SWEEP_MAX_VARIANTS;
+  for (size_t i = 0; i < sh->nt; i++) sh->t[i].v = rf_variant_at(i);
+  clock_gettime(CLOCK_MONOTONIC, &sh->t0);
+  job.sh = sh;
+  /* GPUs: a worker process, since a kernel's fault ends the process's use of the device. */
+  sh->supervised = !rf_backend.is_sim || rf_cli_settings.sim_fault_loses_device;
+  if (!sh->supervised) {
+    rc = sweep_work(&job);
+    goto out;
+  }
+  rc = rf_cli_supervise("sweep", sweep_work, &job, &sh->restarts);
+  if (rc < 0) {   /* the worker died of a signal (or none started): the summary still comes */
+    if (rc != -1)
+      fprintf(stderr, "redfuzz sweep: the worker process died of signal %d\n", -rc);
+    print_summary(sh, NULL, -rc == SIGINT || -rc == SIGTERM ? -rc : 0);
+    rc = -rc == SIGINT || -rc == SIGTERM ? 128 - rc : RF_EXIT_FAIL;
+  }
+out:
+  rf_cli_shared_free(sh, sizeof *sh);
   rf_flags_free(v, RF_FLAG_COUNT);
   return rc;
 }

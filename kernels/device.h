@@ -33,6 +33,18 @@ int rf_dev_sync(void);
 /* The first error since the last call (launch errors included), cleared. */
 int rf_dev_last_error(void);
 const char *rf_dev_error_string(int err);
+/* 1 when err is a fault inside a kernel (illegal or misaligned address, illegal instruction,
+ * trap, hardware stack error, "unspecified launch failure"). On a GPU such an error is
+ * sticky: the context is unusable and every later call fails with it until the process ends
+ * (CUDA Runtime API, cudaErrorIllegalAddress; HIP keeps CUDA's codes and behaviour), so a
+ * crashing kernel cannot be survived in-process there. docs/SIMULATOR.md, "Faults". */
+int rf_dev_error_is_fault(int err);
+/* 0 while the device is usable; else the fault's error code, for the rest of the process. */
+int rf_dev_lost(void);
+/* Simulator: 1 makes a kernel's crash lose the device as a GPU fault does (every later call
+ * fails with hipErrorIllegalAddress), so what depends on surviving a GPU fault (sweep's worker
+ * processes) is tested in CI. Default 0: the simulator recovers from its faults. */
+void rf_dev_sim_set_fault_loses_device(int on);
 
 /* Device timing on the default stream: start, then stop returns the elapsed milliseconds
  * (it synchronises). -1 on error. */

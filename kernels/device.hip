@@ -10,10 +10,41 @@
 #endif
 
 static int g_first_error;  /* first error seen by a call that cannot return it */
+static int g_lost;         /* the fault that made the device unusable (sticky), or 0 */
+
+/* CUDA's codes for faults inside a kernel; HIP uses the same numbers (hip_runtime_api.h). */
+enum { RF_ERR_ILLEGAL_ADDRESS = 700, RF_ERR_ASSERT = 710, RF_ERR_HW_STACK = 714,
+       RF_ERR_ILLEGAL_INSTRUCTION = 715, RF_ERR_MISALIGNED = 716, RF_ERR_ADDRESS_SPACE = 717,
+       RF_ERR_INVALID_PC = 718, RF_ERR_LAUNCH_FAILURE = 719 };
+
+extern "C" int rf_dev_error_is_fault(int e) {
+  return e == RF_ERR_ILLEGAL_ADDRESS || e == RF_ERR_ASSERT || (e >= RF_ERR_HW_STACK &&
+         e <= RF_ERR_LAUNCH_FAILURE);
+}
+
+extern "C" int rf_dev_lost(void) { return g_lost; }
 
 static int note(hipError_t e) {
   if (e != hipSuccess && !g_first_error) g_first_error = (int)e;
+  if (rf_dev_error_is_fault((int)e) && !g_lost) g_lost = (int)e;
   return (int)e;
+}
+
+/* The simulator told to lose the device on a crash answers every later call as a GPU would:
+ * with the fault. (GPU runtimes do this themselves.) */
+#if defined(RF_SIM)
+static int g_fault_loses_device;
+#define RF_SIM_LOST_RETURN() do { if (g_lost) return g_lost; } while (0)
+#else
+#define RF_SIM_LOST_RETURN() do { } while (0)
+#endif
+
+extern "C" void rf_dev_sim_set_fault_loses_device(int on) {
+#if defined(RF_SIM)
+  g_fault_loses_device = on;
+#else
+  (void)on;
+#endif
 }
 
 extern "C" int rf_dev_require(char *msg, size_t len) {
@@ -59,19 +90,27 @@ extern "C" int rf_dev_info(rf_device_info *out) {
   return 0;
 }
 
-extern "C" int rf_dev_alloc(void **p, size_t bytes) { return note(hipMalloc(p, bytes ? bytes : 1)); }
+extern "C" int rf_dev_alloc(void **p, size_t bytes) {
+  RF_SIM_LOST_RETURN();
+  return note(hipMalloc(p, bytes ? bytes : 1));
+}
 extern "C" void rf_dev_free(void *p) { if (p) note(hipFree(p)); }
 extern "C" int rf_dev_host_alloc(void **p, size_t bytes) {
   return note(hipHostMalloc(p, bytes ? bytes : 1, hipHostMallocDefault));
 }
 extern "C" void rf_dev_host_free(void *p) { if (p) note(hipHostFree(p)); }
 extern "C" int rf_dev_upload(void *dst, const void *src, size_t bytes) {
+  RF_SIM_LOST_RETURN();
   return note(hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice));
 }
 extern "C" int rf_dev_download(void *dst, const void *src, size_t bytes) {
+  RF_SIM_LOST_RETURN();
   return note(hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost));
 }
-extern "C" int rf_dev_sync(void) { return note(hipDeviceSynchronize()); }
+extern "C" int rf_dev_sync(void) {
+  RF_SIM_LOST_RETURN();
+  return note(hipDeviceSynchronize());
+}
 
 extern "C" int rf_dev_last_error(void) {
   int e = (int)hipGetLastError();
@@ -80,7 +119,15 @@ extern "C" int rf_dev_last_error(void) {
   return e;
 }
 
-extern "C" const char *rf_dev_error_string(int err) { return hipGetErrorString((hipError_t)err); }
+extern "C" const char *rf_dev_error_string(int err) {
+#if defined(RF_SIM)
+  /* The simulator's runtime has no code for a fault: it reports faults as statuses. */
+  if (err == RF_ERR_ILLEGAL_ADDRESS)
+    return "an illegal memory access was encountered (the simulator losing the device as a GPU "
+           "does: REDFUZZ_SIM_FAULT_LOSES_DEVICE=1)";
+#endif
+  return hipGetErrorString((hipError_t)err);
+}
 
 static hipEvent_t g_t0, g_t1;
 
@@ -225,7 +272,9 @@ extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
   case RF_SIM_RACE: return RF_DEV_STATUS_RACE;
   case RF_SIM_TIMEOUT: return RF_DEV_STATUS_TIMEOUT;
   case RF_SIM_OOB: return RF_DEV_STATUS_OOB;
-  case RF_SIM_CRASH: return RF_DEV_STATUS_CRASH;
+  case RF_SIM_CRASH:
+    if (g_fault_loses_device && !g_lost) g_lost = RF_ERR_ILLEGAL_ADDRESS;
+    return RF_DEV_STATUS_CRASH;
   default: return RF_DEV_STATUS_LAUNCH_ERROR;
   }
 #else

@@ -42,6 +42,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   if (!set) { rf_settings_default(&defaults); set = &defaults; }
   r->serial = set->serial != 0;
   rf_dev_sim_set_target_nvidia(set->sim_target == RF_TARGET_NVIDIA);
+  rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   r->judge_threads = set->judge_threads ? (size_t)set->judge_threads
@@ -58,6 +59,11 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
 }
 
 void rf_runner_set_serial(rf_runner *r, int serial) { r->serial = serial; }
+
+const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c) {
+  if (c) *c = r->lost_case;
+  return r->lost_variant;
+}
 rf_runner_stats rf_runner_get_stats(const rf_runner *r) { return r->stats; }
 
 void rf_runner_destroy(rf_runner *r) {
@@ -195,6 +201,12 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   char *msg = p->fail_detail[k];
   rf_launch_args a = {.x = d->x, .out = (void *)d->out, .scratch = (void *)d->scratch,
                       .stream = rf_dev_stream(d->stream), .cfg = d->cfg};
+  if (rf_dev_lost()) {   /* a GPU context after a fault: nothing can run in this process */
+    p->fail[k] = RF_V_LAUNCH_ERROR;
+    snprintf(msg, sizeof p->fail_detail[k], "not run: the device was lost to an earlier "
+             "kernel's fault in this process (%s)", rf_dev_error_string(rf_dev_lost()));
+    return;
+  }
   rf_dev_last_error();
   rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   /* The repeat (k = 1) of a deterministic variant must not replay run 0's block order and
@@ -209,12 +221,25 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   int e = p->v->launch(&a);
   int le = rf_dev_last_error();
   int st = rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
+  if (!e) e = le;
+  if (r->serial && !e && !st) e = rf_dev_sync();
+  if (rf_dev_lost()) {
+    /* Serial: this launch was synchronised alone, so the fault is this variant's: `crash`,
+     * and the caller learns who (rf_runner_lost). Batched: as on a GPU, the fault shows at the
+     * batch's synchronisation, where no variant can be named. */
+    if (r->serial) {
+      p->fail[k] = RF_V_CRASH;
+      if (!st) snprintf(msg, sizeof p->fail_detail[k], "device fault: %s",
+                        rf_dev_error_string(rf_dev_lost()));
+      r->lost_variant = p->v;
+      r->lost_case = c;
+    }
+    return;
+  }
   if (st) {
     p->fail[k] = status_verdict(st);
     return;
   }
-  if (!e) e = le;
-  if (r->serial && !e) e = rf_dev_sync();
   p->ms += rf_now_ms() - t0;
   if (e) {
     p->fail[k] = RF_V_LAUNCH_ERROR;
@@ -419,8 +444,13 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   double t2 = rf_now_ms();
   int se = fail ? 0 : rf_dev_sync();
   if (!fail && se)
-    fail = "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
+    fail = rf_dev_error_is_fault(se)
+         ? "a kernel of this batch faulted and the device is lost to this process (REDFUZZ_SERIAL=1 "
+           "names the variant; `sweep` does that itself in a new worker process)"
+         : "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
            "variant per synchronisation to attribute it)";
+  if (!fail && rf_dev_lost())   /* a serial batch whose variant faulted: nothing to read back */
+    fail = "the device was lost to a kernel's fault";
   double t3 = rf_now_ms();
   if (!fail && rf_arena_fetch(a))
     fail = "cannot read the device outputs back";
@@ -435,7 +465,15 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
     /* Serial runs time each variant (both of its runs); a batched launch has no time of
      * its own (NaN, printed as "-"). */
     res->ms = r->serial ? ps[i].ms : NAN;
-    if (fail) {
+    if (fail && r->serial && any_launch_failure(&ps[i], 1)) {
+      /* Serial: the faulting variant's `crash` (and "not run" after it) stand. */
+      for (int k = 0; k < ps[i].runs; k++)
+        if (ps[i].fail[k] != RF_V_PASS) {
+          res->verdict = ps[i].fail[k];
+          snprintf(res->detail, sizeof res->detail, "%s", ps[i].fail_detail[k]);
+          break;
+        }
+    } else if (fail) {
       res->verdict = RF_V_LAUNCH_ERROR;
       snprintf(res->detail, sizeof res->detail, "%s%s%s", fail, se ? ": " : "",
                se ? rf_dev_error_string(se) : "");

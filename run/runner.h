@@ -53,6 +53,10 @@ rf_limits rf_runner_limits(const rf_runner *r);
  * every variant of a case (deterministic ones twice) before one synchronisation, with one
  * poison upload and one read-back for all of them. */
 void rf_runner_set_serial(rf_runner *r, int serial);
+/* After a GPU fault (rf_dev_lost()) found in serial mode: the variant that faulted and, in
+ * *c, the case it ran (a pointer into the caller's cases). NULL when no fault was seen, or when
+ * it was found at a batched synchronisation (then no variant can be named). */
+const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c);
 /* GPUs also: the batch's variants go round-robin onto REDFUZZ_STREAMS streams (default 4, so
  * independent launches overlap on the device), and a batch whose launches repeat the last
  * one's exactly is recorded once as a launch graph and replayed from then on

@@ -76,6 +76,8 @@ struct rf_runner {
   judge_ctx judges[RF_MAX_JUDGE_THREADS];   /* per worker; [0] is the caller's */
   rf_runner_stats stats;
   int serial;                    /* synchronise after every launch (attribution, timing) */
+  const rf_variant *lost_variant;/* serial: the variant whose fault lost the device, and on */
+  const rf_case *lost_case;      /* which case (the caller's pointer) */
   int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
   int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
                                     undecided, so the MPFR fallback runs (tests it) */
