@@ -140,6 +140,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (rf_verdict_is_failure(res[i].verdict))
         fprintf(stderr, "ERROR: redfuzz: %s %s\n", res[i].variant->name,
                 rf_verdict_name(res[i].verdict));
+    /* A GPU fault found at the batch's synchronisation names no variant, and the device is
+     * unusable for the rest of this process (kernels/device.h): say how to name it. */
+    if (rf_dev_lost() && !rf_runner_lost(runner, NULL))
+      fprintf(stderr, "ERROR: redfuzz: a kernel faulted (%s) and the device is lost to this "
+              "process; `REDFUZZ_SERIAL=1 redfuzz run --case FILE --mutants` (or `redfuzz sweep`) "
+              "names the variant as `crash`\n", rf_dev_error_string(rf_dev_lost()));
     fflush(stderr);
     abort();
   }
