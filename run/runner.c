@@ -443,14 +443,19 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
   double t2 = rf_now_ms();
   int se = fail ? 0 : rf_dev_sync();
-  if (!fail && se)
+  char lost_msg[200];
+  if (!fail && se && r->lost_variant) {
+    /* Serial: a variant of the batch faulted and was named; the rest cannot be read back. */
+    snprintf(lost_msg, sizeof lost_msg, "not judged: the device was lost to %s's fault before "
+             "the outputs were read back", r->lost_variant->name);
+    fail = lost_msg;
+  } else if (!fail && se) {
     fail = rf_dev_error_is_fault(se)
          ? "a kernel of this batch faulted and the device is lost to this process (REDFUZZ_SERIAL=1 "
            "names the variant; `sweep` does that itself in a new worker process)"
          : "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
            "variant per synchronisation to attribute it)";
-  if (!fail && rf_dev_lost())   /* a serial batch whose variant faulted: nothing to read back */
-    fail = "the device was lost to a kernel's fault";
+  }
   double t3 = rf_now_ms();
   if (!fail && rf_arena_fetch(a))
     fail = "cannot read the device outputs back";
@@ -475,8 +480,9 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
         }
     } else if (fail) {
       res->verdict = RF_V_LAUNCH_ERROR;
-      snprintf(res->detail, sizeof res->detail, "%s%s%s", fail, se ? ": " : "",
-               se ? rf_dev_error_string(se) : "");
+      int why = se && fail != lost_msg;   /* the named fault already says it */
+      snprintf(res->detail, sizeof res->detail, "%s%s%s", fail, why ? ": " : "",
+               why ? rf_dev_error_string(se) : "");
     }
   }
   if (!fail) {
