@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
+#include "run/backend.h"
 #include "run/report.h"
 #define RF_FLAGS_DEF "flags_replay.def"
 #include "flags_table.h"
@@ -18,6 +20,10 @@ static const char help[] =
   "summary; exit status 1 when any file does not match, 2 when a file cannot be read.\n"
   "Files larger than 1 MiB, binary files and folders without .case files are errors.\n"
   "Ctrl-C stops after the current file and prints the summary so far (exit 130).\n"
+  "On a GPU the files replay in a worker process: a kernel's fault leaves the device unusable\n"
+  "for the rest of that process, so a new worker re-runs the file one launch at a time, the\n"
+  "faulting variant's result is `crash` (held against the file's expectations like any\n"
+  "other), and the file's other variants and the remaining files run in a further worker.\n"
   "\n";
 
 #define MAX_PATHS 4096
@@ -25,6 +31,56 @@ static const char help[] =
 #define MAX_EXPECTS 64
 
 typedef struct { int files, matched, mismatched, unreadable, skipped; } tally;
+
+/* Progress in memory shared with the worker processes (cli_worker.c): files are numbered in
+ * replay order, and a worker skips those before `next`. A file on which a variant faulted on
+ * the device keeps that variant's `crash` result here while a new worker runs the rest. */
+#define REPLAY_MAX_CRASHED 16
+typedef struct {
+  tally t;
+  long next;               /* files before it are done */
+  long serial_file;        /* this file runs one launch per synchronisation (0: none; 1-based) */
+  int n_crashed;
+  rf_result crashed[REPLAY_MAX_CRASHED];   /* on file `next`, left out of its re-run */
+  int faults, restarts, supervised;
+} replay_shared;
+
+typedef struct {
+  rf_runner *r;
+  int verbose;
+  replay_shared *sh;
+  long idx;                /* the number of the file being replayed */
+} replay_state;
+
+/* Variants that faulted on this file run no more on it. */
+static int replay_keeps(const rf_variant *v, void *ctx) {
+  const replay_shared *sh = ctx;
+  for (int i = 0; i < sh->n_crashed; i++)
+    if (sh->crashed[i].variant == v) return 0;
+  return 1;
+}
+
+/* The device was lost on this file (kernels/device.h): keep the named variant's `crash` (or
+ * ask for a serial re-run to name it) and end this worker; a new one replays the file. */
+static void replay_lost(replay_state *s, long idx, const rf_result *res, int n) {
+  replay_shared *sh = s->sh;
+  const rf_variant *lv = rf_runner_lost(s->r, NULL);
+  sh->faults++;
+  sh->next = idx;
+  if (lv && sh->n_crashed < REPLAY_MAX_CRASHED) {
+    for (int i = 0; i < n; i++)
+      if (res[i].variant == lv) sh->crashed[sh->n_crashed++] = res[i];
+    fprintf(stderr, "replay: %s faulted on the device; a new worker process replays the rest "
+            "of the file\n", lv->name);
+  } else {
+    sh->serial_file = idx + 1;
+    fprintf(stderr, "replay: a kernel faulted; a new worker process replays the file one "
+            "launch at a time to name it\n");
+  }
+  fflush(stdout);
+  fflush(stderr);
+  _exit(RF_EXIT_RESTART);
+}
 
 static int check_results(const char *path, const rf_expect *ex, size_t n_ex, const rf_result *res,
                          int n) {
@@ -54,7 +110,12 @@ static int check_results(const char *path, const rf_expect *ex, size_t n_ex, con
   return bad;
 }
 
-static void replay_file(rf_runner *r, const char *path, int verbose, tally *t) {
+static void replay_file(replay_state *s, const char *path) {
+  long idx = s->idx++;
+  replay_shared *sh = s->sh;
+  if (idx < sh->next) return;   /* replayed by an earlier worker */
+  tally *t = &sh->t;
+  rf_runner *r = s->r;
   char err[512];
   t->files++;
   rf_case c;
@@ -63,6 +124,7 @@ static void replay_file(rf_runner *r, const char *path, int verbose, tally *t) {
   if (rf_cli_text_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
     printf("ERROR %s\n", err);
     t->unreadable++;
+    sh->next = idx + 1;
     return;
   }
   rf_limits lim = rf_runner_limits(r);
@@ -70,22 +132,32 @@ static void replay_file(rf_runner *r, const char *path, int verbose, tally *t) {
   if (rf_case_validate(&c, &lim, why, sizeof why)) {
     printf("SKIP %s: beyond this backend's limits (%s)\n", path, why);
     t->skipped++;
+    sh->next = idx + 1;
     return;
   }
   rf_result res[64];
-  int n = rf_runner_run(r, &c, res, 64, err, sizeof err);
+  rf_runner_set_serial(r, sh->serial_file == idx + 1 || rf_cli_settings.serial);
+  int n = rf_runner_run(r, &c, res, 64 - REPLAY_MAX_CRASHED, err, sizeof err);
+  if (rf_dev_lost() && sh->supervised) {
+    t->files--;   /* counted again when the new worker replays it */
+    replay_lost(s, idx, res, n);
+  }
   if (n < 0) {
     printf("ERROR %s: %s\n", path, err);
     t->unreadable++;
+    sh->next = idx + 1;
     return;
   }
-  if (verbose) rf_report_table(stdout, &c, res, (size_t)n);
+  for (int i = 0; i < sh->n_crashed; i++) res[n++] = sh->crashed[i];   /* from earlier workers */
+  sh->n_crashed = 0;
+  if (s->verbose) rf_report_table(stdout, &c, res, (size_t)n);
   if (check_results(path, ex, n_ex, res, n)) {
     t->mismatched++;
   } else {
     printf("ok   %s (%d variants, %zu expectations)\n", path, n, n_ex);
     t->matched++;
   }
+  sh->next = idx + 1;
   fflush(stdout);
 }
 
@@ -93,17 +165,24 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void replay_path(rf_runner *r, const char *path, int verbose, tally *t) {
+static void replay_path(replay_state *s, const char *path) {
   struct stat st;
+  tally *t = &s->sh->t;
+  int done = s->idx++ < s->sh->next;   /* the path itself counts, for its errors */
   if (stat(path, &st) != 0) {
-    printf("ERROR %s: no such file or folder\n", path);
-    t->files++;
-    t->unreadable++;
+    if (!done) {
+      printf("ERROR %s: no such file or folder\n", path);
+      t->files++;
+      t->unreadable++;
+    }
     return;
   }
-  if (!S_ISDIR(st.st_mode)) { replay_file(r, path, verbose, t); return; }
+  if (!S_ISDIR(st.st_mode)) { replay_file(s, path); return; }
   DIR *d = opendir(path);
-  if (!d) { printf("ERROR %s: cannot open folder\n", path); t->unreadable++; return; }
+  if (!d) {
+    if (!done) { printf("ERROR %s: cannot open folder\n", path); t->unreadable++; }
+    return;
+  }
   char **names = NULL;
   size_t n = 0;
   struct dirent *e;
@@ -118,17 +197,54 @@ static void replay_path(rf_runner *r, const char *path, int verbose, tally *t) {
     if (names[n]) snprintf(names[n++], plen, "%s/%s", path, e->d_name);
   }
   closedir(d);
-  if (n == 0) {
+  if (n == 0 && !done) {
     printf("ERROR %s: a folder without .case files\n", path);
     t->files++;
     t->unreadable++;
   }
   if (n) qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n; i++) {
-    if (!rf_cli_interrupted) replay_file(r, names[i], verbose, t);
+    if (!rf_cli_interrupted) replay_file(s, names[i]);
     free(names[i]);
   }
   free(names);
+}
+
+typedef struct {
+  const char **paths;
+  size_t npaths;
+  int verbose;
+  replay_shared *sh;
+} replay_job;
+
+static int print_summary(const replay_shared *sh, int interrupted) {
+  const tally *t = &sh->t;
+  if (interrupted)
+    printf("replay: interrupted (signal %d): the summary covers the files replayed so far\n",
+           interrupted);
+  if (sh->faults)
+    printf("replay: %d device faults; %d worker processes (a fault leaves the device unusable "
+           "for the rest of its process)\n", sh->faults, sh->restarts + 1);
+  printf("replay: %d files: %d matched, %d mismatched, %d unreadable, %d skipped\n", t->files,
+         t->matched, t->mismatched, t->unreadable, t->skipped);
+  printf("%d passed, %d failed\n", t->matched, t->mismatched + t->unreadable);
+  fflush(stdout);
+  if (interrupted) return 128 + interrupted;
+  if (t->unreadable) return RF_EXIT_USAGE;
+  return t->mismatched ? RF_EXIT_FAIL : RF_EXIT_OK;
+}
+
+/* The replay itself: in this process, or in a worker process (rf_cli_supervise). */
+static int replay_work(void *ctx) {
+  const replay_job *j = ctx;
+  rf_runner *r = rf_cli_runner("replay");
+  if (!r) return RF_EXIT_FAIL;
+  rf_runner_set_filter(r, replay_keeps, j->sh);
+  replay_state s = {r, j->verbose, j->sh, 0};
+  rf_cli_catch_signals();
+  for (size_t i = 0; i < j->npaths && !rf_cli_interrupted; i++) replay_path(&s, j->paths[i]);
+  rf_runner_destroy(r);
+  return print_summary(j->sh, (int)rf_cli_interrupted);
 }
 
 int rf_cmd_replay(int argc, char **argv) {
@@ -145,19 +261,27 @@ int rf_cmd_replay(int argc, char **argv) {
             "folders; see --help)\n");
     return RF_EXIT_USAGE;
   }
-  rf_runner *r = rf_cli_runner("replay");
-  if (!r) return RF_EXIT_FAIL;
-  tally t = {0};
-  rf_cli_catch_signals();
-  for (size_t i = 0; i < npaths && !rf_cli_interrupted; i++) replay_path(r, paths[i], verbose, &t);
-  rf_runner_destroy(r);
-  if (rf_cli_interrupted)
-    printf("replay: interrupted (signal %d): the summary covers the files replayed so far\n",
-           (int)rf_cli_interrupted);
-  printf("replay: %d files: %d matched, %d mismatched, %d unreadable, %d skipped\n", t.files,
-         t.matched, t.mismatched, t.unreadable, t.skipped);
-  printf("%d passed, %d failed\n", t.matched, t.mismatched + t.unreadable);
-  if (rf_cli_interrupted) return 128 + (int)rf_cli_interrupted;
-  if (t.unreadable) return RF_EXIT_USAGE;
-  return t.mismatched ? RF_EXIT_FAIL : RF_EXIT_OK;
+  replay_shared *sh = rf_cli_shared_alloc(sizeof *sh);
+  if (!sh) {
+    fprintf(stderr, "redfuzz replay: out of host memory\n");
+    return RF_EXIT_FAIL;
+  }
+  replay_job job = {paths, npaths, verbose, sh};
+  int rc;
+  /* GPUs: a worker process, since a kernel's fault ends the process's use of the device. */
+  sh->supervised = !rf_backend.is_sim || rf_cli_settings.sim_fault_loses_device;
+  if (!sh->supervised) {
+    rc = replay_work(&job);
+  } else {
+    rc = rf_cli_supervise("replay", replay_work, &job, &sh->restarts);
+    if (rc < 0) {   /* the worker died of a signal (or none started): the summary still comes */
+      int sig = -rc;
+      if (rc != -1) fprintf(stderr, "redfuzz replay: the worker process died of signal %d\n", sig);
+      int stop = sig == SIGINT || sig == SIGTERM;
+      print_summary(sh, stop ? sig : 0);
+      rc = stop ? 128 + sig : RF_EXIT_FAIL;
+    }
+  }
+  rf_cli_shared_free(sh, sizeof *sh);
+  return rc;
 }
