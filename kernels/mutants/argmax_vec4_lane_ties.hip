@@ -1,12 +1,16 @@
 /* argmax/mut-vec4-lane-ties: the float4 argmax (mut_vec4_max.h, like argmax/vec4-keyed) with one
- * (value, index) chain per quad component whose four chains are merged by value alone, keeping
- * the lower component on a tie. That is right inside one quad (x has the lowest index) but not
- * across a thread's quads: x of a later quad (head + 4k) keeps its place against w of an earlier
- * one (head + 4j + 3, k > j) at the same value, so the later index is reported. Exposed when one
- * thread sees several quads holding equal maxima in such positions: a small launch (block 1,
- * grid 1: one thread sees every quad) with dist ties or equal-max
- * (kernels/mutants/cases/argmax-vec4-lane-ties.case). At the default launch each thread's quads
- * are 4*grid*block elements apart, and the generated maxima rarely fall there. */
+ * (value, index) chain per quad component, whose four chain winners are merged by value alone
+ * with `>=`, as a scan over the lanes would: on a tie the later lane wins, so an input whose
+ * maximum repeats inside a thread's quads reports the higher index (x of a quad is the lowest).
+ * Exposed by any repeated maximum that one thread sees in two components: dist ones (aligned,
+ * n >= 4: index 3 instead of 0), all-neg-inf, signed-zero rows, equal-max, ties
+ * (kernels/mutants/cases/argmax-vec4-lane-ties.case).
+ *
+ * Its subtler sibling, the merge by value keeping the lower component (`>`), is right inside
+ * one quad and wrong only across a thread's quads (x of a later quad against w of an earlier
+ * one); at default launches a thread's quads are 4*grid*block elements apart and the generated
+ * maxima rarely fall there, so only small launches (block 1, grid 1) expose it
+ * (docs/MUTANTS.md, notes). */
 #include "mut_vec4_max.h"
 
 /* Next element of one component's chain (indices only grow): a larger value wins, or the
@@ -15,11 +19,11 @@ static __device__ __forceinline__ void rf_mut_lane_ties_take(float v, int i, flo
   if (v > *bv || (v == *bv && *bi == RF_MUT_ARGMAX_NONE)) { *bv = v; *bi = i; }
 }
 
-/* Merge of two component chains (a = the lower component). */
+/* Merge of two component chains' winners (o = the higher component). */
 static __device__ __forceinline__ void rf_mut_lane_ties_merge(float ov, int oi, float *bv,
                                                               int *bi) {
-  if (ov > *bv) { *bv = ov; *bi = oi; }   /* BUG: a tie must go to the lower index:
-                                           *   rf_mut_pair_beats(ov, oi, *bv, *bi) */
+  if (ov >= *bv) { *bv = ov; *bi = oi; }   /* BUG: value then lower index:
+                                            *   rf_mut_pair_beats(ov, oi, *bv, *bi) */
 }
 
 __global__ void rf_mut_vec4_lane_ties_kernel(const float *__restrict__ x, rf_mut_u64 n,
@@ -66,8 +70,8 @@ static int rf_mut_vec4_lane_ties_launch(const rf_launch_args *a) {
 
 extern "C" const rf_variant rf_mut_argmax_vec4_lane_ties = {
     "argmax/mut-vec4-lane-ties", RF_OP_ARGMAX, 1, 1,
-    "MUTANT float4 argmax whose per-component winners are merged by value, ties to the lower "
-    "component: across quads that is not the lower index",
+    "MUTANT float4 argmax whose per-component winners are merged by value with >=: ties go to "
+    "the later lane, not the lower index",
     RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_argmax_key_scratch,
     rf_mut_vec4_max_plan, rf_mut_vec4_lane_ties_launch, 0};
 #endif
