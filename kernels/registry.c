@@ -7,6 +7,8 @@
 extern const rf_variant *const rf_family_sum[];
 extern const rf_variant *const rf_family_max[];
 extern const rf_variant *const rf_family_argmax[];
+extern const rf_variant *const rf_family_max_vec4[];
+extern const rf_variant *const rf_family_argmax_vec4[];
 extern const rf_variant *const rf_family_softmax[];
 #ifdef RF_WITH_MUTANTS
 extern const rf_variant *const rf_family_mutants[];
@@ -27,6 +29,8 @@ static void ensure_table(void) {
   add_family(rf_family_sum);
   add_family(rf_family_max);
   add_family(rf_family_argmax);
+  add_family(rf_family_max_vec4);
+  add_family(rf_family_argmax_vec4);
   add_family(rf_family_softmax);
 #ifdef RF_WITH_MUTANTS
   add_family(rf_family_mutants);
