@@ -133,6 +133,14 @@ int rf_arena_fetch(rf_arena *a) {
   return 0;
 }
 
+size_t rf_arena_guard_end(const rf_arena *a, int slot) { return guard_after_end(a, (size_t)slot); }
+
+int rf_arena_fetch_range(rf_arena *a, int first, int last) {
+  if (first < 0 || last < first || (size_t)last >= a->n) return -1;
+  size_t from = a->slot[first].off - RF_GUARD_BYTES, to = guard_after_end(a, (size_t)last);
+  return rf_dev_download(a->image + from, a->dev + from, to - from);
+}
+
 const char *rf_arena_check(const rf_arena *a, int slot) {
   const unsigned char *img = a->image;
   const rf_arena_slot *s = &a->slot[slot];

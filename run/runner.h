@@ -75,6 +75,13 @@ typedef struct {
    * made on the host and compared (REDFUZZ_ORACLE_RECHECK). */
   unsigned long long oracle_device_cases, oracle_rechecks;
   unsigned long long inputs_device;            /* inputs made on the device (rf_gen_launch) */
+  /* Verdict records made on the device (runner_verdict.c): batches judged from them, variant
+   * results given from a record, results left to the host judge (something failed, or could
+   * not be decided from the record), and results also judged on the host and compared
+   * (REDFUZZ_VERDICT_RECHECK); ms_recheck: host time of every re-check (device answers and
+   * device verdicts), not counted in ms_judge. */
+  unsigned long long verdict_batches, verdict_device_runs, verdict_host_runs, verdict_rechecks;
+  double ms_recheck;
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
 

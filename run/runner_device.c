@@ -158,6 +158,7 @@ static void answer_from(const rf_oracle_dev_out *d, oracle_answer *o) {
  * harness failure (also printed to stderr). */
 static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out *d) {
   static char why[512];
+  const double t0 = rf_now_ms();
   rf_oracle_dev_out want;
   char msg[256];
   const float *x = bc->x;
@@ -169,6 +170,7 @@ static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out
   }
   rf_oracle_dev_host(x, bc->elems, &want);
   bc->o->rechecked = 1;
+  r->stats.ms_recheck += rf_now_ms() - t0;
   if (rf_oracle_dev_compare(&want, d, msg, sizeof msg)) {
     const rf_case *c = bc->c;
     snprintf(why, sizeof why,

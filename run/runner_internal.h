@@ -43,6 +43,23 @@ typedef struct {
   const char *harness;     /* the host disagreed with the device: the harness failure */
 } batch_case;
 
+/* One variant in the batch: run 0, and for deterministic variants run 1 into its own output
+ * and scratch (compared bit for bit with run 0). */
+typedef struct {
+  const rf_variant *v;
+  batch_case *bc;
+  rf_result *res;
+  rf_plan plan;
+  rf_launch_cfg cfg;
+  size_t ob, sb;
+  int runs;
+  int out_slot[2], scratch_slot[2];
+  rf_verdict fail[2];            /* a device-side failure of that run, seen at launch */
+  double ms;                     /* serial mode: wall time of its launches + synchronisations */
+  int redo;                      /* a parallel judge left it undecided: judge again serially */
+  char fail_detail[2][sizeof ((rf_result *)0)->detail];
+} pending;
+
 #define RF_SIM_MAX_THREADS (1u << 20)
 #define RF_MAX_JUDGE_THREADS 8
 /* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. */
@@ -88,6 +105,15 @@ struct rf_runner {
   unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
   int oracle_scratch_slot;
   int oracle_plant;              /* REDFUZZ_DEVICE_ORACLE_PLANT=1 (tests the re-check) */
+  /* Verdict records made on the device (runner_verdict.c). */
+  int device_verdict;            /* 0 off, 1 every batch of 1-D cases, 2 auto (see there) */
+  int vd_on;                     /* this batch is judged from its records */
+  int vd_rec_slot, vd_item_slot; /* its records (fetched) and item descriptions (uploaded) */
+  size_t vd_n;                   /* its variants (records) */
+  int vd_recheck_now;            /* this batch is also judged on the host and compared */
+  unsigned long verdict_recheck; /* 1 in this many such batches is also judged on the host */
+  int verdict_plant;             /* REDFUZZ_DEVICE_VERDICT_PLANT=1 (tests the re-checks) */
+  rf_host_buf vd_items, vd_res, vd_host;
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -124,4 +150,15 @@ void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res
 void rf_runner_device_harness(const batch_case *bc, rf_result *res);
 void rf_runner_device_free(rf_runner *r);
 const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
+
+/* runner_verdict.c: verdict records made on the device for batches of 1-D cases (see there). */
+void rf_runner_verdict_init(rf_runner *r, const rf_settings *set);
+int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size_t n);
+int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, const pending *ps,
+                            size_t n);
+const char *rf_runner_verdict_launch(rf_runner *r);
+const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t nc);
+pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_host);
+void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n);
+void rf_runner_verdict_free(rf_runner *r);
 #endif
