@@ -363,67 +363,12 @@ rf_smr_params rf_softmax_bound_params(const rf_plan *plan, const rf_exp_model *e
 }
 
 int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact) {
-  if (!isfinite(y_hat) || !isfinite(y_exact)) return 0;
-  double allowed = up_add(up_mul(b->rel[j], y_exact), b->abs_floor);
-  /* |ŷ - y_exact| exactly as s + t (TwoSum), compared with allowed without rounding. */
-  double a = y_hat, c = -y_exact;
-  double s = a + c, bp = s - a;
-  double t = (a - (s - bp)) + (c - bp);
-  if (s < 0 || (s == 0 && t < 0)) {
-    s = -s;
-    t = -t;
-  }
-  return s < allowed || (s == allowed && t <= 0);
+  return rf_smr_within(b->rel[j], b->abs_floor, y_hat, y_exact);
 }
 
-/* Sign of g(y) = |y_hat - y| - (r y + a) at one y: -1 surely <= 0, +1 surely > 0, 0 unknown.
- * |y_hat - y| is exact as s + t (TwoSum); r y + a is rounded both ways. */
-static int excess_sign(double y_hat, double y, double r, double a) {
-  double allowed_up = up_add(up_mul(r, y), a), allowed_dn = dn_add(dn_mul(r, y), a);
-  if (isnan(allowed_up) || isnan(allowed_dn)) return 0; /* inf * 0: no answer */
-  double c = -y, s = y_hat + c, bp = s - y_hat;
-  double t = (y_hat - (s - bp)) + (c - bp);
-  if (s < 0 || (s == 0 && t < 0)) {
-    s = -s;
-    t = -t;
-  }
-  if (s < allowed_dn || (s == allowed_dn && t <= 0)) return -1;
-  if (s > allowed_up || (s == allowed_up && t > 0)) return 1;
-  return 0;
-}
-
-/* g is convex in y (|.| minus a linear function), so on Y = [lo, hi] it is <= 0 everywhere
- * iff it is at both ends, and > 0 everywhere iff it is at both ends and the kink y = y_hat,
- * where g = -r y_hat - a <= 0 for y_hat >= 0, is not inside. */
 rf_sm_check rf_softmax_check(const rf_softmax_bound *b, uint32_t j, float y_hat,
                              double y_approx) {
-  if (!b->rel_kernel || !isfinite(y_approx) || !(b->y_rel >= 0 && b->y_rel <= 0.5) ||
-      !(b->y_abs >= 0))
-    return RF_SM_UNSURE;
-  if (!isfinite(y_hat)) return RF_SM_FAIL;
-  const double r = b->rel_kernel[j], a = b->abs_kernel, yh = y_hat;
-  /* Fast pass, plain arithmetic with a wide margin. For y in Y (y_rel <= 1/2):
-   *   y_approx - y <= y_rel y_approx + y_abs,  y - y_approx <= 2 (y_rel y_approx + y_abs),
-   * so with r <= 1, |y_hat - y| <= r y + a for all of Y when
-   *   |y_hat - y_approx| + 3 y_rel y_approx + 3 y_abs <= r y_approx + a.
-   * Computed in RN, each side is within (1+2^-53)^3 relative and 2^-1072 absolute (products
-   * that underflow; y_approx <= 2) of its value; with the right side >= 2^-1000 and
-   * y_abs <= 2^-1060, "left <= 3/4 right" leaves room for all of that. */
-  if (r <= 1 && b->y_abs <= 0x1p-1060 && y_approx >= 0 && y_approx <= 2) {
-    double lhs = fabs(yh - y_approx) + y_approx * (3 * b->y_rel);
-    double rhs = r * y_approx + a;
-    if (rhs >= 0x1p-1000 && lhs <= 0.75 * rhs) return RF_SM_PASS;
-  }
-  double lo = y_approx, hi = y_approx;
-  if (b->y_rel != 0 || b->y_abs != 0) {
-    /* y >= (y_approx - y_abs)/(1 + y_rel), y <= (y_approx + y_abs)/(1 - y_rel), y >= 0 */
-    lo = dn_div(b->y_abs > 0 ? dn_sub(y_approx, b->y_abs) : y_approx, up_add(1.0, b->y_rel));
-    hi = up_div(b->y_abs > 0 ? up_add(y_approx, b->y_abs) : y_approx, dn_one_minus(b->y_rel));
-    if (lo < 0) lo = 0;
-  }
-  int s_lo = excess_sign(yh, lo, r, a);
-  int s_hi = hi == lo ? s_lo : excess_sign(yh, hi, r, a);
-  if (s_lo < 0 && s_hi < 0) return RF_SM_PASS;
-  if (s_lo > 0 && s_hi > 0 && !(lo < yh && yh < hi)) return RF_SM_FAIL;
-  return RF_SM_UNSURE;
+  if (!b->rel_kernel) return RF_SM_UNSURE;
+  const int k = rf_smr_check(b->rel_kernel[j], b->abs_kernel, b->y_rel, b->y_abs, y_hat, y_approx);
+  return k == RF_SMR_PASS ? RF_SM_PASS : k == RF_SMR_FAIL ? RF_SM_FAIL : RF_SM_UNSURE;
 }

@@ -142,4 +142,78 @@ RF_DR int rf_smr_consts_make(const rf_smr_params *p, const rf_smr_facts *f, doub
   k->row_sum_bound = up_add(up_add(up_mul(k->kappa, yd), k->beta1), up_mul(C, abs0));
   return 0;
 }
+
+/* ---- the element checks (bounds.c: rf_softmax_within, rf_softmax_check) ----------------- */
+RF_DR int rf_smr_finite(double v) { return v - v == 0; }   /* no libm: false for inf, NaN */
+RF_DR double rf_smr_abs(double v) { return v < 0 ? -v : v; }
+
+/* |y_hat - y| <= rel y + abs_floor, the right side rounded up, the left side exact (TwoSum);
+ * 0 for non-finite y_hat or y. */
+RF_DR int rf_smr_within(double rel, double abs_floor, double y_hat, double y_exact) {
+  if (!rf_smr_finite(y_hat) || !rf_smr_finite(y_exact)) return 0;
+  double allowed = up_add(up_mul(rel, y_exact), abs_floor);
+  double a = y_hat, c = -y_exact;
+  double s = a + c, bp = s - a;
+  double t = (a - (s - bp)) + (c - bp);
+  if (s < 0 || (s == 0 && t < 0)) {
+    s = -s;
+    t = -t;
+  }
+  return s < allowed || (s == allowed && t <= 0);
+}
+
+/* Sign of g(y) = |y_hat - y| - (r y + a) at one y: -1 surely <= 0, +1 surely > 0, 0 unknown.
+ * |y_hat - y| is exact as s + t (TwoSum); r y + a is rounded both ways. */
+RF_DR int rf_smr_excess_sign(double y_hat, double y, double r, double a) {
+  double allowed_up = up_add(up_mul(r, y), a), allowed_dn = dn_add(dn_mul(r, y), a);
+  if (allowed_up != allowed_up || allowed_dn != allowed_dn) return 0; /* inf * 0: no answer */
+  double c = -y, s = y_hat + c, bp = s - y_hat;
+  double t = (y_hat - (s - bp)) + (c - bp);
+  if (s < 0 || (s == 0 && t < 0)) {
+    s = -s;
+    t = -t;
+  }
+  if (s < allowed_dn || (s == allowed_dn && t <= 0)) return -1;
+  if (s > allowed_up || (s == allowed_up && t > 0)) return 1;
+  return 0;
+}
+
+enum { RF_SMR_PASS, RF_SMR_FAIL, RF_SMR_UNSURE };
+
+/* The three-way check of bounds.h's rf_softmax_check for one element: r = rel_kernel[j],
+ * a = abs_kernel, the oracle's y_approx within y_rel, y_abs of the true y.
+ * g is convex in y (|.| minus a linear function), so on Y = [lo, hi] it is <= 0 everywhere
+ * iff it is at both ends, and > 0 everywhere iff it is at both ends and the kink y = y_hat,
+ * where g = -r y_hat - a <= 0 for y_hat >= 0, is not inside. */
+RF_DR int rf_smr_check(double r, double a, double y_rel, double y_abs, double y_hat,
+                       double y_approx) {
+  if (!rf_smr_finite(y_approx) || !(y_rel >= 0 && y_rel <= 0.5) || !(y_abs >= 0))
+    return RF_SMR_UNSURE;
+  if (!rf_smr_finite(y_hat)) return RF_SMR_FAIL;
+  const double yh = y_hat;
+  /* Fast pass, plain arithmetic with a wide margin. For y in Y (y_rel <= 1/2):
+   *   y_approx - y <= y_rel y_approx + y_abs,  y - y_approx <= 2 (y_rel y_approx + y_abs),
+   * so with r <= 1, |y_hat - y| <= r y + a for all of Y when
+   *   |y_hat - y_approx| + 3 y_rel y_approx + 3 y_abs <= r y_approx + a.
+   * Computed in RN, each side is within (1+2^-53)^3 relative and 2^-1072 absolute (products
+   * that underflow; y_approx <= 2) of its value (a fused multiply-add only rounds less);
+   * with the right side >= 2^-1000 and y_abs <= 2^-1060, "left <= 3/4 right" leaves room. */
+  if (r <= 1 && y_abs <= 0x1p-1060 && y_approx >= 0 && y_approx <= 2) {
+    double lhs = rf_smr_abs(yh - y_approx) + y_approx * (3 * y_rel);
+    double rhs = r * y_approx + a;
+    if (rhs >= 0x1p-1000 && lhs <= 0.75 * rhs) return RF_SMR_PASS;
+  }
+  double lo = y_approx, hi = y_approx;
+  if (y_rel != 0 || y_abs != 0) {
+    /* y >= (y_approx - y_abs)/(1 + y_rel), y <= (y_approx + y_abs)/(1 - y_rel), y >= 0 */
+    lo = dn_div(y_abs > 0 ? dn_sub(y_approx, y_abs) : y_approx, up_add(1.0, y_rel));
+    hi = up_div(y_abs > 0 ? up_add(y_approx, y_abs) : y_approx, dn_one_minus(y_rel));
+    if (lo < 0) lo = 0;
+  }
+  int s_lo = rf_smr_excess_sign(yh, lo, r, a);
+  int s_hi = hi == lo ? s_lo : rf_smr_excess_sign(yh, hi, r, a);
+  if (s_lo < 0 && s_hi < 0) return RF_SMR_PASS;
+  if (s_lo > 0 && s_hi > 0 && !(lo < yh && yh < hi)) return RF_SMR_FAIL;
+  return RF_SMR_UNSURE;
+}
 #endif
