@@ -281,6 +281,10 @@ stop:
            "judged on the host (a failure, or not decidable from a record), %llu also judged "
            "on the host (the same)\n", st.verdict_batches, st.verdict_device_runs,
            st.verdict_host_runs, st.verdict_rechecks);
+  if (st.softmax_device_cases)
+    printf("softmax cases judged on the device: %llu (%llu of them made again and judged on the "
+           "host: a failure or an undecided row)\n", st.softmax_device_cases,
+           st.softmax_device_to_host);
   if (st.softmax_rows_double + st.softmax_rows_mpfr)
     printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
            "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double oracle's margin of its bound)\n",

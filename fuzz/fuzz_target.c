@@ -70,6 +70,8 @@ static void print_profile(void) {
   fprintf(stderr, "redfuzz fuzz: verdicts made on the device: %llu batches, %llu results from "
           "their records, %llu judged on the host, %llu also judged on the host (the same)\n",
           st.verdict_batches, st.verdict_device_runs, st.verdict_host_runs, st.verdict_rechecks);
+  fprintf(stderr, "redfuzz fuzz: softmax cases judged on the device: %llu (%llu made again on "
+          "the host)\n", st.softmax_device_cases, st.softmax_device_to_host);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

@@ -22,11 +22,25 @@
  * REDFUZZ_DEVICE_VERDICT: 0 off, 1 every batch of 1-D cases (also on the simulator, where CI
  * compares it with the host path on the boundary sweep); unset: on GPUs, for batches whose
  * exact answers are all made on the device (REDFUZZ_DEVICE_MIN_ELEMS and up). Never in serial
- * mode (it times and synchronises each variant on its own) nor for softmax. */
+ * mode (it times and synchronises each variant on its own).
+ *
+ * Softmax (a case runs alone): the double-precision row oracle with its rigorous margin and
+ * every element's check against the variant's bound run on the device
+ * (kernels/softmax_device.h, with oracle/softmax_row_math.h's formulas, the host's); each
+ * variant's record per row says pass, or names a failure or a row it could not decide (an
+ * element within the oracle's margin of its bound, a row sum not surely within its bound, a
+ * NaN or an infinity in the row). A case where every row of every variant passes is reported
+ * from the records (its worst element's figures from the device oracle, which may differ
+ * from the host oracle's in the last bits; the verdict is the same); any other case is made
+ * again on the host (input, double oracle, MPFR for the rows that need it) and judged by the
+ * host path, as today. Not with REDFUZZ_SOFTMAX_ORACLE=mpfr or upgrade (host cross-checks).
+ * In the auto mode, softmax cases of REDFUZZ_DEVICE_MIN_ELEMS elements and more. */
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
 #include "kernels/verdict_device.h"
+#include "kernels/softmax_device.h"
+#include "model/gen.h"
 
 void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
   r->device_verdict = set->device_verdict_set ? set->device_verdict != 0
@@ -35,7 +49,17 @@ void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
   r->verdict_plant = set->verdict_plant != 0;
 }
 
+int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c) {
+  if (c->op != RF_OP_SOFTMAX || !r->device_verdict || r->serial || r->softmax_mpfr_only ||
+      r->softmax_upgrade_all || !rf_case_elems(c))
+    return 0;
+  return r->device_verdict == 1 || rf_case_elems(c) >= r->device_min_elems;
+}
+
 void rf_runner_verdict_free(rf_runner *r) {
+  rf_dev_free(r->smd_dev);
+  r->smd_dev = NULL;
+  r->smd_cap = 0;
   rf_host_buf_free(&r->vd_items);
   rf_host_buf_free(&r->vd_res);
   rf_host_buf_free(&r->vd_host);
@@ -46,9 +70,16 @@ void rf_runner_verdict_free(rf_runner *r) {
  * consecutive and come back in one copy). 0, or -1 when out of host memory. */
 int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size_t n) {
   r->vd_on = 0;
-  r->vd_rec_slot = r->vd_item_slot = -1;
+  r->vd_rec_slot = r->vd_item_slot = r->smd_rec_slot = -1;
   r->vd_n = n;
   if (!r->device_verdict || r->serial || !n) return 0;
+  if (nc == 1 && bcs[0].c->op == RF_OP_SOFTMAX) {
+    if (!bcs[0].o->sm_device) return 0;
+    r->vd_on = 1;
+    r->vd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_vd_record), 1);
+    r->smd_rec_slot = rf_arena_add(&r->arena, n * bcs[0].c->rows * sizeof(rf_smd_rec), 1);
+    return r->vd_rec_slot < 0 || r->smd_rec_slot < 0 ? -1 : 0;
+  }
   for (size_t i = 0; i < nc; i++) {
     const rf_op op = bcs[i].c->op;
     if (op != RF_OP_SUM && op != RF_OP_MAX && op != RF_OP_ARGMAX) return 0;
@@ -63,8 +94,20 @@ int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size
  * uploaded with the arena. 0, or -1 when out of host memory. */
 int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, const pending *ps,
                             size_t n) {
-  (void)bcs; (void)nc;
+  (void)nc;
   if (!r->vd_on) return 0;
+  r->vd_ps = ps;
+  if (r->smd_rec_slot >= 0) {   /* softmax: the device oracle's y and row facts, persistent */
+    const rf_case *c = bcs[0].c;
+    const size_t bytes = rf_case_elems(c) * sizeof(double) + (size_t)c->rows * sizeof(rf_smd_row);
+    if (bytes > r->smd_cap) {
+      void *q = NULL;
+      if (rf_dev_alloc(&q, bytes)) return -1;
+      rf_dev_free(r->smd_dev);
+      r->smd_dev = q;
+      r->smd_cap = bytes;
+    }
+  }
   const rf_arena *a = &r->arena;
   rf_vd_item *items = rf_host_buf_get(&r->vd_items, n * sizeof *items);
   if (!items) return -1;
@@ -105,23 +148,67 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device verdict kernel's launch failed";
+  if (r->smd_rec_slot < 0) return NULL;
+  /* Softmax: the oracle on the case's input, then each variant's output against it. */
+  const pending *ps = r->vd_ps;
+  const batch_case *bc = ps[0].bc;
+  const rf_case *c = bc->c;
+  double *y = r->smd_dev;
+  rf_smd_row *info = (rf_smd_row *)(y + rf_case_elems(c));
+  rf_smd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
+  e = rf_smd_oracle_launch(bc->dev_x, c->rows, c->cols, y, info, NULL);
+  for (size_t i = 0; i < r->vd_n && !e; i++) {
+    const rf_smr_params prm = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
+    e = rf_smd_judge_launch(bc->dev_x, rf_arena_dev(&r->arena, ps[i].out_slot[0]), y, info,
+                            c->rows, c->cols, &prm, recs + i * c->rows, NULL);
+  }
+  if (!e) e = rf_dev_last_error();
+  if (e || rf_dev_sim_take_status(msg, sizeof msg))
+    return "harness failure: the device softmax judge's launch failed";
+  r->stats.softmax_device_cases++;
   return NULL;
 }
 
 /* After the synchronisation: the records and the device oracle's answers (consecutive slots)
  * in one copy. NULL or what failed. */
 const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t nc) {
-  int last = r->vd_rec_slot;
+  int last = r->smd_rec_slot > r->vd_rec_slot ? r->smd_rec_slot : r->vd_rec_slot;
   for (size_t i = 0; i < nc; i++)
     if (bcs[i].dev_slot > last) last = bcs[i].dev_slot;
   if (rf_arena_fetch_range(&r->arena, r->vd_rec_slot, last))
     return "cannot read the device verdict records back";
-  if (rf_arena_check(&r->arena, r->vd_rec_slot))
+  if (rf_arena_check(&r->arena, r->vd_rec_slot) ||
+      (r->smd_rec_slot >= 0 && rf_arena_check(&r->arena, r->smd_rec_slot)))
     return "harness failure: the device verdict kernel wrote outside its records";
   return NULL;
 }
 
 enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };
+
+/* Softmax: the result from the variant's row records when every row passed, as rf_judge_softmax
+ * keeps it (the worst element over the rows, the first among equals); else the host's. */
+static int softmax_from_records(const rf_runner *r, const pending *p, const rf_vd_record *rec,
+                                rf_result *out) {
+  if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) return FROM_HOST;
+  const uint32_t rows = p->bc->c->rows, cols = p->bc->c->cols;
+  const rf_smd_rec *rr = (const rf_smd_rec *)rf_arena_host(&r->arena, r->smd_rec_slot) +
+                         (size_t)(p - r->vd_ps) * rows;
+  out->verdict = RF_V_PASS;
+  out->ratio = -1;
+  for (uint32_t i = 0; i < rows; i++) {
+    if (rr[i].verdict != RF_SMD_PASS) return FROM_HOST;
+    if (rr[i].ratio > out->ratio) {
+      out->ratio = rr[i].ratio;
+      out->err = rr[i].err;
+      out->bound = rr[i].bound;
+      out->got = rr[i].got;
+      out->want = rr[i].want;
+      out->got_index = out->want_index = (long long)i * cols + rr[i].col;
+    }
+  }
+  if (out->ratio < 0) out->ratio = 0;
+  return FROM_RECORD;
+}
 
 /* The result of p from its record into *out (a copy of its prepared result). FROM_RECORD when
  * it is final (a pass), FROM_HOST when the host path must judge it, DISAGREE when the device's
@@ -132,6 +219,7 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
   if (p->fail[0] != RF_V_PASS || (p->runs == 2 && p->fail[1] != RF_V_PASS)) return FROM_HOST;
   if (rec->guard[0] || rec->poison[0] >= 0) return FROM_HOST;
   const oracle_answer *o = p->bc->o;
+  if (p->bc->c->op == RF_OP_SOFTMAX) return softmax_from_records(r, p, rec, out);
   float got;
   memcpy(&got, rec->got, sizeof got);
   switch (p->bc->c->op) {
@@ -160,6 +248,18 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
   return FROM_RECORD;
 }
 
+/* Softmax: the case's input and exact answer made on the host after all, for the host path
+ * (a failure to report, an undecided row, or a re-check). */
+static void host_answer(rf_runner *r, const batch_case *bc) {
+  oracle_answer *o = bc->o;
+  if (!o->sm_device) return;
+  if (bc->dev_gen) rf_generate(bc->c, (float *)bc->x);
+  o->host_only = 1;
+  rf_compute_oracle(r, bc->c, bc->x, bc->elems, o);
+  o->sm_device = 0;
+  r->stats.softmax_device_to_host++;
+}
+
 /* After the device oracle's answers are collected: every result a record decides is given
  * from it; returns the variants left for the host path (copies of their pending entries, or
  * ps itself on a re-check batch) and their number in *n_host (0: the buffers need not be
@@ -170,14 +270,20 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
   pending *host = rf_host_buf_get(&r->vd_host, n * sizeof *host);
   r->vd_recheck_now = 0;
   *n_host = n;
-  if (!dev || !host) return ps;   /* out of host memory: the host path for every variant */
+  if (!dev || !host) {   /* out of host memory: the host path for every variant */
+    if (r->smd_rec_slot >= 0) host_answer(r, ps[0].bc);
+    return ps;
+  }
   unsigned char *how = (unsigned char *)(dev + n);
   r->vd_recheck_now = r->verdict_recheck &&
                       r->stats.verdict_batches % r->verdict_recheck == 0;
   r->stats.verdict_batches++;
   for (size_t i = 0; i < n; i++) how[i] = (unsigned char)from_record(r, &ps[i], &rec[i], &dev[i]);
-  if (r->vd_recheck_now) return ps;   /* every variant on the host too; compared in finish */
   size_t m = 0;
+  for (size_t i = 0; i < n; i++) m += how[i] == FROM_HOST;
+  if (r->smd_rec_slot >= 0 && (m || r->vd_recheck_now)) host_answer(r, ps[0].bc);
+  if (r->vd_recheck_now) return ps;   /* every variant on the host too; compared in finish */
+  m = 0;
   for (size_t i = 0; i < n; i++) {
     if (how[i] == FROM_HOST) {
       host[m++] = ps[i];
@@ -205,7 +311,10 @@ void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n) {
       r->stats.verdict_host_runs++;
       continue;
     }
-    if (how[i] == FROM_RECORD && memcmp(res, &dev[i], sizeof *res) == 0) {
+    /* Softmax figures come from the device oracle (last bits may differ): the verdict. */
+    const int same = ps[i].bc->c->op == RF_OP_SOFTMAX ? res->verdict == dev[i].verdict
+                   : memcmp(res, &dev[i], sizeof *res) == 0;
+    if (how[i] == FROM_RECORD && same) {
       r->stats.verdict_rechecks++;
       r->stats.verdict_device_runs++;
       continue;
