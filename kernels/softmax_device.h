@@ -51,10 +51,12 @@ typedef struct {
 int rf_smd_oracle_launch(const float *x, uint32_t rows, uint32_t cols, double *y,
                          rf_smd_row *info, void *stream);
 /* Enqueues the check of one variant's output `got` against the oracle's y and info, with the
- * variant's bound parameters p (rf_softmax_bound_params), into out (rows records). */
+ * variant's bound parameters p (rf_softmax_bound_params), into out (rows records).
+ * plant != 0: a test hook that calls every row it decided a pass (a judge that misses a
+ * failure), which the host's re-checks must catch. */
 int rf_smd_judge_launch(const float *x, const float *got, const double *y,
                         const rf_smd_row *info, uint32_t rows, uint32_t cols,
-                        const rf_smr_params *p, rf_smd_rec *out, void *stream);
+                        const rf_smr_params *p, uint32_t plant, rf_smd_rec *out, void *stream);
 #ifdef __cplusplus
 }
 #endif

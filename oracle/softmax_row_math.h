@@ -10,11 +10,12 @@
 #include <stdint.h>
 #include "dir_round.h"
 #include "softmax_row_types.h"
+#include "softmax_double.h"
 
 /* ---- the double oracle (softmax_double.c) ------------------------------------------------ */
 #define RF_SMR_DEEP_D (-745.25)   /* exp(-745.25) < 2^-1075: 745.25 / ln 2 > 1075.18 */
-#define RF_SMR_EXP_ULPS 2.0       /* RF_SM_DOUBLE_EXP_ULPS (softmax_double.h says why) */
-#define RF_SMR_ABS 0x1p-1070      /* RF_SM_DOUBLE_ABS */
+#define RF_SMR_EXP_ULPS RF_SM_DOUBLE_EXP_ULPS   /* softmax_double.h says why */
+#define RF_SMR_ABS RF_SM_DOUBLE_ABS
 
 /* rel for a row of C columns whose non-deep elements have |d̂_j| <= dmax; -1 if the absolute
  * part would not fit RF_SMR_ABS (not reachable for C < 2^32). Steps 1-4 of softmax_double.c. */

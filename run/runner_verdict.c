@@ -160,7 +160,8 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
   for (size_t i = 0; i < r->vd_n && !e; i++) {
     const rf_smr_params prm = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
     e = rf_smd_judge_launch(bc->dev_x, rf_arena_dev(&r->arena, ps[i].out_slot[0]), y, info,
-                            c->rows, c->cols, &prm, recs + i * c->rows, NULL);
+                            c->rows, c->cols, &prm, (uint32_t)r->verdict_plant,
+                            recs + i * c->rows, NULL);
   }
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))

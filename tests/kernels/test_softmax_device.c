@@ -112,7 +112,7 @@ int main(void) {
           if (plant)
             for (uint32_t i = 0; i < rows; i++) got[(size_t)i * cols + cols / 2] *= 1 + 0x1p-10f;
           CHECK(rf_dev_upload(dgot, got, elems * 4) == 0);
-          CHECK(rf_smd_judge_launch(dx, dgot, dy, dinfo, rows, cols, &prm, drec, NULL) == 0);
+          CHECK(rf_smd_judge_launch(dx, dgot, dy, dinfo, rows, cols, &prm, 0, drec, NULL) == 0);
           CHECK(rf_dev_sync() == 0);
           CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
           CHECK(rf_dev_download(rec, drec, rows * sizeof *rec) == 0);
