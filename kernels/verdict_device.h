@@ -15,6 +15,14 @@ extern "C" {
 int rf_vd_guards_launch(uint32_t *p, size_t lead, size_t skip, size_t tail, uint32_t bits,
                         void *stream);
 
+/* Enqueues, on stream (NULL = default), the guard and poison pattern of one arena slot
+ * (run/arena.h): bytes [from, off) and [off + bytes, end) of base get guard_bits, bytes
+ * [off, off + bytes) poison_bits, each pattern tiled from base (byte i = byte i % 4 of the
+ * little-endian word), as the arena's host image would hold them; from and end multiples of 4.
+ * For big buffers: nothing then crosses the bus. 0 or the launch error. */
+int rf_vd_fill_launch(void *base, uint64_t from, uint64_t off, uint64_t bytes, uint64_t end,
+                      uint32_t guard_bits, uint32_t poison_bits, void *stream);
+
 /* What to compare run 0's output with on the device (the device oracle's answer). */
 enum { RF_VD_CHECK_NONE = 0, RF_VD_CHECK_MAX = 1, RF_VD_CHECK_ARGMAX = 2 };
 
@@ -54,10 +62,11 @@ typedef struct {
  * of the runner's streams) the checks of items[0..n) (a device pointer into the arena that
  * starts at `arena`), writing records[0..n) (device memory). plant != 0: a test hook that
  * flips bit 0 of every record's got[0] after the checks (a device verdict that is wrong in a
- * way no guard shows), which the host's re-checks must catch. 0 or the launch error. */
+ * way no guard shows), which the host's re-checks must catch. max_out_bytes: the largest
+ * out_bytes among the items (big outputs get bigger blocks). 0 or the launch error. */
 int rf_vd_check_launch(const void *arena, const rf_vd_item *items, uint32_t n,
                        rf_vd_record *records, uint32_t guard_bits, uint32_t poison_bits,
-                       uint32_t plant, void *stream);
+                       uint32_t plant, size_t max_out_bytes, void *stream);
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,29 @@ __global__ void rf_vd_guards_kernel(unsigned *p, unsigned long long lead,
     p[i < lead ? i : i + skip] = bits;
 }
 
+/* One 32-bit word per thread, grid-stride: word w holds bytes 4w..4w+3, each from the zone
+ * it lies in (a payload may end inside a word). */
+__global__ void rf_vd_fill_kernel(unsigned *p, unsigned long long from_w,
+                                  unsigned long long end_w, unsigned long long off,
+                                  unsigned long long pend, unsigned guard, unsigned poison) {
+  const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long w = from_w + (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+       w < end_w; w += stride) {
+    const unsigned long long a = 4 * w;
+    unsigned v;
+    if (a >= off && a + 4 <= pend) v = poison;
+    else if (a + 4 <= off || a >= pend) v = guard;
+    else {
+      v = 0;
+      for (unsigned k = 0; k < 4; k++) {
+        const unsigned bits = a + k >= off && a + k < pend ? poison : guard;
+        v |= bits & (0xffu << (8 * k));
+      }
+    }
+    p[w] = v;
+  }
+}
+
 #define RFV_BLOCK 128u
 #define RFV_MAX_GRID 4096u
 #define RFV_GUARD_BYTES 256u   /* run/buffers.h's RF_GUARD_BYTES: every leading guard */
@@ -112,12 +135,29 @@ extern "C" int rf_vd_guards_launch(uint32_t *p, size_t lead, size_t skip, size_t
   return (int)hipGetLastError();
 }
 
+extern "C" int rf_vd_fill_launch(void *base, uint64_t from, uint64_t off, uint64_t bytes,
+                                 uint64_t end, uint32_t guard_bits, uint32_t poison_bits,
+                                 void *stream) {
+  if (end <= from) return 0;
+  const unsigned long long words = (end - from) / 4;
+  const unsigned long long blocks = (words + 255) / 256;
+  const unsigned grid = blocks < 1024 ? (unsigned)blocks : 1024u;
+  hipLaunchKernelGGL(rf_vd_fill_kernel, dim3(grid), dim3(256), 0, (hipStream_t)stream,
+                     (unsigned *)base, (unsigned long long)(from / 4), (unsigned long long)(end / 4),
+                     (unsigned long long)off, (unsigned long long)(off + bytes), guard_bits,
+                     poison_bits);
+  return (int)hipGetLastError();
+}
+
 extern "C" int rf_vd_check_launch(const void *arena, const rf_vd_item *items, uint32_t n,
                                   rf_vd_record *records, uint32_t guard_bits,
-                                  uint32_t poison_bits, uint32_t plant, void *stream) {
+                                  uint32_t poison_bits, uint32_t plant,
+                                  size_t max_out_bytes, void *stream) {
   if (n == 0) return 0;
   const unsigned grid = n < RFV_MAX_GRID ? n : RFV_MAX_GRID;
-  hipLaunchKernelGGL(rf_vd_check_kernel, dim3(grid), dim3(RFV_BLOCK), 0, (hipStream_t)stream,
+  /* A softmax output is megabytes, scanned twice (poison, repeat) by one block per variant. */
+  const unsigned block = max_out_bytes >= (64u << 10) ? 1024u : RFV_BLOCK;
+  hipLaunchKernelGGL(rf_vd_check_kernel, dim3(grid), dim3(block), 0, (hipStream_t)stream,
                      (const unsigned char *)arena, items, (unsigned)n, records, guard_bits,
                      poison_bits, plant);
   return (int)hipGetLastError();

@@ -35,6 +35,12 @@ int rf_arena_add(rf_arena *a, size_t bytes, int fetch);
 int rf_arena_add_input(rf_arena *a, const void *src, size_t bytes, size_t pad);
 /* Makes room on the device and uploads guards and poison for every slot. 0 or -1. */
 int rf_arena_commit(rf_arena *a);
+/* The same layout and contents, but the guards and poison of every output or scratch slot of
+ * RF_ARENA_DEVICE_FILL_MIN bytes or more are written by a device kernel (enqueued on the
+ * default stream, before anything launched later) instead of crossing the bus: for batches
+ * whose big outputs are never read back whole (run/runner_verdict.c). 0 or -1. */
+#define RF_ARENA_DEVICE_FILL_MIN ((size_t)64 << 10)
+int rf_arena_commit_device_fill(rf_arena *a);
 void *rf_arena_dev(const rf_arena *a, int slot);
 /* Downloads into the host image every fetched slot with its guards and the guard zones of
  * the others (a small arena comes back whole, in one copy). 0 or -1. */

@@ -397,7 +397,8 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   }
   double t0 = rf_now_ms();
   const char *fail = host_oom ? "out of host memory for the output slots"
-                   : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
+                   : (r->vd_on ? rf_arena_commit_device_fill(a) : rf_arena_commit(a)) ||
+                     (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
   double t1 = rf_now_ms();
   if (!fail) fail = rf_runner_device_inputs(r, bcs, nc, ia);

@@ -113,6 +113,7 @@ struct rf_runner {
   int vd_on;                     /* this batch is judged from its records */
   int vd_rec_slot, vd_item_slot; /* its records (fetched) and item descriptions (uploaded) */
   size_t vd_n;                   /* its variants (records) */
+  size_t vd_max_ob;              /* its largest output */
   int smd_rec_slot;              /* softmax: the per-row records (fetched with the others) */
   const struct pending *vd_ps;   /* the batch's variants (softmax: record i is ps[i]'s) */
   void *smd_dev;                 /* softmax: the device oracle's y and row facts (persistent) */

@@ -97,6 +97,7 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
   (void)nc;
   if (!r->vd_on) return 0;
   r->vd_ps = ps;
+  r->vd_max_ob = 0;
   if (r->smd_rec_slot >= 0) {   /* softmax: the device oracle's y and row facts, persistent */
     const rf_case *c = bcs[0].c;
     const size_t bytes = rf_case_elems(c) * sizeof(double) + (size_t)c->rows * sizeof(rf_smd_row);
@@ -124,6 +125,7 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
       }
     }
     it->out_bytes = (uint32_t)p->ob;
+    if (p->ob > r->vd_max_ob) r->vd_max_ob = p->ob;
     it->scratch_bytes = (uint32_t)p->sb;
     it->runs = (uint32_t)p->runs;
     it->oracle_off = p->bc->dev_slot >= 0 ? (int64_t)a->slot[p->bc->dev_slot].off : -1;
@@ -144,7 +146,8 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
   rf_dev_sim_configure(RF_SCHED_IN_ORDER, 0, 32);
   int e = rf_vd_check_launch(r->arena.dev, rf_arena_dev(&r->arena, r->vd_item_slot),
                              (uint32_t)r->vd_n, rf_arena_dev(&r->arena, r->vd_rec_slot),
-                             RF_GUARD_BITS, RF_POISON_BITS, (uint32_t)r->verdict_plant, NULL);
+                             RF_GUARD_BITS, RF_POISON_BITS, (uint32_t)r->verdict_plant,
+                             r->vd_max_ob, NULL);
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device verdict kernel's launch failed";

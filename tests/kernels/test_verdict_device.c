@@ -91,7 +91,7 @@ int main(void) {
   for (int plant = 0; plant < 2; plant++) {
     memset(rec, 0xa5, sizeof rec);
     CHECK(rf_vd_check_launch(a.dev, d_items, N_ITEMS, d_rec, RF_GUARD_BITS, RF_POISON_BITS,
-                             (uint32_t)plant, NULL) == 0);
+                             (uint32_t)plant, sizeof(rf_argmax_out), NULL) == 0);
     CHECK(rf_dev_sync() == 0);
     CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
     CHECK(rf_dev_download(rec, d_rec, sizeof rec) == 0);
@@ -127,5 +127,27 @@ int main(void) {
   rf_dev_free(d_items);
   rf_dev_free(d_rec);
   rf_arena_free(&a);
+
+  /* rf_arena_commit_device_fill gives the device exactly the bytes rf_arena_commit uploads:
+   * big slots (an odd size, so a payload ends inside a word; output and scratch) written by
+   * the fill kernel, small ones and inputs from the image. */
+  static float input[1000];
+  for (int i = 0; i < 1000; i++) input[i] = (float)i;
+  rf_arena two[2];
+  memset(two, 0, sizeof two);
+  for (int m = 0; m < 2; m++) {
+    rf_arena_add(&two[m], 4, 1);
+    rf_arena_add(&two[m], RF_ARENA_DEVICE_FILL_MIN + 4097 * 4 + 3, 1);
+    rf_arena_add(&two[m], 37, 0);
+    rf_arena_add(&two[m], 3 * RF_ARENA_DEVICE_FILL_MIN + 1, 0);
+    rf_arena_add_input(&two[m], input, sizeof input, 8);
+    rf_arena_add(&two[m], 8, 1);
+    CHECK((m ? rf_arena_commit_device_fill(&two[m]) : rf_arena_commit(&two[m])) == 0);
+    CHECK(rf_dev_sync() == 0);
+    CHECK(rf_dev_download(two[m].image, two[m].dev, two[m].used) == 0);
+  }
+  CHECK(two[0].used == two[1].used && memcmp(two[0].image, two[1].image, two[0].used) == 0);
+  for (int i = 0; i < 6; i++) CHECK(rf_arena_check(&two[1], i) == NULL || i == 4);
+  for (int m = 0; m < 2; m++) rf_arena_free(&two[m]);
   return rf_test_done();
 }
