@@ -5,11 +5,14 @@
 #  2. host pipeline vs device pipeline (inputs, exact answers and verdict records made on the
 #     device, each answer also re-checked on the host; passing results given from the device's
 #     verdict records): the same verdict, exact answer and bound for every result of the
-#     boundary sweep, mutants included;
-#  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps and REDFUZZ_MAX_ELEMS=4096;
+#     boundary sweep, mutants included; every record re-checked on the host in a second
+#     sweep; softmax judged on the device vs on the host: the same verdicts (shapes up to
+#     256x4096, mutants included);
+#  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps, REDFUZZ_MAX_ELEMS=4096, and
+#     4096 with everything on the device;
 #  4. verified runs/s at n = 2^20 (sum without sum/atomic, sum/atomic alone, max, argmax) and
-#     softmax 256x4096, each with the runner's time per case by stage; 2^20 also with the host
-#     judge (REDFUZZ_DEVICE_VERDICT=0), to see what the device verdict records save;
+#     softmax 256x4096, each with the runner's time per case by stage; 2^20 and softmax also
+#     with the host judge (REDFUZZ_DEVICE_VERDICT=0), to see what the device verdicts save;
 #  5. scripts/throughput.sh as it is (sum there includes sum/atomic).
 #   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR]  (build-cuda, 30, out/gpu12)
 #   Env: GFP_BIG (default 2^20): the big size (a dry run on the simulator: GFP_BIG=2^16).
@@ -21,7 +24,7 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2;;
     --time) TIME=$2; shift 2;;
     --out) OUT=$2; shift 2;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0;;
     *) echo "gpu-fast-path.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -80,6 +83,24 @@ REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_VE
   > "$OUT/verdict-recheck.txt" 2>&1 || { status=1; echo "   device verdict records re-checked on the host: FAILED (see $OUT/verdict-recheck.txt)"; }
 grep -aE '^verdicts made on the device|harness failure' "$OUT/verdict-recheck.txt" | head -n 5 | sed 's/^/   re-check: /'
 
+# Softmax judged on the device (oracle and element checks there) against the host path: the
+# same verdicts (the worst element's figures come from the device oracle: not compared).
+SM=(sweep --op softmax --mutants --json --quiet --dist all --shape 1x1,2x31,4x33,3x257,8x1024,16x4099,256x4096
+    --block 0,256 --seed 1..2)
+strip_sm() { grep -a '^{' "$1" | sed -E 's/"(ms|error|bound|ratio|got|want)":[^,]*,//g'; }
+REDFUZZ_DEVICE_VERDICT=0 "$RF" "${SM[@]}" > "$OUT/sm-host.txt" 2> "$OUT/sm-host.err"
+REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_VERDICT_RECHECK=0 "$RF" "${SM[@]}" > "$OUT/sm-device.txt" 2> "$OUT/sm-device.err"
+strip_sm "$OUT/sm-host.txt" > "$OUT/sm-host.keep"; strip_sm "$OUT/sm-device.txt" > "$OUT/sm-device.keep"
+n=$(wc -l < "$OUT/sm-host.keep")
+if [ "$n" -gt 0 ] && cmp -s "$OUT/sm-host.keep" "$OUT/sm-device.keep"; then
+  echo "   softmax: identical verdicts host vs device judge: $n results"
+else
+  differ=$(diff "$OUT/sm-host.keep" "$OUT/sm-device.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
+  echo "   softmax: verdicts differ ($n host results) for: $(echo $differ)"
+  if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's verdict DIFFERS"; fi
+fi
+grep -aE '^verdicts made on the device|^softmax cases judged' "$OUT/sm-device.txt" | sed 's/^/   /'
+
 echo "== 3. fuzz rate ($(date +%T))"
 if [ -x "$BUILD/fuzz/redfuzz_fuzz" ]; then
   bash scripts/fuzz-rate.sh --build "$BUILD" --time "$TIME" 2>&1 | tee "$OUT/fuzz-rate.txt" || status=1
@@ -103,6 +124,7 @@ REDFUZZ_DEVICE_VERDICT=0 tp "sum $BIG (no atomic), host judge" --op sum --n $BIG
 REDFUZZ_DEVICE_VERDICT=0 tp "max $BIG, host judge" --op max --n $BIG
 REDFUZZ_DEVICE_VERDICT=0 tp "argmax $BIG, host judge" --op argmax --n $BIG
 tp "softmax 256x4096" --op softmax --shape 256x4096
+REDFUZZ_DEVICE_VERDICT=0 tp "softmax 256x4096, host judge" --op softmax --shape 256x4096
 tp "sum 4096 (no sum/atomic)" --op sum --n 4096 --skip sum/atomic
 REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1 \
   tp "sum 4096 (no atomic), all on device" --op sum --n 4096 --skip sum/atomic
