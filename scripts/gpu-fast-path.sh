@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2;;
     --time) TIME=$2; shift 2;;
     --out) OUT=$2; shift 2;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0;;
     *) echo "gpu-fast-path.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
