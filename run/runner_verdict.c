@@ -34,7 +34,8 @@
  * from the host oracle's in the last bits; the verdict is the same); any other case is made
  * again on the host (input, double oracle, MPFR for the rows that need it) and judged by the
  * host path, as today. Not with REDFUZZ_SOFTMAX_ORACLE=mpfr or upgrade (host cross-checks).
- * In the auto mode, softmax cases of REDFUZZ_DEVICE_MIN_ELEMS elements and more. */
+ * In the auto mode, softmax cases of REDFUZZ_DEVICE_MIN_ELEMS elements and more (and at most
+ * 2^16 rows). */
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
@@ -49,9 +50,12 @@ void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
   r->verdict_plant = set->verdict_plant != 0;
 }
 
+#define RF_SMD_MAX_ROWS (1u << 16)
+
 int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c) {
+  /* Up to 2^16 rows: a record per row and variant comes back (48 bytes each). */
   if (c->op != RF_OP_SOFTMAX || !r->device_verdict || r->serial || r->softmax_mpfr_only ||
-      r->softmax_upgrade_all || !rf_case_elems(c))
+      r->softmax_upgrade_all || !rf_case_elems(c) || c->rows > RF_SMD_MAX_ROWS)
     return 0;
   return r->device_verdict == 1 || rf_case_elems(c) >= r->device_min_elems;
 }
@@ -83,7 +87,8 @@ int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size
   for (size_t i = 0; i < nc; i++) {
     const rf_op op = bcs[i].c->op;
     if (op != RF_OP_SUM && op != RF_OP_MAX && op != RF_OP_ARGMAX) return 0;
-    if (r->device_verdict == 2 && !bcs[i].o->on_device) return 0;
+    /* (dev_answered: the answer came from the device for an earlier batch on this input) */
+    if (r->device_verdict == 2 && !bcs[i].o->on_device && !bcs[i].o->dev_answered) return 0;
   }
   r->vd_on = 1;
   r->vd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_vd_record), 1);
