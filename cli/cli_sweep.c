@@ -265,18 +265,28 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              st.kernel_runs / secs, st.kernel_runs, st.cases, st.batches, st.batches_replayed,
              st.graphs_recorded, scope);
     double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
-                   st.ms_download + st.ms_judge;
+                   st.ms_download + st.ms_judge + st.ms_recheck;
     if (st.cases && total > 0 && !sh->restarts) {
       double k = 1e3 / (double)st.cases;   /* ms summed over cases -> us per case */
       printf("time per case (us): generate %.1f, oracle %.1f, upload %.1f, launch %.1f, sync "
-             "%.1f, download %.1f, judge %.1f; other (sweep itself) %.1f\n",
+             "%.1f, download %.1f, judge %.1f, host re-checks %.1f; other (sweep itself) %.1f\n",
              k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
-             k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * (secs * 1e3 - total));
+             k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * st.ms_recheck,
+             k * (secs * 1e3 - total));
     }
     if (st.oracle_device_cases)
       printf("exact answers made on the device: %llu cases, %llu of them also on the host "
              "(the same); inputs made on the device: %llu%s\n", st.oracle_device_cases,
              st.oracle_rechecks, st.inputs_device, scope);
+    if (st.verdict_batches)
+      printf("verdicts made on the device: %llu batches, %llu results from their records, %llu "
+             "judged on the host (a failure, or not decidable from a record), %llu also judged "
+             "on the host (the same)%s\n", st.verdict_batches, st.verdict_device_runs,
+             st.verdict_host_runs, st.verdict_rechecks, scope);
+    if (st.softmax_device_cases)
+      printf("softmax cases judged on the device: %llu (%llu of them made again and judged on "
+             "the host: a failure or an undecided row)%s\n", st.softmax_device_cases,
+             st.softmax_device_to_host, scope);
     if (st.softmax_rows_double + st.softmax_rows_mpfr)
       printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
              "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "

@@ -61,12 +61,17 @@ static void print_profile(void) {
   fprintf(stderr, "redfuzz fuzz: profile: %llu executions (%llu kernel runs, %llu batches from "
           "launch graphs)\n", st.cases, st.kernel_runs, st.batches_replayed);
   fprintf(stderr, "redfuzz fuzz: time per execution (us): generate %.1f, oracle %.1f, upload "
-          "%.1f, launch %.1f, sync %.1f, download %.1f, judge %.1f\n", k * st.ms_generate,
-          k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch, k * st.ms_sync,
-          k * st.ms_download, k * st.ms_judge);
+          "%.1f, launch %.1f, sync %.1f, download %.1f, judge %.1f, host re-checks %.1f\n",
+          k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
+          k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * st.ms_recheck);
   fprintf(stderr, "redfuzz fuzz: exact answers made on the device: %llu (%llu re-checked on the "
           "host, the same); inputs made on the device: %llu\n", st.oracle_device_cases,
           st.oracle_rechecks, st.inputs_device);
+  fprintf(stderr, "redfuzz fuzz: verdicts made on the device: %llu batches, %llu results from "
+          "their records, %llu judged on the host, %llu also judged on the host (the same)\n",
+          st.verdict_batches, st.verdict_device_runs, st.verdict_host_runs, st.verdict_rechecks);
+  fprintf(stderr, "redfuzz fuzz: softmax cases judged on the device: %llu (%llu made again on "
+          "the host)\n", st.softmax_device_cases, st.softmax_device_to_host);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

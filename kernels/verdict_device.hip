@@ -1,12 +1,128 @@
-/* Guard zones on the device (verdict_device.h). One block: guards are a few hundred bytes. */
+/* Guard zones and verdict records on the device (verdict_device.h). Written apart from every
+ * variant (nothing shared but port.h and the oracle's record layout), like the device oracle,
+ * so that a bug in a variant's building blocks cannot also be in its judge. Integer
+ * operations only: no floating-point mode (flush-to-zero, fast math) can change a check. */
 #include "port.h"
 #include "verdict_device.h"
+#include "oracle_device.h"
 
 __global__ void rf_vd_guards_kernel(unsigned *p, unsigned long long lead,
                                     unsigned long long skip, unsigned long long tail,
                                     unsigned bits) {
   for (unsigned long long i = threadIdx.x; i < lead + tail; i += blockDim.x)
     p[i < lead ? i : i + skip] = bits;
+}
+
+/* One 32-bit word per thread, grid-stride: word w holds bytes 4w..4w+3, each from the zone
+ * it lies in (a payload may end inside a word). */
+__global__ void rf_vd_fill_kernel(unsigned *p, unsigned long long from_w,
+                                  unsigned long long end_w, unsigned long long off,
+                                  unsigned long long pend, unsigned guard, unsigned poison) {
+  const unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
+  for (unsigned long long w = from_w + (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+       w < end_w; w += stride) {
+    const unsigned long long a = 4 * w;
+    unsigned v;
+    if (a >= off && a + 4 <= pend) v = poison;
+    else if (a + 4 <= off || a >= pend) v = guard;
+    else {
+      v = 0;
+      for (unsigned k = 0; k < 4; k++) {
+        const unsigned bits = a + k >= off && a + k < pend ? poison : guard;
+        v |= bits & (0xffu << (8 * k));
+      }
+    }
+    p[w] = v;
+  }
+}
+
+#define RFV_BLOCK 128u
+#define RFV_MAX_GRID 4096u
+#define RFV_GUARD_BYTES 256u   /* run/buffers.h's RF_GUARD_BYTES: every leading guard */
+
+static __device__ __forceinline__ int rfv_is_nan(unsigned b) {
+  return (b & 0x7fffffffu) > 0x7f800000u;
+}
+
+/* The host judge's "same float" (a == b, or both NaN) on the bits: -0 equals +0. */
+static __device__ __forceinline__ int rfv_same(unsigned a, unsigned b) {
+  if (rfv_is_nan(a) || rfv_is_nan(b)) return rfv_is_nan(a) && rfv_is_nan(b);
+  return a == b || ((a | b) & 0x7fffffffu) == 0u;
+}
+
+/* Sets *flag (LDS) when a byte of base[from, to) is not the guard pattern tiled from the
+ * base. Byte by byte: a trailing guard starts wherever the payload ends. */
+static __device__ void rfv_guard(const unsigned char *base, unsigned long long from,
+                                 unsigned long long to, unsigned bits, unsigned *flag) {
+  for (unsigned long long i = from + threadIdx.x; i < to; i += blockDim.x)
+    if (base[i] != ((bits >> (8u * (unsigned)(i & 3u))) & 0xffu)) atomicMax(flag, 1u);
+}
+
+/* One block per item (grid-stride beyond RFV_MAX_GRID). LDS words, each only ever raised by
+ * atomicMax (so threads meeting the same finding do not race): per run the four guard flags
+ * and the poison key (0xffffffff - first word, 0 = none), and whether the runs differ. */
+__global__ void rf_vd_check_kernel(const unsigned char *base, const rf_vd_item *items,
+                                   unsigned n, rf_vd_record *records, unsigned guard_bits,
+                                   unsigned poison_bits, unsigned plant) {
+  RF_SHARED(unsigned, flags, 2 * 4);
+  RF_SHARED(unsigned, poison_key, 2);
+  RF_SHARED(unsigned, differ, 1);
+  const unsigned t = threadIdx.x;
+  for (unsigned it = blockIdx.x; it < n; it += gridDim.x) {
+    const rf_vd_item *d = &items[it];
+    if (t < 8) flags[t] = 0;
+    if (t < 2) poison_key[t] = 0;
+    if (t == 0) differ[0] = 0;
+    __syncthreads();
+    for (unsigned k = 0; k < d->runs && k < 2; k++) {
+      const unsigned long long o = d->out_off[k], ob = d->out_bytes;
+      rfv_guard(base, o - RFV_GUARD_BYTES, o, guard_bits, &flags[4 * k + 0]);
+      rfv_guard(base, o + ob, d->out_end[k], guard_bits, &flags[4 * k + 1]);
+      if (d->scratch_bytes) {
+        const unsigned long long s = d->scratch_off[k];
+        rfv_guard(base, s - RFV_GUARD_BYTES, s, guard_bits, &flags[4 * k + 2]);
+        rfv_guard(base, s + d->scratch_bytes, d->scratch_end[k], guard_bits, &flags[4 * k + 3]);
+      }
+      const unsigned *w = (const unsigned *)(base + o);   /* payloads are 256-byte aligned */
+      for (unsigned i = t; i < ob / 4u; i += blockDim.x)
+        if (w[i] == poison_bits) atomicMax(&poison_key[k], 0xffffffffu - i);
+    }
+    if (d->runs == 2) {
+      const unsigned char *a = base + d->out_off[0], *b = base + d->out_off[1];
+      for (unsigned i = t; i < d->out_bytes; i += blockDim.x)
+        if (a[i] != b[i]) atomicMax(&differ[0], 1u);
+    }
+    __syncthreads();
+    if (t == 0) {
+      rf_vd_record rec;
+      const unsigned char *g = base + d->out_off[0];
+      for (unsigned w = 0; w < 4; w++) {
+        unsigned v = 0;
+        for (unsigned byte = 0; byte < 4; byte++)
+          if (4 * w + byte < d->out_bytes) v |= (unsigned)g[4 * w + byte] << (8 * byte);
+        rec.got[w] = v;
+      }
+      for (unsigned k = 0; k < 2; k++) {
+        rec.guard[k] = (flags[4 * k] ? RF_VD_GUARD_OUT_BEFORE : 0u) |
+                       (flags[4 * k + 1] ? RF_VD_GUARD_OUT_AFTER : 0u) |
+                       (flags[4 * k + 2] ? RF_VD_GUARD_SCRATCH_BEFORE : 0u) |
+                       (flags[4 * k + 3] ? RF_VD_GUARD_SCRATCH_AFTER : 0u);
+        rec.poison[k] = poison_key[k] ? (int)(0xffffffffu - poison_key[k]) : -1;
+      }
+      rec.differ = differ[0];
+      rec.decided = RF_VD_UNDECIDED;
+      if (d->oracle_off >= 0 && d->check != RF_VD_CHECK_NONE) {
+        const rf_oracle_dev_out *want = (const rf_oracle_dev_out *)(base + d->oracle_off);
+        int same = rfv_same(rec.got[0], __float_as_uint(want->max_value));
+        if (d->check == RF_VD_CHECK_ARGMAX)
+          same = same && (long long)(int)rec.got[1] == (long long)want->argmax_index;
+        rec.decided = same ? RF_VD_EQUAL : RF_VD_DIFFERENT;
+      }
+      if (plant) rec.got[0] ^= 1u;
+      records[it] = rec;
+    }
+    __syncthreads();
+  }
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -16,6 +132,34 @@ extern "C" int rf_vd_guards_launch(uint32_t *p, size_t lead, size_t skip, size_t
   hipLaunchKernelGGL(rf_vd_guards_kernel, dim3(1), dim3(256), 0, (hipStream_t)stream,
                      (unsigned *)p, (unsigned long long)lead, (unsigned long long)skip,
                      (unsigned long long)tail, bits);
+  return (int)hipGetLastError();
+}
+
+extern "C" int rf_vd_fill_launch(void *base, uint64_t from, uint64_t off, uint64_t bytes,
+                                 uint64_t end, uint32_t guard_bits, uint32_t poison_bits,
+                                 void *stream) {
+  if (end <= from) return 0;
+  const unsigned long long words = (end - from) / 4;
+  const unsigned long long blocks = (words + 255) / 256;
+  const unsigned grid = blocks < 1024 ? (unsigned)blocks : 1024u;
+  hipLaunchKernelGGL(rf_vd_fill_kernel, dim3(grid), dim3(256), 0, (hipStream_t)stream,
+                     (unsigned *)base, (unsigned long long)(from / 4), (unsigned long long)(end / 4),
+                     (unsigned long long)off, (unsigned long long)(off + bytes), guard_bits,
+                     poison_bits);
+  return (int)hipGetLastError();
+}
+
+extern "C" int rf_vd_check_launch(const void *arena, const rf_vd_item *items, uint32_t n,
+                                  rf_vd_record *records, uint32_t guard_bits,
+                                  uint32_t poison_bits, uint32_t plant,
+                                  size_t max_out_bytes, void *stream) {
+  if (n == 0) return 0;
+  const unsigned grid = n < RFV_MAX_GRID ? n : RFV_MAX_GRID;
+  /* A softmax output is megabytes, scanned twice (poison, repeat) by one block per variant. */
+  const unsigned block = max_out_bytes >= (64u << 10) ? 1024u : RFV_BLOCK;
+  hipLaunchKernelGGL(rf_vd_check_kernel, dim3(grid), dim3(block), 0, (hipStream_t)stream,
+                     (const unsigned char *)arena, items, (unsigned)n, records, guard_bits,
+                     poison_bits, plant);
   return (int)hipGetLastError();
 }
 #endif

@@ -15,6 +15,7 @@
 
 #include "dir_round.h"
 #include "exact.h"
+#include "softmax_row_math.h"
 
 /* ---- sum ------------------------------------------------------------------------------------ */
 double rf_gamma(uint64_t h) {
@@ -167,11 +168,10 @@ const rf_exp_model RF_EXP_CUDA_FAST = {2.5, 1, 1.173};
  * at least u times the value): 1 + 1.25 |x|, +0.5 as above. */
 const rf_exp_model RF_EXP_GFX1201_FAST = {1.5, 1, 1.25};
 
-/* exp(d) is treated as negligible below d = -110: e^-110 < 2^-158 (158 ln 2 < 109.52). */
-#define DEEP_ARG 110.0
-#define DEEP_TERM_UP 0x1p-157    /* >= e^-110 (1 + θ) and >= e^-110(1-u) K_hi, θ <= 1, K_hi <= 2 */
+/* exp(d) is treated as negligible below d = -110: e^-110 < 2^-158 (158 ln 2 < 109.52);
+ * the constants (RF_SMR_DEEP_ARG, RF_SMR_DEEP_TERM_UP >= e^-110 (1 + θ) and >= e^-110(1-u)
+ * K_hi, θ <= 1, K_hi <= 2) are in softmax_row_math.h with the per-row formulas. */
 #define Y_EXACT_REL 0x1p-53      /* the MPFR oracle's y_exact is y rounded to nearest double */
-#define RUNNER_SLACK (1 + 0x1p-50) /* lets a plain RN check rel*y + abs >= |ŷ - y| stay rigorous */
 
 /* How far the given y may be from the true y: |y_given - y| <= y_rel y + y_abs, so
  * y <= (y_given + y_abs) / (1 - y_rel), with om = 1 - y_rel rounded down. */
@@ -181,26 +181,21 @@ typedef struct {
 
 /* Step 6: the kernel's bound against the true y (rel_y y + abs) as a bound against the given
  * y: |ŷ - y_given| <= (rel_y + y_rel) y + abs + y_abs
- *                  <= (rel_y + y_rel)/om y_given + abs + y_abs (1 + (rel_y + y_rel)/om). */
+ *                  <= (rel_y + y_rel)/om y_given + abs + y_abs (1 + (rel_y + y_rel)/om),
+ * times RF_SMR_SLACK (1 + 2^-50), which lets a plain RN check rel*y + abs >= |ŷ - y| stay
+ * rigorous. */
 static double fold_rel(const oracle_err *o, double rel_y) {
-  return up_mul(up_div(up_add(rel_y, o->y_rel), o->om), RUNNER_SLACK);
+  return rf_smr_fold_rel(o->y_rel, o->om, rel_y);
 }
 static double fold_abs(const oracle_err *o, double abs_k, double rel_max) {
-  double a = o->y_abs > 0 ? up_add(abs_k, up_mul(o->y_abs, up_add(1.0, rel_max))) : abs_k;
-  return up_mul(a, RUNNER_SLACK);
+  return rf_smr_fold_abs(o->y_abs, abs_k, rel_max);
 }
 
 /* An upper bound of Σ_j a_j b_j (n nonnegative terms) from s, its value computed in plain
  * round to nearest (products, then a sum in any order): each product is within 2^-53
  * relative or, if it underflows, 2^-1075 absolute; a sum of n nonnegative terms in any order
  * within γ_{n-1} relative (Higham 2002, §4.2: no term passes through more than n - 1
- * additions; subnormal sums are exact). */
-static double dot_up(double s, uint32_t n) {
-  if (n == 0) return 0;
-  const double nu = (double)(n - 1) * 0x1p-53;        /* exact */
-  const double g = up_div(nu, 1.0 - nu);              /* γ_{n-1} in double; 1 - nu exact */
-  return up_add(up_div(up_mul(s, 1 + 0x1p-52), dn_sub(1.0, g)), up_mul(n, 0x1p-1074));
-}
+ * additions; subnormal sums are exact). This is rf_smr_dot_up (softmax_row_math.h). */
 
 /* Every x_j equal and finite: d̂_j = 0, ê_j = exp(0) = 1, every partial sum an integer
  * <= cols <= 2^24 and so exact, Ŝ = cols: ŷ_j = RN(1/cols) exactly (either division kind).
@@ -273,45 +268,28 @@ void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const
     return;
   }
 
-  const double u = RF_U, C = cols;
-  const double H_gamma = rf_gamma(rf_plan_depth(plan));
-  const double R = up_count(plan->rescales);
+  /* The per-row constants are oracle/softmax_row_math.h's (shared with the device judge);
+   * what follows here is the derivation they implement, and the two passes over the row. */
+  const rf_smr_params prm = rf_softmax_bound_params(plan, em);
   /* A fast exp's error grows with its argument: every argument (x_j - m, and the rescales'
    * m_old - m_new) lies in [-(m - min x), 0]; only results that stay normal need the relative
    * model (|arg| < 87.4: below, flushed or subnormal results are in τ), so the argument is
-   * capped at 88. */
-  double k = em->exp_ulps;
-  if (em->ulps_per_arg > 0) {
-    double span = 0;
+   * capped at 88.
+   * exp: |ê - e| <= θ e + τ. A k-ulp error with ulp(t) <= 2^-23 |t| = 2u|t| for normal t,
+   * relative to the exact or to the computed value alike: θ = 2ku / (1 - 2ku). Subnormal
+   * results: ulp 2^-149, so τ = k 2^-149; flush-to-zero: τ = 2^-126.
+   * Underflow of one RN multiplication / division: μ = half the subnormal spacing, or a flush.
+   * Flush-to-zero also flushes subnormal inputs and differences: x_j, m and x_j - m each
+   * move by < 2^-126, once for the numerator and once per rescale along a path (η).
+   * Division: IEEE one rounding, reciprocal-then-multiply two (c_hi, c_lo).
+   * Each sum term carries 1 + R exp errors and R multiplication roundings:
+   * (1+θ)^(1+R)(1+u)^R <= 1/(1-w) and (1-θ)^(1+R)(1-u)^R >= 1-w, w = (1+R)θ + Ru. */
+  rf_smr_facts facts = {.cols = cols};
+  if (prm.ulps_per_arg > 0)
     for (uint32_t j = 0; j < cols; j++) {
       double dd = (double)m - (double)x[j];
-      if (dd > span) span = dd;
+      if (dd > facts.span) facts.span = dd;
     }
-    k = up_add(k, up_mul(em->ulps_per_arg, fmin(up_step_pos(span), 88.0)));
-  }
-  /* exp: |ê - e| <= θ e + τ. A k-ulp error with ulp(t) <= 2^-23 |t| = 2u|t| for normal t,
-   * relative to the exact or to the computed value alike: θ = 2ku / (1 - 2ku). Subnormal
-   * results: ulp 2^-149, so τ = k 2^-149; flush-to-zero: τ = 2^-126. */
-  const double two_ku = up_mul(2 * k, u);
-  const double th = up_div(two_ku, dn_sub(1.0, two_ku));
-  const double tau = em->ftz ? fmax(0x1p-126, up_mul(k, 0x1p-149)) : up_mul(k, 0x1p-149);
-  /* Underflow of one RN multiplication / division: half the subnormal spacing, or a flush. */
-  const double mu = em->ftz ? 0x1p-126 : 0x1p-150;
-  /* Flush-to-zero also flushes subnormal inputs and differences: x_j, m and x_j - m each
-   * move by < 2^-126, once for the numerator and once per rescale along a path. */
-  const double eta = em->ftz ? up_mul(up_add(R, 1.0), 3 * 0x1p-126) : 0;
-  /* Division: IEEE one rounding, reciprocal-then-multiply two. */
-  const double c_hi = plan->div == RF_DIV_RECIP_MUL ? up_mul(1 + u, 1 + u) : 1 + u;
-  const double c_lo = plan->div == RF_DIV_RECIP_MUL ? dn_mul(1 - u, 1 - u) : 1 - u;
-  /* Each sum term carries 1 + R exp errors and R multiplication roundings:
-   * (1+θ)^(1+R)(1+u)^R <= 1/(1-w) and (1-θ)^(1+R)(1-u)^R >= 1-w, w = (1+R)θ + Ru. */
-  const double w = up_add(up_mul(up_add(R, 1.0), th), up_mul(R, u));
-  const double K_hi = up_div(1.0, dn_sub(1.0, w));
-  const double K_lo = dn_sub(1.0, w);
-  if (!(th <= 1) || !(K_hi <= 2) || isinf(H_gamma)) {
-    bound_useless(cols, out);
-    return;
-  }
 
   /* Pass 1: argument errors. |d̂_j - d_j| <= t_j = u|d_j| + η (one rounding; along an online
    * path the rescale arguments telescope to d_j, so their roundings add up to u|d_j| too).
@@ -321,44 +299,27 @@ void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const
    * Σ y_j = 1):  arg = Σ y_j E_j <= E_mul (u Σ y_j D_j + η).
    * Elements with d_j < -110 are "deep": bounded absolutely, D_j stored as -1.
    * Not deep: D_j <= 110 (1 + 2^-51), which t_cap uses. */
-  const double t_cap = up_add(up_mul(up_mul(DEEP_ARG, 1 + 0x1p-51), u), eta);
-  const double E_mul = up_div(1.0, dn_sub(1.0, t_cap));
   double yd_p[4] = {0, 0, 0, 0}, D_max = 0; /* four partial sums: any order is within γ_{C-1} */
   uint32_t n_deep = 0;
   for (uint32_t j = 0; j < cols; j++) {
-    double dd = (double)m - (double)x[j]; /* RN; dd > 110 proves the exact d_j < -110 */
-    int deep = !(dd <= DEEP_ARG);
-    /* dd is 0 (then d_j = 0 exactly) or >= 2^-149: D_j >= next_up(dd) >= |d_j| */
-    double D = deep ? 0 : up_step_pos(dd);
-    out->rel[j] = deep ? -1 : D;
+    double D = rf_smr_D(m, x[j]);
+    int deep = D < 0;
+    out->rel[j] = D;
     n_deep += (uint32_t)deep;
+    if (deep) D = 0;
     D_max = D > D_max ? D : D_max;
     yd_p[j & 3] += y_exact[j] * D; /* RN, bounded by dot_up */
   }
-  double yd_s = (yd_p[0] + yd_p[1]) + (yd_p[2] + yd_p[3]);
-  /* y_j <= (y_given_j + y_abs) / om: Σ y_j D_j <= (Σ y_given_j D_j + y_abs C D_max) / om. */
-  double yd = dot_up(yd_s, cols);
-  if (o.y_abs > 0) yd = up_add(yd, up_mul(up_mul(o.y_abs, C), D_max));
-  yd = up_div(yd, o.om);
-  const double arg = up_mul(E_mul, up_add(up_mul(u, yd), eta));
-
-  /* Absolute terms, relative to S >= 1 (the maximum contributes exp(0) = 1): τ per exp,
+  facts.yd_s = (yd_p[0] + yd_p[1]) + (yd_p[2] + yd_p[3]);
+  facts.D_max = D_max;
+  facts.n_deep = n_deep;
+  /* y_j <= (y_given_j + y_abs) / om: Σ y_j D_j <= (Σ y_given_j D_j + y_abs C D_max) / om.
+   * Absolute terms, relative to S >= 1 (the maximum contributes exp(0) = 1): τ per exp,
    * the deep terms, and per rescale s·τ + μ with Σ s <= 2RC (each term <= K_hi <= 2 and on
-   * at most R rescales), doubled for the (1+u) and K factors. Flushed sums: 2C 2^-126. */
-  double A = up_add(up_mul(C, tau), up_mul(up_count(n_deep), DEEP_TERM_UP));
-  if (plan->rescales) A = up_add(A, up_mul(4 * C, up_add(up_mul(R, tau), mu)));
-  double F = em->ftz ? up_mul(2 * C, 0x1p-126) : 0;
-  /* Ŝ/S in [L, U]: all sum terms are nonnegative, so the tree adds only γ_H. */
-  double U = up_mul(up_add(1.0, H_gamma),
-                    up_add(up_add(up_mul(K_hi, up_add(1.0, arg)), A), F));
-  double L = dn_mul(dn_sub(1.0, H_gamma),
-                    dn_sub(dn_sub(dn_mul(K_lo, dn_sub(1.0, arg)), A), F));
-  if (!(L > 0) || isinf(U)) {
-    bound_useless(cols, out);
-    return;
-  }
-
-  /* Pass 2: ŷ_j = ê_j/Ŝ (1+δ) + μ, Ŝ >= 1:
+   * at most R rescales), doubled for the (1+u) and K factors. Flushed sums: 2C 2^-126.
+   * Ŝ/S in [L, U]: all sum terms are nonnegative, so the tree adds only γ_H.
+   *
+   * Pass 2: ŷ_j = ê_j/Ŝ (1+δ) + μ, Ŝ >= 1:
    *   ŷ_j - y_j <= y_j [(1+E_j)(1+θ)c_hi / L - 1]         + τ c_hi + μ
    *   y_j - ŷ_j <= y_j [1 - (1+E_j)^-1 (1-θ)c_lo / U]     + τ + μ
    * deep elements: ŷ_j, y_j in [0, (2^-157 + τ) c_hi + μ].
@@ -366,103 +327,48 @@ void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const
    *   (1+E) a - 1 = a E + (a - 1),                       a = (1+θ)c_hi / L;
    *   1 - c/(1+E) <= 1 - c(1-E) = c E + (1 - c),          c = (1-θ)c_lo / U  (0 < c <= 1);
    * both <= α E + β (α, β the larger coefficients), and with E_j <= E_mul (u D_j + η):
-   *   rel_y,j = κ D_j + β',  κ = α E_mul u,  β' = α E_mul η + β. */
-  double abs0 = up_add(up_mul(up_add(DEEP_TERM_UP, tau), c_hi), mu);
-  double num_hi = up_mul(up_add(1.0, th), c_hi);
-  double num_lo = dn_mul(dn_sub(1.0, th), c_lo);
-  const double a_hi = up_div(num_hi, L), b_hi = up_sub(a_hi, 1.0);
-  const double a_lo = up_div(num_lo, U), b_lo = up_sub(1.0, dn_div(num_lo, U));
-  const double alpha_E = up_mul(fmax(a_hi, a_lo), E_mul), beta = fmax(b_hi, b_lo);
-  const double kappa = up_mul(alpha_E, u);
-  const double beta1 = eta > 0 ? up_add(up_mul(alpha_E, eta), beta) : beta;
-  /* Step 6: rel_j = (rel_y,j + y_rel) / om · slack = κ_f D_j + β_f, deep ones rel_deep. */
-  const double fold = up_mul(up_div(1.0, o.om), RUNNER_SLACK);
-  const double kappa_f = up_mul(kappa, fold), beta_f = up_mul(up_add(beta1, o.y_rel), fold);
-  const double rel_deep = up_mul(o.y_rel, fold);
+   *   rel_y,j = κ D_j + β',  κ = α E_mul u,  β' = α E_mul η + β.
+   * Step 6: rel_j = (rel_y,j + y_rel) / om · slack = κ_f D_j + β_f, deep ones rel_deep.
+   * |Σŷ - 1| <= Σ|ŷ_j - y_j| <= Σ_j (rel_y,j y_j + abs0) <= κ Σ y_j D_j + β' + C abs0
+   * (Σ y_j = 1; deep elements have rel_y = 0). */
+  rf_smr_consts k;
+  if (rf_smr_consts_make(&prm, &facts, o.y_rel, o.y_abs, &k)) {
+    bound_useless(cols, out);
+    return;
+  }
   /* κ, κ_f >= 2^-24 (α >= a_hi >= 1), D_j is 0 or >= 2^-149 and β', β_f >= b_hi > 2^-30:
    * up_mul_add_pos's no-underflow condition holds. */
   double *rel = out->rel, *rel_k = out->rel_kernel;
   if (rel_k)
     for (uint32_t j = 0; j < cols; j++) {
       double D = rel[j];
-      rel_k[j] = D >= 0 ? up_mul_add_pos(kappa, D, beta1) : 0;
-      rel[j] = D >= 0 ? up_mul_add_pos(kappa_f, D, beta_f) : rel_deep;
+      rel_k[j] = D >= 0 ? up_mul_add_pos(k.kappa, D, k.beta1) : 0;
+      rel[j] = D >= 0 ? up_mul_add_pos(k.kappa_f, D, k.beta_f) : k.rel_deep;
     }
   else
     for (uint32_t j = 0; j < cols; j++) {
       double D = rel[j];
-      rel[j] = D >= 0 ? up_mul_add_pos(kappa_f, D, beta_f) : rel_deep;
+      rel[j] = D >= 0 ? up_mul_add_pos(k.kappa_f, D, k.beta_f) : k.rel_deep;
     }
-  const double rel_max = fmax(rel_deep, up_add(up_mul(kappa_f, D_max), beta_f));
-  /* |Σŷ - 1| <= Σ|ŷ_j - y_j| <= Σ_j (rel_y,j y_j + abs0) <= κ Σ y_j D_j + β' + C abs0
-   * (Σ y_j = 1; deep elements have rel_y = 0). */
-  out->abs_kernel = abs0;
-  out->abs_floor = fold_abs(&o, abs0, rel_max);
-  out->row_sum_bound = up_add(up_add(up_mul(kappa, yd), beta1), up_mul(C, abs0));
+  out->abs_kernel = k.abs_kernel;
+  out->abs_floor = k.abs_floor;
+  out->row_sum_bound = k.row_sum_bound;
+}
+
+rf_smr_params rf_softmax_bound_params(const rf_plan *plan, const rf_exp_model *em) {
+  rf_smr_params p = {.exp_ulps = em->exp_ulps, .ulps_per_arg = em->ulps_per_arg,
+                     .ftz = em->ftz, .recip_mul = plan->div == RF_DIV_RECIP_MUL,
+                     .depth = rf_plan_depth(plan), .rescales = plan->rescales};
+  return p;
 }
 
 int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact) {
-  if (!isfinite(y_hat) || !isfinite(y_exact)) return 0;
-  double allowed = up_add(up_mul(b->rel[j], y_exact), b->abs_floor);
-  /* |ŷ - y_exact| exactly as s + t (TwoSum), compared with allowed without rounding. */
-  double a = y_hat, c = -y_exact;
-  double s = a + c, bp = s - a;
-  double t = (a - (s - bp)) + (c - bp);
-  if (s < 0 || (s == 0 && t < 0)) {
-    s = -s;
-    t = -t;
-  }
-  return s < allowed || (s == allowed && t <= 0);
+  return rf_smr_within(b->rel[j], b->abs_floor, y_hat, y_exact);
 }
 
-/* Sign of g(y) = |y_hat - y| - (r y + a) at one y: -1 surely <= 0, +1 surely > 0, 0 unknown.
- * |y_hat - y| is exact as s + t (TwoSum); r y + a is rounded both ways. */
-static int excess_sign(double y_hat, double y, double r, double a) {
-  double allowed_up = up_add(up_mul(r, y), a), allowed_dn = dn_add(dn_mul(r, y), a);
-  if (isnan(allowed_up) || isnan(allowed_dn)) return 0; /* inf * 0: no answer */
-  double c = -y, s = y_hat + c, bp = s - y_hat;
-  double t = (y_hat - (s - bp)) + (c - bp);
-  if (s < 0 || (s == 0 && t < 0)) {
-    s = -s;
-    t = -t;
-  }
-  if (s < allowed_dn || (s == allowed_dn && t <= 0)) return -1;
-  if (s > allowed_up || (s == allowed_up && t > 0)) return 1;
-  return 0;
-}
-
-/* g is convex in y (|.| minus a linear function), so on Y = [lo, hi] it is <= 0 everywhere
- * iff it is at both ends, and > 0 everywhere iff it is at both ends and the kink y = y_hat,
- * where g = -r y_hat - a <= 0 for y_hat >= 0, is not inside. */
 rf_sm_check rf_softmax_check(const rf_softmax_bound *b, uint32_t j, float y_hat,
                              double y_approx) {
-  if (!b->rel_kernel || !isfinite(y_approx) || !(b->y_rel >= 0 && b->y_rel <= 0.5) ||
-      !(b->y_abs >= 0))
-    return RF_SM_UNSURE;
-  if (!isfinite(y_hat)) return RF_SM_FAIL;
-  const double r = b->rel_kernel[j], a = b->abs_kernel, yh = y_hat;
-  /* Fast pass, plain arithmetic with a wide margin. For y in Y (y_rel <= 1/2):
-   *   y_approx - y <= y_rel y_approx + y_abs,  y - y_approx <= 2 (y_rel y_approx + y_abs),
-   * so with r <= 1, |y_hat - y| <= r y + a for all of Y when
-   *   |y_hat - y_approx| + 3 y_rel y_approx + 3 y_abs <= r y_approx + a.
-   * Computed in RN, each side is within (1+2^-53)^3 relative and 2^-1072 absolute (products
-   * that underflow; y_approx <= 2) of its value; with the right side >= 2^-1000 and
-   * y_abs <= 2^-1060, "left <= 3/4 right" leaves room for all of that. */
-  if (r <= 1 && b->y_abs <= 0x1p-1060 && y_approx >= 0 && y_approx <= 2) {
-    double lhs = fabs(yh - y_approx) + y_approx * (3 * b->y_rel);
-    double rhs = r * y_approx + a;
-    if (rhs >= 0x1p-1000 && lhs <= 0.75 * rhs) return RF_SM_PASS;
-  }
-  double lo = y_approx, hi = y_approx;
-  if (b->y_rel != 0 || b->y_abs != 0) {
-    /* y >= (y_approx - y_abs)/(1 + y_rel), y <= (y_approx + y_abs)/(1 - y_rel), y >= 0 */
-    lo = dn_div(b->y_abs > 0 ? dn_sub(y_approx, b->y_abs) : y_approx, up_add(1.0, b->y_rel));
-    hi = up_div(b->y_abs > 0 ? up_add(y_approx, b->y_abs) : y_approx, dn_one_minus(b->y_rel));
-    if (lo < 0) lo = 0;
-  }
-  int s_lo = excess_sign(yh, lo, r, a);
-  int s_hi = hi == lo ? s_lo : excess_sign(yh, hi, r, a);
-  if (s_lo < 0 && s_hi < 0) return RF_SM_PASS;
-  if (s_lo > 0 && s_hi > 0 && !(lo < yh && yh < hi)) return RF_SM_FAIL;
-  return RF_SM_UNSURE;
+  if (!b->rel_kernel) return RF_SM_UNSURE;
+  const int k = rf_smr_check(b->rel_kernel[j], b->abs_kernel, b->y_rel, b->y_abs, y_hat, y_approx);
+  return k == RF_SMR_PASS ? RF_SM_PASS : k == RF_SMR_FAIL ? RF_SM_FAIL : RF_SM_UNSURE;
 }

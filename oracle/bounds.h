@@ -91,6 +91,11 @@ void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const
  * the y the bound was computed from (for the final decision, the MPFR oracle's). */
 int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact);
 
+/* The plan's and the exp model's part of the softmax bound, as the per-row formulas shared
+ * with the device judge take it (oracle/softmax_row_math.h). */
+#include "softmax_row_types.h"
+rf_smr_params rf_softmax_bound_params(const rf_plan *plan, const rf_exp_model *em);
+
 /* Three-way element check that does NOT fold the oracle's error into the bound. The true
  * y_j is only known to lie in Y = {y >= 0 : |y_approx - y| <= b->y_rel y + b->y_abs}:
  *   RF_SM_PASS   |y_hat - y| <= rel_kernel[j] y + abs_kernel for EVERY y in Y;

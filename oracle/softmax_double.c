@@ -53,32 +53,14 @@
 #include <math.h>
 
 #include "dir_round.h"
+#include "softmax_row_math.h"
 
-#define DEEP_D (-745.25) /* exp(-745.25) < 2^-1075: 745.25 / ln 2 > 1075.18 */
+#define DEEP_D RF_SMR_DEEP_D /* exp(-745.25) < 2^-1075: 745.25 / ln 2 > 1075.18 */
 
 /* rel for a row of C columns whose non-deep elements have |d̂_j| <= dmax; -1 if the
- * absolute part would not fit RF_SM_DOUBLE_ABS (not reachable for C < 2^32). */
-static double row_rel(uint32_t C, double dmax) {
-  const double u = 0x1p-53, k = RF_SM_DOUBLE_EXP_ULPS;
-  const double cu = (double)(C - 1) * u;              /* exact: C - 1 < 2^53 */
-  const double g = up_div(cu, 1.0 - cu);              /* γ_{C-1}; 1 - cu exact */
-  const double t = up_div(up_mul(u, dmax), dn_one_minus(u));
-  const double E = up_div(t, dn_sub(1.0, t));
-  const double two_ku = 2 * k * u;                    /* exact */
-  const double th = up_div(two_ku, 1.0 - two_ku);     /* 1 - 2ku exact */
-  const double tau = up_div(k * 0x1p-1074, 1.0 - two_ku);
-  const double rho_hi = up_mul(up_add(1.0, th), up_add(1.0, E));
-  const double rho_lo = dn_div(dn_sub(1.0, th), up_add(1.0, E));
-  const double ctau = up_mul(up_count(C), tau);
-  const double U = up_mul(up_add(1.0, g), up_add(rho_hi, ctau));
-  const double L = dn_mul(dn_sub(1.0, g), dn_sub(rho_lo, ctau));
-  if (!(L >= 0.5)) return -1;
-  const double hi = up_sub(up_div(up_mul(rho_hi, up_add(1.0, u)), L), 1.0);
-  const double lo = up_sub(1.0, dn_div(dn_mul(rho_lo, 1.0 - u), U)); /* 1 - u exact */
-  const double abs_need = up_add(up_div(up_mul(tau, up_add(1.0, u)), L), 0x1p-1074);
-  if (!(abs_need <= RF_SM_DOUBLE_ABS)) return -1;
-  return fmax(hi, lo);
-}
+ * absolute part would not fit RF_SM_DOUBLE_ABS (not reachable for C < 2^32): steps 1-4
+ * above, in softmax_row_math.h (shared with the device oracle). */
+static double row_rel(uint32_t C, double dmax) { return rf_smr_oracle_rel(C, dmax); }
 
 double rf_oracle_softmax_row_double(const float *x, uint32_t cols, double *y) {
   if (cols == 0) return 0;

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "arena.h"
 #include "kernels/device.h"
+#include "kernels/verdict_device.h"
 
 /* Below this size a whole-arena download is cheaper than one small copy per guard zone. */
 #define RF_ARENA_WHOLE_FETCH (4u << 20)
@@ -73,8 +74,8 @@ static int is_tiled(const unsigned char *img, size_t from, size_t to, uint32_t b
   return 1;
 }
 
-int rf_arena_commit(rf_arena *a) {
-  if (a->used == 0) return 0;
+/* Makes room on the device and in the host image for `used` bytes. 0 or -1. */
+static int make_room(rf_arena *a) {
   if (a->used > a->dev_cap || (a->exact && a->used != a->dev_cap)) {
     size_t cap = a->exact || a->used > 2 * a->dev_cap ? a->used : 2 * a->dev_cap;
     void *p = NULL;
@@ -95,20 +96,51 @@ int rf_arena_commit(rf_arena *a) {
     a->image_cap = cap;
     a->image_pinned = pinned;
   }
-  /* Slots are contiguous, so their guards, payloads and trailing guards cover the image:
-   * each byte is written once. Input guards hold FLT_MAX (buffers.h): an over-read shows up
-   * in the result. */
+  return 0;
+}
+
+/* Slot i's guards and payload in the host image. Input guards hold FLT_MAX (buffers.h): an
+ * over-read shows up in the result. */
+static void fill_slot(rf_arena *a, size_t i) {
   unsigned char *img = a->image;
+  const rf_arena_slot *s = &a->slot[i];
+  const uint32_t guard = s->src ? RF_INPUT_GUARD_BITS : RF_GUARD_BITS;
+  const size_t tail = s->off + s->bytes;
+  fill_tiled(img, s->off - RF_GUARD_BYTES, s->off + s->pad, guard);
+  if (s->src) memcpy(img + s->off + s->pad, s->src, s->bytes - s->pad);
+  else fill_tiled(img, s->off, tail, RF_POISON_BITS);
+  fill_tiled(img, tail, guard_after_end(a, i), guard);
+}
+
+int rf_arena_commit(rf_arena *a) {
+  if (a->used == 0) return 0;
+  if (make_room(a)) return -1;
+  /* Slots are contiguous, so their guards, payloads and trailing guards cover the image:
+   * each byte is written once. */
+  for (size_t i = 0; i < a->n; i++) fill_slot(a, i);
+  return rf_dev_upload(a->dev, a->image, a->used);
+}
+
+int rf_arena_commit_device_fill(rf_arena *a) {
+  if (a->used == 0) return 0;
+  if (make_room(a)) return -1;
+  /* Runs of small slots go up from the image; each big output or scratch slot, guards and
+   * all, is written on the device. */
+  size_t start = 0;
   for (size_t i = 0; i < a->n; i++) {
     const rf_arena_slot *s = &a->slot[i];
-    const uint32_t guard = s->src ? RF_INPUT_GUARD_BITS : RF_GUARD_BITS;
-    const size_t tail = s->off + s->bytes;
-    fill_tiled(img, s->off - RF_GUARD_BYTES, s->off + s->pad, guard);
-    if (s->src) memcpy(img + s->off + s->pad, s->src, s->bytes - s->pad);
-    else fill_tiled(img, s->off, tail, RF_POISON_BITS);
-    fill_tiled(img, tail, guard_after_end(a, i), guard);
+    const size_t from = s->off - RF_GUARD_BYTES, end = guard_after_end(a, i);
+    if (s->src || s->bytes < RF_ARENA_DEVICE_FILL_MIN) {
+      fill_slot(a, i);
+      continue;
+    }
+    if (from > start && rf_dev_upload(a->dev + start, a->image + start, from - start)) return -1;
+    if (rf_vd_fill_launch(a->dev, from, s->off, s->bytes, end, RF_GUARD_BITS, RF_POISON_BITS,
+                          NULL))
+      return -1;
+    start = end;
   }
-  return rf_dev_upload(a->dev, img, a->used);
+  return a->used > start ? rf_dev_upload(a->dev + start, a->image + start, a->used - start) : 0;
 }
 
 void *rf_arena_dev(const rf_arena *a, int slot) { return a->dev + a->slot[slot].off; }
@@ -131,6 +163,14 @@ int rf_arena_fetch(rf_arena *a) {
       return -1;
   }
   return 0;
+}
+
+size_t rf_arena_guard_end(const rf_arena *a, int slot) { return guard_after_end(a, (size_t)slot); }
+
+int rf_arena_fetch_range(rf_arena *a, int first, int last) {
+  if (first < 0 || last < first || (size_t)last >= a->n) return -1;
+  size_t from = a->slot[first].off - RF_GUARD_BYTES, to = guard_after_end(a, (size_t)last);
+  return rf_dev_download(a->image + from, a->dev + from, to - from);
 }
 
 const char *rf_arena_check(const rf_arena *a, int slot) {

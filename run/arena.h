@@ -35,10 +35,22 @@ int rf_arena_add(rf_arena *a, size_t bytes, int fetch);
 int rf_arena_add_input(rf_arena *a, const void *src, size_t bytes, size_t pad);
 /* Makes room on the device and uploads guards and poison for every slot. 0 or -1. */
 int rf_arena_commit(rf_arena *a);
+/* The same layout and contents, but the guards and poison of every output or scratch slot of
+ * RF_ARENA_DEVICE_FILL_MIN bytes or more are written by a device kernel (enqueued on the
+ * default stream, before anything launched later) instead of crossing the bus: for batches
+ * whose big outputs are never read back whole (run/runner_verdict.c). 0 or -1. */
+#define RF_ARENA_DEVICE_FILL_MIN ((size_t)64 << 10)
+int rf_arena_commit_device_fill(rf_arena *a);
 void *rf_arena_dev(const rf_arena *a, int slot);
 /* Downloads into the host image every fetched slot with its guards and the guard zones of
  * the others (a small arena comes back whole, in one copy). 0 or -1. */
 int rf_arena_fetch(rf_arena *a);
+/* Downloads into the host image slots first..last (consecutive), each with its guards, in one
+ * copy: the few small slots a batch judged on the device needs (run/runner_verdict.c). */
+int rf_arena_fetch_range(rf_arena *a, int first, int last);
+/* Where the trailing guard of a slot ends (the next slot's leading guard, or the arena's end),
+ * in bytes from the arena's base; final once the next slot is added. */
+size_t rf_arena_guard_end(const rf_arena *a, int slot);
 /* After a fetch: NULL when both guards of the slot are intact, else which one is not. */
 const char *rf_arena_check(const rf_arena *a, int slot);
 /* After a fetch, for a fetched slot: its bytes as the device left them. */

@@ -10,6 +10,10 @@
 
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o) {
+  if (!o->host_only && rf_runner_softmax_device_for(r, c)) {   /* runner_verdict.c */
+    o->sm_device = 1;
+    return;
+  }
   if (rf_runner_device_oracle_for(r, c)) {   /* made with the batch (runner_device.c) */
     o->on_device = 1;
     return;
@@ -157,6 +161,7 @@ void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result
 static const rf_exp_model *exp_model_for(const rf_plan *plan) {
   return plan->exp == RF_EXP_FAST ? rf_backend_fast_exp() : rf_backend.exp_model;
 }
+const rf_exp_model *rf_judge_exp_model(const rf_plan *plan) { return exp_model_for(plan); }
 
 /* The worst element of one softmax row and the row's verdict, kept apart from the result
  * until the row is decided (a row may be judged again after an MPFR upgrade). */

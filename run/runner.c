@@ -55,6 +55,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   r->streams = set->streams ? (unsigned)set->streams : rf_backend.streams;
   if (r->streams > rf_backend.streams) r->streams = rf_backend.streams;
   rf_runner_device_init(r, set);
+  rf_runner_verdict_init(r, set);
   return r;
 }
 
@@ -70,6 +71,7 @@ void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
   rf_graph_cache_free(&r->graphs);
   rf_runner_device_free(r);
+  rf_runner_verdict_free(r);
   rf_arena_free(&r->arena);
   rf_arena_free(&r->in_arena);
   rf_host_buf_free(&r->many_x);
@@ -103,22 +105,6 @@ static size_t out_bytes(const rf_case *c) {
   }
 }
 
-/* One variant in the batch: run 0, and for deterministic variants run 1 into its own output
- * and scratch (compared bit for bit with run 0). */
-typedef struct {
-  const rf_variant *v;
-  batch_case *bc;
-  rf_result *res;
-  rf_plan plan;
-  rf_launch_cfg cfg;
-  size_t ob, sb;
-  int runs;
-  int out_slot[2], scratch_slot[2];
-  rf_verdict fail[2];            /* a device-side failure of that run, seen at launch */
-  double ms;                     /* serial mode: wall time of its launches + synchronisations */
-  int redo;                      /* a parallel judge left it undecided: judge again serially */
-  char fail_detail[2][sizeof ((rf_result *)0)->detail];
-} pending;
 
 /* Resolves the launch; 0 when the variant takes part in the batch, else its result is final. */
 static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_result *res,
@@ -420,10 +406,12 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
+  host_oom |= rf_runner_verdict_slots(r, bcs, nc, n) < 0;   /* runner_verdict.c */
   host_oom |= rf_runner_device_slots(r, bcs, nc) < 0;   /* fetched too: before scratch */
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
+  host_oom |= rf_runner_verdict_items(r, bcs, nc, ps, n) < 0;
   rf_arena *ia = input_arena(r);
   if (ia != a) rf_arena_reset(ia);
   for (size_t i = 0; i < nc; i++) {
@@ -434,13 +422,15 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   }
   double t0 = rf_now_ms();
   const char *fail = host_oom ? "out of host memory for the output slots"
-                   : rf_arena_commit(a) || (ia != a && rf_arena_commit(ia))
+                   : (r->vd_on ? rf_arena_commit_device_fill(a) : rf_arena_commit(a)) ||
+                     (ia != a && rf_arena_commit(ia))
                    ? "cannot allocate or upload the device buffers" : NULL;
   double t1 = rf_now_ms();
   if (!fail) fail = rf_runner_device_inputs(r, bcs, nc, ia);
   if (!fail) fail = rf_runner_device_launch(r, bcs, nc);
   if (!fail && !describe(r, ps, n)) fail = "out of host memory for the launch descriptions";
   rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
+  if (!fail) fail = rf_runner_verdict_launch(r);
   double t2 = rf_now_ms();
   int se = fail ? 0 : rf_dev_sync();
   char lost_msg[200];
@@ -457,9 +447,11 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
            "variant per synchronisation to attribute it)";
   }
   double t3 = rf_now_ms();
-  if (!fail && rf_arena_fetch(a))
+  /* Judged from device records: only those (and the device's answers) come back. */
+  if (!fail && r->vd_on) fail = rf_runner_verdict_fetch(r, bcs, nc);
+  else if (!fail && rf_arena_fetch(a))
     fail = "cannot read the device outputs back";
-  double t4 = rf_now_ms();
+  double t4 = rf_now_ms(), recheck0 = r->stats.ms_recheck;
   if (!fail) fail = rf_runner_device_collect(r, bcs, nc);   /* timed as judging */
   r->stats.ms_upload += t1 - t0;
   r->stats.ms_launch += t2 - t1;
@@ -486,7 +478,21 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
     }
   }
   if (!fail) {
-    judge_all(r, nc, ps, n);
+    size_t nh = n;
+    pending *hp = r->vd_on ? rf_runner_verdict_judge(r, ps, n, &nh) : ps;
+    /* What the records left to the host path (failures), or a re-check batch: as without
+     * records, from the buffers. */
+    double tj = rf_now_ms();
+    if (nh && r->vd_on && rf_arena_fetch(a)) {
+      for (size_t i = 0; i < nh; i++) {
+        hp[i].res->verdict = RF_V_LAUNCH_ERROR;
+        snprintf(hp[i].res->detail, sizeof hp[i].res->detail, "cannot read the device outputs back");
+      }
+    } else if (nh) {
+      judge_all(r, nc, hp, nh);
+    }
+    if (r->vd_on && r->vd_recheck_now) r->stats.ms_recheck += rf_now_ms() - tj;
+    rf_runner_verdict_finish(r, ps, n);
     /* A failure against a device-made answer is confirmed by the host oracle first. */
     for (size_t i = 0; i < n; i++) rf_runner_device_confirm(r, ps[i].bc, ps[i].res);
     for (size_t i = 0; i < n; i++) rf_runner_device_harness(ps[i].bc, ps[i].res);
@@ -500,7 +506,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   } else if (act != RF_GRAPH_DIRECT && se) {
     rf_graph_forget(&r->graphs);
   }
-  r->stats.ms_judge += rf_now_ms() - t4;
+  r->stats.ms_judge += rf_now_ms() - t4 - (r->stats.ms_recheck - recheck0);
   r->stats.batches++;
   r->stats.launched_runs += n;
   for (size_t i = 0; i < n; i++) r->stats.kernel_runs += (unsigned long long)ps[i].runs;
@@ -538,7 +544,9 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
                   size_t errlen) {
   if (check_case(r, c, err, errlen)) return -1;
   uint64_t elems = rf_case_elems(c);
-  if (!r->have_last || !rf_case_same_input(c, &r->last)) {
+  /* A softmax answer left on the device (runner_verdict.c) serves only the device path. */
+  if (!r->have_last || !rf_case_same_input(c, &r->last) ||
+      (r->answer.sm_device && !rf_runner_softmax_device_for(r, c))) {
     float *x = rf_host_buf_get(&r->x, elems * sizeof(float));
     r->have_last = 0;
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",

@@ -79,6 +79,16 @@ typedef struct {
    * made on the host and compared (REDFUZZ_ORACLE_RECHECK). */
   unsigned long long oracle_device_cases, oracle_rechecks;
   unsigned long long inputs_device;            /* inputs made on the device (rf_gen_launch) */
+  /* Verdict records made on the device (runner_verdict.c): batches judged from them, variant
+   * results given from a record, results left to the host judge (something failed, or could
+   * not be decided from the record), and results also judged on the host and compared
+   * (REDFUZZ_VERDICT_RECHECK); ms_recheck: host time of every re-check (device answers and
+   * device verdicts), not counted in ms_judge. */
+  unsigned long long verdict_batches, verdict_device_runs, verdict_host_runs, verdict_rechecks;
+  /* Softmax cases judged on the device (oracle and element checks there), and how many of
+   * them the host path judged again (a failure, or a row the device could not decide). */
+  unsigned long long softmax_device_cases, softmax_device_to_host;
+  double ms_recheck;
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
 

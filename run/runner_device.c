@@ -48,6 +48,8 @@ int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c) {
 /* The input made on the device: only with its answer made there too (nothing on the host
  * then reads it but the sampled re-check, which makes it again). */
 int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c) {
+  if (rf_runner_softmax_device_for(r, c))   /* judged on the device (runner_verdict.c) */
+    return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
   if (!rf_runner_device_oracle_for(r, c)) return 0;
   return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
 }
@@ -158,6 +160,7 @@ static void answer_from(const rf_oracle_dev_out *d, oracle_answer *o) {
  * harness failure (also printed to stderr). */
 static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out *d) {
   static char why[512];
+  const double t0 = rf_now_ms();
   rf_oracle_dev_out want;
   char msg[256];
   const float *x = bc->x;
@@ -169,6 +172,7 @@ static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out
   }
   rf_oracle_dev_host(x, bc->elems, &want);
   bc->o->rechecked = 1;
+  r->stats.ms_recheck += rf_now_ms() - t0;
   if (rf_oracle_dev_compare(&want, d, msg, sizeof msg)) {
     const rf_case *c = bc->c;
     snprintf(why, sizeof why,

@@ -28,6 +28,9 @@ typedef struct {
                               (runner_device.c) once the batch has run */
   int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
   rf_oracle_dev_out dev_answer;  /* the device's record, for a later re-check */
+  int sm_device;           /* softmax: to be judged on the device (runner_verdict.c); no host
+                              answer was made */
+  int host_only;           /* make the host answer even where the device would (fallback) */
 } oracle_answer;
 
 /* One case of a batch: its input on the host, its exact answer and its input's slot. */
@@ -42,6 +45,23 @@ typedef struct {
   const float *dev_x;      /* the input on the device (after the commit) */
   const char *harness;     /* the host disagreed with the device: the harness failure */
 } batch_case;
+
+/* One variant in the batch: run 0, and for deterministic variants run 1 into its own output
+ * and scratch (compared bit for bit with run 0). */
+typedef struct pending {
+  const rf_variant *v;
+  batch_case *bc;
+  rf_result *res;
+  rf_plan plan;
+  rf_launch_cfg cfg;
+  size_t ob, sb;
+  int runs;
+  int out_slot[2], scratch_slot[2];
+  rf_verdict fail[2];            /* a device-side failure of that run, seen at launch */
+  double ms;                     /* serial mode: wall time of its launches + synchronisations */
+  int redo;                      /* a parallel judge left it undecided: judge again serially */
+  char fail_detail[2][sizeof ((rf_result *)0)->detail];
+} pending;
 
 #define RF_SIM_MAX_THREADS (1u << 20)
 #define RF_MAX_JUDGE_THREADS 8
@@ -90,6 +110,20 @@ struct rf_runner {
   unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
   int oracle_scratch_slot;
   int oracle_plant;              /* REDFUZZ_DEVICE_ORACLE_PLANT=1 (tests the re-check) */
+  /* Verdict records made on the device (runner_verdict.c). */
+  int device_verdict;            /* 0 off, 1 every batch of 1-D cases, 2 auto (see there) */
+  int vd_on;                     /* this batch is judged from its records */
+  int vd_rec_slot, vd_item_slot; /* its records (fetched) and item descriptions (uploaded) */
+  size_t vd_n;                   /* its variants (records) */
+  size_t vd_max_ob;              /* its largest output */
+  int smd_rec_slot;              /* softmax: the per-row records (fetched with the others) */
+  const struct pending *vd_ps;   /* the batch's variants (softmax: record i is ps[i]'s) */
+  void *smd_dev;                 /* softmax: the device oracle's y and row facts (persistent) */
+  size_t smd_cap;
+  int vd_recheck_now;            /* this batch is also judged on the host and compared */
+  unsigned long verdict_recheck; /* 1 in this many such batches is also judged on the host */
+  int verdict_plant;             /* REDFUZZ_DEVICE_VERDICT_PLANT=1 (tests the re-checks) */
+  rf_host_buf vd_items, vd_res, vd_host;
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -108,6 +142,8 @@ void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t 
 void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,
                   rf_result *res);
 void rf_judge_max(const oracle_answer *o, float got, rf_result *res);
+/* The exp a softmax variant's plan declares, as this backend computes it. */
+const rf_exp_model *rf_judge_exp_model(const rf_plan *plan);
 void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res);
 /* Every row of a softmax output; may recompute rows with MPFR when jc->may_upgrade, else
  * sets jc->needs_upgrade and returns early. */
@@ -126,4 +162,16 @@ void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res
 void rf_runner_device_harness(const batch_case *bc, rf_result *res);
 void rf_runner_device_free(rf_runner *r);
 const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
+
+/* runner_verdict.c: verdict records made on the device for batches of 1-D cases (see there). */
+void rf_runner_verdict_init(rf_runner *r, const rf_settings *set);
+int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size_t n);
+int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, const pending *ps,
+                            size_t n);
+const char *rf_runner_verdict_launch(rf_runner *r);
+const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t nc);
+pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_host);
+void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n);
+void rf_runner_verdict_free(rf_runner *r);
+int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c);
 #endif

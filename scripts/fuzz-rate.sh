@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # How fast a libFuzzer campaign runs: redfuzz_fuzz from corpus/bin, one process, every
-# correct variant, for S seconds with the default size caps and again with
-# REDFUZZ_MAX_ELEMS=4096; prints executions/s and the runner's time per execution split
-# into its stages (generate, oracle, upload, launch, sync, download, judge).
+# correct variant, for S seconds with the default size caps, again with REDFUZZ_MAX_ELEMS=4096,
+# and with 4096 and every input, exact answer and verdict made on the device
+# (REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1; by default the device
+# path starts at 16384 elements); prints executions/s and the runner's time per execution
+# split into its stages (generate, oracle, upload, launch, sync, download, judge, host
+# re-checks) and how many answers and verdicts the device made.
 #   scripts/fuzz-rate.sh [--build DIR] [--time S]      (defaults: build-cuda, 30 s)
 # Env: FUZZ_RATE_EXTRA="..." more libFuzzer flags; REDFUZZ_* as the fuzz target reads them.
 set -euo pipefail
@@ -12,7 +15,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$2; shift 2;;
     --time) TIME=$2; shift 2;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0;;
     *) echo "fuzz-rate.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -22,10 +25,13 @@ FUZZ=$BUILD/fuzz/redfuzz_fuzz
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for caps in default 4096; do
+for caps in default 4096 4096-device; do
   rm -rf "$work/corpus"; mkdir -p "$work/corpus" "$work/artifacts"
   log="$work/fuzz-$caps.log"
-  env_caps=(); [ "$caps" = 4096 ] && env_caps=(REDFUZZ_MAX_ELEMS=4096)
+  env_caps=()
+  [ "$caps" = 4096 ] && env_caps=(REDFUZZ_MAX_ELEMS=4096)
+  [ "$caps" = 4096-device ] && env_caps=(REDFUZZ_MAX_ELEMS=4096 REDFUZZ_DEVICE_ORACLE=1
+                                         REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1)
   # One process (no fork mode): its exit prints the runner's profile (REDFUZZ_PROFILE=1).
   # A failure found here is a real finding: it is reported, and the rate is still printed.
   set +e
@@ -37,9 +43,9 @@ for caps in default 4096; do
   set -e
   execs=$(grep -aoE '^stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -n 1)
   secs=$(grep -aoE '^stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -n 1)
-  printf 'caps %-8s %s executions/s (%s executions in %ss; libFuzzer exit %s)\n' "$caps" \
+  printf 'caps %-12s %s executions/s (%s executions in %ss; libFuzzer exit %s)\n' "$caps" \
     "${secs:-?}" "${execs:-?}" "$TIME" "$rc"
-  grep -aE '^redfuzz fuzz: (size cap|profile|time per execution|exact answers)' "$log" | sed 's/^/    /' || true
+  grep -aE '^redfuzz fuzz: (size cap|profile|time per execution|exact answers|verdicts made)' "$log" | sed 's/^/    /' || true
   if [ "$rc" -ne 0 ]; then
     status=1
     echo "    libFuzzer stopped early (a finding or a crash); its last lines:"

@@ -2,14 +2,20 @@
 # Issue 12 on a GPU, building nothing (the build folder is made elsewhere:
 # cmake --preset cuda -DREDFUZZ_FUZZER=ON; cmake --build build-cuda):
 #  1. the device oracle's own test (every input of the boundary sweep, host == device);
-#  2. host pipeline vs device pipeline (inputs and exact answers made on the device, each
-#     answer also re-checked on the host): the same verdict, exact answer and bound for every
-#     result of the boundary sweep, mutants included;
-#  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps and REDFUZZ_MAX_ELEMS=4096;
+#  2. host pipeline vs device pipeline (inputs, exact answers and verdict records made on the
+#     device, each answer also re-checked on the host; passing results given from the device's
+#     verdict records): the same verdict, exact answer and bound for every result of the
+#     boundary sweep, mutants included; every record re-checked on the host in a second
+#     sweep; softmax judged on the device vs on the host: the same verdicts (shapes up to
+#     256x4096, mutants included);
+#  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps, REDFUZZ_MAX_ELEMS=4096, and
+#     4096 with everything on the device;
 #  4. verified runs/s at n = 2^20 (sum without sum/atomic, sum/atomic alone, max, argmax) and
-#     softmax 256x4096, each with the runner's time per case by stage;
+#     softmax 256x4096, each with the runner's time per case by stage; 2^20 and softmax also
+#     with the host judge (REDFUZZ_DEVICE_VERDICT=0), to see what the device verdicts save;
 #  5. scripts/throughput.sh as it is (sum there includes sum/atomic).
 #   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR]  (build-cuda, 30, out/gpu12)
+#   Env: GFP_BIG (default 2^20): the big size (a dry run on the simulator: GFP_BIG=2^16).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD=build-cuda; TIME=30; OUT=out/gpu12
@@ -18,7 +24,7 @@ while [ $# -gt 0 ]; do
     --build) BUILD=$2; shift 2;;
     --time) TIME=$2; shift 2;;
     --out) OUT=$2; shift 2;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0;;
     *) echo "gpu-fast-path.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -26,6 +32,7 @@ RF=$BUILD/fuzz/redfuzz
 [ -x "$RF" ] || { echo "gpu-fast-path.sh: $RF not built" >&2; exit 2; }
 mkdir -p "$OUT"
 status=0
+BIG=${GFP_BIG:-2^20}
 export CUDA_MODULE_LOADING=EAGER
 
 echo "== 1. device oracle == host oracle on every boundary-sweep input ($(date +%T))"
@@ -38,11 +45,12 @@ fi
 
 echo "== 2. host vs device pipeline: verdicts on the boundary sweep, mutants included ($(date +%T))"
 ARGS=(sweep --op sum,max,argmax --mutants --json --quiet --dist all
-      --n 0,1,31,32,33,255,256,257,1027,4096,16384,65537,2^20 --block 0,32,256,1024 --grid 0,7,300
+      --n 0,1,31,32,33,255,256,257,1027,4096,16384,65537,$BIG --block 0,32,256,1024 --grid 0,7,300
       --seed 1..3)
 # stdout alone: sweep's progress lines go to stderr and would split JSON lines in one file.
-REDFUZZ_DEVICE_ORACLE=0 REDFUZZ_DEVICE_GEN=0 "$RF" "${ARGS[@]}" > "$OUT/host.txt" 2> "$OUT/host.err"
-REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_ORACLE_RECHECK=1 "$RF" "${ARGS[@]}" > "$OUT/device.txt" 2> "$OUT/device.err"
+REDFUZZ_DEVICE_ORACLE=0 REDFUZZ_DEVICE_GEN=0 REDFUZZ_DEVICE_VERDICT=0 "$RF" "${ARGS[@]}" > "$OUT/host.txt" 2> "$OUT/host.err"
+REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_ORACLE_RECHECK=1 REDFUZZ_DEVICE_VERDICT=1 \
+  REDFUZZ_VERDICT_RECHECK=0 "$RF" "${ARGS[@]}" > "$OUT/device.txt" 2> "$OUT/device.err"
 # What the oracle decides (case, variant, verdict, exact answer, bound); what a variant
 # returned ("got", its error) may differ between two runs of a non-deterministic variant.
 keep() { grep -a '^{' "$1" | sed -E 's/"suspicious":[^,]*,//; s/"error":[^,]*,//; s/"ratio":[^,]*,//; s/"ms":[^,]*,//; s/"got":[^,]*,//; s/,"detail":.*\}$/}/'; }
@@ -67,7 +75,31 @@ else
     echo "   (mutants only: their bugs are races whose results vary between runs on a GPU)"
   fi
 fi
-grep -aE '^exact answers made on the device|^sweep:' "$OUT/device.txt" | sed 's/^/   /'
+grep -aE '^exact answers made on the device|^verdicts made on the device|^sweep:' "$OUT/device.txt" | sed 's/^/   /'
+# Every device verdict record also judged on the host (REDFUZZ_VERDICT_RECHECK=1): any
+# difference is a harness failure (launch-error "harness failure: ...", exit 1).
+REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_VERDICT_RECHECK=1 \
+  "$RF" sweep --op sum,max,argmax --quiet --dist all --n 33,4096,$BIG --block 0,256 --seed 1..2 \
+  > "$OUT/verdict-recheck.txt" 2>&1 || { status=1; echo "   device verdict records re-checked on the host: FAILED (see $OUT/verdict-recheck.txt)"; }
+grep -aE '^verdicts made on the device|harness failure' "$OUT/verdict-recheck.txt" | head -n 5 | sed 's/^/   re-check: /'
+
+# Softmax judged on the device (oracle and element checks there) against the host path: the
+# same verdicts (the worst element's figures come from the device oracle: not compared).
+SM=(sweep --op softmax --mutants --json --quiet --dist all --shape 1x1,2x31,4x33,3x257,8x1024,16x4099,256x4096
+    --block 0,256 --seed 1..2)
+strip_sm() { grep -a '^{' "$1" | sed -E 's/"(ms|error|bound|ratio|got|want)":[^,]*,//g'; }
+REDFUZZ_DEVICE_VERDICT=0 "$RF" "${SM[@]}" > "$OUT/sm-host.txt" 2> "$OUT/sm-host.err"
+REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_VERDICT_RECHECK=0 "$RF" "${SM[@]}" > "$OUT/sm-device.txt" 2> "$OUT/sm-device.err"
+strip_sm "$OUT/sm-host.txt" > "$OUT/sm-host.keep"; strip_sm "$OUT/sm-device.txt" > "$OUT/sm-device.keep"
+n=$(wc -l < "$OUT/sm-host.keep")
+if [ "$n" -gt 0 ] && cmp -s "$OUT/sm-host.keep" "$OUT/sm-device.keep"; then
+  echo "   softmax: identical verdicts host vs device judge: $n results"
+else
+  differ=$(diff "$OUT/sm-host.keep" "$OUT/sm-device.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
+  echo "   softmax: verdicts differ ($n host results) for: $(echo $differ)"
+  if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's verdict DIFFERS"; fi
+fi
+grep -aE '^verdicts made on the device|^softmax cases judged' "$OUT/sm-device.txt" | sed 's/^/   /'
 
 echo "== 3. fuzz rate ($(date +%T))"
 if [ -x "$BUILD/fuzz/redfuzz_fuzz" ]; then
@@ -80,16 +112,23 @@ echo "== 4. throughput, verified runs/s ($(date +%T))"
 tp() {   # label, sweep arguments...
   local label=$1; shift
   local out; out=$("$RF" sweep --quiet --dist uniform --seed 1..64 "$@" 2>&1)
-  printf '   %-28s %s\n' "$label" "$(echo "$out" | grep -o '[0-9]* verified runs/s')"
-  echo "$out" | grep -E '^time per case|^exact answers' | sed 's/^/      /'
+  printf '   %-34s %s\n' "$label" "$(echo "$out" | grep -o '[0-9]* verified runs/s')"
+  echo "$out" | grep -E '^time per case|^exact answers|^verdicts made|^softmax oracle' | sed 's/^/      /'
 }
-tp "sum 2^20 (no sum/atomic)" --op sum --n 2^20 --skip sum/atomic
-tp "sum/atomic 2^20" --op sum --n 2^20 --variant sum/atomic
-tp "max 2^20" --op max --n 2^20
-tp "argmax 2^20" --op argmax --n 2^20
+tp "sum $BIG (no sum/atomic)" --op sum --n $BIG --skip sum/atomic
+tp "sum/atomic $BIG" --op sum --n $BIG --variant sum/atomic
+tp "max $BIG" --op max --n $BIG
+tp "argmax $BIG" --op argmax --n $BIG
+# The same with the host judge (buffers read back and checked on the host), for comparison.
+REDFUZZ_DEVICE_VERDICT=0 tp "sum $BIG (no atomic), host judge" --op sum --n $BIG --skip sum/atomic
+REDFUZZ_DEVICE_VERDICT=0 tp "max $BIG, host judge" --op max --n $BIG
+REDFUZZ_DEVICE_VERDICT=0 tp "argmax $BIG, host judge" --op argmax --n $BIG
 tp "softmax 256x4096" --op softmax --shape 256x4096
+REDFUZZ_DEVICE_VERDICT=0 tp "softmax 256x4096, host judge" --op softmax --shape 256x4096
 tp "sum 4096 (no sum/atomic)" --op sum --n 4096 --skip sum/atomic
-echo "== 5. scripts/throughput.sh (every op, n = 4096 and 2^20, softmax 4x1024 and 256x4096) ($(date +%T))"
+REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1 \
+  tp "sum 4096 (no atomic), all on device" --op sum --n 4096 --skip sum/atomic
+echo "== 5. scripts/throughput.sh (every op, n = 4096 and $BIG, softmax 4x1024 and 256x4096) ($(date +%T))"
 bash scripts/throughput.sh --build "$BUILD" 2>&1 | tee "$OUT/throughput.txt" | sed 's/^/   /'
 echo "== done ($(date +%T)); logs in $OUT"
 exit $status

@@ -1,14 +1,33 @@
-# Runs `EXE ARGS` (a sweep with --json) with inputs and exact answers made on the host
-# (REDFUZZ_DEVICE_ORACLE=0, REDFUZZ_DEVICE_GEN=0) and on the device (=1, every answer also
-# re-checked on the host; on the device the input has its guards written there too),
+# Runs `EXE ARGS` (a sweep with --json) with inputs, exact answers and verdicts made on the
+# host (REDFUZZ_DEVICE_ORACLE=0, REDFUZZ_DEVICE_GEN=0, REDFUZZ_DEVICE_VERDICT=0) and on the
+# device (=1, every answer also re-checked on the host; on the device the input has its
+# guards written there too, and every passing 1-D result is given from its device verdict
+# record: REDFUZZ_VERDICT_RECHECK=0, so what is compared is what the records gave),
 # and fails unless every result line is identical but for its time, the device path really
 # made the answers, and the mutants failed somewhere (so the comparison saw failures too).
+# SOFTMAX_ARGS (optional): a softmax sweep run the same way, judged on the device (oracle and
+# element checks there); its lines must be identical but for the worst element's figures
+# (error, bound, ratio, got, want: from the device oracle, whose last bits may differ).
 separate_arguments(args UNIX_COMMAND "${ARGS}")
+separate_arguments(sm_args UNIX_COMMAND "${SOFTMAX_ARGS}")
 foreach(mode 0 1)
+  set(sm_out_${mode} "")
+  if(sm_args)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env REDFUZZ_DEVICE_GEN=${mode}
+                            REDFUZZ_DEVICE_VERDICT=${mode} REDFUZZ_VERDICT_RECHECK=0 ${EXE} ${sm_args}
+                    OUTPUT_VARIABLE sm_out_${mode} RESULT_VARIABLE sm_rc_${mode})
+    if(NOT sm_rc_${mode} EQUAL 0 AND NOT sm_rc_${mode} EQUAL 1)
+      message(FATAL_ERROR "softmax sweep (device ${mode}) exit status ${sm_rc_${mode}}:\n${sm_out_${mode}}")
+    endif()
+    set(sm_raw_${mode} "${sm_out_${mode}}")
+    string(REGEX REPLACE "\"(ms|error|bound|ratio|got|want)\":[^,]*," "" sm_out_${mode} "${sm_out_${mode}}")
+  endif()
   execute_process(COMMAND ${CMAKE_COMMAND} -E env REDFUZZ_DEVICE_ORACLE=${mode}
-                          REDFUZZ_DEVICE_GEN=${mode} REDFUZZ_ORACLE_RECHECK=1 ${EXE} ${args}
+                          REDFUZZ_DEVICE_GEN=${mode} REDFUZZ_DEVICE_VERDICT=${mode}
+                          REDFUZZ_ORACLE_RECHECK=1 REDFUZZ_VERDICT_RECHECK=0 ${EXE} ${args}
                   OUTPUT_VARIABLE out_${mode} RESULT_VARIABLE rc_${mode})
   string(REGEX REPLACE "\"ms\":[^,]*," "" out_${mode} "${out_${mode}}")
+  string(APPEND out_${mode} "${sm_out_${mode}}")
   string(REGEX MATCHALL "{[^\n]*}" lines_${mode} "${out_${mode}}")
   list(LENGTH lines_${mode} n_${mode})
 endforeach()
@@ -32,12 +51,30 @@ set(inputs ${CMAKE_MATCH_3})
 if(NOT made EQUAL same OR made EQUAL 0 OR inputs EQUAL 0)
   message(FATAL_ERROR "device answers ${made}, re-checked and equal ${same}, inputs ${inputs}")
 endif()
-if(out_0 MATCHES "exact answers made on the device")
+if(NOT out_1 MATCHES "verdicts made on the device: ([0-9]+) batches, ([0-9]+) results from their records, ([0-9]+) judged on the host")
+  message(FATAL_ERROR "the device run judged no batch from device verdict records:\n${out_1}")
+endif()
+set(from_records ${CMAKE_MATCH_2})
+set(on_host ${CMAKE_MATCH_3})
+if(from_records EQUAL 0 OR on_host EQUAL 0)
+  message(FATAL_ERROR "results from device records ${from_records}, left to the host ${on_host}: both must be used")
+endif()
+set(sm_note "")
+if(sm_args)
+  if(NOT sm_raw_1 MATCHES "softmax cases judged on the device: ([0-9]+) [(]([0-9]+) of them")
+    message(FATAL_ERROR "the device run judged no softmax case on the device:\n${sm_raw_1}")
+  endif()
+  set(sm_note "; ${CMAKE_MATCH_1} softmax cases judged on the device, ${CMAKE_MATCH_2} of them made again on the host (a failure or an undecided row)")
+  if(CMAKE_MATCH_1 EQUAL 0 OR CMAKE_MATCH_1 EQUAL CMAKE_MATCH_2)
+    message(FATAL_ERROR "softmax: no case was decided on the device${sm_note}")
+  endif()
+endif()
+if(out_0 MATCHES "exact answers made on the device|verdicts made on the device|judged on the device")
   message(FATAL_ERROR "REDFUZZ_DEVICE_ORACLE=0 still made answers on the device")
 endif()
 string(REGEX MATCHALL "\"verdict\":\"(wrong|nonfinite|unwritten|oob|nondeterministic|race)\"" failures "${out_0}")
 list(LENGTH failures n_fail)
-message(STATUS "${n_0} results identical (${n_fail} failure verdicts among them); ${made} exact answers made on the device, each equal to the host's")
+message(STATUS "${n_0} results identical (${n_fail} failure verdicts among them); ${made} exact answers made on the device, each equal to the host's; ${from_records} results given from device verdict records, ${on_host} left to the host path${sm_note}")
 if(n_fail EQUAL 0)
   message(FATAL_ERROR "expected the mutants to fail somewhere: the comparison saw no failure")
 endif()

@@ -1,0 +1,63 @@
+/* Softmax judged on the device (issue 12): the double-precision row oracle with its rigorous
+ * margin and the per-element check of a variant's output against the variant's own bound,
+ * with oracle/softmax_row_math.h's formulas (the host's: softmax_double.c, bounds.c), one
+ * block per row. Rows it cannot decide come back marked, for the host and MPFR
+ * (run/runner_verdict.c).
+ *
+ * exp: the device's double exp. CUDA's is within 1 ulp (CUDA C++ Programming Guide,
+ * "Mathematical Functions", double precision: exp 1 ulp, measured from the correctly rounded
+ * result, so 1.5 against the exact value); ROCm's ocml exp for double within 1 ulp (HIP math
+ * API reference); the simulator runs glibc's (softmax_double.c). The oracle's bound assumes 2
+ * (RF_SM_DOUBLE_EXP_ULPS), which covers each. Division and the sums are IEEE binary64 on each
+ * (no flush of subnormal doubles). */
+#ifndef RF_SOFTMAX_DEVICE_H
+#define RF_SOFTMAX_DEVICE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "oracle/softmax_row_types.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { RF_SMD_NORMAL = 0, RF_SMD_CONSTANT = 1, RF_SMD_REFUSED = 2 };
+
+/* The oracle's facts about one row (the bound's pass 1, variant-independent). */
+typedef struct {
+  double rel;          /* the double oracle's error bound for the row (softmax_double.h) */
+  double span, D_max, yd_s;
+  float m;             /* the row's maximum */
+  uint32_t n_deep;
+  uint32_t kind;       /* RF_SMD_*: REFUSED for a NaN or an infinity in the row (MPFR's), or
+                          a constant row longer than 2^24 */
+  uint32_t pad;
+} rf_smd_row;
+
+enum { RF_SMD_PASS = 0, RF_SMD_WRONG = 1, RF_SMD_NONFINITE = 2, RF_SMD_UNDECIDED = 3 };
+
+/* One variant's verdict on one row and its worst element (the largest err / allowed, the
+ * lowest column among equals), as the host judge keeps them (run/judge.c). */
+typedef struct {
+  double ratio, err, bound, want;
+  float got;
+  uint32_t col;
+  uint32_t verdict;    /* RF_SMD_*: UNDECIDED when an element is within the oracle's margin of
+                          its bound, the row sum is not surely within its bound, the row is
+                          refused, or no useful bound exists: the host decides it */
+  uint32_t pad;
+} rf_smd_rec;
+
+/* Enqueues the oracle of x (rows x cols, device) into y (rows * cols doubles) and info (rows),
+ * on stream (NULL = default). 0 or the launch error. Nothing for an empty shape. */
+int rf_smd_oracle_launch(const float *x, uint32_t rows, uint32_t cols, double *y,
+                         rf_smd_row *info, void *stream);
+/* Enqueues the check of one variant's output `got` against the oracle's y and info, with the
+ * variant's bound parameters p (rf_softmax_bound_params), into out (rows records).
+ * plant != 0: a test hook that calls every row it decided a pass (a judge that misses a
+ * failure), which the host's re-checks must catch. */
+int rf_smd_judge_launch(const float *x, const float *got, const double *y,
+                        const rf_smd_row *info, uint32_t rows, uint32_t cols,
+                        const rf_smr_params *p, uint32_t plant, rf_smd_rec *out, void *stream);
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,145 @@
+/* The softmax oracle and judge on the device (kernels/softmax_device.h) against the host's
+ * (oracle/softmax_double.h, oracle/bounds.h), row by row, on the softmax boundary shapes over
+ * every distribution:
+ *  - the oracle: the same refusals (NaN or infinity in the row) and constant rows, the same
+ *    row bound (it depends on max |d| only), and y within both oracles' bounds of each other;
+ *  - the judge, on an output that is the host oracle's y rounded to float (it must pass where
+ *    the host passes) and on the same output with one element of each row planted 2^-10
+ *    relative off (it must fail where the host fails): the device never says pass where the
+ *    host says fail, nor fail where the host says pass (either may leave a row undecided).
+ * Runs on the simulator in CI and on a GPU build (`ctest -R softmax_device`). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rf_test.h"
+#include "model/case.h"
+#include "model/gen.h"
+#include "kernels/device.h"
+#include "kernels/softmax_device.h"
+#include "oracle/softmax_double.h"
+#include "oracle/bounds.h"
+
+static void *dev_alloc(size_t bytes) {
+  void *p = NULL;
+  if (rf_dev_alloc(&p, bytes ? bytes : 1)) { fprintf(stderr, "device allocation failed\n"); exit(2); }
+  return p;
+}
+
+/* The host's verdict on row i of got: 0 pass, 1 fail, 2 undecided (as run/judge.c decides it,
+ * without the row-sum step, which the device leaves to the host unless surely within). */
+static int host_row(const rf_plan *plan, const float *x, const double *y, double rel,
+                    uint32_t cols, const float *got) {
+  double *rb = malloc(cols * sizeof(double)), *rk = malloc(cols * sizeof(double));
+  rf_softmax_bound b = {.rel = rb, .rel_kernel = rel <= 0x1p-53 ? NULL : rk};
+  int v = 0;
+  if (rel <= 0x1p-53) rf_bound_softmax_row(plan, &RF_EXP_HOST_LIBM, x, cols, y, &b);
+  else rf_bound_softmax_row_rel(plan, &RF_EXP_HOST_LIBM, x, cols, y, rel, RF_SM_DOUBLE_ABS, &b);
+  for (uint32_t j = 0; j < cols && v != 2; j++) {
+    if (rel <= 0x1p-53) {
+      if (!rf_softmax_within(&b, j, got[j], y[j])) v = 1;
+    } else {
+      rf_sm_check k = rf_softmax_check(&b, j, got[j], y[j]);
+      if (k == RF_SM_UNSURE) v = 2;
+      else if (k == RF_SM_FAIL) v = 1;
+    }
+  }
+  free(rb);
+  free(rk);
+  return v;
+}
+
+int main(void) {
+  char msg[256];
+  if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
+  static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 33}, {4, 1024}, {2, 257}};
+  rf_plan plan;
+  memset(&plan, 0, sizeof plan);
+  plan.n_levels = 1;
+  plan.level[0].kind = RF_LEVEL_CHAIN;
+  size_t rows_seen = 0, decided_pass = 0, decided_fail = 0, mismatches = 0;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    const uint32_t rows = shapes[s][0], cols = shapes[s][1];
+    const size_t elems = (size_t)rows * cols;
+    plan.level[0].adds = cols;
+    const rf_smr_params prm = rf_softmax_bound_params(&plan, &RF_EXP_HOST_LIBM);
+    float *x = malloc(elems * sizeof *x), *got = malloc(elems * sizeof *got);
+    double *yh = malloc(elems * sizeof *yh), *yd = malloc(elems * sizeof *yd);
+    double *relh = malloc(rows * sizeof *relh);
+    rf_smd_row *info = malloc(rows * sizeof *info);
+    rf_smd_rec *rec = malloc(rows * sizeof *rec);
+    float *dx = dev_alloc(elems * 4), *dgot = dev_alloc(elems * 4);
+    double *dy = dev_alloc(elems * 8);
+    rf_smd_row *dinfo = dev_alloc(rows * sizeof *dinfo);
+    rf_smd_rec *drec = dev_alloc(rows * sizeof *drec);
+    for (int d = 0; d < RF_DIST_COUNT; d++)
+      for (uint64_t seed = 1; seed <= 2; seed++) {
+        rf_case c;
+        rf_case_default(&c);
+        c.op = RF_OP_SOFTMAX;
+        c.rows = rows;
+        c.cols = cols;
+        c.dist = (rf_dist)d;
+        c.seed = seed;
+        rf_generate(&c, x);
+        for (uint32_t i = 0; i < rows; i++)
+          relh[i] = rf_oracle_softmax_row_double(x + (size_t)i * cols, cols, yh + (size_t)i * cols);
+        CHECK(rf_dev_upload(dx, x, elems * 4) == 0);
+        CHECK(rf_smd_oracle_launch(dx, rows, cols, dy, dinfo, NULL) == 0);
+        CHECK(rf_dev_sync() == 0);
+        CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
+        CHECK(rf_dev_download(yd, dy, elems * 8) == 0 && rf_dev_download(info, dinfo, rows * sizeof *info) == 0);
+        for (uint32_t i = 0; i < rows; i++) {
+          const double *a = yh + (size_t)i * cols, *b = yd + (size_t)i * cols;
+          const int refused = relh[i] < 0, constant = relh[i] == 0x1p-53;
+          CHECK_MSG((info[i].kind == RF_SMD_REFUSED) == refused &&
+                    (info[i].kind == RF_SMD_CONSTANT) == constant,
+                    "%s %ux%u seed %llu row %u: device kind %u, host rel %g", rf_dist_name(c.dist),
+                    rows, cols, (unsigned long long)seed, i, info[i].kind, relh[i]);
+          if (refused) continue;
+          CHECK_MSG(info[i].rel == relh[i], "row bound: device %g host %g", info[i].rel, relh[i]);
+          for (uint32_t j = 0; j < cols; j++) {
+            const double tol = 2 * relh[i] * (a[j] > b[j] ? a[j] : b[j]) + 2 * RF_SM_DOUBLE_ABS;
+            if (!(fabs(a[j] - b[j]) <= tol)) {
+              CHECK_MSG(0, "%s %ux%u row %u col %u: device y %.17g host y %.17g (rel %g)",
+                        rf_dist_name(c.dist), rows, cols, i, j, b[j], a[j], relh[i]);
+              break;
+            }
+          }
+        }
+        /* The judge: the host oracle's y as the output, then with one element planted off. */
+        for (int plant = 0; plant < 2; plant++) {
+          for (size_t e = 0; e < elems; e++) got[e] = (float)yh[e];
+          if (plant)
+            for (uint32_t i = 0; i < rows; i++) got[(size_t)i * cols + cols / 2] *= 1 + 0x1p-10f;
+          CHECK(rf_dev_upload(dgot, got, elems * 4) == 0);
+          CHECK(rf_smd_judge_launch(dx, dgot, dy, dinfo, rows, cols, &prm, 0, drec, NULL) == 0);
+          CHECK(rf_dev_sync() == 0);
+          CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
+          CHECK(rf_dev_download(rec, drec, rows * sizeof *rec) == 0);
+          for (uint32_t i = 0; i < rows; i++) {
+            rows_seen++;
+            if (relh[i] < 0) {
+              CHECK(rec[i].verdict == RF_SMD_UNDECIDED);
+              continue;
+            }
+            const int h = host_row(&plan, x + (size_t)i * cols, yh + (size_t)i * cols, relh[i],
+                                   cols, got + (size_t)i * cols);
+            const uint32_t v = rec[i].verdict;
+            const int bad = (v == RF_SMD_PASS && h == 1) || (v == RF_SMD_WRONG && h == 0);
+            mismatches += (size_t)bad;
+            decided_pass += v == RF_SMD_PASS;
+            decided_fail += v == RF_SMD_WRONG;
+            CHECK_MSG(!bad, "%s %ux%u seed %llu row %u plant %d: device %u, host %d",
+                      rf_dist_name(c.dist), rows, cols, (unsigned long long)seed, i, plant, v, h);
+          }
+        }
+      }
+    free(x); free(got); free(yh); free(yd); free(relh); free(info); free(rec);
+    rf_dev_free(dx); rf_dev_free(dgot); rf_dev_free(dy); rf_dev_free(dinfo); rf_dev_free(drec);
+  }
+  printf("%zu rows judged: %zu passed and %zu failed on the device, %zu disagreements\n", rows_seen,
+         decided_pass, decided_fail, mismatches);
+  /* The comparison must have seen both outcomes, or it shows nothing. */
+  CHECK(decided_pass > 100 && decided_fail > 100);
+  return rf_test_done();
+}

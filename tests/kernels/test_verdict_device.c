@@ -1,0 +1,153 @@
+/* The device verdict records (kernels/verdict_device.h) see every failure the host judge
+ * sees in the buffers: each check is shown to fire on a planted fault (a guard byte
+ * overwritten before or after an output or a scratch buffer, at a word boundary or inside
+ * a word; a word still holding the poison; a repeat that differs in one bit; max and argmax
+ * values or indices other than the device oracle's), and to stay quiet on clean buffers,
+ * -0 against +0 and NaN against NaN included (the host's "same float"). The slots are laid
+ * out by the runner's own arena (run/arena.h), so guards and poison are the runner's. */
+#include <math.h>
+#include <string.h>
+#include "rf_test.h"
+#include "kernels/device.h"
+#include "kernels/oracle_device.h"
+#include "kernels/verdict_device.h"
+#include "run/arena.h"
+#include "run/buffers.h"
+#include "redfuzz/variant.h"
+
+enum { OUT_BEFORE, OUT_AFTER, OUT1_AFTER, SCRATCH_BEFORE, SCRATCH1_AFTER, POISON, DIFFER,
+       CLEAN_SUM, MAX_EQUAL_ZEROS, MAX_NAN, MAX_DIFFERENT, ARGMAX_EQUAL, ARGMAX_INDEX,
+       ARGMAX_VALUE, N_ITEMS };
+
+typedef struct { int out[2], scratch[2], oracle; uint32_t ob, sb, runs, check; } layout;
+
+static uint32_t fbits(float f) { uint32_t b; memcpy(&b, &f, 4); return b; }
+
+static void put(rf_arena *a, int slot, long at, const void *src, size_t bytes) {
+  CHECK(rf_dev_upload((unsigned char *)rf_arena_dev(a, slot) + at, src, bytes) == 0);
+}
+
+int main(void) {
+  char msg[256];
+  if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
+  rf_arena a;
+  memset(&a, 0, sizeof a);
+  layout L[N_ITEMS];
+  for (int i = 0; i < N_ITEMS; i++) {
+    const int argmax = i >= ARGMAX_EQUAL, max = i >= MAX_EQUAL_ZEROS && !argmax;
+    L[i].ob = argmax ? sizeof(rf_argmax_out) : sizeof(float);
+    L[i].sb = 37;   /* odd: its trailing guard starts inside a word */
+    L[i].runs = 2;
+    L[i].check = argmax ? RF_VD_CHECK_ARGMAX : max ? RF_VD_CHECK_MAX : RF_VD_CHECK_NONE;
+    for (int k = 0; k < 2; k++) L[i].out[k] = rf_arena_add(&a, L[i].ob, 1);
+    for (int k = 0; k < 2; k++) L[i].scratch[k] = rf_arena_add(&a, L[i].sb, 0);
+    L[i].oracle = rf_arena_add(&a, sizeof(rf_oracle_dev_out), 1);
+  }
+  CHECK(rf_arena_commit(&a) == 0);
+  /* Every output written (the same bits in both runs) unless a fault is planted below. */
+  for (int i = 0; i < N_ITEMS; i++) {
+    rf_argmax_out v = {1.5f, 7};
+    rf_oracle_dev_out o;
+    memset(&o, 0, sizeof o);
+    o.max_value = 1.5f;
+    o.argmax_index = 7;
+    if (i == MAX_EQUAL_ZEROS) { v.value = -0.0f; o.max_value = 0.0f; }
+    if (i == MAX_NAN) { uint32_t q = 0x7fc00001u; memcpy(&v.value, &q, 4); o.max_value = NAN; }
+    if (i == MAX_DIFFERENT) v.value = nextafterf(1.5f, 2.0f);
+    if (i == ARGMAX_INDEX) v.index = 8;
+    if (i == ARGMAX_VALUE) v.value = 2.5f;
+    for (int k = 0; k < 2; k++) put(&a, L[i].out[k], 0, &v, L[i].ob);
+    put(&a, L[i].oracle, 0, &o, sizeof o);
+  }
+  const unsigned char junk = 0;
+  const uint32_t poison = RF_POISON_BITS, one_bit_off = fbits(1.5f) ^ 1u;
+  put(&a, L[OUT_BEFORE].out[0], -1, &junk, 1);
+  put(&a, L[OUT_AFTER].out[0], (long)L[OUT_AFTER].ob, &junk, 1);
+  put(&a, L[OUT1_AFTER].out[1], (long)L[OUT1_AFTER].ob + 100, &junk, 1);
+  put(&a, L[SCRATCH_BEFORE].scratch[0], -RF_GUARD_BYTES, &junk, 1);
+  put(&a, L[SCRATCH1_AFTER].scratch[1], (long)L[SCRATCH1_AFTER].sb, &junk, 1);
+  put(&a, L[POISON].out[0], 0, &poison, 4);
+  put(&a, L[DIFFER].out[1], 0, &one_bit_off, 4);
+
+  rf_vd_item items[N_ITEMS];
+  memset(items, 0, sizeof items);
+  for (int i = 0; i < N_ITEMS; i++) {
+    for (int k = 0; k < 2; k++) {
+      items[i].out_off[k] = a.slot[L[i].out[k]].off;
+      items[i].out_end[k] = rf_arena_guard_end(&a, L[i].out[k]);
+      items[i].scratch_off[k] = a.slot[L[i].scratch[k]].off;
+      items[i].scratch_end[k] = rf_arena_guard_end(&a, L[i].scratch[k]);
+    }
+    items[i].oracle_off = L[i].check ? (int64_t)a.slot[L[i].oracle].off : -1;
+    items[i].out_bytes = L[i].ob;
+    items[i].scratch_bytes = L[i].sb;
+    items[i].runs = L[i].runs;
+    items[i].check = L[i].check;
+  }
+  void *d_items = NULL, *d_rec = NULL;
+  CHECK(rf_dev_alloc(&d_items, sizeof items) == 0 && rf_dev_alloc(&d_rec, N_ITEMS * sizeof(rf_vd_record)) == 0);
+  CHECK(rf_dev_upload(d_items, items, sizeof items) == 0);
+  rf_vd_record rec[N_ITEMS];
+  for (int plant = 0; plant < 2; plant++) {
+    memset(rec, 0xa5, sizeof rec);
+    CHECK(rf_vd_check_launch(a.dev, d_items, N_ITEMS, d_rec, RF_GUARD_BITS, RF_POISON_BITS,
+                             (uint32_t)plant, sizeof(rf_argmax_out), NULL) == 0);
+    CHECK(rf_dev_sync() == 0);
+    CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
+    CHECK(rf_dev_download(rec, d_rec, sizeof rec) == 0);
+    if (plant) {   /* the hook: every record's value one bit off, nothing else changed */
+      CHECK(rec[CLEAN_SUM].got[0] == (fbits(1.5f) ^ 1u));
+      CHECK(rec[MAX_DIFFERENT].decided == RF_VD_DIFFERENT);
+      continue;
+    }
+    for (int i = 0; i < N_ITEMS; i++) {
+      const uint32_t g0 = i == OUT_BEFORE ? RF_VD_GUARD_OUT_BEFORE
+                        : i == OUT_AFTER ? RF_VD_GUARD_OUT_AFTER
+                        : i == SCRATCH_BEFORE ? RF_VD_GUARD_SCRATCH_BEFORE : 0;
+      const uint32_t g1 = i == OUT1_AFTER ? RF_VD_GUARD_OUT_AFTER
+                        : i == SCRATCH1_AFTER ? RF_VD_GUARD_SCRATCH_AFTER : 0;
+      CHECK_MSG(rec[i].guard[0] == g0 && rec[i].guard[1] == g1, "item %d: guards %u %u, want %u %u",
+                i, rec[i].guard[0], rec[i].guard[1], g0, g1);
+      CHECK_MSG(rec[i].poison[0] == (i == POISON ? 0 : -1) && rec[i].poison[1] == -1,
+                "item %d: poison %d %d", i, rec[i].poison[0], rec[i].poison[1]);
+      CHECK_MSG(rec[i].differ == (uint32_t)(i == DIFFER || i == POISON), "item %d: differ %u", i,
+                rec[i].differ);
+      const uint32_t want = L[i].check == RF_VD_CHECK_NONE ? RF_VD_UNDECIDED
+                          : i == MAX_DIFFERENT || i == ARGMAX_INDEX || i == ARGMAX_VALUE
+                          ? RF_VD_DIFFERENT : RF_VD_EQUAL;
+      CHECK_MSG(rec[i].decided == want, "item %d: decided %u, want %u", i, rec[i].decided, want);
+    }
+    CHECK(rec[CLEAN_SUM].got[0] == fbits(1.5f) && rec[CLEAN_SUM].got[1] == 0);
+    CHECK(rec[ARGMAX_INDEX].got[0] == fbits(1.5f) && rec[ARGMAX_INDEX].got[1] == 8);
+  }
+  /* The records' own slot read back alone, as the runner does (rf_arena_fetch_range). */
+  CHECK(rf_arena_fetch_range(&a, L[CLEAN_SUM].out[0], L[CLEAN_SUM].out[1]) == 0);
+  CHECK(rf_arena_check(&a, L[CLEAN_SUM].out[0]) == NULL && rf_arena_check(&a, L[CLEAN_SUM].out[1]) == NULL);
+  CHECK(*(const float *)rf_arena_host(&a, L[CLEAN_SUM].out[1]) == 1.5f);
+  rf_dev_free(d_items);
+  rf_dev_free(d_rec);
+  rf_arena_free(&a);
+
+  /* rf_arena_commit_device_fill gives the device exactly the bytes rf_arena_commit uploads:
+   * big slots (an odd size, so a payload ends inside a word; output and scratch) written by
+   * the fill kernel, small ones and inputs from the image. */
+  static float input[1000];
+  for (int i = 0; i < 1000; i++) input[i] = (float)i;
+  rf_arena two[2];
+  memset(two, 0, sizeof two);
+  for (int m = 0; m < 2; m++) {
+    rf_arena_add(&two[m], 4, 1);
+    rf_arena_add(&two[m], RF_ARENA_DEVICE_FILL_MIN + 4097 * 4 + 3, 1);
+    rf_arena_add(&two[m], 37, 0);
+    rf_arena_add(&two[m], 3 * RF_ARENA_DEVICE_FILL_MIN + 1, 0);
+    rf_arena_add_input(&two[m], input, sizeof input, 8);
+    rf_arena_add(&two[m], 8, 1);
+    CHECK((m ? rf_arena_commit_device_fill(&two[m]) : rf_arena_commit(&two[m])) == 0);
+    CHECK(rf_dev_sync() == 0);
+    CHECK(rf_dev_download(two[m].image, two[m].dev, two[m].used) == 0);
+  }
+  CHECK(two[0].used == two[1].used && memcmp(two[0].image, two[1].image, two[0].used) == 0);
+  for (int i = 0; i < 6; i++) CHECK(rf_arena_check(&two[1], i) == NULL || i == 4);
+  for (int m = 0; m < 2; m++) rf_arena_free(&two[m]);
+  return rf_test_done();
+}
