@@ -28,6 +28,10 @@ typedef struct {
   float m;
 } rf_lse_row;
 void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y);
+/* The same for rows x cols (row-major; y: rows*cols or NULL), rows spread over `threads`
+ * host threads (at most 64); the same bits whatever the thread count. */
+void rf_oracle_lse(const float *x, uint32_t rows, uint32_t cols, rf_lse_row *out, double *y,
+                   int threads);
 
 /* The log the kernels call (logf, as the backend computes it), in ulps of the result
  * against the exact value (sources in bounds_log.c). */

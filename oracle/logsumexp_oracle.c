@@ -17,6 +17,8 @@
  * every finite d_j is 0, so L = log S is rational only when S = 1 (one maximum, every other
  * entry -inf), and then every value is exact (zero error: certain at once). */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include "oracle/logsumexp.h"
 #include "oracle/exact.h"
@@ -174,7 +176,8 @@ static void special_row(uint32_t cols, double lse, rf_lse_row *out, double *y) {
     for (uint32_t j = 0; j < cols; j++) y[j] = NAN;
 }
 
-void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y) {
+/* One row with a workspace of w->cols columns (w->cols == cols). */
+static void lse_row(workspace *w, const float *x, uint32_t cols, rf_lse_row *out, double *y) {
   int has_nan = 0, has_pinf = 0;
   float m = -INFINITY;
   for (uint32_t j = 0; j < cols; j++) {
@@ -186,10 +189,59 @@ void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y
   if (has_nan) return special_row(cols, NAN, out, y);
   if (has_pinf) return special_row(cols, INFINITY, out, y);
   if (m == -INFINITY) return special_row(cols, -INFINITY, out, y);   /* only -inf, or empty */
+  mpfr_prec_t p = START_PREC;
+  ws_set_prec(w, p);
+  while (!row_at_prec(w, x, m, out, y, p >= MAX_PREC)) ws_set_prec(w, p *= 2);
+  out->wd = weighted_spread(w, x, m);
+}
+
+void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y) {
   workspace w;
   ws_init(&w, cols);
-  mpfr_prec_t p = START_PREC;
-  while (!row_at_prec(&w, x, m, out, y, p >= MAX_PREC)) ws_set_prec(&w, p *= 2);
-  out->wd = weighted_spread(&w, x, m);
+  lse_row(&w, x, cols, out, y);
   ws_clear(&w);
+}
+
+typedef struct {
+  const float *x;
+  uint32_t rows, cols;
+  rf_lse_row *out;
+  double *y;
+  atomic_uint next_row;     /* rows handed out one at a time: their costs vary with the data */
+} job;
+
+static void *worker(void *arg) {
+  job *jb = arg;
+  workspace w;
+  ws_init(&w, jb->cols);
+  for (;;) {
+    unsigned r = atomic_fetch_add(&jb->next_row, 1u);
+    if (r >= jb->rows) break;
+    size_t off = (size_t)r * jb->cols;
+    lse_row(&w, jb->x + off, jb->cols, &jb->out[r], jb->y ? jb->y + off : NULL);
+  }
+  ws_clear(&w);
+  return NULL;
+}
+
+static void *worker_thread(void *arg) {
+  worker(arg);
+  mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);       /* this thread's constant caches */
+  return NULL;
+}
+
+void rf_oracle_lse(const float *x, uint32_t rows, uint32_t cols, rf_lse_row *out, double *y,
+                   int threads) {
+  if (rows == 0) return;
+  if (threads < 1) threads = 1;
+  if ((uint32_t)threads > rows) threads = (int)rows;
+  if (!mpfr_buildopt_tls_p()) threads = 1;       /* MPFR's state would be shared */
+  job jb = {.x = x, .rows = rows, .cols = cols, .out = out, .y = y};
+  atomic_init(&jb.next_row, 0u);
+  pthread_t tid[64];
+  int started = 0;
+  for (int t = 1; t < threads && t < 64; t++)
+    if (pthread_create(&tid[started], NULL, worker_thread, &jb) == 0) started++;
+  worker(&jb);                                   /* the caller works too */
+  for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
 }

@@ -102,5 +102,26 @@ int main(void) {
     rf_oracle_lse_row(x, 2, &r, NULL);
     CHECK(r.lse == 1 + LN2);
   }
+  /* Rows spread over threads: the same bits as one row at a time. */
+  {
+    enum { R = 9, C = 50 };
+    static float xs[R * C];
+    static double y1[R * C], y4[R * C];
+    rf_lse_row r1[R], r4[R];
+    uint32_t s = 7;
+    for (int i = 0; i < R * C; i++) {
+      s = s * 1664525u + 1013904223u;
+      xs[i] = (float)(s >> 8) * 0x1p-20f - 8.0f;
+    }
+    xs[C] = NAN;                 /* a special row among them */
+    for (int i = 0; i < R; i++) rf_oracle_lse_row(xs + i * C, C, &r1[i], y1 + i * C);
+    rf_oracle_lse(xs, R, C, r4, y4, 4);
+    int same = 1;
+    for (int i = 0; i < R * C; i++) same &= y1[i] == y4[i] || (isnan(y1[i]) && isnan(y4[i]));
+    for (int i = 0; i < R; i++)
+      same &= (r1[i].lse == r4[i].lse || (isnan(r1[i].lse) && isnan(r4[i].lse))) &&
+              r1[i].wd == r4[i].wd && r1[i].log_s == r4[i].log_s;
+    CHECK(same);
+  }
   return rf_test_done();
 }
