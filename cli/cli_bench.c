@@ -91,9 +91,11 @@ static int parse_flags(int argc, char **argv, bench_opts *o) {
                   "sum, max, argmax or all; softmax takes --shape)");
     goto out;
   }
-  if (v[F_SHAPE].given && !o->want_op[RF_OP_SOFTMAX]) {
+  if (v[F_SHAPE].given && !o->want_op[RF_OP_SOFTMAX] && !o->want_op[RF_OP_LOGSUMEXP] &&
+      !o->want_op[RF_OP_LOGSOFTMAX]) {
     rf_flag_error("bench", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run (allowed: "
-                  "with --op softmax or all; sum, max and argmax take --n)");
+                  "with --op softmax, logsumexp, logsoftmax or all; sum, max and argmax take "
+                  "--n)");
     goto out;
   }
   if (!isnan(o->torch_ms) && (o->shape_count != 1 || !o->want_op[RF_OP_SOFTMAX])) {
@@ -118,7 +120,7 @@ typedef struct {
 } bench_row;
 
 static void size_text(const rf_case *c, char *buf, size_t len) {
-  if (c->op == RF_OP_SOFTMAX) snprintf(buf, len, "%ux%u", c->rows, c->cols);
+  if (rf_op_has_rows(c->op)) snprintf(buf, len, "%ux%u", c->rows, c->cols);
   else snprintf(buf, len, "%llu", (unsigned long long)c->n);
 }
 
@@ -139,7 +141,7 @@ static void print_row(const bench_opts *o, const bench_row *r) {
   snprintf(verdict, sizeof verdict, "%s%s", r->verdict, r->timed_only ? "*" : "");
   if (o->json) {
     printf("{\"op\":\"%s\"", rf_op_name(r->c->op));
-    if (r->c->op == RF_OP_SOFTMAX) printf(",\"rows\":%u,\"cols\":%u", r->c->rows, r->c->cols);
+    if (rf_op_has_rows(r->c->op)) printf(",\"rows\":%u,\"cols\":%u", r->c->rows, r->c->cols);
     else printf(",\"n\":%llu", (unsigned long long)r->c->n);
     printf(",\"variant\":");
     rf_json_string(stdout, r->name);
@@ -322,7 +324,7 @@ static void verify(bench_run *b, const bench_size *s, const rf_case *cb, const r
       snprintf(r->detail, sizeof r->detail, "runner: %s", n < 0 ? err : "variant filtered out");
     }
   }
-  if (c.op != RF_OP_SOFTMAX && !rf_verdict_is_failure(verdict)) {
+  if (!rf_op_has_rows(c.op) && !rf_verdict_is_failure(verdict)) {
     unsigned char got[sizeof(rf_argmax_out)];
     char detail[256] = "cannot read the output back";
     rf_verdict t = rf_dev_download(got, s->out, s->out_bytes)
@@ -391,7 +393,8 @@ static void bench_one_size(bench_run *b, const rf_case *c) {
   bench_size s = {.c = *c, .ref_ms = NAN, .copy_gbps = NAN};
   uint64_t elems = rf_case_elems(c);
   s.in_bytes = (size_t)elems * sizeof(float);
-  s.out_bytes = c->op == RF_OP_SOFTMAX ? s.in_bytes
+  s.out_bytes = c->op == RF_OP_SOFTMAX || c->op == RF_OP_LOGSOFTMAX ? s.in_bytes
+              : c->op == RF_OP_LOGSUMEXP ? (size_t)c->rows * sizeof(float)
               : c->op == RF_OP_ARGMAX ? sizeof(rf_argmax_out) : sizeof(float);
   s.bytes = rf_bench_bytes(c->op, c->n, c->rows, c->cols);
   s.x = malloc(s.in_bytes);
@@ -411,7 +414,7 @@ static void bench_one_size(bench_run *b, const rf_case *c) {
   } else {
     bench_copy(b, &s);
     if (c->op == RF_OP_SOFTMAX) s.ref_ms = b->o->torch_ms;
-    else if (rf_cub_available()) bench_cub(b, &s);
+    else if (!rf_op_has_rows(c->op) && rf_cub_available()) bench_cub(b, &s);
     for (size_t i = 0; i < rf_variant_count(); i++)
       if (keep_variant(b->o, rf_variant_at(i), c->op) && !rf_cli_interrupted)
         for (size_t k = 0; k < b->o->block_count && !rf_cli_interrupted; k++)
@@ -429,16 +432,17 @@ static int collect_cases(const bench_opts *o, const rf_limits *lim, int is_sim, 
   *count = 0;
   for (int op = 0; op < RF_OP_COUNT; op++) {
     if (!o->want_op[op]) continue;
-    size_t sizes = op == RF_OP_SOFTMAX ? o->shape_count : o->n_count;
+    size_t sizes = rf_op_has_rows((rf_op)op) ? o->shape_count : o->n_count;
     for (size_t k = 0; k < sizes; k++) {
       rf_case c;
       rf_case_default(&c);
       c.op = (rf_op)op;
       c.dist = RF_DIST_UNIFORM;
       c.seed = 1;
-      c.n = op == RF_OP_SOFTMAX ? 0 : o->n[k];
-      c.rows = op == RF_OP_SOFTMAX ? o->rows[k] : 0;
-      c.cols = op == RF_OP_SOFTMAX ? o->cols[k] : 0;
+      const int row_op = rf_op_has_rows((rf_op)op);
+      c.n = row_op ? 0 : o->n[k];
+      c.rows = row_op ? o->rows[k] : 0;
+      c.cols = row_op ? o->cols[k] : 0;
       char err[256];
       if (rf_case_validate(&c, is_sim ? lim : NULL, err, sizeof err)) {
         fprintf(stderr, BENCH ": %s%s\n", err,

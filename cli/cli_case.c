@@ -43,24 +43,24 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
 
   /* Sizes: each op has its own; a size flag for the other kind of op is an error, not
    * silently dropped. */
-  if (c.op == RF_OP_SOFTMAX) {
+  if (rf_op_has_rows(c.op)) {
     if (vals[CF_n].given)
       return rf_flag_error(cmd, &specs[CF_n], vals[CF_n].text, "applies to sum, max and argmax "
-                           "only (allowed for softmax: --shape RxC)");
+                           "only (allowed for %s: --shape RxC)", rf_op_name(c.op));
     if (vals[CF_SHAPE].given) {
       c.rows = (uint32_t)vals[CF_SHAPE].list[0];
       c.cols = (uint32_t)vals[CF_SHAPE].list[1];
-    } else if (!(from_file && file.op == RF_OP_SOFTMAX)) {
+    } else if (!(from_file && rf_op_has_rows(file.op))) {
       c.rows = 4;
       c.cols = 33;
     }
     c.n = 0;
   } else {
     if (vals[CF_SHAPE].given)
-      return rf_flag_error(cmd, &specs[CF_SHAPE], vals[CF_SHAPE].text, "applies to softmax "
-                           "only (allowed for %s: --n N)", rf_op_name(c.op));
+      return rf_flag_error(cmd, &specs[CF_SHAPE], vals[CF_SHAPE].text, "applies to softmax, "
+                           "logsumexp and logsoftmax only (allowed for %s: --n N)", rf_op_name(c.op));
     if (vals[CF_n].given) c.n = vals[CF_n].num;
-    else if (from_file && file.op == RF_OP_SOFTMAX) {
+    else if (from_file && rf_op_has_rows(file.op)) {
       rf_case d;
       rf_case_default(&d);
       c.n = d.n;

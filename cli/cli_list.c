@@ -32,13 +32,14 @@ int rf_cmd_list(int argc, char **argv) {
                         .cols = (uint32_t)val[F_SHAPE].list[1], .block = (uint32_t)val[F_BLOCK].num,
                         .wave = (uint32_t)val[F_WAVE].num, .num_cus = 64};
   rf_flags_free(val, RF_FLAG_COUNT);
-  if (have_op && op == RF_OP_SOFTMAX && val[F_N].given) {
+  if (have_op && rf_op_has_rows(op) && val[F_N].given) {
     rf_flag_error("list", &rf_flags[F_N], val[F_N].text, "applies to sum, max and argmax only "
-                  "(allowed for softmax: --shape RxC)");
+                  "(allowed for %s: --shape RxC)", rf_op_name(op));
     return RF_EXIT_USAGE;
   }
-  if (have_op && op != RF_OP_SOFTMAX && val[F_SHAPE].given) {
-    rf_flag_error("list", &rf_flags[F_SHAPE], val[F_SHAPE].text, "applies to softmax only "
+  if (have_op && !rf_op_has_rows(op) && val[F_SHAPE].given) {
+    rf_flag_error("list", &rf_flags[F_SHAPE], val[F_SHAPE].text, "applies to softmax, logsumexp "
+                  "and logsoftmax only "
                   "(allowed for %s: --n N)", rf_op_name(op));
     return RF_EXIT_USAGE;
   }
@@ -48,7 +49,7 @@ int rf_cmd_list(int argc, char **argv) {
     const rf_variant *v = rf_variant_at(i);
     if (have_op && v->op != op) continue;
     rf_launch_cfg cfg = base;
-    if (v->op != RF_OP_SOFTMAX) cfg.rows = cfg.cols = 0;
+    if (!rf_op_has_rows(v->op)) cfg.rows = cfg.cols = 0;
     else cfg.n = 0;
     char plan[160] = "";
     const char *why = v->configure(&cfg);

@@ -195,10 +195,12 @@ static void add_case(sweep_state *s, const rf_case *c, long idx) {
 static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int want[RF_OP_COUNT]) {
   char err[512];
   int one_d = want[RF_OP_SUM] || want[RF_OP_MAX] || want[RF_OP_ARGMAX];
+  int rows = 0;   /* some row op (softmax, logsumexp, logsoftmax): they take --shape */
+  for (int op = 0; op < RF_OP_COUNT; op++) rows |= want[op] && rf_op_has_rows((rf_op)op);
   if (v[F_N].given && !one_d)
     return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "would never run (allowed: with "
                          "--op sum, max or argmax; softmax takes --shape)");
-  if (v[F_SHAPE].given && !want[RF_OP_SOFTMAX])
+  if (v[F_SHAPE].given && !rows)
     return rf_flag_error("sweep", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run "
                          "(allowed: with --op softmax; sum, max and argmax take --n)");
   for (size_t i = 0; one_d && i < v[F_N].count; i++) {
@@ -209,7 +211,7 @@ static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int wa
       return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "has a value beyond this "
                            "backend's limits: %s", err);
   }
-  for (size_t i = 0; want[RF_OP_SOFTMAX] && i < v[F_SHAPE].count; i++) {
+  for (size_t i = 0; rows && i < v[F_SHAPE].count; i++) {
     rf_case c;
     rf_case_default(&c);
     c.op = RF_OP_SOFTMAX;
@@ -333,7 +335,7 @@ static int sweep_work(void *ctx) {
   for (size_t oi = 0; oi < v[F_OP].count; oi++) {
     rf_op op = (rf_op)v[F_OP].list[oi];
     if (!j->want[op]) continue;
-    size_t nsizes = op == RF_OP_SOFTMAX ? shapes->count : ns->count;
+    size_t nsizes = rf_op_has_rows(op) ? shapes->count : ns->count;
     for (size_t si = 0; si < nsizes; si++)
     for (size_t di = 0; di < dists->count; di++)
     for (size_t ki = 0; ki < seeds->count; ki++)
@@ -347,7 +349,7 @@ static int sweep_work(void *ctx) {
       rf_case c;
       rf_case_default(&c);
       c.op = op;
-      if (op == RF_OP_SOFTMAX) {
+      if (rf_op_has_rows(op)) {
         c.n = 0;
         c.rows = (uint32_t)shapes->list[2 * si];
         c.cols = (uint32_t)shapes->list[2 * si + 1];

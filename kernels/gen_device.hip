@@ -15,7 +15,7 @@ __global__ void rf_gen_kernel(rf_gen_params p, float *__restrict__ out) {
 }
 
 extern "C" int rf_gen_launch(const rf_case *c, float *dev_out, void *stream) {
-  const int softmax = c->op == RF_OP_SOFTMAX;
+  const int softmax = rf_op_has_rows(c->op);
   const uint64_t total = softmax ? (uint64_t)c->rows * c->cols : c->n;
   if (total == 0) return 0;
   const rf_gen_params p = rf_gen_params_make(c->seed, (uint32_t)c->dist, (uint32_t)softmax,

@@ -39,7 +39,7 @@ static int check_variant(const rf_variant *v, char *buf, size_t len) {
   rf_case c;
   rf_case_default(&c);
   c.op = v->op;
-  if (c.op == RF_OP_SOFTMAX) c.n = 0;
+  if (rf_op_has_rows(c.op)) c.n = 0;
   memcpy(c.variant, v->name, nlen + 1);
   char why[400];
   if (rf_case_validate(&c, NULL, why, sizeof why)) {

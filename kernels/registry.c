@@ -10,6 +10,8 @@ extern const rf_variant *const rf_family_argmax[];
 extern const rf_variant *const rf_family_max_vec4[];
 extern const rf_variant *const rf_family_argmax_vec4[];
 extern const rf_variant *const rf_family_softmax[];
+extern const rf_variant *const rf_family_logsumexp[];
+extern const rf_variant *const rf_family_logsoftmax[];
 #ifdef RF_WITH_MUTANTS
 extern const rf_variant *const rf_family_mutants[];
 #endif
@@ -32,6 +34,8 @@ static void ensure_table(void) {
   add_family(rf_family_max_vec4);
   add_family(rf_family_argmax_vec4);
   add_family(rf_family_softmax);
+  add_family(rf_family_logsumexp);
+  add_family(rf_family_logsoftmax);
 #ifdef RF_WITH_MUTANTS
   add_family(rf_family_mutants);
 #endif

@@ -7,7 +7,8 @@
 #include <string.h>
 #include "number.h"
 
-static const char *const op_names[RF_OP_COUNT] = {"sum", "max", "argmax", "softmax"};
+static const char *const op_names[RF_OP_COUNT] = {"sum",     "max",       "argmax",
+                                                    "softmax", "logsumexp", "logsoftmax"};
 static const char *const dist_names[RF_DIST_COUNT] = {
 #define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) name,
 #include "dists.def"
@@ -186,7 +187,7 @@ void rf_case_default(rf_case *c) {
 }
 
 uint64_t rf_case_elems(const rf_case *c) {
-  return c->op == RF_OP_SOFTMAX ? (uint64_t)c->rows * c->cols : c->n;
+  return rf_op_has_rows(c->op) ? (uint64_t)c->rows * c->cols : c->n;
 }
 
 /* Built-in limits for lim == NULL: the table's own ranges. */
@@ -241,13 +242,13 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
 
   /* Then the rules between fields and the backend's limits. */
   const char *opn = rf_op_name(c->op);
-  if (c->op == RF_OP_SOFTMAX) {
+  if (rf_op_has_rows(c->op)) {
     /* Each side is also kept within max_elems on its own, so an empty shape (one side 0)
      * cannot carry an arbitrarily large launch. */
     uint64_t max_cols = lim->max_cols < lim->max_elems ? lim->max_cols : lim->max_elems;
     if (c->n != 0)
-      FAIL("n: %" PRIu64 " is out of range for softmax (allowed: 0; softmax uses rows and cols)",
-           c->n);
+      FAIL("n: %" PRIu64 " is out of range for %s (allowed: 0; %s uses rows and cols)", c->n, opn,
+           opn);
     if (c->cols > max_cols)
       FAIL("cols: %" PRIu32 " is out of range (allowed: 0..%" PRIu64 ")", c->cols, max_cols);
     if (c->rows > lim->max_elems)
@@ -261,11 +262,11 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
     if (c->n > lim->max_n)
       FAIL("n: %" PRIu64 " is out of range (allowed: 0..%" PRIu64 ")", c->n, lim->max_n);
     if (c->rows != 0)
-      FAIL("rows: %" PRIu32 " is out of range for %s (allowed: 0; only softmax has rows and cols)",
-           c->rows, opn);
+      FAIL("rows: %" PRIu32 " is out of range for %s (allowed: 0; only the row ops (softmax, "
+           "logsumexp, logsoftmax) have rows and cols)", c->rows, opn);
     if (c->cols != 0)
-      FAIL("cols: %" PRIu32 " is out of range for %s (allowed: 0; only softmax has rows and cols)",
-           c->cols, opn);
+      FAIL("cols: %" PRIu32 " is out of range for %s (allowed: 0; only the row ops (softmax, "
+           "logsumexp, logsoftmax) have rows and cols)", c->cols, opn);
   }
   if (!variant_ok(c)) {
     char q[4 * RF_VARIANT_NAME_MAX + 8];

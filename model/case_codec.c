@@ -202,7 +202,7 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
   uint8_t sw = byte_at(b, OFF_SCHED_WAVE);
   out->sched = (rf_sched)(sw & 3);
   out->wave = ((sw >> 2) & 3) == 3 ? 64 : 32;
-  if (out->op == RF_OP_SOFTMAX) {
+  if (rf_op_has_rows(out->op)) {
     out->n = 0;
     decode_shape(b, lim, out);
   } else {
@@ -223,7 +223,7 @@ size_t rf_case_encode(const rf_case *c, uint8_t *buf) {
   buf[OFF_DIST] = (uint8_t)c->dist;
   buf[OFF_SCHED_WAVE] = (uint8_t)((unsigned)c->sched | (c->wave == 64 ? 0x0Cu : 0u));
   buf[OFF_SIZE_A] = LITERAL;
-  if (c->op == RF_OP_SOFTMAX) {
+  if (rf_op_has_rows(c->op)) {
     put_le(buf + OFF_SIZE_A + 1, c->rows, 8);
     buf[OFF_SIZE_B] = LITERAL;
     put_le(buf + OFF_SIZE_B + 1, c->cols, 8);

@@ -284,8 +284,8 @@ int rf_case_parse_text_len(const char *text, size_t len, rf_case *out, rf_expect
     key_line[k] = lineno;
     if (set_field(&c, k, value, lineno, err, errlen)) return -1;
   }
-  /* softmax has no n: a missing n means 0 there, not the 1-D default */
-  if (c.op == RF_OP_SOFTMAX && !key_line[K_n]) c.n = 0;
+  /* the row ops have no n: a missing n means 0 there, not the 1-D default */
+  if (rf_op_has_rows(c.op) && !key_line[K_n]) c.n = 0;
 
   char msg[512];
   if (rf_case_validate(&c, NULL, msg, sizeof msg)) {

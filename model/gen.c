@@ -14,8 +14,8 @@ uint64_t rf_splitmix64(uint64_t *state) { return rf_gen_mix(*state += RF_GEN_GAM
 
 void rf_gen_params_of(const rf_case *c, rf_gen_params *p) {
   uint64_t total = rf_case_elems(c);
-  int softmax = c->op == RF_OP_SOFTMAX;
-  /* rows of len elements: softmax rows, or one row for the 1-D ops */
+  int softmax = rf_op_has_rows(c->op);
+  /* rows of len elements: softmax (or logsumexp, logsoftmax) rows, or one row for the 1-D ops */
   *p = rf_gen_params_make(c->seed, (uint32_t)c->dist, (uint32_t)softmax,
                           softmax ? c->cols : total, total);
 }

@@ -49,7 +49,8 @@ double rf_bench_median(double *v, size_t n) {
 }
 
 double rf_bench_bytes(rf_op op, uint64_t n, uint32_t rows, uint32_t cols) {
-  if (op == RF_OP_SOFTMAX) return 2.0 * rows * cols * sizeof(float);
+  if (op == RF_OP_SOFTMAX || op == RF_OP_LOGSOFTMAX) return 2.0 * rows * cols * sizeof(float);
+  if (op == RF_OP_LOGSUMEXP) return ((double)rows * cols + rows) * sizeof(float);
   return 4.0 * (double)n + 4.0;
 }
 

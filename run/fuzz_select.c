@@ -35,7 +35,7 @@ void rf_force_op(rf_case *c, int op, const rf_limits *lim) {
   if (op < 0 || (int)c->op == op) return;
   uint64_t elems = rf_case_elems(c);
   c->op = (rf_op)op;
-  if (c->op == RF_OP_SOFTMAX) {
+  if (rf_op_has_rows(c->op)) {
     c->cols = (uint32_t)(elems % ((uint64_t)lim->max_cols + 1));
     c->rows = c->cols ? (uint32_t)(1 + c->seed % 8) : 1;
     if ((uint64_t)c->rows * c->cols > lim->max_elems) c->rows = 1;

@@ -48,6 +48,8 @@ void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t 
     }
     break;
   }
+  case RF_OP_LOGSUMEXP:
+  case RF_OP_LOGSOFTMAX: rf_oracle_lse_case(r, c, x, o); break;
   default: break;
   }
 }

@@ -4,7 +4,7 @@
 
 void rf_report_case_line(FILE *f, const rf_case *c) {
   fprintf(f, "op=%s ", rf_op_name(c->op));
-  if (c->op == RF_OP_SOFTMAX) fprintf(f, "rows=%u cols=%u ", c->rows, c->cols);
+  if (rf_op_has_rows(c->op)) fprintf(f, "rows=%u cols=%u ", c->rows, c->cols);
   else fprintf(f, "n=%llu ", (unsigned long long)c->n);
   fprintf(f, "dist=%s seed=%llu block=%u grid=%u items=%u schedule=%s wave=%u%s%s\n",
           rf_dist_name(c->dist), (unsigned long long)c->seed, c->block, c->grid, c->items,

@@ -85,6 +85,7 @@ void rf_runner_destroy(rf_runner *r) {
   rf_host_buf_free(&r->y_exact);
   rf_host_buf_free(&r->row_rel);
   rf_host_buf_free(&r->row_mpfr);
+  rf_host_buf_free(&r->lse_rows);
   rf_host_buf_free(&r->pending);
   free(r);
 }
@@ -100,7 +101,9 @@ rf_limits rf_runner_limits(const rf_runner *r) {
 static size_t out_bytes(const rf_case *c) {
   switch (c->op) {
   case RF_OP_ARGMAX: return sizeof(rf_argmax_out);
-  case RF_OP_SOFTMAX: return (size_t)c->rows * c->cols * sizeof(float);
+  case RF_OP_SOFTMAX:
+  case RF_OP_LOGSOFTMAX: return (size_t)c->rows * c->cols * sizeof(float);
+  case RF_OP_LOGSUMEXP: return (size_t)c->rows * sizeof(float);
   default: return sizeof(float);
   }
 }
@@ -267,6 +270,8 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
   case RF_OP_MAX: rf_judge_max(o, *(const float *)got, res); break;
   case RF_OP_ARGMAX: rf_judge_argmax(o, got, res); break;
   case RF_OP_SOFTMAX: rf_judge_softmax(jc, p->bc, &p->plan, got, res); break;
+  case RF_OP_LOGSUMEXP:
+  case RF_OP_LOGSOFTMAX: rf_judge_lse(p->bc, &p->plan, got, res); break;
   default: break;
   }
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;
@@ -308,7 +313,7 @@ static rf_workers *workers(rf_runner *r) {
 
 static void judge_all(rf_runner *r, size_t ncases, pending *ps, size_t n) {
   const rf_case *c = ps[0].bc->c;
-  const int parallel = n > 1 && (ncases > 1 || (c->op == RF_OP_SOFTMAX &&
+  const int parallel = n > 1 && (ncases > 1 || (rf_op_has_rows(c->op) &&
                                                 rf_case_elems(c) >= RF_PARALLEL_JUDGE_ELEMS));
   rf_result *saved = parallel && workers(r) ? rf_host_buf_get(&r->saved, n * sizeof *saved) : NULL;
   if (saved) {
@@ -616,7 +621,7 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
   const int alone = nc < 2 || r->serial;
   size_t total = 0;
   for (size_t i = 0; i < nc; i++) {
-    if (alone || cs[i].op == RF_OP_SOFTMAX) {
+    if (alone || rf_op_has_rows(cs[i].op)) {
       counts[i] = rf_runner_run(r, &cs[i], out + i * max, max, err, errlen);
     } else {
       counts[i] = check_case(r, &cs[i], err, errlen) ? -1 : 0;   /* 0: batched below */
@@ -632,12 +637,12 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
   if (!bcs || !os || !xs || (!ps && max)) {
     snprintf(err, errlen, "out of host memory for a batch of %zu cases", nc);
     for (size_t i = 0; i < nc; i++)
-      if (cs[i].op != RF_OP_SOFTMAX) counts[i] = -1;
+      if (!rf_op_has_rows(cs[i].op)) counts[i] = -1;
     return -1;
   }
   size_t m = 0, off = 0;
   for (size_t i = 0; i < nc; i++) {
-    if (cs[i].op == RF_OP_SOFTMAX || counts[i] < 0) continue;
+    if (rf_op_has_rows(cs[i].op) || counts[i] < 0) continue;
     bcs[m] = (batch_case){.c = &cs[i], .x = xs + off, .elems = rf_case_elems(&cs[i]), .o = &os[m]};
     off += bcs[m++].elems;
   }

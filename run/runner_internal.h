@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "oracle/exact.h"
 #include "oracle/bounds.h"
+#include "oracle/logsumexp.h"
 #include "buffers.h"
 #include "arena.h"
 #include "workers.h"
@@ -21,9 +22,10 @@ typedef struct {
   /* softmax: y (rows*cols) from the double oracle, or from MPFR for the rows whose
    * row_mpfr is set (rows the double oracle refuses, or upgraded by a judge that could not
    * decide within its margin); row_rel: the double oracle's error bound per row. */
-  double *y;
+  double *y;               /* logsoftmax: y_j = x_j - lse from MPFR, rows*cols */
   double *row_rel;
   unsigned char *row_mpfr;
+  rf_lse_row *lse;         /* logsumexp, logsoftmax: each row's facts (oracle/logsumexp.h) */
   int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
                               (runner_device.c) once the batch has run */
   int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
@@ -84,6 +86,7 @@ struct rf_runner {
   rf_arena in_arena;             /* simulator: the input on its own, exactly sized, so that
                                     AddressSanitizer sees reads far past or before it */
   rf_host_buf x, y_exact, row_rel, row_mpfr, pending, saved;
+  rf_host_buf lse_rows;          /* logsumexp, logsoftmax: the rows' oracle facts */
   /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
   rf_host_buf many_x, many_answer, many_case;
   rf_host_buf descs;             /* the batch's launches (launch_graph.h) */
@@ -149,6 +152,11 @@ void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result
  * sets jc->needs_upgrade and returns early. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                       const float *got, rf_result *res);
+
+/* judge_log.c: logsumexp and log-softmax from the MPFR oracle, every output against its
+ * bound (oracle/logsumexp.h). */
+void rf_oracle_lse_case(rf_runner *r, const rf_case *c, const float *x, oracle_answer *o);
+void rf_judge_lse(const batch_case *bc, const rf_plan *plan, const float *got, rf_result *res);
 
 /* runner_device.c: the device oracle in a batch (see there). */
 void rf_runner_device_init(rf_runner *r, const rf_settings *set);

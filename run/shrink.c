@@ -51,17 +51,17 @@ static int smaller_size(uint64_t v, unsigned k, uint64_t *out) {
 }
 
 static int try_n(rf_case *c, unsigned k) {
-  return c->op != RF_OP_SOFTMAX && smaller_size(c->n, k, &c->n);
+  return !rf_op_has_rows(c->op) && smaller_size(c->n, k, &c->n);
 }
 static int try_rows(rf_case *c, unsigned k) {
   uint64_t v;
-  if (c->op != RF_OP_SOFTMAX || !smaller_size(c->rows, k, &v)) return 0;
+  if (!rf_op_has_rows(c->op) || !smaller_size(c->rows, k, &v)) return 0;
   c->rows = (uint32_t)v;
   return 1;
 }
 static int try_cols(rf_case *c, unsigned k) {
   uint64_t v;
-  if (c->op != RF_OP_SOFTMAX || !smaller_size(c->cols, k, &v)) return 0;
+  if (!rf_op_has_rows(c->op) || !smaller_size(c->cols, k, &v)) return 0;
   c->cols = (uint32_t)v;
   return 1;
 }

@@ -6,7 +6,18 @@
 extern "C" {
 #endif
 
-typedef enum { RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX, RF_OP_SOFTMAX, RF_OP_COUNT } rf_op;
+/* New ops go last (before RF_OP_COUNT): a plugin built earlier keeps its op's value. */
+typedef enum {
+  RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX, RF_OP_SOFTMAX,
+  RF_OP_LOGSUMEXP,   /* per row: one float, log Σ_j exp(x_j) */
+  RF_OP_LOGSOFTMAX,  /* per row: y_j = x_j - log Σ_k exp(x_k) */
+  RF_OP_COUNT
+} rf_op;
+
+/* The row ops: their cases have a shape rows x cols (and n = 0) instead of a length. */
+static inline int rf_op_has_rows(rf_op op) {
+  return op == RF_OP_SOFTMAX || op == RF_OP_LOGSUMEXP || op == RF_OP_LOGSOFTMAX;
+}
 
 #ifdef __cplusplus
 }

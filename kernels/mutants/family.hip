@@ -29,6 +29,9 @@ extern const rf_variant rf_mut_sum_saturate;
 extern const rf_variant rf_mut_sum_pos_zero;
 extern const rf_variant rf_mut_max_vec4_tail_pad_zero;
 extern const rf_variant rf_mut_argmax_vec4_lane_ties;
+extern const rf_variant rf_mut_logsumexp_no_max_shift;
+extern const rf_variant rf_mut_logsumexp_pad_zero_max;
+extern const rf_variant rf_mut_logsoftmax_online_no_rescale;
 }
 
 /* The single-declaration form of extern "C" gives the const array external linkage. */
@@ -47,5 +50,7 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_max_all_nan_neg_inf,   &rf_mut_argmax_nan_wins,
     &rf_mut_softmax_clamp_inputs,
     &rf_mut_max_vec4_tail_pad_zero, &rf_mut_argmax_vec4_lane_ties,
+    &rf_mut_logsumexp_no_max_shift, &rf_mut_logsumexp_pad_zero_max,
+    &rf_mut_logsoftmax_online_no_rescale,
     NULL};
 #endif

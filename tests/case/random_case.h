@@ -25,7 +25,7 @@ static inline void random_valid_case(uint64_t *s, const rf_limits *lim, rf_case 
   if (!lim) lim = &builtin;
   rf_case_default(c);
   c->op = (rf_op)(rf_splitmix64(s) % RF_OP_COUNT);
-  if (c->op == RF_OP_SOFTMAX) {
+  if (rf_op_has_rows(c->op)) {
     c->n = 0;
     uint64_t max_cols = rc_min(rc_min(lim->max_cols, lim->max_elems), UINT32_MAX);
     c->cols = (uint32_t)rc_pick(s, max_cols);

@@ -257,7 +257,7 @@ static void test_distribution(void) {
     for (size_t j = 0; j < sizeof buf; j++) buf[j] = (uint8_t)rf_splitmix64(&s);
     rf_case c;
     rf_case_decode(buf, sizeof buf, &gpu, &c);
-    if (c.op == RF_OP_SOFTMAX) {
+    if (rf_op_has_rows(c.op)) {
       softmax++;
       shape_main += c.rows == 4096 && c.cols == 1024;
       cols_boundary += in_seed_list(c.cols) || is_pow2_pm1(c.cols);
@@ -280,7 +280,7 @@ static void test_distribution(void) {
   printf("of %ld 1-D sizes: %.1f%% boundary (seed list or 2^k+-1), %.2f%% zero, %.2f%% at the "
          "limit, %.1f%% above 2^20\n", sizes, 100.0 * boundary / sizes, 100.0 * zero_n / sizes,
          100.0 * at_limit / sizes, 100.0 * big / sizes);
-  printf("of %ld softmax shapes: %.1f%% 4096x1024, %.1f%% boundary cols\n", softmax,
+  printf("of %ld row-op shapes: %.1f%% 4096x1024, %.1f%% boundary cols\n", softmax,
          100.0 * shape_main / softmax, 100.0 * cols_boundary / softmax);
   printf("block: %.1f%% default, %.1f%% power of two, %.1f%% other; grid > 4096: %.1f%%; "
          "items set: %.1f%%; wave 64: %.1f%%\n", 100.0 * block_default / N,

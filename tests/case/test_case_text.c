@@ -178,8 +178,8 @@ static void test_errors(void) {
                    "0..4294967296)"));
   CHECK(fails_with("rows=2\nop=softmax\nn=8\ncols=3", "line 3: n: 8 is out of range for softmax "
                    "(allowed: 0; softmax uses rows and cols)"));
-  CHECK(fails_with("rows=2", "line 1: rows: 2 is out of range for sum (allowed: 0; only softmax "
-                   "has rows and cols)"));
+  CHECK(fails_with("rows=2", "line 1: rows: 2 is out of range for sum (allowed: 0; only the row "
+                   "ops (softmax, logsumexp, logsoftmax) have rows and cols)"));
   CHECK(fails_with("op=softmax\ncols=1048577", "line 2: cols: 1048577 is out of range (allowed: "
                    "0..1048576)"));
   CHECK(fails_with("op=softmax\ncols=1048576\nrows=8192\n#end", "line 3: rows*cols: "
@@ -199,7 +199,7 @@ static void test_errors(void) {
   }
   /* names */
   CHECK(fails_with("op=summ", "line 1: key 'op': value 'summ' is not an op (allowed: sum, max, "
-                   "argmax, softmax)"));
+                   "argmax, softmax, logsumexp, logsoftmax)"));
   {
     /* the list is the table's: every distribution, however many */
     char want[1024];

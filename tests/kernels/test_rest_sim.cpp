@@ -203,6 +203,12 @@ void test_plans(const rf_variant *v) {
     CHECK(h == 4 + 8 && p.div == RF_DIV_RECIP_MUL && p.rescales == 3 + 8);
   else if (!strcmp(n, "softmax/row-reg"))   /* ceil(250 / 256) = 1 quad: 2 + 1 + tail 1 */
     CHECK(h == 4 + 8 && p.div == RF_DIV_IEEE && p.rescales == 0);
+  else if (!strcmp(n, "logsumexp/3kernel") || !strcmp(n, "logsoftmax/3kernel"))
+    CHECK(h == 1000 && p.rescales == 0 && p.exp == RF_EXP_ACCURATE);
+  else if (!strcmp(n, "logsumexp/block") || !strcmp(n, "logsoftmax/block"))
+    CHECK(h == 4 + 5 + 3 && p.rescales == 0);
+  else if (!strcmp(n, "logsumexp/online") || !strcmp(n, "logsoftmax/online"))
+    CHECK(h == 4 + 5 + 3 && p.rescales == 3 + 8);
   else CHECK_MSG(false, "no hand-computed plan for %s", n);
   /* Empty input: nothing on any path. */
   c.n = 0;
@@ -231,7 +237,8 @@ void test_refusals(const rf_variant *v) {
   c.grid = 0;
   c.block = 48;
   why = v->configure(&c);
-  if (strcmp(v->name, "softmax/3kernel") != 0)   /* one thread per row: any block works */
+  if (strcmp(v->name, "softmax/3kernel") != 0 && strcmp(v->name, "logsumexp/3kernel") != 0 &&
+      strcmp(v->name, "logsoftmax/3kernel") != 0)   /* one thread per row: any block works */
     CHECK_MSG(why && why[0], "%s accepted block 48", v->name);
   c.block = 64;
   c.wave = 64;
@@ -545,7 +552,16 @@ int main() {
   std::vector<const rf_variant *> vars;
   for (size_t i = 0; i < rf_variant_count(); i++) {
     const rf_variant *v = rf_variant_at(i);
-    if (v->op != RF_OP_SUM && !v->is_mutant) vars.push_back(v);
+    /* logsumexp and log-softmax have their own checks (tests/bounds/test_lse_bound.c and the
+     * cli sweeps against the MPFR oracle); here only their plans and refusals. */
+    if (v->is_mutant || (v->op != RF_OP_LOGSUMEXP && v->op != RF_OP_LOGSOFTMAX)) continue;
+    test_plans(v);
+    test_refusals(v);
+    CHECK_MSG(v->deterministic, "%s should be deterministic (no float atomics)", v->name);
+  }
+  for (size_t i = 0; i < rf_variant_count(); i++) {
+    const rf_variant *v = rf_variant_at(i);
+    if (v->op != RF_OP_SUM && v->op <= RF_OP_SOFTMAX && !v->is_mutant) vars.push_back(v);
   }
   CHECK(vars.size() == 14);
   for (const rf_variant *v : vars) {

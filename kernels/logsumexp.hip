@@ -1,0 +1,393 @@
+/* The logsumexp and log-softmax variants (docs/KERNELS_SOFTMAX.md, "Logsumexp and
+ * log-softmax"): per row, m = max_j x_j, s = Σ_j exp(x_j - m), L = logf(s), then
+ *   logsumexp   out[r]  = m + L;
+ *   log-softmax y[r][j] = (x_j - m) - L.
+ * One template per algorithm, LOGSM picking the op: the two differ only in the write and in
+ * the special-value rules (docs/ORACLE.md), which the exp term and the online step carry:
+ *  - logsumexp: a +inf gives +inf, a row of only -inf gives -inf, a NaN gives NaN. The term of
+ *    an element equal to the maximum is 1 without an exp (exact: exp(0) = 1), which is what
+ *    turns m = ±inf into m + logf(count) = ±inf instead of exp(inf - inf) = NaN; a NaN still
+ *    meets an exp and poisons s.
+ *  - log-softmax: a NaN, a +inf or a row of only -inf gives NaN everywhere, as softmax does:
+ *    plain exp(x - m), whose exp(inf - inf) = NaN reaches s and so every output.
+ * Masked lanes bring -inf to a max and 0 to a sum, never 0 to a max. The element type is
+ * float; a narrower input type would convert on load (rf_lse_load) and keep float math. */
+#include "port.h"
+#include "redfuzz/variant.h"
+#include "launch_common.h"
+
+#define RF_LSE_MAX_BLOCK 1024u
+#define RF_LSE_MAX_WAVES 32u
+#define RF_LSE_MAX_GRID 65535u
+#define RF_LSE_DEFAULT_BLOCK 256u
+
+typedef unsigned long long rf_lse_u64;
+
+/* ---- device building blocks ---------------------------------------------------------------- */
+
+static __device__ __forceinline__ float rf_lse_load(const float *p) { return *p; }
+
+template <bool LOGSM>
+static __device__ __forceinline__ float rf_lse_term(float x, float m) {
+  return LOGSM ? expf(x - m) : (x == m ? 1.0f : expf(x - m));
+}
+
+static __device__ __forceinline__ float rf_lse_wave_max(float v, unsigned lanes) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
+  return v;
+}
+static __device__ __forceinline__ float rf_lse_wave_sum(float v, unsigned lanes) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_xor(v, (int)o);
+  return v;
+}
+
+/* Online state (Milakov & Gimelshein 2018): m the largest element seen, s = Σ exp(x - m).
+ * Empty: m = -inf, s = 0.
+ * logsumexp: a new maximum rescales s (s * exp(m_old - x) is 0 * 0 = 0 from the empty state;
+ * NaN stays NaN) and adds exactly 1; an element equal to m adds exactly 1 (so -inf elements of
+ * an all -inf row count, and two +inf give 2, not NaN); the rest, NaN included, add exp(x - m).
+ * log-softmax: softmax's step (kernels/softmax.hip): exp(x - x) is NaN for +inf, -inf is
+ * skipped, so an all -inf row ends with s = 0 and y = (-inf + inf) - log 0 = NaN. */
+template <bool LOGSM>
+static __device__ __forceinline__ void rf_lse_push(float *m, float *s, float x) {
+  if (x > *m) {
+    *s = *s * expf(*m - x) + (LOGSM ? expf(x - x) : 1.0f);
+    *m = x;
+  } else if (LOGSM ? x != -INFINITY : x != *m) {
+    *s += expf(x - *m);
+  } else if (!LOGSM) {
+    *s += 1.0f;
+  }
+}
+
+/* (m, s) <- (m, s) combined with (om, os); only the side with the smaller maximum is
+ * rescaled. logsumexp: equal maxima (±inf included) just add. log-softmax: softmax's merge. */
+template <bool LOGSM>
+static __device__ __forceinline__ void rf_lse_merge(float *m, float *s, float om, float os) {
+  const float mm = fmaxf(*m, om);
+  if (LOGSM) {
+    if (mm == -INFINITY) *s = *s + os;
+    else *s = *s * expf(*m - mm) + os * expf(om - mm);
+  } else {
+    const float a = *m == mm ? *s : *s * expf(*m - mm);
+    const float b = om == mm ? os : os * expf(om - mm);
+    *s = a + b;
+  }
+  *m = mm;
+}
+
+template <bool LOGSM>
+static __device__ __forceinline__ void rf_lse_wave_online(float *m, float *s, unsigned lanes) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) {
+    const float om = __shfl_xor(*m, (int)o), os = __shfl_xor(*s, (int)o);
+    rf_lse_merge<LOGSM>(m, s, om, os);
+  }
+}
+
+/* The write: logsumexp one float per row (thread 0 of the row's threads), log-softmax every
+ * element, (x - m) - L: the subtraction x - m is exact or one rounding of a value <= |y_j|,
+ * which keeps the bound absolute (docs/TOLERANCES.md). */
+template <bool LOGSM>
+static __device__ __forceinline__ void rf_lse_write(const float *row, unsigned cols, float m,
+                                                    float L, float *out_row, float *out_lse,
+                                                    unsigned t, unsigned nt) {
+  if (LOGSM) {
+    for (unsigned c = t; c < cols; c += nt) out_row[c] = (rf_lse_load(row + c) - m) - L;
+  } else if (t == 0) {
+    *out_lse = m + L;
+  }
+}
+
+/* ---- three kernels: one thread per row for the max, one per row for the sum and its log,
+ * then the write (one thread per row for logsumexp, per element for log-softmax) ------------ */
+__global__ void rf_lse3_max_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                   float *__restrict__ row_max) {
+  const rf_lse_u64 stride = (rf_lse_u64)gridDim.x * blockDim.x;
+  for (rf_lse_u64 r = (rf_lse_u64)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    const float *row = x + r * cols;
+    float m = -INFINITY;
+    for (unsigned c = 0; c < cols; c++) m = fmaxf(m, rf_lse_load(row + c));
+    row_max[r] = m;
+  }
+}
+
+template <bool LOGSM>
+__global__ void rf_lse3_log_sum_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                       const float *__restrict__ row_max,
+                                       float *__restrict__ row_log) {
+  const rf_lse_u64 stride = (rf_lse_u64)gridDim.x * blockDim.x;
+  for (rf_lse_u64 r = (rf_lse_u64)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
+    const float *row = x + r * cols;
+    const float m = row_max[r];
+    float s = 0.0f;
+    for (unsigned c = 0; c < cols; c++) s += rf_lse_term<LOGSM>(rf_lse_load(row + c), m);
+    row_log[r] = logf(s);
+  }
+}
+
+__global__ void rf_lse3_write_lse_kernel(unsigned rows, const float *__restrict__ row_max,
+                                         const float *__restrict__ row_log, float *__restrict__ out) {
+  const rf_lse_u64 stride = (rf_lse_u64)gridDim.x * blockDim.x;
+  for (rf_lse_u64 r = (rf_lse_u64)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride)
+    out[r] = row_max[r] + row_log[r];
+}
+
+__global__ void rf_lse3_write_logsm_kernel(const float *__restrict__ x, unsigned rows,
+                                           unsigned cols, const float *__restrict__ row_max,
+                                           const float *__restrict__ row_log,
+                                           float *__restrict__ y) {
+  const rf_lse_u64 total = (rf_lse_u64)rows * cols, stride = (rf_lse_u64)gridDim.x * blockDim.x;
+  for (rf_lse_u64 i = (rf_lse_u64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride) {
+    const rf_lse_u64 r = i / cols;
+    y[i] = (rf_lse_load(x + i) - row_max[r]) - row_log[r];
+  }
+}
+
+/* ---- fused: one block per row, max and sum each by wave butterflies, the waves' values via
+ * LDS, the first wave combines (the barrier reasoning of softmax.hip's block-wave kernel:
+ * wave_part is rewritten only after the barrier that follows the first wave's reads, and
+ * shared_row only after a barrier that follows everyone's read of it) ----------------------- */
+template <bool LOGSM>
+__global__ void rf_lse_block_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                    float *__restrict__ out) {
+  RF_SHARED(float, wave_part, RF_LSE_MAX_WAVES);
+  RF_SHARED(float, shared_row, 1);
+  const unsigned t = threadIdx.x, nt = blockDim.x;
+  const unsigned lane = t % warpSize, wave = t / warpSize, waves = nt / warpSize;
+  for (rf_lse_u64 r = blockIdx.x; r < rows; r += gridDim.x) {
+    const float *row = x + r * cols;
+
+    float m = -INFINITY;
+    for (unsigned c = t; c < cols; c += nt) m = fmaxf(m, rf_lse_load(row + c));
+    m = rf_lse_wave_max(m, warpSize);
+    if (lane == 0) wave_part[wave] = m;
+    __syncthreads();
+    if (wave == 0) {
+      m = rf_lse_wave_max(lane < waves ? wave_part[lane] : -INFINITY, waves);
+      if (lane == 0) shared_row[0] = m;
+    }
+    __syncthreads();
+    const float row_max = shared_row[0];
+
+    float s = 0.0f;
+    for (unsigned c = t; c < cols; c += nt) s += rf_lse_term<LOGSM>(rf_lse_load(row + c), row_max);
+    s = rf_lse_wave_sum(s, warpSize);
+    if (lane == 0) wave_part[wave] = s;
+    __syncthreads();   /* also the reader barrier of shared_row[0] (the max) */
+    if (wave == 0) {
+      s = rf_lse_wave_sum(lane < waves ? wave_part[lane] : 0.0f, waves);
+      if (lane == 0) shared_row[0] = logf(s);
+    }
+    __syncthreads();
+    const float L = shared_row[0];
+    /* No reader barrier: shared_row is rewritten only after the next row's first barrier,
+     * which every thread reaches after reading it. */
+    rf_lse_write<LOGSM>(row, cols, row_max, L, out + r * cols, out + r, t, nt);
+  }
+}
+
+/* ---- online: one pass of running (max, rescaled sum) per thread, pairs merged by wave
+ * butterflies, the waves' pairs via LDS, the first wave merges them -------------------------- */
+template <bool LOGSM>
+__global__ void rf_lse_online_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                                     float *__restrict__ out) {
+  RF_SHARED(float, wave_m, RF_LSE_MAX_WAVES);
+  RF_SHARED(float, wave_s, RF_LSE_MAX_WAVES);
+  RF_SHARED(float, shared_row, 2);
+  const unsigned t = threadIdx.x, nt = blockDim.x;
+  const unsigned lane = t % warpSize, wave = t / warpSize, waves = nt / warpSize;
+  for (rf_lse_u64 r = blockIdx.x; r < rows; r += gridDim.x) {
+    const float *row = x + r * cols;
+
+    float m = -INFINITY, s = 0.0f;
+    for (unsigned c = t; c < cols; c += nt) rf_lse_push<LOGSM>(&m, &s, rf_lse_load(row + c));
+    rf_lse_wave_online<LOGSM>(&m, &s, warpSize);
+    if (lane == 0) {
+      wave_m[wave] = m;
+      wave_s[wave] = s;
+    }
+    __syncthreads();
+    if (wave == 0) {
+      m = lane < waves ? wave_m[lane] : -INFINITY;
+      s = lane < waves ? wave_s[lane] : 0.0f;
+      rf_lse_wave_online<LOGSM>(&m, &s, waves);
+      if (lane == 0) {
+        shared_row[0] = m;
+        shared_row[1] = logf(s);
+      }
+    }
+    __syncthreads();
+    const float row_max = shared_row[0], L = shared_row[1];
+    rf_lse_write<LOGSM>(row, cols, row_max, L, out + r * cols, out + r, t, nt);
+  }
+}
+
+template __global__ void rf_lse3_log_sum_kernel<false>(const float *__restrict__, unsigned,
+                                                       unsigned, const float *__restrict__,
+                                                       float *__restrict__);
+template __global__ void rf_lse3_log_sum_kernel<true>(const float *__restrict__, unsigned,
+                                                      unsigned, const float *__restrict__,
+                                                      float *__restrict__);
+template __global__ void rf_lse_block_kernel<false>(const float *__restrict__, unsigned, unsigned,
+                                                    float *__restrict__);
+template __global__ void rf_lse_block_kernel<true>(const float *__restrict__, unsigned, unsigned,
+                                                   float *__restrict__);
+template __global__ void rf_lse_online_kernel<false>(const float *__restrict__, unsigned,
+                                                     unsigned, float *__restrict__);
+template __global__ void rf_lse_online_kernel<true>(const float *__restrict__, unsigned, unsigned,
+                                                    float *__restrict__);
+
+/* Host code only below (see softmax.hip). */
+#if !defined(__HIP_DEVICE_COMPILE__)
+
+/* ---- host: configure ----------------------------------------------------------------------- */
+static const char *rf_lse_pick_grid(rf_launch_cfg *cfg, uint64_t default_grid) {
+  cfg->items = 0;
+  if (cfg->grid == 0) {
+    if (default_grid > RF_LSE_MAX_GRID) default_grid = RF_LSE_MAX_GRID;
+    cfg->grid = default_grid ? (uint32_t)default_grid : 1;
+  } else if (cfg->grid > RF_LSE_MAX_GRID) {
+    return rf_reason("grid %u is not supported (allowed: 1..%u)", cfg->grid, RF_LSE_MAX_GRID);
+  }
+  return NULL;
+}
+
+static const char *rf_lse_configure_3kernel(rf_launch_cfg *cfg) {
+  if (cfg->block == 0) cfg->block = RF_LSE_DEFAULT_BLOCK;
+  if (cfg->block > RF_LSE_MAX_BLOCK)
+    return rf_reason("block %u is not supported (allowed: 1..%u)", cfg->block, RF_LSE_MAX_BLOCK);
+  return rf_lse_pick_grid(cfg, rf_div_ceil(cfg->rows, cfg->block));
+}
+
+static const char *rf_lse_configure_waves(rf_launch_cfg *cfg) {
+  if (cfg->wave != 32 && cfg->wave != 64)
+    return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
+  const char *why = rf_pick_block_pow2(cfg, RF_LSE_DEFAULT_BLOCK, cfg->wave, RF_LSE_MAX_BLOCK, 1);
+  return why ? why : rf_lse_pick_grid(cfg, cfg->rows);
+}
+
+/* Row maxima, then the rows' logs. */
+static size_t rf_lse_3kernel_scratch(const rf_launch_cfg *cfg) {
+  return 2 * (size_t)cfg->rows * sizeof(float);
+}
+static size_t rf_lse_no_scratch(const rf_launch_cfg *cfg) {
+  (void)cfg;
+  return 0;
+}
+
+/* ---- host: plans (the row sum's tree and rescales: the softmax plans) ---------------------- */
+static uint64_t rf_lse_chain(const rf_launch_cfg *cfg) { return rf_div_ceil(cfg->cols, cfg->block); }
+
+static void rf_lse_plan_3kernel(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  rf_plan_add(p, RF_LEVEL_CHAIN, cfg->cols);
+}
+
+static void rf_lse_plan_block(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  if (!cfg->cols) return;
+  rf_plan_add(p, RF_LEVEL_CHAIN, rf_lse_chain(cfg));
+  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->wave));
+  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block / cfg->wave));
+}
+
+/* A thread's first term is rescaled at most once per later element of the thread, then once
+ * per combining level: chain - 1 + log2(block) (as softmax/online). */
+static void rf_lse_plan_online(const rf_launch_cfg *cfg, rf_plan *p) {
+  rf_lse_plan_block(cfg, p);
+  if (!cfg->cols) return;
+  p->rescales = rf_lse_chain(cfg) - 1 + rf_ceil_log2(cfg->block);
+}
+
+/* ---- host: launch -------------------------------------------------------------------------- */
+template <bool LOGSM>
+static int rf_lse_launch_3kernel(const rf_launch_args *a) {
+  const rf_launch_cfg *c = &a->cfg;
+  if (c->rows == 0 || (LOGSM && c->cols == 0)) return 0;   /* nothing to write */
+  const hipStream_t st = (hipStream_t)a->stream;
+  float *row_max = (float *)a->scratch, *row_log = row_max + c->rows;
+  hipLaunchKernelGGL(rf_lse3_max_kernel, dim3(c->grid), dim3(c->block), 0, st, a->x, c->rows,
+                     c->cols, row_max);
+  int err = (int)hipGetLastError();
+  if (err) return err;
+  hipLaunchKernelGGL(rf_lse3_log_sum_kernel<LOGSM>, dim3(c->grid), dim3(c->block), 0, st, a->x,
+                     c->rows, c->cols, (const float *)row_max, row_log);
+  if ((err = (int)hipGetLastError())) return err;
+  if (LOGSM) {
+    uint64_t g = rf_div_ceil((uint64_t)c->rows * c->cols, c->block);
+    if (g > RF_LSE_MAX_GRID) g = RF_LSE_MAX_GRID;
+    hipLaunchKernelGGL(rf_lse3_write_logsm_kernel, dim3((uint32_t)g), dim3(c->block), 0, st, a->x,
+                       c->rows, c->cols, (const float *)row_max, (const float *)row_log,
+                       (float *)a->out);
+  } else {
+    hipLaunchKernelGGL(rf_lse3_write_lse_kernel, dim3(c->grid), dim3(c->block), 0, st, c->rows,
+                       (const float *)row_max, (const float *)row_log, (float *)a->out);
+  }
+  return (int)hipGetLastError();
+}
+
+/* An empty row (cols 0) still has a logsumexp: -inf, the log of an empty sum. */
+template <bool LOGSM>
+static int rf_lse_launch_block(const rf_launch_args *a) {
+  const rf_launch_cfg *c = &a->cfg;
+  if (c->rows == 0 || (LOGSM && c->cols == 0)) return 0;
+  hipLaunchKernelGGL(rf_lse_block_kernel<LOGSM>, dim3(c->grid), dim3(c->block), 0,
+                     (hipStream_t)a->stream, a->x, c->rows, c->cols, (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+template <bool LOGSM>
+static int rf_lse_launch_online(const rf_launch_args *a) {
+  const rf_launch_cfg *c = &a->cfg;
+  if (c->rows == 0 || (LOGSM && c->cols == 0)) return 0;
+  hipLaunchKernelGGL(rf_lse_online_kernel<LOGSM>, dim3(c->grid), dim3(c->block), 0,
+                     (hipStream_t)a->stream, a->x, c->rows, c->cols, (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+/* ---- the families -------------------------------------------------------------------------- */
+#define RF_LSE_C3 "block 1..1024 (any); grid 1..65535 for the per-row kernels (default " \
+                  "ceil(rows/block)); no items"
+#define RF_LSE_CW "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; " \
+                  "blocks stride over rows); no items"
+
+static const rf_variant rf_lse_3kernel_variant = {
+    "logsumexp/3kernel", RF_OP_LOGSUMEXP, 1, 0,
+    "one thread per row for the max, one per row for the serial exp-sum and its log, one per "
+    "row writes m + log s", RF_LSE_C3,
+    rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,
+    rf_lse_launch_3kernel<false>, 0};
+static const rf_variant rf_lse_block_variant = {
+    "logsumexp/block", RF_OP_LOGSUMEXP, 1, 0,
+    "one block per row: strided max and exp-sum, each by wave butterflies + first wave; "
+    "m + log s", RF_LSE_CW,
+    rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block, rf_lse_launch_block<false>, 0};
+static const rf_variant rf_lse_online_variant = {
+    "logsumexp/online", RF_OP_LOGSUMEXP, 1, 0,
+    "one block per row, one pass of running (max, rescaled sum) per thread, merged by wave "
+    "butterflies + first wave; m + log s", RF_LSE_CW,
+    rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online, rf_lse_launch_online<false>, 0};
+
+static const rf_variant rf_lsm_3kernel_variant = {
+    "logsoftmax/3kernel", RF_OP_LOGSOFTMAX, 1, 0,
+    "one thread per row for the max, one per row for the serial exp-sum and its log L, one per "
+    "element writes (x - m) - L", RF_LSE_C3,
+    rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,
+    rf_lse_launch_3kernel<true>, 0};
+static const rf_variant rf_lsm_block_variant = {
+    "logsoftmax/block", RF_OP_LOGSOFTMAX, 1, 0,
+    "one block per row: strided max and exp-sum, each by wave butterflies + first wave; "
+    "(x - m) - log s", RF_LSE_CW,
+    rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block, rf_lse_launch_block<true>, 0};
+static const rf_variant rf_lsm_online_variant = {
+    "logsoftmax/online", RF_OP_LOGSOFTMAX, 1, 0,
+    "one block per row, one pass of running (max, rescaled sum) per thread, merged by wave "
+    "butterflies + first wave; (x - m) - log s", RF_LSE_CW,
+    rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online, rf_lse_launch_online<true>, 0};
+
+extern "C" const rf_variant *const rf_family_logsumexp[] = {
+    &rf_lse_3kernel_variant, &rf_lse_block_variant, &rf_lse_online_variant, NULL};
+extern "C" const rf_variant *const rf_family_logsoftmax[] = {
+    &rf_lsm_3kernel_variant, &rf_lsm_block_variant, &rf_lsm_online_variant, NULL};
+
+#endif /* !__HIP_DEVICE_COMPILE__ */

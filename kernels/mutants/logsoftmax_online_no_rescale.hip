@@ -1,0 +1,75 @@
+/* logsoftmax/mut-online-no-rescale: a one-block-per-row online log-softmax (a running max m
+ * and s = Σ exp(x - m) per thread, the (m, s) pairs merged in an LDS tree, then
+ * y = (x - M) - log S) whose per-thread step forgets to rescale s by exp(m_old - m_new) when
+ * the running max grows: earlier terms stay relative to a smaller max, S comes out too large
+ * and every y_j too small by log(S'/S). Exposed when a thread sees a larger element after a
+ * smaller one: cols > block (cols 257 at block 32, uniform). The tree's merge is correct. */
+#include "mut_common.h"
+
+/* (m, s) <- (m, s) merged with (om, os); both empty (-inf) just add (0 + 0). */
+static __device__ __forceinline__ void rf_mut_lsm_merge(float *m, float *s, float om, float os) {
+  const float mm = fmaxf(*m, om);
+  if (mm == -INFINITY)
+    *s = *s + os;
+  else
+    *s = *s * expf(*m - mm) + os * expf(om - mm);
+  *m = mm;
+}
+
+__global__ void rf_mut_lsm_no_rescale_kernel(const float *__restrict__ x, uint32_t cols,
+                                             float *__restrict__ y) {
+  RF_SHARED(float, sm, RF_MUT_MAX_BLOCK);
+  RF_SHARED(float, ss, RF_MUT_MAX_BLOCK);
+  const unsigned t = threadIdx.x;
+  const float *xr = x + (size_t)blockIdx.x * cols;
+  float *yr = y + (size_t)blockIdx.x * cols;
+
+  float m = -INFINITY, s = 0.0f;
+  for (uint32_t c = t; c < cols; c += blockDim.x) {
+    const float v = xr[c];
+    if (v == -INFINITY) continue;   /* adds 0; keeps exp(-inf + inf) out */
+    const float m_new = fmaxf(m, v);
+    s += expf(v - m_new);   /* BUG: must be s = s * expf(m - m_new) + expf(v - m_new) */
+    m = m_new;
+  }
+  sm[t] = m;
+  ss[t] = s;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half >>= 1) {
+    if (t < half) {
+      float mine_m = sm[t], mine_s = ss[t];
+      rf_mut_lsm_merge(&mine_m, &mine_s, sm[t + half], ss[t + half]);
+      sm[t] = mine_m;
+      ss[t] = mine_s;
+    }
+    __syncthreads();
+  }
+  const float row_max = sm[0], L = logf(ss[0]);
+  for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = (xr[c] - row_max) - L;
+}
+
+#if !defined(__HIP_DEVICE_COMPILE__)
+/* The row sum: a chain of ceil(cols/block) adds and an LDS tree. Rescales: a thread's first
+ * term is rescaled once per later element of the thread (k - 1), then at most once per tree
+ * level. */
+static void rf_mut_lsm_no_rescale_plan(const rf_launch_cfg *cfg, rf_plan *p) {
+  rf_mut_plan_row_per_block(cfg, p);
+  if (!cfg->rows || !cfg->cols) return;
+  p->rescales = rf_mut_chain(cfg->cols, 1, cfg->block) - 1 + rf_ceil_log2(cfg->block);
+}
+
+static int rf_mut_lsm_no_rescale_launch(const rf_launch_args *a) {
+  if (a->cfg.rows == 0 || a->cfg.cols == 0) return 0;   /* nothing to write */
+  hipLaunchKernelGGL(rf_mut_lsm_no_rescale_kernel, dim3(a->cfg.rows), dim3(a->cfg.block), 0,
+                     (hipStream_t)a->stream, a->x, a->cfg.cols, (float *)a->out);
+  return (int)hipGetLastError();
+}
+
+extern "C" const rf_variant rf_mut_logsoftmax_online_no_rescale = {
+    "logsoftmax/mut-online-no-rescale", RF_OP_LOGSOFTMAX, 1, 1,
+    "MUTANT one-block-per-row online log-softmax whose per-thread running sum is not rescaled "
+    "when the running max grows",
+    "block power of two 1..1024; grid = rows; any cols",
+    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_lsm_no_rescale_plan,
+    rf_mut_lsm_no_rescale_launch, 0};
+#endif

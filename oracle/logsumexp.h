@@ -1,0 +1,70 @@
+/* The exact oracle for logsumexp and log-softmax (logsumexp_oracle.c) and their error bounds
+ * (bounds_log.c); the derivation is docs/TOLERANCES.md, "Logsumexp and log-softmax", the
+ * rules for NaN and infinities docs/ORACLE.md. The element type is float32 here; a narrower
+ * input type changes only the input conversion (the oracle reads floats). */
+#ifndef RF_LOGSUMEXP_H
+#define RF_LOGSUMEXP_H
+#include <stdint.h>
+#include "redfuzz/plan.h"
+#include "oracle/bounds.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One row from MPFR (>= 128 bits, Ziv's strategy as for softmax), m = max_j x_j:
+ *   lse     = log Σ_j exp(x_j), correctly rounded to double;
+ *   log_s   = log Σ_j exp(x_j - m) >= 0, correctly rounded to double (the part of lse the
+ *             kernels compute with a log; the bound scales with it);
+ *   wd      = an upper bound of Σ_j p_j |x_j - m|, p_j = exp(x_j - m) / Σ_k exp(x_k - m)
+ *             (the softmax weights: how much the rounding of the arguments x_j - m moves
+ *             the sum; derivation in bounds_log.c);
+ *   y[j]    = x_j - lse, correctly rounded to double (y may be NULL).
+ * Special rows (docs/ORACLE.md): a NaN gives lse = NaN and y = NaN; else a +inf gives
+ * lse = +inf and y = NaN; else a row of only -inf gives lse = -inf and y = NaN; a -inf entry
+ * in a row with a finite maximum gives y_j = -inf exactly. log_s and wd are then 0.
+ * cols == 0: lse = -inf (the empty sum is 0), nothing else written. */
+typedef struct {
+  double lse, log_s, wd;
+  float m;
+} rf_lse_row;
+void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y);
+/* The same for rows x cols (row-major; y: rows*cols or NULL), rows spread over `threads`
+ * host threads (at most 64); the same bits whatever the thread count. */
+void rf_oracle_lse(const float *x, uint32_t rows, uint32_t cols, rf_lse_row *out, double *y,
+                   int threads);
+
+/* The log the kernels call (logf, as the backend computes it), in ulps of the result
+ * against the exact value (sources in bounds_log.c). */
+typedef struct { double log_ulps; } rf_log_model;
+extern const rf_log_model RF_LOG_HOST_LIBM, RF_LOG_CUDA_LOGF, RF_LOG_OCML_LOGF;
+
+/* The kernel's error on L = log Σ exp(x_j - m), for a finite row: the computed
+ * L̂ = logf(Ŝ), Ŝ the float sum of the plan, satisfies |L̂ - L| <= eps_L (true L). And the
+ * two outputs (docs/TOLERANCES.md):
+ *   logsumexp  ŷ = RN(m + L̂):            |ŷ - lse| <= lse_bound (true lse);
+ *   log-softmax ŷ_j = RN(RN(x_j - m) - L̂): |ŷ_j - y_j| <= y_abs + y_rel |y_j| (true y_j).
+ * The oracle's own error (its outputs are correctly rounded doubles) is NOT folded in:
+ * rf_lse_allowed does that. Every value rounded up; +inf when the plan is beyond the
+ * analysis (e.g. h u >= 1). */
+typedef struct {
+  double eps_L;
+  double lse_bound;
+  double y_abs, y_rel;
+} rf_lse_bound;
+void rf_bound_lse_row(const rf_plan *plan, const rf_exp_model *em, const rf_log_model *lm,
+                      const float *x, uint32_t cols, const rf_lse_row *row, rf_lse_bound *out);
+/* The error allowed between a kernel output and the oracle's double `want` (the correctly
+ * rounded value of a true value that the kernel must be within `kernel_bound` of):
+ * kernel_bound + 2^-52 |want|, rounded up. */
+double rf_lse_allowed(double kernel_bound, double want);
+/* 1 when got is an acceptable float result for the exact value whose correctly rounded
+ * double is want, within `allowed` (rf_lse_allowed): NaN and ±inf wants need the same
+ * class; a finite want accepts ±inf only when want itself rounds to that infinity in
+ * float; otherwise |got - want| <= allowed, compared exactly. *err gets |got - want| rounded
+ * up (0 for a matching special, +inf for a class mismatch). */
+int rf_lse_check(float got, double want, double allowed, double *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,247 @@
+/* Logsumexp / log-softmax oracle from MPFR (oracle/logsumexp.h). Per row, at working precision
+ * p (128 bits first), u = 2^-p, m = max_j x_j (a float, exact):
+ *   d_j = x_j - m            exact (D_BITS holds the difference of any two floats);
+ *   e_j = RN_p(exp(d_j))     relative error <= u, or 0 when exact; d_j < -2000: e_j := 0,
+ *                            absolute error < 2^-2885 (as the softmax oracle does);
+ *   S   = RN_p(Σ e_j)        mpfr_sum, one rounding; S >= 1 (the maximum's term is 1);
+ *   L   = RN_p(log S)        the true L = log S_true;
+ *   lse = RN_p(m + L),  y_j = RN_p(d_j - L).
+ * Error bounds, rounded up: err_S = Σ 2u e_j over inexact e_j + 2^-2885 per dropped term
+ * + 2u S if the sum rounded (2u covers u / (1 - u)). |log S - log S_true| <= err_S / (S - err_S)
+ * (the mean value theorem: log' <= 1 / min(S, S_true)), plus 2u |L| if the log rounded:
+ * err_L. Then err(lse) = err_L + 2u |lse| [rounded], err(y_j) = err_L + 2u |y_j| [rounded].
+ * An output is written only when its rounding to binary64 is certain (the same test as the
+ * softmax oracle, softmax_oracle.c); else the row is redone at twice the precision.
+ * Termination: lse and y_j are never exactly a rounding boundary unless they are computed
+ * exactly. By Lindemann-Weierstrass, Σ_j exp(d_j) over rationals d_j is transcendental unless
+ * every finite d_j is 0, so L = log S is rational only when S = 1 (one maximum, every other
+ * entry -inf), and then every value is exact (zero error: certain at once). */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "oracle/logsumexp.h"
+#include "oracle/exact.h"
+#include "oracle/ieee_round.h"
+
+#define START_PREC 128
+#define MAX_PREC 16384      /* a safety stop, as in softmax_oracle.c */
+#define D_BITS 288          /* > 278 bits: x_j - m of two floats is exact */
+#define ERR_BITS 64
+#define DROP_BELOW (-2000)  /* exp(-2000) < 2^-2885 */
+#define DROP_ERR_EXP (-2885)
+
+typedef struct {
+  uint32_t cols;
+  mpfr_prec_t prec;
+  mpfr_t *e;
+  mpfr_ptr *e_ptr;
+  mpfr_t xj, m, d, s, L, v, lo, hi;
+  mpfr_t err_s, err_l, err, tmp, two_u;
+} workspace;
+
+static void ws_init(workspace *w, uint32_t cols) {
+  w->cols = cols;
+  w->prec = START_PREC;
+  w->e = malloc((size_t)cols * sizeof *w->e);
+  w->e_ptr = malloc((size_t)cols * sizeof *w->e_ptr);
+  for (uint32_t j = 0; j < cols; j++) {
+    mpfr_init2(w->e[j], START_PREC);
+    w->e_ptr[j] = w->e[j];
+  }
+  mpfr_inits2(24, w->xj, w->m, (mpfr_ptr)0);
+  mpfr_init2(w->d, D_BITS);
+  mpfr_inits2(START_PREC, w->s, w->L, w->v, w->lo, w->hi, (mpfr_ptr)0);
+  mpfr_inits2(ERR_BITS, w->err_s, w->err_l, w->err, w->tmp, w->two_u, (mpfr_ptr)0);
+}
+
+static void ws_clear(workspace *w) {
+  for (uint32_t j = 0; j < w->cols; j++) mpfr_clear(w->e[j]);
+  free(w->e);
+  free(w->e_ptr);
+  mpfr_clears(w->xj, w->m, w->d, w->s, w->L, w->v, w->lo, w->hi, w->err_s, w->err_l, w->err,
+              w->tmp, w->two_u, (mpfr_ptr)0);
+}
+
+static void ws_set_prec(workspace *w, mpfr_prec_t p) {
+  if (w->prec == p) return;
+  for (uint32_t j = 0; j < w->cols; j++) mpfr_set_prec(w->e[j], p);
+  mpfr_set_prec(w->s, p);
+  mpfr_set_prec(w->L, p);
+  mpfr_set_prec(w->v, p);
+  mpfr_set_prec(w->lo, p);
+  mpfr_set_prec(w->hi, p);
+  w->prec = p;
+}
+
+/* err += 2u |v|, rounded up. */
+static void add_rounding_error(workspace *w, mpfr_ptr err, mpfr_srcptr v) {
+  mpfr_mul(w->tmp, v, w->two_u, MPFR_RNDU);
+  mpfr_abs(w->tmp, w->tmp, MPFR_RNDU);
+  mpfr_add(err, err, w->tmp, MPFR_RNDU);
+}
+
+/* Every real within err of v rounds to the same binary64 as v (±0 count as one: the
+ * comparison is ==). */
+static int rounding_is_certain(workspace *w, mpfr_srcptr v, mpfr_srcptr err) {
+  if (mpfr_zero_p(err)) return 1;
+  if (!mpfr_zero_p(v) &&
+      mpfr_can_round(v, mpfr_get_exp(v) - mpfr_get_exp(err), MPFR_RNDN, MPFR_RNDZ, 54))
+    return 1;
+  mpfr_sub(w->lo, v, err, MPFR_RNDD);
+  mpfr_add(w->hi, v, err, MPFR_RNDU);
+  return rf_round_to_f64(w->lo) == rf_round_to_f64(w->hi);
+}
+
+/* S, L and err_L at the current precision. */
+static void log_of_sum(workspace *w, const float *x, float m) {
+  uint64_t dropped = 0;
+  mpfr_set_ui_2exp(w->two_u, 1, 1 - w->prec, MPFR_RNDN);
+  mpfr_set_flt(w->m, m, MPFR_RNDN);
+  mpfr_set_zero(w->err_s, 1);
+  for (uint32_t j = 0; j < w->cols; j++) {
+    if (x[j] == -INFINITY) {                     /* exp(-inf) = 0 exactly (m is finite) */
+      mpfr_set_zero(w->e[j], 1);
+      continue;
+    }
+    mpfr_set_flt(w->xj, x[j], MPFR_RNDN);
+    mpfr_sub(w->d, w->xj, w->m, MPFR_RNDN);      /* exact */
+    if (mpfr_cmp_si(w->d, DROP_BELOW) < 0) {
+      mpfr_set_zero(w->e[j], 1);
+      dropped++;
+    } else if (mpfr_exp(w->e[j], w->d, MPFR_RNDN) != 0) {
+      add_rounding_error(w, w->err_s, w->e[j]);
+    }
+  }
+  if (mpfr_sum(w->s, w->e_ptr, w->cols, MPFR_RNDN) != 0) add_rounding_error(w, w->err_s, w->s);
+  if (dropped) {
+    mpfr_set_ui_2exp(w->tmp, 1, DROP_ERR_EXP, MPFR_RNDU);
+    mpfr_mul_ui(w->tmp, w->tmp, (unsigned long)dropped, MPFR_RNDU);
+    mpfr_add(w->err_s, w->err_s, w->tmp, MPFR_RNDU);
+  }
+  /* err_L = err_S / (S - err_S) [+ 2u |L|]; S >= 1 - tiny, err_S <= 2^-100 or so: S - err_S > 0 */
+  mpfr_sub(w->tmp, w->s, w->err_s, MPFR_RNDD);
+  mpfr_div(w->err_l, w->err_s, w->tmp, MPFR_RNDU);
+  if (mpfr_log(w->L, w->s, MPFR_RNDN) != 0) add_rounding_error(w, w->err_l, w->L);
+}
+
+/* One attempt; 0 when some output could not be certified (unless force). */
+static int row_at_prec(workspace *w, const float *x, float m, rf_lse_row *out, double *y,
+                       int force) {
+  log_of_sum(w, x, m);
+  if (!force && !rounding_is_certain(w, w->L, w->err_l)) return 0;
+  /* lse = m + L */
+  mpfr_set(w->err, w->err_l, MPFR_RNDU);
+  if (mpfr_add(w->v, w->m, w->L, MPFR_RNDN) != 0) add_rounding_error(w, w->err, w->v);
+  if (!force && !rounding_is_certain(w, w->v, w->err)) return 0;
+  double lse = rf_round_to_f64(w->v), log_s = rf_round_to_f64(w->L);
+  if (y)
+    for (uint32_t j = 0; j < w->cols; j++) {
+      if (x[j] == -INFINITY) {
+        y[j] = -INFINITY;
+        continue;
+      }
+      mpfr_set_flt(w->xj, x[j], MPFR_RNDN);
+      mpfr_sub(w->d, w->xj, w->m, MPFR_RNDN);    /* exact */
+      mpfr_set(w->err, w->err_l, MPFR_RNDU);
+      if (mpfr_sub(w->v, w->d, w->L, MPFR_RNDN) != 0) add_rounding_error(w, w->err, w->v);
+      if (!force && !rounding_is_certain(w, w->v, w->err)) return 0;
+      y[j] = rf_round_to_f64(w->v);
+    }
+  out->lse = lse;
+  out->log_s = log_s;
+  return 1;
+}
+
+/* wd >= Σ_j p_j |d_j|, p_j = e_j / S, computed in double from the MPFR values. Every term is
+ * nonnegative and C < 2^32: the conversions, the subtraction, the products, the left-to-right
+ * sum (γ_{C-1}, Higham 2002 §4.2), the division and the MPFR values' own error (< 2^-126)
+ * stay below (C + 5) 2^-53 (1.01) < 2^-20 relative, so the factor 1 + 2^-19 covers them; an
+ * e_j that underflows in double is off by < 2^-1074 with |d_j| < 2^129: C of them, < 2^-913,
+ * inside the 2^-900 added. */
+static double weighted_spread(workspace *w, const float *x, float m) {
+  double num = 0;
+  for (uint32_t j = 0; j < w->cols; j++) {
+    if (x[j] == -INFINITY) continue;
+    num += mpfr_get_d(w->e[j], MPFR_RNDN) * ((double)m - (double)x[j]);
+  }
+  return num / mpfr_get_d(w->s, MPFR_RNDN) * (1 + 0x1p-19) + 0x1p-900;
+}
+
+static void special_row(uint32_t cols, double lse, rf_lse_row *out, double *y) {
+  out->lse = lse;
+  out->log_s = 0;
+  out->wd = 0;
+  if (y)
+    for (uint32_t j = 0; j < cols; j++) y[j] = NAN;
+}
+
+/* One row with a workspace of w->cols columns (w->cols == cols). */
+static void lse_row(workspace *w, const float *x, uint32_t cols, rf_lse_row *out, double *y) {
+  int has_nan = 0, has_pinf = 0;
+  float m = -INFINITY;
+  for (uint32_t j = 0; j < cols; j++) {
+    if (isnan(x[j])) has_nan = 1;
+    else if (x[j] == INFINITY) has_pinf = 1;
+    else if (x[j] > m) m = x[j];
+  }
+  out->m = has_pinf ? INFINITY : m;
+  if (has_nan) return special_row(cols, NAN, out, y);
+  if (has_pinf) return special_row(cols, INFINITY, out, y);
+  if (m == -INFINITY) return special_row(cols, -INFINITY, out, y);   /* only -inf, or empty */
+  mpfr_prec_t p = START_PREC;
+  ws_set_prec(w, p);
+  while (!row_at_prec(w, x, m, out, y, p >= MAX_PREC)) ws_set_prec(w, p *= 2);
+  out->wd = weighted_spread(w, x, m);
+}
+
+void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y) {
+  workspace w;
+  ws_init(&w, cols);
+  lse_row(&w, x, cols, out, y);
+  ws_clear(&w);
+}
+
+typedef struct {
+  const float *x;
+  uint32_t rows, cols;
+  rf_lse_row *out;
+  double *y;
+  atomic_uint next_row;     /* rows handed out one at a time: their costs vary with the data */
+} job;
+
+static void *worker(void *arg) {
+  job *jb = arg;
+  workspace w;
+  ws_init(&w, jb->cols);
+  for (;;) {
+    unsigned r = atomic_fetch_add(&jb->next_row, 1u);
+    if (r >= jb->rows) break;
+    size_t off = (size_t)r * jb->cols;
+    lse_row(&w, jb->x + off, jb->cols, &jb->out[r], jb->y ? jb->y + off : NULL);
+  }
+  ws_clear(&w);
+  return NULL;
+}
+
+static void *worker_thread(void *arg) {
+  worker(arg);
+  mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);       /* this thread's constant caches */
+  return NULL;
+}
+
+void rf_oracle_lse(const float *x, uint32_t rows, uint32_t cols, rf_lse_row *out, double *y,
+                   int threads) {
+  if (rows == 0) return;
+  if (threads < 1) threads = 1;
+  if ((uint32_t)threads > rows) threads = (int)rows;
+  if (!mpfr_buildopt_tls_p()) threads = 1;       /* MPFR's state would be shared */
+  job jb = {.x = x, .rows = rows, .cols = cols, .out = out, .y = y};
+  atomic_init(&jb.next_row, 0u);
+  pthread_t tid[64];
+  int started = 0;
+  for (int t = 1; t < threads && t < 64; t++)
+    if (pthread_create(&tid[started], NULL, worker_thread, &jb) == 0) started++;
+  worker(&jb);                                   /* the caller works too */
+  for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+}
