@@ -71,14 +71,7 @@ static void *tsan_identity(unsigned set, unsigned member);
 /* An idle stack for thread t, which has not started. */
 static Stack *stack_for(Fiber *t) {
   Engine &e = engine();
-  if (san::tsan) {
-    Stack *s = &dedicated[e.identity_set][t->index];
-    if (!s->lo) {
-      make_stack(s, e.identity_set * kMaxBlockThreads + t->index);
-      s->tsan = tsan_identity(e.identity_set, t->index % kTsanSet);
-    }
-    return s;
-  }
+  if (san::tsan) return &dedicated[e.identity_set.get()][t->index];  // made by prepare_records
   if (Stack *s = free_stacks) {
     free_stacks = s->next_free;
     return s;
@@ -103,6 +96,9 @@ static void release_stack(Stack *s) {
 static constexpr size_t kPrefetchBytes = 320;
 
 static inline void prefetch_after(Fiber *next) {
+  // Not under ThreadSanitizer: a switch that follows a thread's end would read launch
+  // constants after the thread's last release (see runner), a race in the instrumented build.
+  if (san::tsan) return;
   Engine &e = engine();
   int step = e.schedule == RF_SIM_SCHED_IN_ORDER ? 1 : e.schedule == RF_SIM_SCHED_REVERSE ? -1 : 0;
   if (!step) return;
@@ -344,10 +340,20 @@ static void *tsan_identity(unsigned set, unsigned member) {
   return f;
 }
 
-/* Thread records [0, n) of set `set` know their index. */
+/* Thread records [0, n) of set `set` know their index; under ThreadSanitizer their stacks
+ * and identities exist. On the host: the detector's fibers are made where no GPU thread's
+ * identity is current. */
 static void prepare_records(unsigned set, unsigned n) {
   Engine &e = engine();
-  for (unsigned i = 0; i < n; i++) e.slot_sets[set][i].index = static_cast<uint16_t>(i);
+  for (unsigned i = 0; i < n; i++) {
+    // Written once: a store every block would race with the fibers' reads in the
+    // instrumented simulator (sim.tsan_instrumented_many_races).
+    if (e.slot_sets[set][i].index != i) e.slot_sets[set][i].index = static_cast<uint16_t>(i);
+    if (san::tsan && !dedicated[set][i].lo) {
+      make_stack(&dedicated[set][i], set * kMaxBlockThreads + i);
+      dedicated[set][i].tsan = tsan_identity(set, i % kTsanSet);
+    }
+  }
 }
 
 /* Block `position` of the launch's order runs on the records, stacks and identities of set
@@ -355,7 +361,7 @@ static void prepare_records(unsigned set, unsigned n) {
 static void assign_identities(uint64_t position) {
   Engine &e = engine();
   unsigned set = static_cast<unsigned>(position & 1);
-  e.identity_set = set;
+  e.identity_set.set(set);
   prepare_records(set, e.nthreads);
   e.fibers.set(e.slot_sets[set]);
 }
@@ -464,9 +470,10 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.invoke = invoke;
   e.pack = pack;
   e.run.set_size(e.nthreads);
-  e.host_stack.tsan = san::current_fiber();
+  void *host_identity = san::current_fiber();  // written only when it changes (see above)
+  if (e.host_stack.tsan != host_identity) e.host_stack.tsan = host_identity;
   e.running_stack.set(&e.host_stack);
-  e.identity_set = 0;
+  e.identity_set.set(0);
   e.fibers.set(e.slot_sets[0]);
   prepare_records(0, e.nthreads);
   race_reporting_linked();

@@ -104,7 +104,7 @@ struct Engine {
   Fiber slot_sets[san::tsan ? 2 : 1][kMaxBlockThreads];
   Relaxed<Fiber *> fibers{slot_sets[0]};  // host writes it between blocks, fibers read it
   Fiber &fiber(unsigned i) { return fibers.get()[i]; }
-  unsigned identity_set = 0;  // TSan build: the running block's set
+  Relaxed<unsigned> identity_set;  // TSan build: the running block's set
   Fiber host;                 // stands for the launching thread in `current`
   Stack host_stack;           // the launching thread's context while a block runs
   Relaxed<Stack *> running_stack;  // the stack the running code is on
