@@ -5,14 +5,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <boost/context/detail/fcontext.hpp>
 #include <mutex>
 #include <vector>
+#include "context.h"
 #include "fiber_stacks.h"
 #include "sanitizer_hooks.h"
 #include "status.h"
-
-namespace bctx = boost::context::detail;
 
 namespace rf_sim {
 
@@ -45,52 +43,115 @@ rf_sim_uint3 thread_index_of(unsigned linear) {
 
 /* ---- switching ------------------------------------------------------------------------ */
 
-/* Called first thing after control arrives in a context: the context we came from is
- * saved in its record; AddressSanitizer learns that we are on our own stack again. */
-static void arrived(bctx::transfer_t t, void *fake_stack) {
+static FiberStacks &stacks() {
+  static FiberStacks s;
+  return s;
+}
+
+static void runner();
+
+/* See "ThreadSanitizer identities" below. */
+static constexpr unsigned kTsanSet = 125;
+
+/* Plain and AddressSanitizer builds: idle stacks, the most recently used first (its lines
+ * are the likeliest to be in the caches). */
+static Stack *free_stacks;
+static unsigned stacks_made;
+static Stack pool[kMaxBlockThreads];
+/* ThreadSanitizer build: stack i of set s runs thread i of that set's blocks only. */
+static Stack dedicated[san::tsan ? 2 : 1][san::tsan ? kMaxBlockThreads : 1];
+
+static void make_stack(Stack *s, unsigned number) {
+  stacks().get(number, &s->lo, &s->size);
+  s->sp = context_make(s->lo + s->size, s->size, runner);
+}
+
+static void *tsan_identity(unsigned set, unsigned member);
+
+/* An idle stack for thread t, which has not started. */
+static Stack *stack_for(Fiber *t) {
   Engine &e = engine();
-  Fiber *from = static_cast<Fiber *>(t.data);
-  from->ctx.set(t.fctx);
-  const void *bottom = nullptr;
-  size_t size = 0;
-  san::finish_switch(fake_stack, &bottom, &size);
-  if (san::asan && from == &e.host && bottom) {
-    e.host.stack_lo = static_cast<char *>(const_cast<void *>(bottom));
-    e.host.stack_size = size;
+  if (san::tsan) return &dedicated[e.identity_set.get()][t->index];  // made by prepare_records
+  if (Stack *s = free_stacks) {
+    free_stacks = s->next_free;
+    return s;
   }
+  Stack *s = &pool[stacks_made];
+  make_stack(s, stacks_made++);
+  return s;
 }
 
-/* jump_fcontext is entered with a call but leaves with an indirect jump, so the CPU's
- * return-address predictor keeps one stale entry per switch and every later return of the
- * resumed fiber is mispredicted. One return to the next instruction drops that entry: one
- * misprediction instead of one per frame (measured: 45 -> 37 ns per switch, block 256). */
-static inline void rebalance_return_predictor() {
-#if defined(__x86_64__)
-  __asm__ volatile(
-      "leaq -128(%%rsp), %%rsp\n\t"  // step over the red zone before pushing
-      "leaq 1f(%%rip), %%rax\n\t"
-      "pushq %%rax\n\t"
-      "ret\n"
-      "1:\n\t"
-      "leaq 128(%%rsp), %%rsp"
-      :
-      :
-      : "rax", "memory");
-#endif
+static void release_stack(Stack *s) {
+  if (san::tsan) return;  // dedicated: nothing to give back
+  s->next_free = free_stacks;
+  free_stacks = s;
 }
 
-/* Leaves `from` for `to`; returns when some context switches back to `from`. */
-static void switch_to(Fiber *from, Fiber *to) {
+/* The stacks of the block's threads do not all fit in the first-level cache, and each switch
+ * resumes a stack that was left a whole round earlier: its few lines (saved registers, the
+ * frames between the kernel and the switch) come from the second level, one dependent load
+ * after another. While `next` runs, the lines of the thread the schedule will most likely
+ * pick after it are fetched: in-order runs a phase's threads in ascending order, reverse in
+ * descending order (the others are not predicted). A wrong guess costs a few wasted loads. */
+static constexpr size_t kPrefetchBytes = 320;
+
+static inline void prefetch_after(Fiber *next) {
+  // Not under ThreadSanitizer: a switch that follows a thread's end would read launch
+  // constants after the thread's last release (see runner), a race in the instrumented build.
+  if (san::tsan) return;
   Engine &e = engine();
+  int step = e.schedule == RF_SIM_SCHED_IN_ORDER ? 1 : e.schedule == RF_SIM_SCHED_REVERSE ? -1 : 0;
+  if (!step) return;
+  // The record two ahead (its stack pointer is read at the next switch), the stack one ahead.
+  unsigned k1 = next->index + step, k2 = k1 + step;
+  if (k2 < e.nthreads) __builtin_prefetch(&e.fiber(k2));
+  if (k1 >= e.nthreads) return;
+  Fiber &f = e.fiber(k1);
+  const char *sp =
+      static_cast<const char *>(f.stack.get() ? f.sp : free_stacks ? free_stacks->sp : nullptr);
+  if (!sp) return;
+  for (size_t b = 0; b < kPrefetchBytes; b += 64) __builtin_prefetch(sp + b);
+}
+
+/* Leaves the running code for thread `next` (or the host when null); the running context is
+ * saved in *save. A thread that has not started gets an idle stack, where the runner loop
+ * starts it. Returns when some switch resumes *save. */
+static void transfer(void **save, Fiber *next) {
+  Engine &e = engine();
+  Stack *target;
+  void *to;
+  if (!next) {
+    next = &e.host;
+    target = &e.host_stack;
+    to = target->sp;
+  } else if (Stack *s = next->stack.get()) {
+    target = s;
+    to = next->sp;
+  } else {
+    target = stack_for(next);
+    next->stack.set(target);
+    to = target->sp;
+  }
   if (coverage_hook) coverage_hook(kCoverageSegment);
-  e.current.set(to);
-  current_view.store(to == &e.host ? &host_view : &to->view, std::memory_order_relaxed);
-  san::switch_to(to->tsan.get());
+  if (next != &e.host) prefetch_after(next);
+  e.current.set(next);
+  current_view.store(next == &e.host ? &host_view : &next->view, std::memory_order_relaxed);
+  san::switch_to(target->tsan);
   void *fake_stack = nullptr;
-  san::start_switch(&fake_stack, to->stack_lo, to->stack_size);
-  bctx::transfer_t t = bctx::jump_fcontext(to->ctx.get(), from);
-  rebalance_return_predictor();
-  arrived(t, fake_stack);
+  san::start_switch(&fake_stack, target->lo, target->size);
+  if (san::asan) e.switched_from = e.running_stack.get();
+  e.running_stack.set(target);
+  context_switch(save, to);
+  // Resumed.
+  if (san::asan) {
+    const void *bottom = nullptr;
+    size_t size = 0;
+    san::finish_switch(fake_stack, &bottom, &size);
+    if (e.switched_from == &e.host_stack && bottom) {
+      e.host_stack.lo = static_cast<char *>(const_cast<void *>(bottom));
+      e.host_stack.size = size;
+    }
+  }
 }
 
 static Fiber *next_runnable() {
@@ -114,10 +175,8 @@ static void check_abandoned() {
 }
 
 void suspend(Fiber *self) {
-  Engine &e = engine();
   count_switch();
-  Fiber *next = next_runnable();
-  switch_to(self, next ? next : &e.host);  // no runnable thread: the host decides
+  transfer(&self->sp, next_runnable());  // no runnable thread: the host decides
   check_abandoned();
 }
 
@@ -125,7 +184,7 @@ void yield(Fiber *self) {
   Fiber *next = next_runnable();
   if (next == self) return;
   count_switch();
-  switch_to(self, next);
+  transfer(&self->sp, next);
   check_abandoned();
 }
 
@@ -154,38 +213,70 @@ void abandon_from_host(int code, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* ---- fibers ------------------------------------------------------------------------- */
+/* ---- threads and stacks ------------------------------------------------------------- */
 
-/* The end of this thread's kernel in the current block. Returns when the host starts the
- * slot again for another block (fibers live as long as the process: their frames and the
- * sanitizers' shadow stacks stay balanced). */
-static void fiber_end(Fiber *self) {
+/* Thread t ended (or was dropped by a fault): it leaves the block's bookkeeping. */
+static void thread_ended(Fiber *t) {
   Engine &e = engine();
-  self->wait.set(kDone);
-  e.run.remove(self->index);
+  t->wait.set(kDone);
+  t->stack.set(nullptr);
+  e.run.remove(t->index);
   e.done.set(e.done.get() + 1);
-  Fiber *next = e.abort_code.get() == RF_SIM_OK ? next_runnable() : nullptr;
-  // Last: everything this thread did in the launch, its reads of launch constants
-  // included, happens before the host's next look at them.
-  san::release(reinterpret_cast<uintptr_t>(&kernel_to_host));
-  switch_to(self, next ? next : &e.host);
 }
 
-static void fiber_main(bctx::transfer_t t) {
-  arrived(t, nullptr);
+/* Runs thread t's kernel in the current block, on the running stack. */
+static void run_thread(Fiber *t) {
   Engine &e = engine();
-  Fiber *self = e.current.get();
-  for (;;) {
-    san::acquire(reinterpret_cast<uintptr_t>(&host_to_kernel));
-    self->view.thread_idx = thread_index_of(self->index);
-    self->view.block_idx = rf_sim_uint3{e.block_x.get(), e.block_y.get(), e.block_z.get()};
-    if (e.abort_code.get() == RF_SIM_OK) {
-      try {
-        e.invoke(e.pack);
-      } catch (const AbortUnwind &) {
-      }
+  san::acquire(reinterpret_cast<uintptr_t>(&host_to_kernel));
+  t->view.thread_idx = thread_index_of(t->index);
+  t->view.block_idx = rf_sim_uint3{e.block_x.get(), e.block_y.get(), e.block_z.get()};
+  if (e.abort_code.get() == RF_SIM_OK) {
+    try {
+      e.invoke(e.pack);
+    } catch (const AbortUnwind &) {
     }
-    fiber_end(self);
+  }
+  thread_ended(t);
+}
+
+/* Every stack runs this loop. It runs the thread it was started for; when that thread ends
+ * and the schedule's next thread has not started yet, the next one runs right here, as a
+ * plain call on the same stack: a thread that runs to its end without a barrier costs no
+ * switch and no stack of its own (plain and AddressSanitizer builds; under ThreadSanitizer
+ * a stack belongs to one identity). Otherwise the stack becomes idle and control goes to
+ * the next thread (or the host); the stack is resumed here when another thread starts on
+ * it. Stacks live as long as the process: their frames and the sanitizers' shadow stacks
+ * stay balanced. */
+static void runner() {
+  Engine &e = engine();
+  if (san::asan) {  // the first arrival on this stack
+    const void *bottom = nullptr;
+    size_t size = 0;
+    san::finish_switch(nullptr, &bottom, &size);
+    if (e.switched_from == &e.host_stack && bottom) {
+      e.host_stack.lo = static_cast<char *>(const_cast<void *>(bottom));
+      e.host_stack.size = size;
+    }
+  }
+  for (;;) {
+    Stack *me = e.running_stack.get();
+    Fiber *t = e.current.get();
+    Fiber *next;
+    for (;;) {
+      run_thread(t);
+      next = e.abort_code.get() == RF_SIM_OK ? next_runnable() : nullptr;
+      // Last: everything this thread did in the launch, its reads of launch constants
+      // included, happens before the host's next look at them.
+      san::release(reinterpret_cast<uintptr_t>(&kernel_to_host));
+      if (san::tsan || !next || next->stack.get()) break;
+      if (coverage_hook) coverage_hook(kCoverageSegment);
+      next->stack.set(me);
+      e.current.set(next);
+      current_view.store(&next->view, std::memory_order_relaxed);
+      t = next;
+    }
+    release_stack(me);
+    transfer(&me->sp, next);
   }
 }
 
@@ -202,29 +293,25 @@ bool fault_in_kernel_here(Fiber **f) {
   return true;
 }
 
-/* From the fault handler, on the faulting fiber's stack: the fiber's frames are dropped
- * (nothing in a kernel frame needs destroying), its slot gets a fresh context for the next
- * block, and control goes to the host as if the block had been left. */
+/* From the fault handler, on the faulting thread's stack: its frames are dropped (nothing in
+ * a kernel frame needs destroying), the stack gets a fresh context and goes back to the
+ * idle ones, and control goes to the host as if the block had been left. */
 [[noreturn]] void fiber_restart(Fiber *f) {
   Engine &e = engine();
-  f->wait.set(kDone);
-  e.run.remove(f->index);
-  e.done.set(e.done.get() + 1);
-  f->ctx.set(bctx::make_fcontext(f->stack_lo + f->stack_size, f->stack_size, fiber_main));
-  static Fiber discarded;  // receives the abandoned context, never resumed
+  Stack *s = f->stack.get();
+  thread_ended(f);
+  s->sp = context_make(s->lo + s->size, s->size, runner);
+  release_stack(s);
   e.current.set(&e.host);
   current_view.store(&host_view, std::memory_order_relaxed);
-  san::switch_to(e.host.tsan.get());
-  bctx::jump_fcontext(e.host.ctx.get(), &discarded);
+  san::switch_to(e.host_stack.tsan);
+  e.running_stack.set(&e.host_stack);
+  static void *discarded;  // receives the abandoned context, never resumed
+  context_switch(&discarded, e.host_stack.sp);
   __builtin_unreachable();
 }
 
 /* ---- blocks and launches ------------------------------------------------------------ */
-
-static FiberStacks &stacks() {
-  static FiberStacks s;
-  return s;
-}
 
 /* ThreadSanitizer identities. Its runtime (v3) has 256 slots; an identity beyond them takes
  * over another's slot and silently inherits everything that identity did as happened-before
@@ -242,8 +329,6 @@ static FiberStacks &stacks() {
  *    missed).
  * 2 x 125 identities + the host leave a few slots to the runner's other threads (judge
  * workers, the main thread). */
-static constexpr unsigned kTsanSet = 125;
-
 static void *tsan_identity(unsigned set, unsigned member) {
   static void *fibers[2][kTsanSet];  // host only
   void *&f = fibers[set][member];
@@ -255,26 +340,29 @@ static void *tsan_identity(unsigned set, unsigned member) {
   return f;
 }
 
-/* Slots [0, n) of set `set` exist: stack, context, record. */
-static void prepare_slots(unsigned set, unsigned n) {
+/* Thread records [0, n) of set `set` know their index; under ThreadSanitizer their stacks
+ * and identities exist. On the host: the detector's fibers are made where no GPU thread's
+ * identity is current. */
+static void prepare_records(unsigned set, unsigned n) {
   Engine &e = engine();
   for (unsigned i = 0; i < n; i++) {
-    Fiber &f = e.slot_sets[set][i];
-    if (!f.stack_lo) {
-      f.index = i;
-      stacks().get(set * kMaxBlockThreads + i, &f.stack_lo, &f.stack_size);
-      f.ctx.set(bctx::make_fcontext(f.stack_lo + f.stack_size, f.stack_size, fiber_main));
-      if (san::tsan) f.tsan.set(tsan_identity(set, i % kTsanSet));
+    // Written once: a store every block would race with the fibers' reads in the
+    // instrumented simulator (sim.tsan_instrumented_many_races).
+    if (e.slot_sets[set][i].index != i) e.slot_sets[set][i].index = static_cast<uint16_t>(i);
+    if (san::tsan && !dedicated[set][i].lo) {
+      make_stack(&dedicated[set][i], set * kMaxBlockThreads + i);
+      dedicated[set][i].tsan = tsan_identity(set, i % kTsanSet);
     }
   }
 }
 
-/* Block `position` of the launch's order runs on the slots (and identities) of set
+/* Block `position` of the launch's order runs on the records, stacks and identities of set
  * position mod 2. */
 static void assign_identities(uint64_t position) {
   Engine &e = engine();
   unsigned set = static_cast<unsigned>(position & 1);
-  prepare_slots(set, e.nthreads);
+  e.identity_set.set(set);
+  prepare_records(set, e.nthreads);
   e.fibers.set(e.slot_sets[set]);
 }
 
@@ -301,16 +389,23 @@ static bool run_block(uint64_t linear, uint64_t position) {
   e.lds.begin_block();
   san::release(reinterpret_cast<uintptr_t>(&host_to_kernel));
 
-  switch_to(&e.host, next_runnable());
+  transfer(&e.host_stack.sp, next_runnable());
   // Back on the host: the block ended, was abandoned, or no thread can run.
   if (e.done.get() != e.nthreads && e.abort_code.get() == RF_SIM_OK) {
     char msg[480];
     describe_stuck_block(msg, sizeof msg);
     abandon_from_host(RF_SIM_DIVERGENT_BARRIER, "%s", msg);
   }
-  // Unwind every thread that has not ended so its stack and detector state are clean.
-  for (unsigned i = 0; i < e.nthreads; i++)
-    if (e.fiber(i).wait.get() != kDone) switch_to(&e.host, &e.fiber(i));
+  // Unwind every thread that has started and not ended, so its stack and detector state are
+  // clean; a thread that never started just ends.
+  for (unsigned i = 0; i < e.nthreads; i++) {
+    Fiber &f = e.fiber(i);
+    if (f.wait.get() == kDone) continue;
+    if (f.stack.get())
+      transfer(&e.host_stack.sp, &f);
+    else
+      thread_ended(&f);
+  }
   e.lds.end_block();
   return e.abort_code.get() == RF_SIM_OK;
 }
@@ -375,9 +470,12 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.invoke = invoke;
   e.pack = pack;
   e.run.set_size(e.nthreads);
-  e.host.tsan.set(san::current_fiber());
+  void *host_identity = san::current_fiber();  // written only when it changes (see above)
+  if (e.host_stack.tsan != host_identity) e.host_stack.tsan = host_identity;
+  e.running_stack.set(&e.host_stack);
+  e.identity_set.set(0);
   e.fibers.set(e.slot_sets[0]);
-  prepare_slots(0, e.nthreads);
+  prepare_records(0, e.nthreads);
   race_reporting_linked();
   install_oob_reporting();
   install_fault_handling();

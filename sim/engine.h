@@ -21,21 +21,33 @@ constexpr unsigned kMaxWaves = kMaxBlockThreads / 32;
 
 enum Wait : uint8_t { kRunning = 0, kAtBarrier = 1, kAtWave = 2, kDone = 3 };
 
-/* One GPU thread of the running block (slot i runs thread i of every block). */
-struct Fiber {
-  ThreadView view{};                // written only by this fiber, at its start
-  Relaxed<void *> ctx;              // saved context while not running
-  Relaxed<uint8_t> wait;            // Wait
+/* A fiber stack. Plain and AddressSanitizer builds: a pool, any stack runs any GPU thread,
+ * and a thread gets one only when it starts. ThreadSanitizer build: stack i of identity set s
+ * runs only thread i of that set's blocks (engine.cpp, "ThreadSanitizer identities"). */
+struct Stack {
+  void *sp = nullptr;  // saved context while no thread runs on it (in its runner loop)
+  char *lo = nullptr;
+  size_t size = 0;
+  Stack *next_free = nullptr;
+  void *tsan = nullptr;  // race-detector identity of what runs on it (the host: per launch)
+};
+
+/* One GPU thread of the running block (record i is thread i of every block). The first
+ * cache line holds what a switch and a barrier touch. */
+struct alignas(64) Fiber {
+  ThreadView view{};                // written when the thread starts, read by its kernel
+  void *sp = nullptr;               // saved context while it waits (started, not ended)
+  Relaxed<Stack *> stack;           // the stack it runs on; null before its start and after its end
   Relaxed<const char *> site_file;  // where it waits (barrier or wave operation)
   Relaxed<int> site_line;
-  Relaxed<uintptr_t> sync;      // race-detector sync object of what it waits at
+  Relaxed<uint8_t> wait;  // Wait
+  Relaxed<uint8_t> xkind;
+  uint16_t index = 0;           // fixed once the record exists
   Relaxed<uint32_t> xin, xout;  // wave exchange: value given, value received
-  Relaxed<int> xkind, xarg, xwidth;
-  // Fixed once the slot exists.
-  unsigned index = 0;
-  char *stack_lo = nullptr;
-  size_t stack_size = 0;
-  Relaxed<void *> tsan;  // race-detector fiber (the host's changes per launching thread)
+  // Second cache line: wave-operation arguments and the race detector's.
+  Relaxed<int> xarg;
+  Relaxed<uint8_t> xwidth;
+  Relaxed<uintptr_t> sync;  // race-detector sync object of what it waits at (TSan build)
 };
 
 struct BarrierState {
@@ -85,14 +97,18 @@ struct Engine {
   BarrierState barrier;
   WaveState waves[kMaxWaves];
 
-  /* The running block's thread slots. Under ThreadSanitizer there are two sets of slots,
-   * one per identity set (engine.cpp, "ThreadSanitizer identities"), each with its own
-   * stacks and records, so that no stack or record is ever touched by two identities (stack
-   * reuse across identities would look like races between blocks); the plain build has one. */
+  /* The running block's thread records. Under ThreadSanitizer there are two sets, one per
+   * identity set (engine.cpp, "ThreadSanitizer identities"), each with its own records and
+   * stacks, so that no stack or record is ever touched by two identities (stack reuse
+   * across identities would look like races between blocks); the plain build has one. */
   Fiber slot_sets[san::tsan ? 2 : 1][kMaxBlockThreads];
   Relaxed<Fiber *> fibers{slot_sets[0]};  // host writes it between blocks, fibers read it
   Fiber &fiber(unsigned i) { return fibers.get()[i]; }
-  Fiber host;  // the launching thread's context
+  Relaxed<unsigned> identity_set;  // TSan build: the running block's set
+  Fiber host;                 // stands for the launching thread in `current`
+  Stack host_stack;           // the launching thread's context while a block runs
+  Relaxed<Stack *> running_stack;  // the stack the running code is on
+  Stack *switched_from = nullptr;  // AddressSanitizer: the stack the last switch left
   Lds lds;
   SyncCells cells;
 };

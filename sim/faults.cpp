@@ -15,12 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <ucontext.h>
-#include <boost/context/detail/fcontext.hpp>
 #include "engine.h"
 #include "guarded_alloc.h"
 #include "sanitizer_hooks.h"
-
-namespace bctx = boost::context::detail;
 
 namespace rf_sim {
 

@@ -27,7 +27,10 @@ FiberStacks::~FiberStacks() {
 }
 
 void FiberStacks::get(unsigned i, char **lo, size_t *size) {
-  if (i >= maps_.size()) maps_.resize(i + 1, nullptr);
+  if (i >= kCount) {
+    fprintf(stderr, "rf-sim: fiber stack %u of at most %u\n", i, kCount);
+    abort();
+  }
   if (!maps_[i]) {
     size_t guard = page_bytes();
     void *p = mmap(nullptr, kStackBytes + kStaggerBytes + guard, PROT_READ | PROT_WRITE,

@@ -51,7 +51,9 @@ unsigned since_full;
 /* A switch that folds every counter after this many that fold only the hot range. */
 constexpr unsigned kFullFoldEvery = 64;
 
-void fold_bytes(uint8_t *c, uint8_t *p, size_t n) {
+/* Counters and peaks never overlap: restrict lets the compiler fold 32 bytes per vector
+ * instruction (the byte loop was a sixth of a fuzz execution's time). */
+void fold_bytes(uint8_t *__restrict__ c, uint8_t *__restrict__ p, size_t n) {
   for (size_t i = 0; i < n; i++) {
     uint8_t v = c[i];
     p[i] = v > p[i] ? v : p[i];

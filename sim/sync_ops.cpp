@@ -30,16 +30,18 @@ void syncthreads(const char *file, int line) {
   if (n == 0) {
     b.file.set(file);
     b.line.set(line);
-    b.sync.set(e.cells.take());  // a fresh sync object per barrier generation
+    if (san::tsan) b.sync.set(e.cells.take());  // a fresh sync object per barrier generation
   } else if (!same_site(b.file.get(), b.line.get(), file, line)) {
     b.mismatch.set(true);
   }
   self->site_file.set(file);
   self->site_line.set(line);
-  self->sync.set(b.sync.get());
   self->wait.set(kAtBarrier);
   e.run.remove(self->index);
-  san::release(self->sync.get());
+  if (san::tsan) {
+    self->sync.set(b.sync.get());
+    san::release(self->sync.get());
+  }
   b.arrived.set(n + 1);
   if (n + 1 == e.nthreads) {
     if (b.mismatch.get()) abandon_divergent();
@@ -53,7 +55,7 @@ void syncthreads(const char *file, int line) {
     suspend(self);
   }
   self->wait.set(kRunning);
-  san::acquire(self->sync.get());
+  if (san::tsan) san::acquire(self->sync.get());
 }
 
 /* ---- wave collectives --------------------------------------------------------------- */
@@ -111,7 +113,7 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
   if (n == 0) {
     ws.file.set(file);
     ws.line.set(line);
-    ws.sync.set(e.cells.take());  // a fresh sync object per (wave, collective)
+    if (san::tsan) ws.sync.set(e.cells.take());  // a fresh sync object per (wave, collective)
     ws.mismatch.set(false);
   } else if (!same_site(ws.file.get(), ws.line.get(), file, line)) {
     ws.mismatch.set(true);
@@ -122,10 +124,12 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
   self->xwidth.set(width);
   self->site_file.set(file);
   self->site_line.set(line);
-  self->sync.set(ws.sync.get());
   self->wait.set(kAtWave);
   e.run.remove(self->index);
-  san::release(self->sync.get());
+  if (san::tsan) {
+    self->sync.set(ws.sync.get());
+    san::release(self->sync.get());
+  }
   ws.arrived.set(n + 1);
   if (n + 1 == lanes) {
     if (ws.mismatch.get()) abandon_divergent();
@@ -134,7 +138,7 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
   } else {
     suspend(self);
   }
-  san::acquire(self->sync.get());
+  if (san::tsan) san::acquire(self->sync.get());
   return self->xout.get();
 }
 
