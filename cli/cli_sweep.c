@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "cli.h"
+#include "model/dtype.h"
 #include "run/report.h"
 #include "model/number.h"
 
@@ -164,6 +165,18 @@ int rf_cmd_sweep(int argc, char **argv) {
                     v[F_OP].text, rf_op_name(named->op));
       goto out;
     }
+    if (!v[F_DTYPE].given) {   /* --variant: its input type */
+      v[F_DTYPE].list[0] = (uint64_t)named->in_dtype;
+      v[F_DTYPE].count = 1;
+    }
+    int has = 0;
+    for (size_t i = 0; i < v[F_DTYPE].count; i++) has |= v[F_DTYPE].list[i] == named->in_dtype;
+    if (!has) {
+      rf_flag_error("sweep", &rf_flags[F_VARIANT], variant, "reads %s inputs, but --dtype '%s' "
+                    "leaves %s out (allowed: a list with %s)", rf_dtype_name(named->in_dtype),
+                    v[F_DTYPE].text, rf_dtype_name(named->in_dtype), rf_dtype_name(named->in_dtype));
+      goto out;
+    }
   }
 
   r = rf_cli_runner("sweep");
@@ -199,6 +212,7 @@ int rf_cmd_sweep(int argc, char **argv) {
     rf_op op = (rf_op)v[F_OP].list[oi];
     if (!want[op]) continue;
     size_t nsizes = op == RF_OP_SOFTMAX ? shapes->count : ns->count;
+    for (size_t ti = 0; ti < v[F_DTYPE].count; ti++)
     for (size_t si = 0; si < nsizes; si++)
     for (size_t di = 0; di < dists->count; di++)
     for (size_t ki = 0; ki < seeds->count; ki++)
@@ -219,6 +233,7 @@ int rf_cmd_sweep(int argc, char **argv) {
         c.n = ns->list[si];
       }
       c.dist = (rf_dist)dists->list[di];
+      c.dtype = (rf_dtype)v[F_DTYPE].list[ti];
       c.sched = (rf_sched)scheds->list[ci];
       c.seed = seeds->list[ki];
       c.block = (uint32_t)blocks->list[bi];

@@ -8,6 +8,10 @@ extern const rf_variant *const rf_family_sum[];
 extern const rf_variant *const rf_family_max[];
 extern const rf_variant *const rf_family_argmax[];
 extern const rf_variant *const rf_family_softmax[];
+/* 16-bit inputs (kernels/half/): they run on f16 / bf16 cases only */
+extern const rf_variant *const rf_family_sum_half[];
+extern const rf_variant *const rf_family_max_half[];
+extern const rf_variant *const rf_family_argmax_half[];
 #ifdef RF_WITH_MUTANTS
 extern const rf_variant *const rf_family_mutants[];
 #endif
@@ -28,6 +32,9 @@ static void ensure_table(void) {
   add_family(rf_family_max);
   add_family(rf_family_argmax);
   add_family(rf_family_softmax);
+  add_family(rf_family_sum_half);
+  add_family(rf_family_max_half);
+  add_family(rf_family_argmax_half);
 #ifdef RF_WITH_MUTANTS
   add_family(rf_family_mutants);
 #endif

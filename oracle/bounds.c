@@ -8,6 +8,7 @@
  * FLT_EVAL_METHOD 0 or 1 and no fast-math (the build passes -fno-fast-math). The per-element
  * loops of the softmax bound use dir_round.h's cheaper steps under their stated conditions. */
 #include "bounds.h"
+#include "model/dtype.h"
 
 #include <float.h>
 #include <math.h>
@@ -142,6 +143,22 @@ void rf_bound_sum_model(const rf_plan *plan, const rf_sum_facts *f, const rf_sum
 }
 
 int rf_sum_within(const rf_sum_bound *b, double abs_err) { return abs_err <= b->bound; }
+
+/* ---- a sum's output in a 16-bit type ------------------------------------------------------------- */
+void rf_bound_sum_output(const rf_sum_bound *b, double s_d, rf_dtype t, rf_sum_out_range *out) {
+  if (b->exact || b->bound == 0) {
+    out->lo = out->hi = rf_dtype_round(t, s_d);
+  } else {
+    /* s lies within |s_d| 2^-53 of s_d; each of s_d -+ (B + |s_d| 2^-52) is rounded once, and
+     * one step outward encloses it (dir_round.h). */
+    const double slack = next_up(b->bound + fabs(s_d) * 0x1p-52);
+    out->lo = rf_dtype_round(t, next_down(s_d - slack));
+    out->hi = rf_dtype_round(t, next_up(s_d + slack));
+  }
+  const double a = next_up(out->hi - s_d), c = next_up(s_d - out->lo);
+  out->bound = isinf(out->lo) || isinf(out->hi) ? INFINITY : a > c ? a : c;
+  if (out->bound < 0) out->bound = 0;
+}
 
 /* ---- softmax -------------------------------------------------------------------------------- */
 /* Exp models. exp_ulps is the error against the exact value, in ulps of the result.

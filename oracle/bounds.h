@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "redfuzz/plan.h"
+#include "redfuzz/dtype.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,6 +42,16 @@ void rf_bound_sum_model(const rf_plan *plan, const rf_sum_facts *f, const rf_sum
                         rf_sum_bound *out);
 /* 1 when abs_err (|ŝ - s| rounded up, e.g. rf_xsum_abs_err_up) is within the bound. */
 int rf_sum_within(const rf_sum_bound *b, double abs_err);
+
+/* A sum accumulated in float32 within b of the exact s, then rounded once to the output type
+ * t (f16, bf16): round-to-nearest is monotone, so the output lies in [RN_t(s - B), RN_t(s + B)]
+ * (docs/TOLERANCES.md, "Output in a 16-bit type"), ±inf included where s ± B reaches t's
+ * overflow threshold. s_d is s rounded to double; when b->exact, s_d is s itself (the data
+ * make every partial sum exact, so s is a float32) and the range is the one value RN_t(s).
+ * bound: the largest |output - s| the range allows, rounded up (+inf when it has an
+ * infinity); for reports and ratios, the verdict is the range. */
+typedef struct { double lo, hi, bound; } rf_sum_out_range;
+void rf_bound_sum_output(const rf_sum_bound *b, double s_d, rf_dtype t, rf_sum_out_range *out);
 
 /* Softmax: per-element |ŷ_j - y_j| <= rel_j * y_j + abs_floor, y_j = y_exact[j] as given. */
 typedef struct {

@@ -6,6 +6,7 @@
 #include "runner_internal.h"
 #include "backend.h"
 #include "judge.h"
+#include "model/dtype.h"
 #include "oracle/softmax_double.h"
 
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
@@ -118,6 +119,39 @@ void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *pla
                   rf_result *res) {
   (void)r;   /* the backend's float-atomic model is compile-time policy (backend.h) */
   rf_judge_sum_exact(&o->xs, &o->facts, plan, rf_backend.sum_model, got, res);
+}
+
+void rf_judge_sum_exact_typed(const rf_xsum *exact, const rf_sum_facts *facts,
+                              const rf_plan *plan, const rf_sum_model *model, rf_dtype t,
+                              float got, rf_result *res) {
+  rf_judge_sum_exact(exact, facts, plan, model, got, res);
+  /* Non-finite inputs, only zeros: the IEEE result in any type is the float32 one (inf, NaN
+   * and signed zeros convert exactly); and overflowing float32 partial sums stay accepted. */
+  if (t == RF_DTYPE_F32 || !facts->all_finite || !facts->any_nonzero) return;
+  if (!isfinite(got) && res->verdict == RF_V_PASS) return;
+  rf_sum_bound b;
+  rf_bound_sum_model(plan, facts, model, &b);
+  rf_sum_out_range rg;
+  rf_bound_sum_output(&b, rf_xsum_round_f64(exact), t, &rg);
+  res->bound = rg.bound;
+  res->err = isnan(got) ? INFINITY : rf_xsum_abs_err_up(exact, got);
+  res->ratio = ratio_of(res->err, rg.bound);
+  const int in_range = got >= rg.lo && got <= rg.hi;
+  res->verdict = in_range ? RF_V_PASS : isfinite(got) ? RF_V_WRONG : RF_V_NONFINITE;
+  res->detail[0] = '\0';
+  if (!in_range)
+    snprintf(res->detail, sizeof res->detail, "got %.9g, the %s rounding of the float32 sum "
+             "allows [%.9g, %.9g]", (double)got, rf_dtype_name(t), rg.lo, rg.hi);
+  else if (isinf(got))
+    snprintf(res->detail, sizeof res->detail, "%g accepted: the sum overflows %s",
+             (double)got, rf_dtype_name(t));
+  res->suspicious = 0;
+}
+
+void rf_judge_sum_typed(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
+                        rf_dtype t, float got, rf_result *res) {
+  (void)r;
+  rf_judge_sum_exact_typed(&o->xs, &o->facts, plan, rf_backend.sum_model, t, got, res);
 }
 
 void rf_judge_max_exact(float want, float got, rf_result *res) {

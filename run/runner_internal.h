@@ -34,6 +34,8 @@ typedef struct {
 typedef struct {
   const rf_case *c;
   const float *x;
+  const void *x_in;        /* the input in its device layout when that is not x (f16, bf16:
+                              16-bit encodings, rf_dtype_store); NULL for f32 */
   uint64_t elems;
   oracle_answer *o;
   int in_slot;
@@ -66,6 +68,7 @@ struct rf_runner {
   rf_host_buf x, y_exact, row_rel, row_mpfr, pending, saved;
   /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
   rf_host_buf many_x, many_answer, many_case;
+  rf_host_buf x_in, many_x_in;   /* 16-bit inputs in their device layout (batch_case.x_in) */
   rf_host_buf descs;             /* the batch's launches (launch_graph.h) */
   size_t n_descs;                /* how many descs hold (0: none could be described) */
   rf_graph_cache graphs;
@@ -106,6 +109,9 @@ void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t 
 void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,
                   rf_result *res);
 void rf_judge_max(const oracle_answer *o, float got, rf_result *res);
+/* rf_judge_sum for an output of type t (judge.h, rf_judge_sum_exact_typed). */
+void rf_judge_sum_typed(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
+                        rf_dtype t, float got, rf_result *res);
 void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res);
 /* Every row of a softmax output; may recompute rows with MPFR when jc->may_upgrade, else
  * sets jc->needs_upgrade and returns early. */
