@@ -27,6 +27,10 @@ extern const rf_variant rf_mut_max_all_nan_neg_inf;
 extern const rf_variant rf_mut_softmax_clamp_inputs;
 extern const rf_variant rf_mut_sum_saturate;
 extern const rf_variant rf_mut_sum_pos_zero;
+/* 16-bit inputs (issue 17) */
+extern const rf_variant rf_mut_sum_f16_narrow_acc;
+extern const rf_variant rf_mut_sum_bf16_early_round;
+extern const rf_variant rf_mut_max_f16_int_compare;
 }
 
 /* The single-declaration form of extern "C" gives the const array external linkage. */
@@ -44,5 +48,7 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_sum_saturate,          &rf_mut_sum_pos_zero,
     &rf_mut_max_all_nan_neg_inf,   &rf_mut_argmax_nan_wins,
     &rf_mut_softmax_clamp_inputs,
+    &rf_mut_sum_f16_narrow_acc,    &rf_mut_sum_bf16_early_round,
+    &rf_mut_max_f16_int_compare,
     NULL};
 #endif
