@@ -12,6 +12,7 @@ extern const rf_variant *const rf_family_softmax[];
 extern const rf_variant *const rf_family_sum_half[];
 extern const rf_variant *const rf_family_max_half[];
 extern const rf_variant *const rf_family_argmax_half[];
+extern const rf_variant *const rf_family_softmax_half[];
 #ifdef RF_WITH_MUTANTS
 extern const rf_variant *const rf_family_mutants[];
 #endif
@@ -35,6 +36,7 @@ static void ensure_table(void) {
   add_family(rf_family_sum_half);
   add_family(rf_family_max_half);
   add_family(rf_family_argmax_half);
+  add_family(rf_family_softmax_half);
 #ifdef RF_WITH_MUTANTS
   add_family(rf_family_mutants);
 #endif

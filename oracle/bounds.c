@@ -418,6 +418,21 @@ void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const
   out->row_sum_bound = up_add(up_add(up_mul(kappa, yd), beta1), up_mul(C, abs0));
 }
 
+void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t) {
+  const rf_dtype_info *ti = rf_dtype_get(t);
+  if (!ti || t == RF_DTYPE_F32) return;
+  /* |RN_t(v) - v| <= u_t |v| + eta_t (docs/TOLERANCES.md, "Softmax output in a 16-bit type") */
+  const double ut = ldexp(1, -ti->p), eta = ldexp(1, ti->emin - ti->p);
+  for (uint32_t j = 0; j < cols; j++) {
+    b->rel[j] = up_add(b->rel[j], up_mul(ut, up_add(1.0, b->rel[j])));
+    if (b->rel_kernel) b->rel_kernel[j] = up_add(b->rel_kernel[j], up_mul(ut, up_add(1.0, b->rel_kernel[j])));
+  }
+  b->abs_floor = up_add(up_mul(b->abs_floor, up_add(1.0, ut)), eta);
+  b->abs_kernel = up_add(up_mul(b->abs_kernel, up_add(1.0, ut)), eta);
+  b->row_sum_bound = up_add(up_add(b->row_sum_bound, up_mul(ut, up_add(1.0, b->row_sum_bound))),
+                            up_mul((double)cols, eta));
+}
+
 int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact) {
   if (!isfinite(y_hat) || !isfinite(y_exact)) return 0;
   double allowed = up_add(up_mul(b->rel[j], y_exact), b->abs_floor);

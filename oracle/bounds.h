@@ -97,6 +97,10 @@ void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const flo
 void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const float *x,
                               uint32_t cols, const double *y_approx, double y_rel,
                               double y_abs, rf_softmax_bound *out);
+/* A row's bound widened by one more rounding of each output to the 16-bit type t (nothing for
+ * f32): rel += u_t (1 + rel), abs += eta_t (half the type's subnormal spacing), the row sum by
+ * u_t (1 + its bound) + cols eta_t (docs/TOLERANCES.md, "Softmax output in a 16-bit type"). */
+void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t);
 /* 1 when |y_hat - y_exact| <= rel[j] * y_exact + abs_floor (the right side rounded up, the
  * left side compared exactly); 0 for non-finite y_hat. This is the folded check: use it with
  * the y the bound was computed from (for the final decision, the MPFR oracle's). */

@@ -219,8 +219,8 @@ static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
 
 /* Judges row i against the oracle's y for it. Returns 1 when some element is within the
  * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
-static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, uint32_t i,
-                     const float *got, row_judgement *out) {
+static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
+                     uint32_t i, const float *got, row_judgement *out) {
   const rf_runner *r = jc->r;
   const oracle_answer *o = bc->o;
   uint32_t cols = bc->c->cols;
@@ -235,6 +235,7 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, u
   if (exact) rf_bound_softmax_row(plan, exp_model_for(plan), xr, cols, yr, &b);
   else rf_bound_softmax_row_rel(plan, exp_model_for(plan), xr, cols, yr, o->row_rel[i],
                                 RF_SM_DOUBLE_ABS, &b);
+  rf_bound_softmax_output(&b, cols, ot);   /* a 16-bit output's final rounding */
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
   if (!exact && r->softmax_upgrade_all) return 1;
   for (uint32_t j = 0; j < cols; j++) {
@@ -293,6 +294,11 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, u
  * and each row's sum within the row-sum bound. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                       const float *got, rf_result *res) {
+  rf_judge_softmax_typed(jc, bc, plan, RF_DTYPE_F32, got, res);
+}
+
+void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
+                            rf_dtype ot, const float *got, rf_result *res) {
   rf_runner *r = jc->r;
   oracle_answer *o = bc->o;
   uint32_t rows = bc->c->rows, cols = bc->c->cols;
@@ -300,7 +306,7 @@ void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
   res->ratio = -1;   /* so the first element is recorded even when every error is 0 */
   for (uint32_t i = 0; i < rows; i++) {
     row_judgement rj;
-    if (judge_row(jc, bc, plan, i, got, &rj)) {
+    if (judge_row(jc, bc, plan, ot, i, got, &rj)) {
       if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
         jc->needs_upgrade = 1;
         return;
@@ -309,7 +315,7 @@ void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
       rf_oracle_softmax_row(bc->x + (size_t)i * cols, cols, o->y + (size_t)i * cols, NULL, NULL);
       o->row_mpfr[i] = 1;
       r->stats.softmax_rows_upgraded++;
-      judge_row(jc, bc, plan, i, got, &rj);
+      judge_row(jc, bc, plan, ot, i, got, &rj);
     }
     if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
       res->verdict = rj.v;

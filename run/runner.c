@@ -15,6 +15,7 @@
 static void judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel);
   rf_host_buf_free(&jc->rel_kernel);
+  rf_host_buf_free(&jc->got_f32);
 }
 
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
@@ -262,7 +263,21 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
   case RF_OP_SUM: rf_judge_sum_typed(r, o, &p->plan, ot, rf_dtype_load(ot, got, 0), res); break;
   case RF_OP_MAX: rf_judge_max(o, rf_dtype_load(ot, got, 0), res); break;
   case RF_OP_ARGMAX: rf_judge_argmax(o, got, res); break;
-  case RF_OP_SOFTMAX: rf_judge_softmax(jc, p->bc, &p->plan, got, res); break;
+  case RF_OP_SOFTMAX:
+    if (ot != RF_DTYPE_F32) {   /* 16-bit outputs: as floats (exact) for the judge */
+      const size_t n = (size_t)p->bc->elems;
+      float *g = rf_host_buf_get(&jc->got_f32, (n + 1) * sizeof(float));
+      if (!g) {
+        res->verdict = RF_V_LAUNCH_ERROR;
+        snprintf(res->detail, sizeof res->detail, "out of host memory for the output");
+        break;
+      }
+      for (size_t i = 0; i < n; i++) g[i] = rf_dtype_load(ot, got, i);
+      rf_judge_softmax_typed(jc, p->bc, &p->plan, ot, g, res);
+    } else {
+      rf_judge_softmax(jc, p->bc, &p->plan, got, res);
+    }
+    break;
   default: break;
   }
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;

@@ -55,6 +55,7 @@ typedef struct {
 typedef struct {
   struct rf_runner *r;
   rf_host_buf rel, rel_kernel;
+  rf_host_buf got_f32;   /* a 16-bit softmax output as floats (exact) */
   int may_upgrade;
   int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
 } judge_ctx;
@@ -117,6 +118,9 @@ void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result
  * sets jc->needs_upgrade and returns early. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                       const float *got, rf_result *res);
+/* The same for an output of type ot (16-bit: its bound widened by the final rounding). */
+void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
+                            rf_dtype ot, const float *got, rf_result *res);
 
 /* runner_device.c: the device oracle in a batch (see there). */
 void rf_runner_device_init(rf_runner *r, const rf_settings *set);

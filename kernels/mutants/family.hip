@@ -31,6 +31,7 @@ extern const rf_variant rf_mut_sum_pos_zero;
 extern const rf_variant rf_mut_sum_f16_narrow_acc;
 extern const rf_variant rf_mut_sum_bf16_early_round;
 extern const rf_variant rf_mut_max_f16_int_compare;
+extern const rf_variant rf_mut_softmax_f16_exp_overflow;
 }
 
 /* The single-declaration form of extern "C" gives the const array external linkage. */
@@ -49,6 +50,6 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_max_all_nan_neg_inf,   &rf_mut_argmax_nan_wins,
     &rf_mut_softmax_clamp_inputs,
     &rf_mut_sum_f16_narrow_acc,    &rf_mut_sum_bf16_early_round,
-    &rf_mut_max_f16_int_compare,
+    &rf_mut_max_f16_int_compare,   &rf_mut_softmax_f16_exp_overflow,
     NULL};
 #endif
