@@ -34,7 +34,60 @@ static float type_next_up(rf_dtype t, float v) {
   return rf_half_to_f32((uint32_t)t, h);
 }
 
+/* Softmax rows in a 16-bit type: a correct float32 row (max, expf, sequential sum, division)
+ * rounded to the type stays within the widened bound against MPFR; the widened bound never
+ * shrinks the float32 one; a value just beyond an element's allowed error is reported. */
+static void test_softmax_output(void) {
+  static double y[1024], rel[1024];
+  static float yh[1024];
+  int rows = 0;
+  for (int t = RF_DTYPE_F16; t < RF_DTYPE_COUNT; t++)
+    for (int d = 0; d < RF_DIST_COUNT; d++)
+      for (uint64_t seed = 1; seed <= 2; seed++) {
+        rf_case c;
+        rf_case_default(&c);
+        c.op = RF_OP_SOFTMAX;
+        c.n = 0;
+        c.rows = 1;
+        c.cols = 257;
+        c.dist = (rf_dist)d;
+        c.seed = seed;
+        c.dtype = (rf_dtype)t;
+        rf_generate(&c, x);
+        float m = -INFINITY;
+        for (uint32_t j = 0; j < c.cols; j++) m = fmaxf(m, x[j]);
+        if (!isfinite(m)) continue;
+        int has_nan = 0;
+        for (uint32_t j = 0; j < c.cols; j++) has_nan |= isnan(x[j]);
+        if (has_nan) continue;
+        float sum = 0;
+        for (uint32_t j = 0; j < c.cols; j++) sum += expf(x[j] - m);
+        for (uint32_t j = 0; j < c.cols; j++)
+          yh[j] = rf_half_to_f32((uint32_t)t, rf_f32_to_half((uint32_t)t, expf(x[j] - m) / sum));
+        rf_oracle_softmax_row(x, c.cols, y, NULL, NULL);
+        rf_plan plan;
+        memset(&plan, 0, sizeof plan);
+        plan.div = RF_DIV_IEEE;
+        rf_plan_add(&plan, RF_LEVEL_CHAIN, c.cols);
+        rf_softmax_bound b = {.rel = rel};
+        rf_bound_softmax_row(&plan, &RF_EXP_HOST_LIBM, x, c.cols, y, &b);
+        const double rel0 = rel[0], abs0 = b.abs_floor;
+        rf_bound_softmax_output(&b, c.cols, (rf_dtype)t);
+        CHECK(rel[0] >= rel0 && b.abs_floor >= abs0);
+        for (uint32_t j = 0; j < c.cols; j++)
+          CHECK_MSG(rf_softmax_within(&b, j, yh[j], y[j]), "%s %s col %u: %a vs %a",
+                    rf_dtype_name((rf_dtype)t), rf_dist_name(c.dist), j, yh[j], y[j]);
+        /* planted: element 0 moved just beyond its allowed error */
+        const double allowed = rel[0] * y[0] + b.abs_floor;
+        const float beyond = (float)(y[0] + allowed * 1.001) ;
+        if (beyond > y[0] + allowed) CHECK(!rf_softmax_within(&b, 0, beyond, y[0]));
+        rows++;
+      }
+  printf("16-bit softmax output bound: %d rows checked\n", rows);
+}
+
 int main(void) {
+  test_softmax_output();
   static const uint64_t lengths[] = {2, 31, 257, 1027, 8191};
   int checked = 0, exact_cases = 0;
   for (int t = RF_DTYPE_F16; t < RF_DTYPE_COUNT; t++) {
