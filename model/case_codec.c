@@ -29,7 +29,7 @@ enum {
  * table's first three rows (f32, f16, bf16), frozen; versions 1 and 2 decode to f32. A type
  * added later needs a new version, as a distribution does. */
 enum { DTYPE_VERSION = 3, V3_DTYPES = 3 };
-_Static_assert(RF_DTYPE_COUNT >= V3_DTYPES, "version 3 decodes onto f32, f16, bf16");
+_Static_assert((int)RF_DTYPE_COUNT >= (int)V3_DTYPES, "version 3 decodes onto f32, f16, bf16");
 
 enum { LITERAL = 255 };
 /* Size class byte ranges (upper ends inclusive). */

@@ -19,8 +19,8 @@ enum {
 #undef RF_DTYPE
   RF_DT_ROWS
 };
-_Static_assert(RF_DT_ROWS == RF_DTYPE_COUNT && RF_DT_ROW_F32 == RF_DTYPE_F32 &&
-               RF_DT_ROW_F16 == RF_DTYPE_F16 && RF_DT_ROW_BF16 == RF_DTYPE_BF16,
+_Static_assert((int)RF_DT_ROWS == (int)RF_DTYPE_COUNT && (int)RF_DT_ROW_F32 == (int)RF_DTYPE_F32 &&
+               (int)RF_DT_ROW_F16 == (int)RF_DTYPE_F16 && (int)RF_DT_ROW_BF16 == (int)RF_DTYPE_BF16,
                "model/dtypes.def and include/redfuzz/dtype.h disagree");
 
 const rf_dtype_info *rf_dtype_get(rf_dtype d) {
