@@ -385,7 +385,9 @@ static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v, uint
 }
 
 static int keep_variant(const bench_opts *o, const rf_variant *v, rf_op op) {
-  if (v->op != op) return 0;
+  /* float32 inputs only: the bench's buffers and its judge are float32 (16-bit variants are
+   * checked by run, sweep and fuzzing, not timed yet) */
+  if (v->op != op || v->in_dtype != RF_DTYPE_F32) return 0;
   return o->only ? v == o->only : !v->is_mutant;
 }
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "model/dtype.h"
 #include "kernels/device.h"
 
 int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op) {
@@ -76,12 +77,19 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
 #define RF_CLI_SET_RF_FT_U64(m, ct, v) c.m = (ct)(v)->num
 #define RF_CLI_SET_RF_FT_U32(m, ct, v) c.m = (ct)(v)->num
 #define RF_CLI_SET_RF_FT_WAVE(m, ct, v) c.m = (ct)(v)->num
+#define RF_CLI_SET_RF_FT_DTYPE(m, ct, v) c.m = (ct)(v)->num
 #define RF_CLI_SET_RF_FT_NAME(m, ct, v) snprintf(c.m, sizeof c.m, "%s", (v)->text)
 #define RF_CASE_FIELD(key, member, ctype, type, lo, hi, dflt, input, help) \
   if (CF_##key != CF_op && CF_##key != CF_n && vals[CF_##key].given)    \
     RF_CLI_SET_##type(member, ctype, &vals[CF_##key]);
 #include "model/case_fields.def"
 #undef RF_CASE_FIELD
+  /* --variant NAME alone: the case has the variant's input type, as it has its op. */
+  if (named && !vals[CF_dtype].given && !from_file) c.dtype = named->in_dtype;
+  if (named && named->in_dtype != c.dtype)
+    return rf_flag_error(cmd, &specs[CF_variant], named->name, "reads %s inputs, but the "
+                         "dtype is %s (allowed: --dtype %s)", rf_dtype_name(named->in_dtype),
+                         rf_dtype_name(c.dtype), rf_dtype_name(named->in_dtype));
   if (rf_case_validate(&c, lim, err, sizeof err)) {
     fprintf(stderr, "redfuzz %s: %s (this backend's limits)\n", cmd, err);
     return -1;

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "model/dtype.h"
 #include "run/report.h"
 
 #define RF_FLAGS_DEF "flags_list.def"
@@ -13,6 +14,7 @@ static const char help[] =
   "Lists every variant (mutants are marked) with whether it is deterministic, its launch\n"
   "constraints, and its plan — the combining tree whose longest addition chain h gives the\n"
   "error bound — resolved for the given size and the variant's default launch parameters.\n"
+  "A variant that reads f16 or bf16 says so: it runs only on cases of that dtype.\n"
   "\n";
 
 int rf_cmd_list(int argc, char **argv) {
@@ -71,13 +73,19 @@ int rf_cmd_list(int argc, char **argv) {
       rf_json_string(stdout, v->summary);
       printf(",\"constraints\":");
       rf_json_string(stdout, v->constraints);
-      printf(",\"fuzz_max_n\":%llu}\n", (unsigned long long)v->fuzz_max_n);
+      printf(",\"fuzz_max_n\":%llu,\"in_dtype\":\"%s\",\"out_dtype\":\"%s\"}\n",
+             (unsigned long long)v->fuzz_max_n, rf_dtype_name(v->in_dtype),
+             rf_dtype_name(v->out_dtype));
     } else {
       printf("%-28s %-5s %-6s %s\n", v->name, v->deterministic ? "yes" : "no",
              v->is_mutant ? "yes" : "", why ? why : plan);
       printf("%-28s %-5s %-6s block %u grid %u | %s\n", "", "", "", cfg.block, cfg.grid,
              v->constraints);
       printf("%-28s %-5s %-6s %s\n", "", "", "", v->summary);
+      if (v->in_dtype != RF_DTYPE_F32 || v->out_dtype != RF_DTYPE_F32)
+        printf("%-28s %-5s %-6s reads %s, writes %s: runs on dtype=%s cases only\n", "", "", "",
+               rf_dtype_name(v->in_dtype), rf_dtype_name(v->out_dtype),
+               rf_dtype_name(v->in_dtype));
       if (v->fuzz_max_n)
         printf("%-28s %-5s %-6s fuzzed only up to %llu elements (slow beyond); swept at every size\n",
                "", "", "", (unsigned long long)v->fuzz_max_n);

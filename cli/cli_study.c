@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "model/dtype.h"
 #include "run/backend.h"
 #include "model/gen.h"
 #include "run/study.h"
@@ -81,6 +82,9 @@ static int add_variant(study_cfg *S, const char *name) {
     return usage_error("--variant: '%s' is not a %s variant of this build (allowed: a name "
                        "from 'redfuzz list', or cpu/sequential, cpu/pairwise)", name,
                        rf_op_name(S->op));
+  if (v->in_dtype != RF_DTYPE_F32)   /* the study's inputs are float32 */
+    return usage_error("--variant: '%s' reads %s inputs (allowed: a variant that reads f32)",
+                       name, rf_dtype_name(v->in_dtype));
   S->var[S->n_var] = v;
   S->names[S->n_var++] = v->name;
   return 0;
@@ -92,7 +96,7 @@ static void default_variants(study_cfg *S) {
     for (int c = 0; c < RF_STUDY_CPU_COUNT; c++) add_variant(S, rf_study_cpu_name((rf_study_cpu)c));
   for (size_t i = 0; i < rf_variant_count(); i++) {
     const rf_variant *v = rf_variant_at(i);
-    if (v->op == S->op && !v->is_mutant) add_variant(S, v->name);
+    if (v->op == S->op && !v->is_mutant && v->in_dtype == RF_DTYPE_F32) add_variant(S, v->name);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "run/backend.h"
 #include "cli.h"
+#include "model/dtype.h"
 #include "run/report.h"
 #include "model/number.h"
 
@@ -336,6 +337,7 @@ static int sweep_work(void *ctx) {
     rf_op op = (rf_op)v[F_OP].list[oi];
     if (!j->want[op]) continue;
     size_t nsizes = rf_op_has_rows(op) ? shapes->count : ns->count;
+    for (size_t ti = 0; ti < v[F_DTYPE].count; ti++)
     for (size_t si = 0; si < nsizes; si++)
     for (size_t di = 0; di < dists->count; di++)
     for (size_t ki = 0; ki < seeds->count; ki++)
@@ -357,6 +359,7 @@ static int sweep_work(void *ctx) {
         c.n = ns->list[si];
       }
       c.dist = (rf_dist)dists->list[di];
+      c.dtype = (rf_dtype)v[F_DTYPE].list[ti];
       c.sched = (rf_sched)scheds->list[ci];
       c.seed = seeds->list[ki];
       c.block = (uint32_t)blocks->list[bi];
@@ -407,6 +410,18 @@ int rf_cmd_sweep(int argc, char **argv) {
       rf_flag_error("sweep", &rf_flags[F_VARIANT], variant, "is a %s variant, but --op '%s' "
                     "leaves %s out (allowed: a variant of a listed op)", rf_op_name(named->op),
                     v[F_OP].text, rf_op_name(named->op));
+      goto out;
+    }
+    if (!v[F_DTYPE].given) {   /* --variant: its input type */
+      v[F_DTYPE].list[0] = (uint64_t)named->in_dtype;
+      v[F_DTYPE].count = 1;
+    }
+    int has = 0;
+    for (size_t i = 0; i < v[F_DTYPE].count; i++) has |= v[F_DTYPE].list[i] == named->in_dtype;
+    if (!has) {
+      rf_flag_error("sweep", &rf_flags[F_VARIANT], variant, "reads %s inputs, but --dtype '%s' "
+                    "leaves %s out (allowed: a list with %s)", rf_dtype_name(named->in_dtype),
+                    v[F_DTYPE].text, rf_dtype_name(named->in_dtype), rf_dtype_name(named->in_dtype));
       goto out;
     }
   }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/case.h"
+#include "model/dtype.h"
 #include "model/number.h"
 
 const char *rf_flag_op_names(unsigned i) { return i < RF_OP_COUNT ? rf_op_name((rf_op)i) : NULL; }
@@ -15,6 +16,9 @@ const char *rf_flag_dist_names(unsigned i) {
 }
 const char *rf_flag_sched_names(unsigned i) {
   return i < RF_SCHED_COUNT ? rf_sched_name((rf_sched)i) : NULL;
+}
+const char *rf_flag_dtype_names(unsigned i) {
+  return i < RF_DTYPE_COUNT ? rf_dtype_name((rf_dtype)i) : NULL;
 }
 const char *rf_flag_wave_names(unsigned i) {
   static const char *const w[] = {"32", "64"};

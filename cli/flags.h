@@ -84,6 +84,7 @@ int rf_flag_error(const char *cmd, const rf_flag_spec *s, const char *value, con
 const char *rf_flag_op_names(unsigned i);
 const char *rf_flag_dist_names(unsigned i);
 const char *rf_flag_sched_names(unsigned i);
+const char *rf_flag_dtype_names(unsigned i);
 const char *rf_flag_wave_names(unsigned i);        /* "32", "64" */
 const char *rf_flag_bench_op_names(unsigned i);    /* ops and "all" */
 const char *rf_flag_study_op_names(unsigned i);    /* "sum", "softmax" */

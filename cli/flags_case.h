@@ -24,6 +24,7 @@
 #define RF_CLI_T_RF_FT_U32 NUM
 #define RF_CLI_T_RF_FT_WAVE NUM
 #define RF_CLI_T_RF_FT_NAME TEXT
+#define RF_CLI_T_RF_FT_DTYPE NAME
 #define RF_CLI_M_RF_FT_OP "OP"
 #define RF_CLI_M_RF_FT_DIST "D"
 #define RF_CLI_M_RF_FT_SCHED "S"
@@ -31,6 +32,7 @@
 #define RF_CLI_M_RF_FT_U32 "N"
 #define RF_CLI_M_RF_FT_WAVE "W"
 #define RF_CLI_M_RF_FT_NAME "NAME"
+#define RF_CLI_M_RF_FT_DTYPE "T"
 #define RF_CLI_N_RF_FT_OP rf_flag_op_names
 #define RF_CLI_N_RF_FT_DIST rf_flag_dist_names
 #define RF_CLI_N_RF_FT_SCHED rf_flag_sched_names
@@ -38,6 +40,7 @@
 #define RF_CLI_N_RF_FT_U32 NULL
 #define RF_CLI_N_RF_FT_WAVE rf_flag_wave_names
 #define RF_CLI_N_RF_FT_NAME NULL
+#define RF_CLI_N_RF_FT_DTYPE rf_flag_dtype_names
 /* A NAME field's range is its text's length: 0..RF_VARIANT_NAME_MAX - 1 bytes. */
 #define RF_CLI_LO_(t, lo) RF_CLI_CAT(RF_CLI_LOX_, RF_CLI_IS_NAME_(t))(lo)
 #define RF_CLI_NAMEP_RF_FT_NAME RF_CLI_PROBE_

@@ -8,9 +8,10 @@
 extern "C" {
 #endif
 /* Enqueues on stream (a hipStream_t; NULL = the default stream) a kernel filling
- * dev_out[0 .. rf_case_elems(c)) with exactly rf_generate's bits. Returns 0 or the
+ * dev_out[0 .. rf_case_elems(c)) with exactly rf_generate's bits: floats for f32 cases, the
+ * 16-bit encodings of the same values for f16 and bf16 (rf_dtype_store's layout). Returns 0 or the
  * hipError_t of the launch. Nothing is launched for an empty case. */
-int rf_gen_launch(const rf_case *c, float *dev_out, void *stream);
+int rf_gen_launch(const rf_case *c, void *dev_out, void *stream);
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,11 @@ extern const rf_variant *const rf_family_argmax_vec4[];
 extern const rf_variant *const rf_family_softmax[];
 extern const rf_variant *const rf_family_logsumexp[];
 extern const rf_variant *const rf_family_logsoftmax[];
+/* 16-bit inputs (kernels/half/): they run on f16 / bf16 cases only */
+extern const rf_variant *const rf_family_sum_half[];
+extern const rf_variant *const rf_family_max_half[];
+extern const rf_variant *const rf_family_argmax_half[];
+extern const rf_variant *const rf_family_softmax_half[];
 #ifdef RF_WITH_MUTANTS
 extern const rf_variant *const rf_family_mutants[];
 #endif
@@ -36,6 +41,10 @@ static void ensure_table(void) {
   add_family(rf_family_softmax);
   add_family(rf_family_logsumexp);
   add_family(rf_family_logsoftmax);
+  add_family(rf_family_sum_half);
+  add_family(rf_family_max_half);
+  add_family(rf_family_argmax_half);
+  add_family(rf_family_softmax_half);
 #ifdef RF_WITH_MUTANTS
   add_family(rf_family_mutants);
 #endif

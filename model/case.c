@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "number.h"
+#include "dtype.h"
 
 static const char *const op_names[RF_OP_COUNT] = {"sum",     "max",       "argmax",
                                                     "softmax", "logsumexp", "logsoftmax"};
@@ -90,6 +91,7 @@ void rf_field_allowed(const rf_field *f, char *buf, size_t len) {
   case RF_FT_OP: snprintf(buf, len, "%s", rf_op_list()); break;
   case RF_FT_DIST: snprintf(buf, len, "%s", rf_dist_list()); break;
   case RF_FT_SCHED: snprintf(buf, len, "%s", rf_sched_list()); break;
+  case RF_FT_DTYPE: snprintf(buf, len, "%s", rf_dtype_list()); break;
   case RF_FT_WAVE: snprintf(buf, len, "32 or 64"); break;
   case RF_FT_NAME:
     snprintf(buf, len, "\"\" or \"<op>/<name>\", at most %d printable characters without "
@@ -136,6 +138,9 @@ int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, siz
   case RF_FT_SCHED:
     return rf_sched_parse(text, MEMBER(c, f, rf_sched))
                ? refuse(f, text, "not a schedule", why, whylen) : 0;
+  case RF_FT_DTYPE:
+    return rf_dtype_parse(text, MEMBER(c, f, rf_dtype))
+               ? refuse(f, text, "not an element type", why, whylen) : 0;
   case RF_FT_NAME:
     if (strlen(text) >= RF_VARIANT_NAME_MAX) {
       char q[256];
@@ -162,6 +167,7 @@ void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len)
   case RF_FT_OP: name = rf_op_name(*CMEMBER(c, f, rf_op)); break;
   case RF_FT_DIST: name = rf_dist_name(*CMEMBER(c, f, rf_dist)); break;
   case RF_FT_SCHED: name = rf_sched_name(*CMEMBER(c, f, rf_sched)); break;
+  case RF_FT_DTYPE: name = rf_dtype_name(*CMEMBER(c, f, rf_dtype)); break;
   case RF_FT_NAME:
     snprintf(buf, len, "%.*s", RF_VARIANT_NAME_MAX - 1, *CMEMBER(c, f, rf_variant_name));
     return;
@@ -179,6 +185,7 @@ void rf_case_default(rf_case *c) {
     case RF_FT_OP: *MEMBER(c, f, rf_op) = (rf_op)f->dflt; break;
     case RF_FT_DIST: *MEMBER(c, f, rf_dist) = (rf_dist)f->dflt; break;
     case RF_FT_SCHED: *MEMBER(c, f, rf_sched) = (rf_sched)f->dflt; break;
+    case RF_FT_DTYPE: *MEMBER(c, f, rf_dtype) = (rf_dtype)f->dflt; break;
     case RF_FT_NAME: break;   /* "" */
     case RF_FT_U64: *MEMBER(c, f, uint64_t) = f->dflt; break;
     default: *MEMBER(c, f, uint32_t) = (uint32_t)f->dflt; break;
@@ -228,6 +235,7 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
     case RF_FT_OP: e = (unsigned)*CMEMBER(c, f, rf_op); if (e >= RF_OP_COUNT) break; continue;
     case RF_FT_DIST: e = (unsigned)*CMEMBER(c, f, rf_dist); if (e >= RF_DIST_COUNT) break; continue;
     case RF_FT_SCHED: e = (unsigned)*CMEMBER(c, f, rf_sched); if (e >= RF_SCHED_COUNT) break; continue;
+    case RF_FT_DTYPE: e = (unsigned)*CMEMBER(c, f, rf_dtype); if (e >= RF_DTYPE_COUNT) break; continue;
     case RF_FT_NAME: continue;
     default: {
       uint64_t v = f->type == RF_FT_U64 ? *CMEMBER(c, f, uint64_t) : *CMEMBER(c, f, uint32_t);
@@ -294,6 +302,7 @@ static int fields_equal(const rf_case *a, const rf_case *b, int inputs_only) {
     case RF_FT_OP: same = *CMEMBER(a, f, rf_op) == *CMEMBER(b, f, rf_op); break;
     case RF_FT_DIST: same = *CMEMBER(a, f, rf_dist) == *CMEMBER(b, f, rf_dist); break;
     case RF_FT_SCHED: same = *CMEMBER(a, f, rf_sched) == *CMEMBER(b, f, rf_sched); break;
+    case RF_FT_DTYPE: same = *CMEMBER(a, f, rf_dtype) == *CMEMBER(b, f, rf_dtype); break;
     default: same = *CMEMBER(a, f, uint32_t) == *CMEMBER(b, f, uint32_t); break;
     }
     if (!same) return 0;
@@ -317,7 +326,7 @@ void rf_case_write_json_members(const rf_case *c, FILE *f, int with_variant) {
     char v[RF_VARIANT_NAME_MAX + 8];
     rf_field_format(c, fd, v, sizeof v);
     int text = fd->type == RF_FT_OP || fd->type == RF_FT_DIST || fd->type == RF_FT_SCHED ||
-               fd->type == RF_FT_NAME;
+               fd->type == RF_FT_NAME || fd->type == RF_FT_DTYPE;
     fprintf(f, "%s\"%s\":", first ? "" : ",", fd->key);
     first = 0;
     if (!text) { fputs(v, f); continue; }

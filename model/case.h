@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "redfuzz/op.h"
+#include "redfuzz/dtype.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,7 +34,7 @@ typedef char rf_variant_name[RF_VARIANT_NAME_MAX];
 
 /* How a field's values are read and written (model/case_fields.def). */
 typedef enum { RF_FT_OP, RF_FT_DIST, RF_FT_SCHED, RF_FT_U64, RF_FT_U32, RF_FT_WAVE,
-               RF_FT_NAME } rf_field_type;
+               RF_FT_NAME, RF_FT_DTYPE } rf_field_type;
 
 /* The case: one member per line of model/case_fields.def, in its order. */
 typedef struct {

@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-/* Byte offsets of the layout (the same in versions 1 and 2; only the dist byte's reading
- * differs). */
+/* Byte offsets of the layout (the same in versions 1 and 2, where only the dist byte's
+ * reading differs; version 3 appends the element type byte). */
 enum {
   OFF_VERSION = 0,
   OFF_OP = 1,
@@ -21,8 +21,15 @@ enum {
   OFF_BLOCK = 30,   /* class byte + 2-byte payload */
   OFF_GRID = 33,    /* class byte + 4-byte payload */
   OFF_ITEMS = 38,   /* class byte + 1-byte payload */
-  ENCODED_LEN = 40
+  OFF_DTYPE = 40,   /* version 3 on: the element type, byte % V3_DTYPES */
+  ENCODED_LEN = 41
 };
+
+/* Version 3 added the element type (model/dtypes.def): its byte reads as byte % 3 over the
+ * table's first three rows (f32, f16, bf16), frozen; versions 1 and 2 decode to f32. A type
+ * added later needs a new version, as a distribution does. */
+enum { DTYPE_VERSION = 3, V3_DTYPES = 3 };
+_Static_assert((int)RF_DTYPE_COUNT >= (int)V3_DTYPES, "version 3 decodes onto f32, f16, bf16");
 
 enum { LITERAL = 255 };
 /* Size class byte ranges (upper ends inclusive). */
@@ -171,7 +178,7 @@ static const unsigned dist_since[RF_DIST_COUNT] = {
 };
 
 unsigned rf_codec_version(void) {
-  unsigned v = 2;
+  unsigned v = DTYPE_VERSION;
   for (int d = 0; d < RF_DIST_COUNT; d++)
     if (dist_since[d] > v) v = dist_since[d];
   return v;
@@ -191,8 +198,8 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
   /* Byte 0 (OFF_VERSION) is the layout version: 1..newest reads as that version, so a file
    * the encoder wrote keeps its meaning when distributions are added; any other value (0,
    * which is what the empty string reads as, or random fuzz bytes) reads as the newest, so
-   * decoding stays total and fuzzing reaches every distribution. Versions differ only in how
-   * the dist byte maps onto distributions. */
+   * decoding stays total and fuzzing reaches every distribution. Versions 1 and 2 differ only in
+   * how the dist byte maps onto distributions; version 3 adds the element type byte. */
   unsigned version = byte_at(b, OFF_VERSION);
   if (version < 1 || version > rf_codec_version()) version = rf_codec_version();
   out->op = (rf_op)(byte_at(b, OFF_OP) % RF_OP_COUNT);
@@ -213,6 +220,8 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
   out->block = decode_block(byte_at(b, OFF_BLOCK), le_at(b, OFF_BLOCK + 1, 2));
   out->grid = decode_grid(byte_at(b, OFF_GRID), le_at(b, OFF_GRID + 1, 4));
   out->items = decode_items(byte_at(b, OFF_ITEMS), byte_at(b, OFF_ITEMS + 1));
+  out->dtype = version >= DTYPE_VERSION ? (rf_dtype)(byte_at(b, OFF_DTYPE) % V3_DTYPES)
+                                        : RF_DTYPE_F32;
   out->variant[0] = '\0'; /* the harness runs every variant of the op */
 }
 
@@ -237,5 +246,6 @@ size_t rf_case_encode(const rf_case *c, uint8_t *buf) {
   put_le(buf + OFF_GRID + 1, c->grid, 4);
   buf[OFF_ITEMS] = LITERAL;
   buf[OFF_ITEMS + 1] = (uint8_t)c->items;
+  buf[OFF_DTYPE] = (uint8_t)c->dtype;
   return ENCODED_LEN;
 }

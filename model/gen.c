@@ -18,6 +18,7 @@ void rf_gen_params_of(const rf_case *c, rf_gen_params *p) {
   /* rows of len elements: softmax (or logsumexp, logsoftmax) rows, or one row for the 1-D ops */
   *p = rf_gen_params_make(c->seed, (uint32_t)c->dist, (uint32_t)softmax,
                           softmax ? c->cols : total, total);
+  p->dtype = (uint32_t)c->dtype;
 }
 
 float rf_gen_one(const rf_case *c, uint64_t i) {

@@ -35,6 +35,7 @@ typedef struct {
   uint64_t total;     /* element count */
   uint32_t dist;      /* RF_GEN_* */
   uint32_t softmax;   /* 1 for softmax (rows of len), 0 for the 1-D ops (one row) */
+  uint32_t dtype;     /* rf_dtype: 0 float32, 1 f16, 2 bf16 (model/gen_half.h) */
 } rf_gen_params;
 
 #define RF_GEN_GAMMA UINT64_C(0x9E3779B97F4A7C15)
@@ -123,6 +124,7 @@ RF_HD rf_gen_params rf_gen_params_make(uint64_t seed, uint32_t dist, uint32_t so
   p.total = total;
   p.dist = dist;
   p.softmax = softmax;
+  p.dtype = 0;   /* float32; callers set the case's type */
   return p;
 }
 
@@ -179,9 +181,12 @@ RF_HD rf_gen_row rf_gen_row_of(const rf_gen_params *p, uint64_t r) {
   return q;
 }
 
-/* Element i (column j of row q->r) given its row's context. */
+#include "gen_half.h"
+
+/* Element i (column j of row q->r) given its row's context; a value of the case's type. */
 RF_HD float rf_gen_elem_in_row(const rf_gen_params *p, const rf_gen_row *q, uint64_t i,
                                uint64_t j) {
+  if (p->dtype != 0 && rf_gen_half_own(p->dist)) return rf_gen_half_elem(p, q, i, j);
   const uint64_t w = rf_gen_word(p->key, i);
   const uint64_t len = p->len ? p->len : 1;
   switch (p->dist) {

@@ -8,6 +8,7 @@
  * FLT_EVAL_METHOD 0 or 1 and no fast-math (the build passes -fno-fast-math). The per-element
  * loops of the softmax bound use dir_round.h's cheaper steps under their stated conditions. */
 #include "bounds.h"
+#include "model/dtype.h"
 
 #include <float.h>
 #include <math.h>
@@ -143,6 +144,22 @@ void rf_bound_sum_model(const rf_plan *plan, const rf_sum_facts *f, const rf_sum
 }
 
 int rf_sum_within(const rf_sum_bound *b, double abs_err) { return abs_err <= b->bound; }
+
+/* ---- a sum's output in a 16-bit type ------------------------------------------------------------- */
+void rf_bound_sum_output(const rf_sum_bound *b, double s_d, rf_dtype t, rf_sum_out_range *out) {
+  if (b->exact || b->bound == 0) {
+    out->lo = out->hi = rf_dtype_round(t, s_d);
+  } else {
+    /* s lies within |s_d| 2^-53 of s_d; each of s_d -+ (B + |s_d| 2^-52) is rounded once, and
+     * one step outward encloses it (dir_round.h). */
+    const double slack = next_up(b->bound + fabs(s_d) * 0x1p-52);
+    out->lo = rf_dtype_round(t, next_down(s_d - slack));
+    out->hi = rf_dtype_round(t, next_up(s_d + slack));
+  }
+  const double a = next_up(out->hi - s_d), c = next_up(s_d - out->lo);
+  out->bound = isinf(out->lo) || isinf(out->hi) ? INFINITY : a > c ? a : c;
+  if (out->bound < 0) out->bound = 0;
+}
 
 /* ---- softmax -------------------------------------------------------------------------------- */
 /* Exp models. exp_ulps is the error against the exact value, in ulps of the result.
@@ -360,6 +377,21 @@ rf_smr_params rf_softmax_bound_params(const rf_plan *plan, const rf_exp_model *e
                      .ftz = em->ftz, .recip_mul = plan->div == RF_DIV_RECIP_MUL,
                      .depth = rf_plan_depth(plan), .rescales = plan->rescales};
   return p;
+}
+
+void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t) {
+  const rf_dtype_info *ti = rf_dtype_get(t);
+  if (!ti || t == RF_DTYPE_F32) return;
+  /* |RN_t(v) - v| <= u_t |v| + eta_t (docs/TOLERANCES.md, "Softmax output in a 16-bit type") */
+  const double ut = ldexp(1, -ti->p), eta = ldexp(1, ti->emin - ti->p);
+  for (uint32_t j = 0; j < cols; j++) {
+    b->rel[j] = up_add(b->rel[j], up_mul(ut, up_add(1.0, b->rel[j])));
+    if (b->rel_kernel) b->rel_kernel[j] = up_add(b->rel_kernel[j], up_mul(ut, up_add(1.0, b->rel_kernel[j])));
+  }
+  b->abs_floor = up_add(up_mul(b->abs_floor, up_add(1.0, ut)), eta);
+  b->abs_kernel = up_add(up_mul(b->abs_kernel, up_add(1.0, ut)), eta);
+  b->row_sum_bound = up_add(up_add(b->row_sum_bound, up_mul(ut, up_add(1.0, b->row_sum_bound))),
+                            up_mul((double)cols, eta));
 }
 
 int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact) {

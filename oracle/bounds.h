@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "redfuzz/plan.h"
+#include "redfuzz/dtype.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,6 +42,16 @@ void rf_bound_sum_model(const rf_plan *plan, const rf_sum_facts *f, const rf_sum
                         rf_sum_bound *out);
 /* 1 when abs_err (|ŝ - s| rounded up, e.g. rf_xsum_abs_err_up) is within the bound. */
 int rf_sum_within(const rf_sum_bound *b, double abs_err);
+
+/* A sum accumulated in float32 within b of the exact s, then rounded once to the output type
+ * t (f16, bf16): round-to-nearest is monotone, so the output lies in [RN_t(s - B), RN_t(s + B)]
+ * (docs/TOLERANCES.md, "Output in a 16-bit type"), ±inf included where s ± B reaches t's
+ * overflow threshold. s_d is s rounded to double; when b->exact, s_d is s itself (the data
+ * make every partial sum exact, so s is a float32) and the range is the one value RN_t(s).
+ * bound: the largest |output - s| the range allows, rounded up (+inf when it has an
+ * infinity); for reports and ratios, the verdict is the range. */
+typedef struct { double lo, hi, bound; } rf_sum_out_range;
+void rf_bound_sum_output(const rf_sum_bound *b, double s_d, rf_dtype t, rf_sum_out_range *out);
 
 /* Softmax: per-element |ŷ_j - y_j| <= rel_j * y_j + abs_floor, y_j = y_exact[j] as given. */
 typedef struct {
@@ -86,6 +97,10 @@ void rf_bound_softmax_row(const rf_plan *plan, const rf_exp_model *em, const flo
 void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const float *x,
                               uint32_t cols, const double *y_approx, double y_rel,
                               double y_abs, rf_softmax_bound *out);
+/* A row's bound widened by one more rounding of each output to the 16-bit type t (nothing for
+ * f32): rel += u_t (1 + rel), abs += eta_t (half the type's subnormal spacing), the row sum by
+ * u_t (1 + its bound) + cols eta_t (docs/TOLERANCES.md, "Softmax output in a 16-bit type"). */
+void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t);
 /* 1 when |y_hat - y_exact| <= rel[j] * y_exact + abs_floor (the right side rounded up, the
  * left side compared exactly); 0 for non-finite y_hat. This is the folded check: use it with
  * the y the bound was computed from (for the final decision, the MPFR oracle's). */

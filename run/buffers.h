@@ -22,6 +22,9 @@ void rf_host_buf_free(rf_host_buf *b);
 
 /* Index of the first 32-bit word equal to RF_POISON_BITS, or (size_t)-1. */
 size_t rf_find_poison(const void *host, size_t bytes);
+/* The same for an output of 16-bit elements: the index of the first element still holding
+ * poison, as far as 16 bits can tell (buffers.c), or (size_t)-1. */
+size_t rf_find_poison_half(const void *host, size_t bytes);
 
 /* The input starts `misalign` floats after a 256-byte boundary (the gap holds guard
  * values), misalign = bits 62..63 of the seed, so vector loads meet every alignment

@@ -6,6 +6,7 @@
 #include "runner_internal.h"
 #include "backend.h"
 #include "judge.h"
+#include "model/dtype.h"
 #include "oracle/softmax_double.h"
 
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
@@ -126,6 +127,39 @@ void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *pla
   rf_judge_sum_exact(&o->xs, &o->facts, plan, rf_backend.sum_model, got, res);
 }
 
+void rf_judge_sum_exact_typed(const rf_xsum *exact, const rf_sum_facts *facts,
+                              const rf_plan *plan, const rf_sum_model *model, rf_dtype t,
+                              float got, rf_result *res) {
+  rf_judge_sum_exact(exact, facts, plan, model, got, res);
+  /* Non-finite inputs, only zeros: the IEEE result in any type is the float32 one (inf, NaN
+   * and signed zeros convert exactly); and overflowing float32 partial sums stay accepted. */
+  if (t == RF_DTYPE_F32 || !facts->all_finite || !facts->any_nonzero) return;
+  if (!isfinite(got) && res->verdict == RF_V_PASS) return;
+  rf_sum_bound b;
+  rf_bound_sum_model(plan, facts, model, &b);
+  rf_sum_out_range rg;
+  rf_bound_sum_output(&b, rf_xsum_round_f64(exact), t, &rg);
+  res->bound = rg.bound;
+  res->err = isnan(got) ? INFINITY : rf_xsum_abs_err_up(exact, got);
+  res->ratio = ratio_of(res->err, rg.bound);
+  const int in_range = got >= rg.lo && got <= rg.hi;
+  res->verdict = in_range ? RF_V_PASS : isfinite(got) ? RF_V_WRONG : RF_V_NONFINITE;
+  res->detail[0] = '\0';
+  if (!in_range)
+    snprintf(res->detail, sizeof res->detail, "got %.9g, the %s rounding of the float32 sum "
+             "allows [%.9g, %.9g]", (double)got, rf_dtype_name(t), rg.lo, rg.hi);
+  else if (isinf(got))
+    snprintf(res->detail, sizeof res->detail, "%g accepted: the sum overflows %s",
+             (double)got, rf_dtype_name(t));
+  res->suspicious = 0;
+}
+
+void rf_judge_sum_typed(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
+                        rf_dtype t, float got, rf_result *res) {
+  (void)r;
+  rf_judge_sum_exact_typed(&o->xs, &o->facts, plan, rf_backend.sum_model, t, got, res);
+}
+
 void rf_judge_max_exact(float want, float got, rf_result *res) {
   res->got = got;
   res->want = want;
@@ -192,8 +226,8 @@ static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
 
 /* Judges row i against the oracle's y for it. Returns 1 when some element is within the
  * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
-static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, uint32_t i,
-                     const float *got, row_judgement *out) {
+static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
+                     uint32_t i, const float *got, row_judgement *out) {
   const rf_runner *r = jc->r;
   const oracle_answer *o = bc->o;
   uint32_t cols = bc->c->cols;
@@ -208,6 +242,7 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, u
   if (exact) rf_bound_softmax_row(plan, exp_model_for(plan), xr, cols, yr, &b);
   else rf_bound_softmax_row_rel(plan, exp_model_for(plan), xr, cols, yr, o->row_rel[i],
                                 RF_SM_DOUBLE_ABS, &b);
+  rf_bound_softmax_output(&b, cols, ot);   /* a 16-bit output's final rounding */
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
   if (!exact && r->softmax_upgrade_all) return 1;
   for (uint32_t j = 0; j < cols; j++) {
@@ -266,6 +301,11 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, u
  * and each row's sum within the row-sum bound. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                       const float *got, rf_result *res) {
+  rf_judge_softmax_typed(jc, bc, plan, RF_DTYPE_F32, got, res);
+}
+
+void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
+                            rf_dtype ot, const float *got, rf_result *res) {
   rf_runner *r = jc->r;
   oracle_answer *o = bc->o;
   uint32_t rows = bc->c->rows, cols = bc->c->cols;
@@ -273,7 +313,7 @@ void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
   res->ratio = -1;   /* so the first element is recorded even when every error is 0 */
   for (uint32_t i = 0; i < rows; i++) {
     row_judgement rj;
-    if (judge_row(jc, bc, plan, i, got, &rj)) {
+    if (judge_row(jc, bc, plan, ot, i, got, &rj)) {
       if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
         jc->needs_upgrade = 1;
         return;
@@ -282,7 +322,7 @@ void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
       rf_oracle_softmax_row(bc->x + (size_t)i * cols, cols, o->y + (size_t)i * cols, NULL, NULL);
       o->row_mpfr[i] = 1;
       r->stats.softmax_rows_upgraded++;
-      judge_row(jc, bc, plan, i, got, &rj);
+      judge_row(jc, bc, plan, ot, i, got, &rj);
     }
     if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
       res->verdict = rj.v;

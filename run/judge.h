@@ -15,6 +15,12 @@
  * abs_sum, probabilistic, suspicious and, where it helps, detail. */
 void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const rf_plan *plan,
                         const rf_sum_model *model, float got, rf_result *res);
+/* The same for an output of type t: the float32 accumulation's bound, then one rounding to t
+ * (rf_bound_sum_output: the output must lie in [RN_t(s - B), RN_t(s + B)]). t = f32 is
+ * rf_judge_sum_exact. */
+void rf_judge_sum_exact_typed(const rf_xsum *exact, const rf_sum_facts *facts,
+                              const rf_plan *plan, const rf_sum_model *model, rf_dtype t,
+                              float got, rf_result *res);
 /* Max: exactly the oracle's value (NaN only when every input is NaN). */
 void rf_judge_max_exact(float want, float got, rf_result *res);
 /* Argmax: exactly the oracle's value and lowest index of it. */

@@ -1,14 +1,17 @@
 #include <math.h>
 #include <string.h>
 #include "report.h"
+#include "model/dtype.h"
 
 void rf_report_case_line(FILE *f, const rf_case *c) {
   fprintf(f, "op=%s ", rf_op_name(c->op));
   if (rf_op_has_rows(c->op)) fprintf(f, "rows=%u cols=%u ", c->rows, c->cols);
   else fprintf(f, "n=%llu ", (unsigned long long)c->n);
-  fprintf(f, "dist=%s seed=%llu block=%u grid=%u items=%u schedule=%s wave=%u%s%s\n",
+  /* the element type only when it is not the default, so float32 lines read as before */
+  fprintf(f, "dist=%s seed=%llu block=%u grid=%u items=%u schedule=%s wave=%u%s%s%s%s\n",
           rf_dist_name(c->dist), (unsigned long long)c->seed, c->block, c->grid, c->items,
-          rf_sched_name(c->sched), c->wave, c->variant[0] ? " variant=" : "", c->variant);
+          rf_sched_name(c->sched), c->wave, c->dtype ? " dtype=" : "",
+          c->dtype ? rf_dtype_name(c->dtype) : "", c->variant[0] ? " variant=" : "", c->variant);
 }
 
 static void num(FILE *f, double v) {

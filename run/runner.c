@@ -10,10 +10,12 @@
 #include <unistd.h>
 #include "runner_internal.h"
 #include "model/gen.h"
+#include "model/dtype.h"
 
 static void judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel);
   rf_host_buf_free(&jc->rel_kernel);
+  rf_host_buf_free(&jc->got_f32);
 }
 
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
@@ -82,6 +84,8 @@ void rf_runner_destroy(rf_runner *r) {
   for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) judge_ctx_free(&r->judges[t]);
   rf_host_buf_free(&r->saved);
   rf_host_buf_free(&r->x);
+  rf_host_buf_free(&r->x_in);
+  rf_host_buf_free(&r->many_x_in);
   rf_host_buf_free(&r->y_exact);
   rf_host_buf_free(&r->row_rel);
   rf_host_buf_free(&r->row_mpfr);
@@ -98,13 +102,14 @@ rf_limits rf_runner_limits(const rf_runner *r) {
 }
 
 /* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
-static size_t out_bytes(const rf_case *c) {
+static size_t out_bytes(const rf_case *c, const rf_variant *v) {
+  const size_t esz = rf_dtype_bytes(v->out_dtype);
   switch (c->op) {
   case RF_OP_ARGMAX: return sizeof(rf_argmax_out);
   case RF_OP_SOFTMAX:
-  case RF_OP_LOGSOFTMAX: return (size_t)c->rows * c->cols * sizeof(float);
-  case RF_OP_LOGSUMEXP: return (size_t)c->rows * sizeof(float);
-  default: return sizeof(float);
+  case RF_OP_LOGSOFTMAX: return (size_t)c->rows * c->cols * esz;
+  case RF_OP_LOGSUMEXP: return (size_t)c->rows * esz;
+  default: return esz;
   }
 }
 
@@ -153,7 +158,7 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   v->plan(&p->cfg, &p->plan);
   rf_plan_format(&p->plan, res->plan, sizeof res->plan);
   res->depth = rf_plan_depth(&p->plan);
-  p->ob = out_bytes(c);
+  p->ob = out_bytes(c, v);
   p->runs = v->deterministic && p->ob ? 2 : 1;
   return 0;
 }
@@ -250,7 +255,9 @@ static int collect_run(const rf_runner *r, const pending *p, int k, rf_result *r
     snprintf(res->detail, sizeof res->detail, "guard zone overwritten: %s", where);
     return -1;
   }
-  size_t first = rf_find_poison(rf_arena_host(&r->arena, p->out_slot[k]), p->ob);
+  size_t first = p->v->out_dtype == RF_DTYPE_F32 || p->v->op == RF_OP_ARGMAX
+                     ? rf_find_poison(rf_arena_host(&r->arena, p->out_slot[k]), p->ob)
+                     : rf_find_poison_half(rf_arena_host(&r->arena, p->out_slot[k]), p->ob);
   if (first != (size_t)-1) {
     res->verdict = RF_V_UNWRITTEN;
     snprintf(res->detail, sizeof res->detail, "output word %zu still holds the poison", first);
@@ -265,11 +272,26 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
   const oracle_answer *o = p->bc->o;
   if (collect_run(r, p, 0, res)) return;
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
+  const rf_dtype ot = p->v->out_dtype;
   switch (p->bc->c->op) {
-  case RF_OP_SUM: rf_judge_sum(r, o, &p->plan, *(const float *)got, res); break;
-  case RF_OP_MAX: rf_judge_max(o, *(const float *)got, res); break;
+  case RF_OP_SUM: rf_judge_sum_typed(r, o, &p->plan, ot, rf_dtype_load(ot, got, 0), res); break;
+  case RF_OP_MAX: rf_judge_max(o, rf_dtype_load(ot, got, 0), res); break;
   case RF_OP_ARGMAX: rf_judge_argmax(o, got, res); break;
-  case RF_OP_SOFTMAX: rf_judge_softmax(jc, p->bc, &p->plan, got, res); break;
+  case RF_OP_SOFTMAX:
+    if (ot != RF_DTYPE_F32) {   /* 16-bit outputs: as floats (exact) for the judge */
+      const size_t n = (size_t)p->bc->elems;
+      float *g = rf_host_buf_get(&jc->got_f32, (n + 1) * sizeof(float));
+      if (!g) {
+        res->verdict = RF_V_LAUNCH_ERROR;
+        snprintf(res->detail, sizeof res->detail, "out of host memory for the output");
+        break;
+      }
+      for (size_t i = 0; i < n; i++) g[i] = rf_dtype_load(ot, got, i);
+      rf_judge_softmax_typed(jc, p->bc, &p->plan, ot, g, res);
+    } else {
+      rf_judge_softmax(jc, p->bc, &p->plan, got, res);
+    }
+    break;
   case RF_OP_LOGSUMEXP:
   case RF_OP_LOGSOFTMAX: rf_judge_lse(p->bc, &p->plan, got, res); break;
   default: break;
@@ -421,8 +443,9 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   if (ia != a) rf_arena_reset(ia);
   for (size_t i = 0; i < nc; i++) {
     if (bcs[i].dev_gen) continue;   /* made on the device (runner_device.c) */
-    bcs[i].in_slot = rf_arena_add_input(ia, bcs[i].x, bcs[i].elems * sizeof(float),
-                                        rf_input_misalign(bcs[i].c) * sizeof(float));
+    const size_t esz = rf_dtype_bytes(bcs[i].c->dtype);
+    bcs[i].in_slot = rf_arena_add_input(ia, bcs[i].x_in ? bcs[i].x_in : (const void *)bcs[i].x,
+                                        bcs[i].elems * esz, rf_input_misalign(bcs[i].c) * esz);
     host_oom |= bcs[i].in_slot < 0;
   }
   double t0 = rf_now_ms();
@@ -526,6 +549,12 @@ static int check_case(const rf_runner *r, const rf_case *c, char *err, size_t er
              c->variant);
     return -1;
   }
+  const rf_variant *v = c->variant[0] ? rf_variant_find(c->variant) : NULL;
+  if (v && v->in_dtype != c->dtype) {
+    snprintf(err, errlen, "dtype: '%s' is not the input type of variant '%s' (allowed: %s)",
+             rf_dtype_name(c->dtype), c->variant, rf_dtype_name(v->in_dtype));
+    return -1;
+  }
   return 0;
 }
 
@@ -538,6 +567,7 @@ static size_t prepare_case(rf_runner *r, batch_case *bc, rf_result *out, size_t 
   for (size_t i = 0; i < rf_variant_count() && k < max; i++) {
     const rf_variant *v = rf_variant_at(i);
     if (v->op != c->op) continue;
+    if (v->in_dtype != c->dtype) continue;   /* a variant reads one element type */
     if (c->variant[0] && strcmp(c->variant, v->name) != 0) continue;
     if (r->keep && !r->keep(v, r->keep_ctx)) continue;
     if (prepare(r, bc, v, &out[k++], &ps[*np]) == 0) (*np)++;
@@ -558,6 +588,12 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
                                 (unsigned long long)elems); return -1; }
     double t0 = rf_now_ms();
     if (!rf_runner_device_gen_for(r, c)) rf_generate(c, x);
+    if (c->dtype != RF_DTYPE_F32) {
+      void *xin = rf_host_buf_get(&r->x_in, elems * rf_dtype_bytes(c->dtype) + 1);
+      if (!xin) { snprintf(err, errlen, "out of host memory for %llu inputs",
+                           (unsigned long long)elems); return -1; }
+      rf_dtype_store(c->dtype, x, elems, xin);
+    }
     double t1 = rf_now_ms();
     memset(&r->answer, 0, sizeof r->answer);
     rf_compute_oracle(r, c, x, elems, &r->answer);
@@ -568,6 +604,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
   }
   r->stats.cases++;
   batch_case bc = {.c = c, .x = r->x.p, .elems = elems, .o = &r->answer,
+                   .x_in = c->dtype != RF_DTYPE_F32 ? r->x_in.p : NULL,
                    .dev_gen = rf_runner_device_gen_for(r, c)};
   pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);
   if (!ps && max) { snprintf(err, errlen, "out of host memory"); return -1; }
@@ -589,6 +626,7 @@ static void solve_one(void *arg, size_t i, unsigned worker) {
   double t0 = rf_now_ms();
   bc->dev_gen = rf_runner_device_gen_for(j->r, bc->c);
   if (!bc->dev_gen) rf_generate(bc->c, (float *)bc->x);   /* else made on the device */
+  if (bc->x_in) rf_dtype_store(bc->c->dtype, bc->x, bc->elems, (void *)bc->x_in);
   double t1 = rf_now_ms();
   memset(bc->o, 0, sizeof *bc->o);
   rf_compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);
@@ -633,8 +671,10 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
   batch_case *bcs = rf_host_buf_get(&r->many_case, nc * sizeof *bcs);
   oracle_answer *os = rf_host_buf_get(&r->many_answer, nc * sizeof *os);
   float *xs = rf_host_buf_get(&r->many_x, (total + 1) * sizeof(float));
+  /* 16-bit inputs' device layout: at most 2 bytes an element, at the same element offsets */
+  uint16_t *xs_in = rf_host_buf_get(&r->many_x_in, (total + 1) * sizeof(uint16_t));
   pending *ps = rf_host_buf_get(&r->pending, nc * max * sizeof *ps);
-  if (!bcs || !os || !xs || (!ps && max)) {
+  if (!bcs || !os || !xs || !xs_in || (!ps && max)) {
     snprintf(err, errlen, "out of host memory for a batch of %zu cases", nc);
     for (size_t i = 0; i < nc; i++)
       if (!rf_op_has_rows(cs[i].op)) counts[i] = -1;
@@ -643,7 +683,8 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
   size_t m = 0, off = 0;
   for (size_t i = 0; i < nc; i++) {
     if (rf_op_has_rows(cs[i].op) || counts[i] < 0) continue;
-    bcs[m] = (batch_case){.c = &cs[i], .x = xs + off, .elems = rf_case_elems(&cs[i]), .o = &os[m]};
+    bcs[m] = (batch_case){.c = &cs[i], .x = xs + off, .elems = rf_case_elems(&cs[i]), .o = &os[m],
+                          .x_in = cs[i].dtype != RF_DTYPE_F32 ? xs_in + off : NULL};
     off += bcs[m++].elems;
   }
   solve_all(r, bcs, m);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner_internal.h"
+#include "model/dtype.h"
 #include "model/gen.h"
 #include "kernels/gen_device.h"
 #include "kernels/verdict_device.h"
@@ -42,6 +43,8 @@ void rf_runner_device_init(rf_runner *r, const rf_settings *set) {
 
 int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c) {
   if (c->op != RF_OP_SUM && c->op != RF_OP_MAX && c->op != RF_OP_ARGMAX) return 0;
+  /* The device oracle reads floats: 16-bit cases are generated and solved on the host. */
+  if (c->dtype != RF_DTYPE_F32) return 0;
   return r->device_oracle == 1 || (r->device_oracle == 2 && rf_case_elems(c) >= r->device_min_elems);
 }
 
@@ -64,7 +67,7 @@ const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
                                     const rf_arena *inputs) {
   size_t total = 0;
   for (size_t i = 0; i < nc; i++) {
-    const size_t pad = rf_input_misalign(bcs[i].c) * sizeof(float);
+    const size_t pad = rf_input_misalign(bcs[i].c) * rf_dtype_bytes(bcs[i].c->dtype);
     if (!bcs[i].dev_gen) {
       bcs[i].dev_x = (const float *)((const char *)rf_arena_dev(inputs, bcs[i].in_slot) + pad);
       continue;

@@ -39,6 +39,8 @@ typedef struct {
 typedef struct {
   const rf_case *c;
   const float *x;
+  const void *x_in;        /* the input in its device layout when that is not x (f16, bf16:
+                              16-bit encodings, rf_dtype_store); NULL for f32 */
   uint64_t elems;
   oracle_answer *o;
   int in_slot;
@@ -75,6 +77,7 @@ typedef struct pending {
 typedef struct {
   struct rf_runner *r;
   rf_host_buf rel, rel_kernel;
+  rf_host_buf got_f32;   /* a 16-bit softmax output as floats (exact) */
   int may_upgrade;
   int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
 } judge_ctx;
@@ -89,6 +92,7 @@ struct rf_runner {
   rf_host_buf lse_rows;          /* logsumexp, logsoftmax: the rows' oracle facts */
   /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
   rf_host_buf many_x, many_answer, many_case;
+  rf_host_buf x_in, many_x_in;   /* 16-bit inputs in their device layout (batch_case.x_in) */
   rf_host_buf descs;             /* the batch's launches (launch_graph.h) */
   size_t n_descs;                /* how many descs hold (0: none could be described) */
   rf_graph_cache graphs;
@@ -147,11 +151,17 @@ void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *pla
 void rf_judge_max(const oracle_answer *o, float got, rf_result *res);
 /* The exp a softmax variant's plan declares, as this backend computes it. */
 const rf_exp_model *rf_judge_exp_model(const rf_plan *plan);
+/* rf_judge_sum for an output of type t (judge.h, rf_judge_sum_exact_typed). */
+void rf_judge_sum_typed(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
+                        rf_dtype t, float got, rf_result *res);
 void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res);
 /* Every row of a softmax output; may recompute rows with MPFR when jc->may_upgrade, else
  * sets jc->needs_upgrade and returns early. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                       const float *got, rf_result *res);
+/* The same for an output of type ot (16-bit: its bound widened by the final rounding). */
+void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
+                            rf_dtype ot, const float *got, rf_result *res);
 
 /* judge_log.c: logsumexp and log-softmax from the MPFR oracle, every output against its
  * bound (oracle/logsumexp.h). */

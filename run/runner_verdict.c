@@ -54,8 +54,10 @@ void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
 
 int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c) {
   /* Up to 2^16 rows: a record per row and variant comes back (48 bytes each). */
-  if (c->op != RF_OP_SOFTMAX || !r->device_verdict || r->serial || r->softmax_mpfr_only ||
-      r->softmax_upgrade_all || !rf_case_elems(c) || c->rows > RF_SMD_MAX_ROWS)
+  /* float32 only: 16-bit cases are made and solved on the host (runner_device.c). */
+  if (c->op != RF_OP_SOFTMAX || c->dtype != RF_DTYPE_F32 || !r->device_verdict || r->serial ||
+      r->softmax_mpfr_only || r->softmax_upgrade_all || !rf_case_elems(c) ||
+      c->rows > RF_SMD_MAX_ROWS)
     return 0;
   return r->device_verdict == 1 || rf_case_elems(c) >= r->device_min_elems;
 }

@@ -36,6 +36,15 @@
  *                 a launch that breaks the recording only costs the speed-up)
  *   fuzz_max_n    0, or the largest element count a fuzz campaign should run the variant on
  *                 (it is slow beyond); sweeps still run it at every size (ABI version 2)
+ *   in_dtype      the element type of a->x (ABI version 3): RF_DTYPE_F32 (0, the default of a
+ *                 positional initialiser that stops before it), RF_DTYPE_F16 or RF_DTYPE_BF16
+ *                 (include/redfuzz/dtype.h). a->x then points to n (or rows*cols) elements of
+ *                 that type: floats, or 16-bit encodings (IEEE binary16 / bfloat16, read as
+ *                 const uint16_t *). The variant runs only on cases whose dtype is in_dtype.
+ *   out_dtype     the type written to a->out: in_dtype or RF_DTYPE_F32 (sum, max: one
+ *                 element; softmax: rows*cols elements, 16-bit encodings for a 16-bit type);
+ *                 argmax always writes rf_argmax_out with a float value (RF_DTYPE_F32). The
+ *                 bound adds the final rounding to out_dtype (docs/TOLERANCES.md).
  *
  * OUTPUT RULES (the op's contract, written once in docs/ORACLE.md, "The contract for special
  * values"; the distributions nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf and
@@ -124,7 +133,8 @@
 #include <stddef.h>
 #include "variant.h"
 
-#define RF_PLUGIN_ABI_VERSION 2   /* 2: rf_variant.fuzz_max_n, rf_plan.exp, rf_plugin_sanitizer */
+#define RF_PLUGIN_ABI_VERSION 3   /* 2: rf_variant.fuzz_max_n, rf_plan.exp, rf_plugin_sanitizer;
+                                     3: rf_variant.in_dtype, out_dtype (element types) */
 
 /* The sanitizer this translation unit is compiled with, exported by every plugin (a weak
  * definition, so several files of one plugin may include this header). The loader refuses a

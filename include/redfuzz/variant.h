@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "op.h"
 #include "plan.h"
+#include "dtype.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,9 +26,12 @@ typedef struct {
 typedef struct { float value; int32_t index; } rf_argmax_out;
 
 typedef struct {
-  const float *x;        /* device input: n or rows*cols floats */
-  void *out;             /* device output: sum/max: 1 float; argmax: rf_argmax_out;
-                            softmax: rows*cols floats */
+  const float *x;        /* device input: n or rows*cols elements of the variant's in_dtype
+                            (the case's type): floats for f32, 16-bit encodings for f16 and
+                            bf16 (cast to const uint16_t *) */
+  void *out;             /* device output: sum/max: 1 element of out_dtype; argmax:
+                            rf_argmax_out (value as float, exact for every type);
+                            softmax: rows*cols elements of out_dtype */
   void *scratch;         /* device scratch of scratch_bytes(cfg) bytes (may be NULL if 0) */
   void *stream;          /* hipStream_t (NULL = default stream) */
   rf_launch_cfg cfg;
@@ -57,6 +61,12 @@ typedef struct rf_variant {
    * and says so; sweeps, `run` and replays run it at every size. Last, so that positional
    * initialisers written before it leave it 0. */
   uint64_t fuzz_max_n;
+  /* Element types (ABI version 3), last for the same reason: 0 is f32. in_dtype: the input
+   * type the variant reads; it runs only on cases of that dtype (the runner skips it on the
+   * others). out_dtype: the type it writes (sum/max: the one output element; softmax: every
+   * element); its own input type or f32. argmax writes rf_argmax_out (out_dtype f32). */
+  rf_dtype in_dtype;
+  rf_dtype out_dtype;
 } rf_variant;
 
 /* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins). */

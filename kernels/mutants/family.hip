@@ -32,6 +32,11 @@ extern const rf_variant rf_mut_argmax_vec4_lane_ties;
 extern const rf_variant rf_mut_logsumexp_no_max_shift;
 extern const rf_variant rf_mut_logsumexp_pad_zero_max;
 extern const rf_variant rf_mut_logsoftmax_online_no_rescale;
+/* 16-bit inputs (issue 17) */
+extern const rf_variant rf_mut_sum_f16_narrow_acc;
+extern const rf_variant rf_mut_sum_bf16_early_round;
+extern const rf_variant rf_mut_max_f16_int_compare;
+extern const rf_variant rf_mut_softmax_f16_exp_overflow;
 }
 
 /* The single-declaration form of extern "C" gives the const array external linkage. */
@@ -52,5 +57,7 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_max_vec4_tail_pad_zero, &rf_mut_argmax_vec4_lane_ties,
     &rf_mut_logsumexp_no_max_shift, &rf_mut_logsumexp_pad_zero_max,
     &rf_mut_logsoftmax_online_no_rescale,
+    &rf_mut_sum_f16_narrow_acc,    &rf_mut_sum_bf16_early_round,
+    &rf_mut_max_f16_int_compare,   &rf_mut_softmax_f16_exp_overflow,
     NULL};
 #endif

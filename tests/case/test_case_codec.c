@@ -126,7 +126,7 @@ static void test_layout(void) {
   rf_case c;
   rf_case_default(&c);
   uint8_t enc[RF_CASE_ENCODED_MAX];
-  static const uint8_t want[40] = {
+  static const uint8_t want[41] = {
       0, 0, 0, 0,                      /* version (the newest, set below), op sum, dist
                                           alternating, in-order wave 32 */
       255, 0x03, 0x04, 0, 0, 0, 0, 0, 0, /* n: literal 1027 */
@@ -134,9 +134,10 @@ static void test_layout(void) {
       1, 0, 0, 0, 0, 0, 0, 0,            /* seed 1 */
       255, 0, 0,                         /* block: literal 0 */
       255, 0, 0, 0, 0,                   /* grid: literal 0 */
-      255, 0};                           /* items: literal 0 */
-  CHECK(rf_case_encode(&c, enc) == 40 && enc[0] == rf_codec_version() &&
-        memcmp(enc + 1, want + 1, 39) == 0);
+      255, 0,                            /* items: literal 0 */
+      0};                                /* dtype (version 3 on): f32 */
+  CHECK(rf_case_encode(&c, enc) == 41 && enc[0] == rf_codec_version() &&
+        memcmp(enc + 1, want + 1, 40) == 0);
 
   /* hand-written strings, one per class */
   uint8_t b[40];
@@ -213,8 +214,40 @@ static void test_layout(void) {
 /* The frozen part of the format: how many distributions each released version decodes to.
  * A distribution added with an old `since` (instead of newest + 1) would change what that
  * version's files mean, and fails here. Add a row when a version is released. */
+/* The element type: versions 1 and 2 predate it and decode to f32 whatever follows; from
+ * version 3 on every type of model/dtypes.def round-trips, and its byte folds (byte % 3). */
+static void test_dtype_versions(void) {
+  uint8_t b[RF_CASE_ENCODED_MAX];
+  rf_case d;
+  for (unsigned v = 1; v <= 2; v++) {
+    memset(b, 0, sizeof b);
+    b[0] = (uint8_t)v;
+    b[40] = 1;
+    rf_case_decode(b, sizeof b, NULL, &d);
+    CHECK(d.dtype == RF_DTYPE_F32);
+  }
+  memset(b, 0, sizeof b);
+  b[0] = 3;
+  b[40] = 5;   /* 5 % 3 = 2: bf16 */
+  rf_case_decode(b, sizeof b, NULL, &d);
+  CHECK(d.dtype == RF_DTYPE_BF16);
+  rf_case_decode(b, 40, NULL, &d);   /* the byte missing reads as 0: f32 */
+  CHECK(d.dtype == RF_DTYPE_F32);
+  for (int t = 0; t < RF_DTYPE_COUNT; t++)
+    for (int op = 0; op < RF_OP_COUNT; op++) {
+      rf_case c;
+      rf_case_default(&c);
+      c.op = (rf_op)op;
+      if (c.op == RF_OP_SOFTMAX) { c.n = 0; c.rows = 3; c.cols = 33; }
+      c.dtype = (rf_dtype)t;
+      rf_case_encode(&c, b);
+      rf_case_decode(b, sizeof b, NULL, &d);
+      CHECK(rf_case_equal(&c, &d));
+    }
+}
+
 static void test_versions_frozen(void) {
-  static const unsigned frozen[][2] = {{1, 12}, {2, 19}};
+  static const unsigned frozen[][2] = {{1, 12}, {2, 19}, {3, 19}};
   for (size_t i = 0; i < sizeof frozen / sizeof frozen[0]; i++)
     CHECK(rf_codec_dist_count(frozen[i][0]) == frozen[i][1]);
   CHECK(rf_codec_dist_count(rf_codec_version()) == RF_DIST_COUNT);
@@ -302,6 +335,7 @@ static void test_distribution(void) {
 
 int main(void) {
   test_versions_frozen();
+  test_dtype_versions();
   test_empty_and_fixed_strings();
   test_random_strings();
   test_round_trip();

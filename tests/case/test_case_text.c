@@ -79,7 +79,7 @@ static void test_write_and_round_trip(void) {
   char buf[2048];
   write_to(&c, buf, sizeof buf);
   CHECK(strcmp(buf, "op=sum\nn=1027\nrows=0\ncols=0\nseed=1\ndist=alternating\nblock=0\n"
-                    "grid=0\nitems=0\nschedule=in-order\nwave=32\nvariant=\n") == 0);
+                    "grid=0\nitems=0\nschedule=in-order\nwave=32\ndtype=f32\nvariant=\n") == 0);
   /* every valid case survives write -> parse (built-in limits, as parse validates with them) */
   uint64_t s = 2024;
   static const char *names[] = {"", "%s/lds", "%s/two-stage-wave", "%s/x"};
@@ -129,7 +129,7 @@ static void test_expects(void) {
 
 static void test_errors(void) {
   CHECK(fails_with("op=sum\nblok=3\n", "line 2: unknown key 'blok' (allowed: op, n, rows, cols, "
-                   "seed, dist, block, grid, items, schedule, wave, variant)"));
+                   "seed, dist, block, grid, items, schedule, wave, dtype, variant)"));
   CHECK(fails_with("op=sum\n\nblock=abc\n", "line 3: key 'block': value 'abc' is not a number "
                    "(allowed: 0..1024; decimal, 0x hex or 2^K[+-D])"));
   CHECK(fails_with("n=-1", "line 1: key 'n': value '-1' is not a number (allowed: "
@@ -214,9 +214,9 @@ static void test_errors(void) {
   CHECK(fails_with("op sum", "line 1: 'op sum' is not key=value (allowed: key=value, "
                    "expect <variant> <verdict>, # comment)"));
   CHECK(fails_with("=5", "line 1: unknown key '' (allowed: op, n, rows, cols, seed, dist, block, "
-                   "grid, items, schedule, wave, variant)"));
+                   "grid, items, schedule, wave, dtype, variant)"));
   CHECK(fails_with("expect=5", "line 1: unknown key 'expect' (allowed: op, n, rows, cols, seed, "
-                   "dist, block, grid, items, schedule, wave, variant)"));
+                   "dist, block, grid, items, schedule, wave, dtype, variant)"));
   /* expect lines */
   CHECK(fails_with("n=1\nexpect sum/lds wrongg\n", "line 2: expect: verdict 'wrongg' is unknown "
                    "(allowed: pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, "
@@ -238,7 +238,7 @@ static void test_errors(void) {
   CHECK(fails_with("block=5000\nfoo=1", "line 1: key 'block': value '5000' is out of range "
                    "(allowed: 0..1024)"));
   CHECK(fails_with("rows=3\nfoo=1", "line 2: unknown key 'foo' (allowed: op, n, rows, cols, "
-                   "seed, dist, block, grid, items, schedule, wave, variant)"));
+                   "seed, dist, block, grid, items, schedule, wave, dtype, variant)"));
   /* 80,000 expect lines (duplicates found by sorting, not pairwise) */
   {
     size_t n = 80000, len = 0;

@@ -10,6 +10,7 @@
 #include "rf_test.h"
 #include "model/case.h"
 #include "model/gen.h"
+#include "model/dtype.h"
 #include "kernels/device.h"
 #include "kernels/gen_device.h"
 #include "redfuzz/variant.h"
@@ -18,38 +19,30 @@
 namespace {
 #include "device_buffer.h"
 
-/* Index of the first differing float, or -1. */
-long first_diff(const std::vector<float> &a, const std::vector<float> &b, size_t n) {
-  return n && memcmp(a.data(), b.data(), n * sizeof(float)) == 0 ? -1 : [&] {
-    for (size_t i = 0; i < n; i++)
-      if (memcmp(&a[i], &b[i], sizeof(float)) != 0) return (long)i;
-    return -1L;
-  }();
-}
-
-/* Runs case c on the device and on the host; returns the first differing index or -1, and
- * checks the guard floats after the output kept their poison. */
+/* Runs case c on the device and on the host (encoded in the case's type, rf_dtype_store);
+ * returns the first differing element or -1, and checks that the bytes after the output (the
+ * rest of its last word and kGuardFloats words) kept their poison. */
 long compare(const rf_case &c, Buffer *dev, bool plant = false) {
-  const size_t n = (size_t)rf_case_elems(&c);
-  dev->reserve(n + kGuardFloats);
-  fill_poison(dev, n + kGuardFloats);
+  const size_t n = (size_t)rf_case_elems(&c), esz = rf_dtype_bytes(c.dtype);
+  const size_t bytes = n * esz, words = (bytes + 3) / 4;
+  dev->reserve(words + kGuardFloats);
+  fill_poison(dev, words + kGuardFloats);
   CHECK(rf_gen_launch(&c, dev->p, nullptr) == 0);
   CHECK(rf_dev_sync() == 0);
-  std::vector<float> got(n + kGuardFloats), want(n ? n : 1);
-  CHECK(rf_dev_download(got.data(), dev->p, (n + kGuardFloats) * sizeof(float)) == 0);
-  rf_generate(&c, want.data());
-  for (size_t g = 0; g < kGuardFloats; g++) {
-    uint32_t b;
-    memcpy(&b, &got[n + g], sizeof b);
-    CHECK_MSG(b == kPoisonBits, "guard float %zu after %zu elements written", g, n);
+  std::vector<unsigned char> got((words + kGuardFloats) * 4), want(bytes + 4);
+  std::vector<float> x(n ? n : 1);
+  CHECK(rf_dev_download(got.data(), dev->p, got.size()) == 0);
+  rf_generate(&c, x.data());
+  rf_dtype_store(c.dtype, x.data(), n, want.data());
+  for (size_t b = bytes; b < got.size(); b++) {
+    const uint32_t poison = kPoisonBits;
+    CHECK_MSG(got[b] == ((const unsigned char *)&poison)[b % 4],
+              "byte %zu after %zu elements written", b, n);
   }
-  if (plant && n) {
-    uint32_t b;
-    memcpy(&b, &want[n / 2], sizeof b);
-    b ^= 1u << 7;
-    memcpy(&want[n / 2], &b, sizeof b);
-  }
-  return first_diff(got, want, n);
+  if (plant && n) want[(n / 2) * esz] ^= 1u << 1;
+  for (size_t i = 0; i < n; i++)
+    if (memcmp(&got[i * esz], &want[i * esz], esz) != 0) return (long)i;
+  return -1;
 }
 }  // namespace
 
@@ -58,12 +51,16 @@ int main() {
   rf_case c;
   rf_case_default(&c);
   c.dist = RF_DIST_WIDE;
-  CHECK(compare(c, &dev, true) == 1027 / 2); /* the comparison sees one flipped bit */
+  for (int t = 0; t < RF_DTYPE_COUNT; t++) {
+    c.dtype = (rf_dtype)t;
+    CHECK(compare(c, &dev, true) == 1027 / 2); /* the comparison sees one flipped bit */
+  }
 
   static const uint64_t lengths[] = {0, 1, 31, 33, 1027, 4097};
   static const uint64_t seeds[] = {0, 1, 0x5EED, UINT64_MAX};
   static const uint32_t shapes[][2] = {{3, 33}, {2, 1027}, {5, 1}, {0, 7}};
   int cases = 0;
+  for (int t = 0; t < RF_DTYPE_COUNT; t++)
   for (int d = 0; d < RF_DIST_COUNT; d++) {
     for (uint64_t seed : seeds) {
       for (uint64_t n : lengths) {
@@ -72,8 +69,9 @@ int main() {
         c.dist = (rf_dist)d;
         c.seed = seed;
         c.n = n;
+        c.dtype = (rf_dtype)t;
         long k = compare(c, &dev);
-        CHECK_MSG(k < 0, "%s n %llu seed %llu: first difference at %ld", rf_dist_name(c.dist),
+        CHECK_MSG(k < 0, "%s %s n %llu seed %llu: first difference at %ld", rf_dtype_name(c.dtype), rf_dist_name(c.dist),
                   (unsigned long long)n, (unsigned long long)seed, k);
         cases++;
       }
@@ -85,8 +83,9 @@ int main() {
         c.cols = s[1];
         c.dist = (rf_dist)d;
         c.seed = seed;
+        c.dtype = (rf_dtype)t;
         long k = compare(c, &dev);
-        CHECK_MSG(k < 0, "%s %ux%u seed %llu: first difference at %ld", rf_dist_name(c.dist),
+        CHECK_MSG(k < 0, "%s %s %ux%u seed %llu: first difference at %ld", rf_dtype_name(c.dtype), rf_dist_name(c.dist),
                   s[0], s[1], (unsigned long long)seed, k);
         cases++;
       }

@@ -24,6 +24,9 @@ static const rf_variant with_newline = {"max/test\nok", RF_OP_MAX, 1, 0, "s", "c
 static const rf_variant too_long = {"max/" X50 X50 X50 X50 X50, RF_OP_MAX, 1, 0, "s", "c", FNS,
                                     never_launch, 0};
 static const rf_variant no_launch = {"max/test-null", RF_OP_MAX, 1, 0, "s", "c", FNS, NULL, 0};
+/* f16 in, bf16 out: the output must be the input type or f32 */
+static const rf_variant bad_dtype = {"max/test-dtype", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch,
+                                     0, RF_DTYPE_F16, RF_DTYPE_BF16};
 
 int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
 
@@ -35,7 +38,7 @@ const rf_variant *const *rf_plugin_variants(size_t *count) {
   list[1] = strcmp(d, "name") == 0 ? &no_slash : strcmp(d, "op") == 0 ? &op_mismatch
           : strcmp(d, "space") == 0 ? &with_space : strcmp(d, "hash") == 0 ? &with_hash
           : strcmp(d, "newline") == 0 ? &with_newline : strcmp(d, "long") == 0 ? &too_long
-          : strcmp(d, "null-launch") == 0 ? &no_launch : strcmp(d, "twice") == 0 ? &ok : &ok2;
+          : strcmp(d, "null-launch") == 0 ? &no_launch : strcmp(d, "dtype") == 0 ? &bad_dtype : strcmp(d, "twice") == 0 ? &ok : &ok2;
   *count = 2;
   return list;
 }

@@ -1,0 +1,101 @@
+/* Shared pieces of the 16-bit variants (the files of kernels/half/) and their mutants: loads of f16 /
+ * bf16 encodings as float32 (exact), the one rounding of a result to the output type, the
+ * float32 combining blocks they all use, and the host helpers for launch parameters. The
+ * conversions are model/dtype_bits.h's bit-level ones: exact to float32, round to nearest
+ * even from it, the same bits on every backend (port.h has no portable half type). The input
+ * and output types arrive as kernel arguments (rf_dtype numbers: 0 f32, 1 f16, 2 bf16); the
+ * branch on them is uniform across the grid. */
+#ifndef RF_HALF_COMMON_H
+#define RF_HALF_COMMON_H
+#include "../port.h"
+#include "redfuzz/variant.h"
+#include "../launch_common.h"
+#include "model/dtype_bits.h"
+
+#define RF_H_MAX_BLOCK 1024u
+#define RF_H_MAX_WAVES 32u          /* 1024 threads / wave 32 */
+#define RF_H_MAX_GRID 65535u
+#define RF_H_DEFAULT_BLOCK 256u
+
+typedef unsigned long long rf_h_u64;
+
+static __device__ __forceinline__ rf_h_u64 rf_h_gid() {
+  return (rf_h_u64)blockIdx.x * blockDim.x + threadIdx.x;
+}
+static __device__ __forceinline__ rf_h_u64 rf_h_stride() {
+  return (rf_h_u64)gridDim.x * blockDim.x;
+}
+
+/* Element i of a 16-bit input of type dt, as float32: exact. */
+static __device__ __forceinline__ float rf_h_load(const uint16_t *__restrict__ x, rf_h_u64 i,
+                                                  unsigned dt) {
+  return rf_half_to_f32(dt, x[i]);
+}
+
+/* Writes v as element i of an output of type ot: float32 as is, a 16-bit type rounded once to
+ * nearest even (overflow to infinity, NaN kept quiet). */
+static __device__ __forceinline__ void rf_h_store(void *out, rf_h_u64 i, float v, unsigned ot) {
+  if (ot == 0) ((float *)out)[i] = v;
+  else ((uint16_t *)out)[i] = rf_f32_to_half(ot, v);
+}
+
+/* ---- float32 combining blocks -------------------------------------------------------------- */
+/* Sequential-addressing LDS sum tree over blockDim.x (a power of two) values; the caller wrote
+ * sd[threadIdx.x]; the sum is in sd[0] after the last barrier. Every thread must call it. */
+static __device__ __forceinline__ void rf_h_sum_tree(float *sd) {
+  const unsigned t = threadIdx.x;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) sd[t] += sd[t + s];
+    __syncthreads();
+  }
+}
+static __device__ __forceinline__ float rf_h_sum_wave(float v, unsigned lanes) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_down(v, o);
+  return v;
+}
+/* Thread 0 ends with the block's sum: shuffles per wave, wave sums through LDS, the first wave
+ * shuffles them (over the waves that exist). Every thread must call it. */
+static __device__ __forceinline__ float rf_h_sum_block_waves(float v, float *wave_sums) {
+  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
+  const unsigned waves = blockDim.x / warpSize;
+  v = rf_h_sum_wave(v, warpSize);
+  if (lane == 0) wave_sums[wave] = v;
+  __syncthreads();
+  float s = -0.0f;
+  if (wave == 0) s = rf_h_sum_wave(lane < waves ? wave_sums[lane] : -0.0f, waves);
+  return s;
+}
+
+/* ---- host helpers ------------------------------------------------------------------------ */
+#if !defined(__HIP_DEVICE_COMPILE__)
+/* A requested grid wins (1..RF_H_MAX_GRID); the default is min(CUs x 8, ceil(n/block)). */
+static inline const char *rf_h_pick_grid(rf_launch_cfg *cfg) {
+  cfg->items = 0;
+  if (cfg->grid == 0) {
+    const uint64_t cap = (uint64_t)(cfg->num_cus ? cfg->num_cus : 1) * 8;
+    uint64_t g = rf_div_ceil(cfg->n, cfg->block);
+    if (g > cap) g = cap;
+    cfg->grid = g ? (uint32_t)g : 1;
+  } else if (cfg->grid > RF_H_MAX_GRID) {
+    return rf_reason("grid %u is not supported (allowed: 1..%u)", cfg->grid, RF_H_MAX_GRID);
+  }
+  return NULL;
+}
+static inline const char *rf_h_configure_lds(rf_launch_cfg *cfg) {
+  const char *why = rf_pick_block_pow2(cfg, RF_H_DEFAULT_BLOCK, 1, RF_H_MAX_BLOCK, 0);
+  return why ? why : rf_h_pick_grid(cfg);
+}
+static inline const char *rf_h_configure_waves(rf_launch_cfg *cfg) {
+  if (cfg->wave != 32 && cfg->wave != 64)
+    return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
+  const char *why = rf_pick_block_pow2(cfg, RF_H_DEFAULT_BLOCK, cfg->wave, RF_H_MAX_BLOCK, 1);
+  return why ? why : rf_h_pick_grid(cfg);
+}
+static inline size_t rf_h_no_scratch(const rf_launch_cfg *cfg) { (void)cfg; return 0; }
+/* Elements per thread of the first kernel's grid-stride loop. */
+static inline uint64_t rf_h_chain(uint64_t count, const rf_launch_cfg *cfg) {
+  return rf_div_ceil(count, (uint64_t)cfg->grid * cfg->block);
+}
+#endif
+#endif
