@@ -239,7 +239,8 @@ typedef struct {
 static void print_summary(const sweep_shared *sh, const rf_runner *r, int interrupted) {
   struct timespec t1;
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  double secs = (t1.tv_sec - sh->t0.tv_sec) + (t1.tv_nsec - sh->t0.tv_nsec) / 1e9;
+  double secs = !sh->t0.tv_sec && !sh->t0.tv_nsec ? 0   /* no worker got a device */
+              : (t1.tv_sec - sh->t0.tv_sec) + (t1.tv_nsec - sh->t0.tv_nsec) / 1e9;
   long bad = 0, good = 0, runs = 0;
   printf("\n%-30s %8s %8s %8s %8s\n", "variant", "runs", "pass", "unsupp.", "failed");
   for (size_t k = 0; k < sh->nt; k++) {
@@ -314,6 +315,9 @@ static int sweep_work(void *ctx) {
   const rf_flag_val *v = j->v;
   rf_runner *r = rf_cli_runner("sweep");
   if (!r) return RF_EXIT_FAIL;
+  /* The clock starts once the first worker has its device (a CUDA context takes ~0.2 s);
+   * later workers' start-up is part of the sweep's time. */
+  if (!sh->t0.tv_sec && !sh->t0.tv_nsec) clock_gettime(CLOCK_MONOTONIC, &sh->t0);
   sweep_filter filter = {j->mutants, j->variant[0] != 0, &v[F_SKIP], sh};
   rf_runner_set_filter(r, sweep_keeps, &filter);
   sweep_state *s = calloc(1, sizeof *s);
@@ -444,7 +448,6 @@ int rf_cmd_sweep(int argc, char **argv) {
   }
   sh->nt = rf_variant_count() < SWEEP_MAX_VARIANTS ? rf_variant_count() : SWEEP_MAX_VARIANTS;
   for (size_t i = 0; i < sh->nt; i++) sh->t[i].v = rf_variant_at(i);
-  clock_gettime(CLOCK_MONOTONIC, &sh->t0);
   job.sh = sh;
   /* GPUs: a worker process, since a kernel's fault ends the process's use of the device. */
   sh->supervised = !rf_backend.is_sim || rf_cli_settings.sim_fault_loses_device;
