@@ -29,6 +29,12 @@ enum {
  * table's first three rows (f32, f16, bf16), frozen; versions 1 and 2 decode to f32. A type
  * added later needs a new version, as a distribution does. */
 enum { DTYPE_VERSION = 3, V3_DTYPES = 3 };
+/* The op byte reads as byte % (the ops of that version): versions 1 and 2 knew sum, max,
+ * argmax and softmax; version 3 adds logsumexp and logsoftmax. Frozen like the dtypes: an op
+ * added later needs a new version, or an old file's op byte would read as another op. */
+enum { V12_OPS = 4, V3_OPS = 6 };
+_Static_assert((int)RF_OP_COUNT >= (int)V3_OPS && RF_OP_LOGSOFTMAX == 5 && RF_OP_SOFTMAX == 3,
+               "the codec's op numbering is frozen per version");
 _Static_assert((int)RF_DTYPE_COUNT >= (int)V3_DTYPES, "version 3 decodes onto f32, f16, bf16");
 
 enum { LITERAL = 255 };
@@ -199,10 +205,11 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
    * the encoder wrote keeps its meaning when distributions are added; any other value (0,
    * which is what the empty string reads as, or random fuzz bytes) reads as the newest, so
    * decoding stays total and fuzzing reaches every distribution. Versions 1 and 2 differ only in
-   * how the dist byte maps onto distributions; version 3 adds the element type byte. */
+   * how the dist byte maps onto distributions; version 3 adds the element type byte and the
+   * two log ops. */
   unsigned version = byte_at(b, OFF_VERSION);
   if (version < 1 || version > rf_codec_version()) version = rf_codec_version();
-  out->op = (rf_op)(byte_at(b, OFF_OP) % RF_OP_COUNT);
+  out->op = (rf_op)(byte_at(b, OFF_OP) % (version >= DTYPE_VERSION ? V3_OPS : V12_OPS));
   uint8_t db = byte_at(b, OFF_DIST);
   out->dist = version == 1 ? v1_dists[db % V1_DISTS]
                            : (rf_dist)(db % rf_codec_dist_count(version));

@@ -23,6 +23,7 @@
 #include "oracle/logsumexp.h"
 #include "oracle/exact.h"
 #include "oracle/ieee_round.h"
+#include "oracle/mpfr_interval.h"
 
 #define START_PREC 128
 #define MAX_PREC 16384      /* a safety stop, as in softmax_oracle.c */
@@ -74,23 +75,12 @@ static void ws_set_prec(workspace *w, mpfr_prec_t p) {
   w->prec = p;
 }
 
-/* err += 2u |v|, rounded up. */
 static void add_rounding_error(workspace *w, mpfr_ptr err, mpfr_srcptr v) {
-  mpfr_mul(w->tmp, v, w->two_u, MPFR_RNDU);
-  mpfr_abs(w->tmp, w->tmp, MPFR_RNDU);
-  mpfr_add(err, err, w->tmp, MPFR_RNDU);
+  rf_mpfr_add_rounding_error(err, v, w->two_u, w->tmp);
 }
 
-/* Every real within err of v rounds to the same binary64 as v (±0 count as one: the
- * comparison is ==). */
 static int rounding_is_certain(workspace *w, mpfr_srcptr v, mpfr_srcptr err) {
-  if (mpfr_zero_p(err)) return 1;
-  if (!mpfr_zero_p(v) &&
-      mpfr_can_round(v, mpfr_get_exp(v) - mpfr_get_exp(err), MPFR_RNDN, MPFR_RNDZ, 54))
-    return 1;
-  mpfr_sub(w->lo, v, err, MPFR_RNDD);
-  mpfr_add(w->hi, v, err, MPFR_RNDU);
-  return rf_round_to_f64(w->lo) == rf_round_to_f64(w->hi);
+  return rf_mpfr_rounding_is_certain(v, err, w->lo, w->hi, 0);
 }
 
 /* S, L and err_L at the current precision. */
