@@ -107,7 +107,9 @@ static __device__ __forceinline__ int rfs_worse(double q, unsigned j, double bq,
   return q > bq || (q == bq && j < bj);
 }
 
-__global__ void rf_smd_judge_kernel(const float *__restrict__ x, const float *__restrict__ got,
+/* Launched with RFS_BLOCK threads, but bounded for 1024 like every kernel
+ * (scripts/check-launch-resources.sh): unbounded, nvcc gave it 138 registers a thread. */
+__global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const float *__restrict__ x, const float *__restrict__ got,
                                     const double *__restrict__ y,
                                     const rf_smd_row *__restrict__ info, unsigned rows,
                                     unsigned cols, rf_smr_params p, unsigned plant,
