@@ -296,6 +296,11 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
              "oracle's margin of its bound)%s\n", st.softmax_rows_double, st.softmax_rows_mpfr,
              st.softmax_rows_upgraded, scope);
+    if (st.lse_rows_double + st.lse_rows_mpfr)
+      printf("log-op oracle: %llu rows in double, %llu in MPFR (NaN, +inf or no finite entry in "
+             "the row, or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an output within "
+             "the double oracle's margin of its bound)%s\n", st.lse_rows_double,
+             st.lse_rows_mpfr, st.lse_rows_upgraded, scope);
   }
   if (sh->errors) printf("sweep: %ld cases could not run (errors above)\n", sh->errors);
   printf("%ld passed, %ld failed\n", good, bad + sh->errors);

@@ -107,6 +107,12 @@ double rf_lse_allowed(double kernel_bound, double want) {
   return up_add(kernel_bound, up_mul(0x1p-52, fabs(want)));
 }
 
+double rf_lse_allowed_output(const rf_lse_bound *b, int is_lse, double want) {
+  if (is_lse) return rf_lse_allowed(b->lse_bound, want);
+  double kb = isfinite(want) ? b->y_abs + b->y_rel * fabs(want) * (1 + 0x1p-50) : 0;
+  return rf_lse_allowed(kb, want);
+}
+
 /* Exact results of RN to float overflow from 2^128 (1 - 2^-25) on (IEEE 754-2019 §7.4). */
 #define F32_OVERFLOW (0x1p128 - 0x1p103)
 
@@ -140,4 +146,29 @@ int rf_lse_check(float got, double want, double allowed, double *err) {
   if (as < allowed) return 1;
   if (as > allowed) return 0;
   return t == 0 || (s > 0) != (t > 0);
+}
+
+/* The same tests as rf_lse_check, over the interval: |got - w| is convex in w, so its largest
+ * value on [w_lo, w_hi] is at an end and its smallest is 0 inside (or the nearer end's); the
+ * overflow test grows with |w| and allowed; the sign test is decided when both ends agree. */
+int rf_lse_check_range(float got, double w_lo, double w_hi, double allowed_lo, double allowed_hi) {
+  double err;
+  if (!isfinite(w_lo) || !isfinite(w_hi) || !(w_lo <= w_hi)) return RF_LSE_UNSURE;
+  if (isnan(got)) return RF_LSE_FAIL;
+  const double a_lo = w_lo <= 0 && w_hi >= 0 ? 0 : fmin(fabs(w_lo), fabs(w_hi));
+  const double a_hi = fmax(fabs(w_lo), fabs(w_hi));
+  if (isinf(got)) {
+    /* rf_lse_check: the sign matches when (got > 0) == (want > 0) */
+    const int all_match = got > 0 ? w_lo > 0 : w_hi <= 0;
+    const int none_match = got > 0 ? w_hi <= 0 : w_lo > 0;
+    if (none_match || (all_match && up_add(a_hi, allowed_hi) < F32_OVERFLOW)) return RF_LSE_FAIL;
+    if (all_match && up_add(a_lo, allowed_lo) >= F32_OVERFLOW) return RF_LSE_PASS;
+    return RF_LSE_UNSURE;
+  }
+  if (rf_lse_check(got, w_lo, allowed_lo, &err) && rf_lse_check(got, w_hi, allowed_lo, &err))
+    return RF_LSE_PASS;
+  if ((got < w_lo && !rf_lse_check(got, w_lo, allowed_hi, &err)) ||
+      (got > w_hi && !rf_lse_check(got, w_hi, allowed_hi, &err)))
+    return RF_LSE_FAIL;
+  return RF_LSE_UNSURE;
 }

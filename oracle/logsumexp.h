@@ -15,9 +15,11 @@ extern "C" {
  *   lse     = log Σ_j exp(x_j), correctly rounded to double;
  *   log_s   = log Σ_j exp(x_j - m) >= 0, correctly rounded to double (the part of lse the
  *             kernels compute with a log; the bound scales with it);
- *   wd      = an upper bound of Σ_j p_j |x_j - m|, p_j = exp(x_j - m) / Σ_k exp(x_k - m)
+ *   wd      = an upper bound of W = Σ_j p_j |x_j - m|, p_j = exp(x_j - m) / Σ_k exp(x_k - m)
  *             (the softmax weights: how much the rounding of the arguments x_j - m moves
- *             the sum; derivation in bounds_log.c);
+ *             the sum; derivation in bounds_log.c), within
+ *             [W RF_LSE_WD_REL_LO, W RF_LSE_WD_REL_HI + RF_LSE_WD_ABS_HI] (logsumexp_oracle.c,
+ *             weighted_spread; the double oracle relies on it, logsumexp_double.c);
  *   y[j]    = x_j - lse, correctly rounded to double (y may be NULL).
  * Special rows (docs/ORACLE.md): a NaN gives lse = NaN and y = NaN; else a +inf gives
  * lse = +inf and y = NaN; else a row of only -inf gives lse = -inf and y = NaN; a -inf entry
@@ -27,6 +29,9 @@ typedef struct {
   double lse, log_s, wd;
   float m;
 } rf_lse_row;
+#define RF_LSE_WD_REL_LO (1 + 0x1p-21)
+#define RF_LSE_WD_REL_HI (1 + 0x1p-18)
+#define RF_LSE_WD_ABS_HI 0x1p-899
 void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y);
 /* The same for rows x cols (row-major; y: rows*cols or NULL), rows spread over `threads`
  * host threads (at most 64); the same bits whatever the thread count. */
@@ -57,12 +62,24 @@ void rf_bound_lse_row(const rf_plan *plan, const rf_exp_model *em, const rf_log_
  * rounded value of a true value that the kernel must be within `kernel_bound` of):
  * kernel_bound + 2^-52 |want|, rounded up. */
 double rf_lse_allowed(double kernel_bound, double want);
+/* rf_lse_allowed for one output of a row with bound b: logsumexp (is_lse) within b->lse_bound;
+ * log-softmax within b->y_rel |y_j| + b->y_abs, |y_j| <= |want| (1 + 2^-52). It grows with
+ * |want| and with b's fields (the double oracle's judge relies on that, run/judge_log.c). */
+double rf_lse_allowed_output(const rf_lse_bound *b, int is_lse, double want);
 /* 1 when got is an acceptable float result for the exact value whose correctly rounded
  * double is want, within `allowed` (rf_lse_allowed): NaN and ±inf wants need the same
  * class; a finite want accepts ±inf only when want itself rounds to that infinity in
  * float; otherwise |got - want| <= allowed, compared exactly. *err gets |got - want| rounded
  * up (0 for a matching special, +inf for a class mismatch). */
 int rf_lse_check(float got, double want, double allowed, double *err);
+
+/* rf_lse_check's verdict for a want that is only known to lie in [w_lo, w_hi] (finite), with
+ * an allowed error between allowed_lo and allowed_hi for every want there (the caller takes
+ * them at the ends: rf_lse_allowed and the kernel bounds grow with |want| and with the
+ * row's facts). RF_LSE_PASS when rf_lse_check passes every such want, RF_LSE_FAIL when it
+ * fails every one, else RF_LSE_UNSURE (the double oracle's margin cannot decide: MPFR). */
+enum { RF_LSE_PASS, RF_LSE_FAIL, RF_LSE_UNSURE };
+int rf_lse_check_range(float got, double w_lo, double w_hi, double allowed_lo, double allowed_hi);
 
 #ifdef __cplusplus
 }

@@ -52,10 +52,8 @@
 
 #include <math.h>
 
-#include "dir_round.h"
+#include "expsum_double.h"
 #include "softmax_row_math.h"
-
-#define DEEP_D RF_SMR_DEEP_D /* exp(-745.25) < 2^-1075: 745.25 / ln 2 > 1075.18 */
 
 /* rel for a row of C columns whose non-deep elements have |d̂_j| <= dmax; -1 if the
  * absolute part would not fit RF_SM_DOUBLE_ABS (not reachable for C < 2^32): steps 1-4
@@ -64,39 +62,24 @@ static double row_rel(uint32_t C, double dmax) { return rf_smr_oracle_rel(C, dma
 
 double rf_oracle_softmax_row_double(const float *x, uint32_t cols, double *y) {
   if (cols == 0) return 0;
-  float m = x[0];
-  int finite = 1, equal = 1;
-  for (uint32_t j = 0; j < cols; j++) {
-    float v = x[j];
-    finite &= isfinite(v) != 0;
-    equal &= v == x[0];
-    m = v > m ? v : m;
-  }
-  if (!finite) {
+  rf_row_scan scan;
+  rf_row_scan_of(x, cols, &scan);
+  if (!scan.finite) {
     for (uint32_t j = 0; j < cols; j++) y[j] = NAN;
     return -1;
   }
-  if (equal) { /* step 5 */
+  if (scan.equal) { /* step 5 */
     const double r = 1.0 / (double)cols;
     for (uint32_t j = 0; j < cols; j++) y[j] = r;
     return 0x1p-53;
   }
-  const double md = m;
-  double s = 0, dmax = 0;
-  for (uint32_t j = 0; j < cols; j++) {
-    double d = (double)x[j] - md, e = 0;
-    if (d >= DEEP_D) {
-      e = exp(d);
-      dmax = -d > dmax ? -d : dmax;
-    }
-    y[j] = e;
-    s += e;
-  }
-  double rel = row_rel(cols, dmax);
+  rf_expsum es;   /* steps 1-3: ê_j into y, Ŝ = es.s */
+  rf_expsum_double(x, cols, scan.m, y, &es);
+  double rel = row_rel(cols, es.dmax);
   if (rel < 0) {
     for (uint32_t j = 0; j < cols; j++) y[j] = NAN;
     return -1;
   }
-  for (uint32_t j = 0; j < cols; j++) y[j] /= s;
+  for (uint32_t j = 0; j < cols; j++) y[j] /= es.s;
   return rel;
 }

@@ -17,26 +17,40 @@
 #define RF_SMR_EXP_ULPS RF_SM_DOUBLE_EXP_ULPS   /* softmax_double.h says why */
 #define RF_SMR_ABS RF_SM_DOUBLE_ABS
 
-/* rel for a row of C columns whose non-deep elements have |d̂_j| <= dmax; -1 if the absolute
- * part would not fit RF_SMR_ABS (not reachable for C < 2^32). Steps 1-4 of softmax_double.c. */
-RF_DR double rf_smr_oracle_rel(uint32_t C, double dmax) {
+/* The range of the double exp-sum of a row of C columns whose non-deep elements have
+ * |d̂_j| <= dmax (rf_expsum_double): every term is ê_j = e_j ρ_j + τ_j with ρ_j in
+ * [rho_lo, rho_hi], |τ_j| <= tau, and the sum Ŝ / S lies in [L, U] (S >= 1 the true sum);
+ * g = γ_{C-1}. Steps 1-3 of softmax_double.c; shared with the log oracle (logsumexp_double.c). */
+typedef struct {
+  double g, tau, rho_lo, rho_hi, L, U;
+} rf_smr_sum_range;
+
+RF_DR void rf_smr_oracle_sum_range(uint32_t C, double dmax, rf_smr_sum_range *r) {
   const double u = 0x1p-53, k = RF_SMR_EXP_ULPS;
   const double cu = (double)(C - 1) * u;              /* exact: C - 1 < 2^53 */
-  const double g = up_div(cu, 1.0 - cu);              /* γ_{C-1}; 1 - cu exact */
+  r->g = up_div(cu, 1.0 - cu);                        /* γ_{C-1}; 1 - cu exact */
   const double t = up_div(up_mul(u, dmax), dn_one_minus(u));
   const double E = up_div(t, dn_sub(1.0, t));
   const double two_ku = 2 * k * u;                    /* exact */
   const double th = up_div(two_ku, 1.0 - two_ku);     /* 1 - 2ku exact */
-  const double tau = up_div(k * 0x1p-1074, 1.0 - two_ku);
-  const double rho_hi = up_mul(up_add(1.0, th), up_add(1.0, E));
-  const double rho_lo = dn_div(dn_sub(1.0, th), up_add(1.0, E));
-  const double ctau = up_mul(up_count(C), tau);
-  const double U = up_mul(up_add(1.0, g), up_add(rho_hi, ctau));
-  const double L = dn_mul(dn_sub(1.0, g), dn_sub(rho_lo, ctau));
-  if (!(L >= 0.5)) return -1;
-  const double hi = up_sub(up_div(up_mul(rho_hi, up_add(1.0, u)), L), 1.0);
-  const double lo = up_sub(1.0, dn_div(dn_mul(rho_lo, 1.0 - u), U)); /* 1 - u exact */
-  const double abs_need = up_add(up_div(up_mul(tau, up_add(1.0, u)), L), 0x1p-1074);
+  r->tau = up_div(k * 0x1p-1074, 1.0 - two_ku);
+  r->rho_hi = up_mul(up_add(1.0, th), up_add(1.0, E));
+  r->rho_lo = dn_div(dn_sub(1.0, th), up_add(1.0, E));
+  const double ctau = up_mul(up_count(C), r->tau);
+  r->U = up_mul(up_add(1.0, r->g), up_add(r->rho_hi, ctau));
+  r->L = dn_mul(dn_sub(1.0, r->g), dn_sub(r->rho_lo, ctau));
+}
+
+/* rel for a row of C columns whose non-deep elements have |d̂_j| <= dmax; -1 if the absolute
+ * part would not fit RF_SMR_ABS (not reachable for C < 2^32). Steps 1-4 of softmax_double.c. */
+RF_DR double rf_smr_oracle_rel(uint32_t C, double dmax) {
+  const double u = 0x1p-53;
+  rf_smr_sum_range r;
+  rf_smr_oracle_sum_range(C, dmax, &r);
+  if (!(r.L >= 0.5)) return -1;
+  const double hi = up_sub(up_div(up_mul(r.rho_hi, up_add(1.0, u)), r.L), 1.0);
+  const double lo = up_sub(1.0, dn_div(dn_mul(r.rho_lo, 1.0 - u), r.U)); /* 1 - u exact */
+  const double abs_need = up_add(up_div(up_mul(r.tau, up_add(1.0, u)), r.L), 0x1p-1074);
   if (!(abs_need <= RF_SMR_ABS)) return -1;
   return hi > lo ? hi : lo;
 }

@@ -1,8 +1,12 @@
 /* The exact answer and the verdicts of logsumexp and log-softmax cases (oracle/logsumexp.h):
- * every row from the MPFR oracle (no double fast path yet: the ops are judged at simulator
- * and sweep sizes), each output against its bound from the variant's plan, as an absolute
- * error: both outputs cancel near 0 (lse = m + L with m near -L, y_j = (x_j - m) - L with
- * x_j the maximum and L near 0), where a relative error means nothing. */
+ * every row from the double oracle with its margins (oracle/logsumexp_double.h), MPFR for the
+ * rows it refuses (special values) and for rows where some variant's output is too close to
+ * its bound for the margins to decide (then that row is MPFR for every later variant too, as
+ * softmax does in judge.c). Each output is judged against its bound from the variant's plan
+ * as an absolute error: both outputs cancel near 0 (lse = m + L with m near -L,
+ * y_j = (x_j - m) - L with x_j the maximum and L near 0), where a relative error means
+ * nothing. A double row's verdict is the MPFR row's: it is decided only when every MPFR row
+ * the margins allow gives it (docs/ORACLE.md, "The double log oracle"). */
 #include <math.h>
 #include <stdio.h>
 #include "runner_internal.h"
@@ -26,13 +30,34 @@ static const rf_exp_model *exp_model_for(const rf_plan *plan) {
 
 void rf_oracle_lse_case(rf_runner *r, const rf_case *c, const float *x, oracle_answer *o) {
   o->lse = rf_host_buf_get(&r->lse_rows, (size_t)c->rows * sizeof *o->lse);
+  o->lse_margin = rf_host_buf_get(&r->lse_margin, (size_t)c->rows * sizeof *o->lse_margin);
+  o->row_mpfr = rf_host_buf_get(&r->row_mpfr, c->rows);
   o->y = c->op == RF_OP_LOGSOFTMAX
              ? rf_host_buf_get(&r->y_exact, (size_t)c->rows * c->cols * sizeof(double))
              : NULL;
-  if (!o->lse) return;
-  /* MPFR costs about 1 us an element: big cases use the judge's threads (the same bits). */
-  const int threads = rf_case_elems(c) >= 4096 ? (int)r->judge_threads : 1;
-  rf_oracle_lse(x, c->rows, c->cols, o->lse, o->y, threads);
+  if (!o->lse || !o->lse_margin || !o->row_mpfr) {
+    o->lse = NULL;
+    return;
+  }
+  if (r->softmax_mpfr_only) {
+    /* MPFR costs about 1 us an element: big cases use the judge's threads (the same bits). */
+    const int threads = rf_case_elems(c) >= 4096 ? (int)r->judge_threads : 1;
+    rf_oracle_lse(x, c->rows, c->cols, o->lse, o->y, threads);
+    for (uint32_t i = 0; i < c->rows; i++) o->row_mpfr[i] = 1;
+    r->stats.lse_rows_mpfr += c->rows;
+    return;
+  }
+  for (uint32_t i = 0; i < c->rows; i++) {
+    const float *xr = x + (size_t)i * c->cols;
+    double *yr = o->y ? o->y + (size_t)i * c->cols : NULL;
+    o->row_mpfr[i] = rf_oracle_lse_row_double(xr, c->cols, &o->lse[i], &o->lse_margin[i], yr) != 0;
+    if (o->row_mpfr[i]) {
+      rf_oracle_lse_row(xr, c->cols, &o->lse[i], yr);   /* special rows: no precision loop */
+      r->stats.lse_rows_mpfr++;
+    } else {
+      r->stats.lse_rows_double++;
+    }
+  }
 }
 
 /* Keeps the worst output (largest err / allowed) and the first failure's verdict. */
@@ -57,31 +82,95 @@ static rf_verdict verdict_of(int ok, float got, double want) {
   return isfinite(want) && !isfinite(got) ? RF_V_NONFINITE : RF_V_WRONG;
 }
 
-void rf_judge_lse(const batch_case *bc, const rf_plan *plan, const float *got, rf_result *res) {
+static double allowed_for(int logsumexp, const rf_lse_bound *b, double want) {
+  return rf_lse_allowed_output(b, logsumexp, want);
+}
+
+/* One output against an MPFR want: rf_lse_check. */
+static void judge_exact(rf_result *res, int logsumexp, const rf_lse_bound *b, float got,
+                        double want, long long index) {
+  double allowed = allowed_for(logsumexp, b, want), err;
+  int ok = rf_lse_check(got, want, allowed, &err);
+  note(res, verdict_of(ok, got, want), err, allowed, got, want, index);
+}
+
+/* One output against a double oracle's value v: the verdict every MPFR want within the
+ * margin gives, bounds taken from the lowest and highest rows (rf_lse_double_rows). 0 when
+ * the margins cannot decide it. An exact v (-inf at a -inf entry) is judged as MPFR's. */
+static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
+                        const rf_lse_bound *b_lo, const rf_lse_bound *b_hi, float got, double v,
+                        long long index) {
+  if (!isfinite(v)) {
+    judge_exact(res, logsumexp, b_hi, got, v, index);
+    return 1;
+  }
+  double w_lo, w_hi;
+  rf_lse_double_range(mg, v, &w_lo, &w_hi);
+  const double a_min = w_lo <= 0 && w_hi >= 0 ? 0 : fmin(fabs(w_lo), fabs(w_hi));
+  const double a_max = fmax(fabs(w_lo), fabs(w_hi));
+  int k = rf_lse_check_range(got, w_lo, w_hi, allowed_for(logsumexp, b_lo, a_min),
+                             allowed_for(logsumexp, b_hi, a_max));
+  if (k == RF_LSE_UNSURE) return 0;
+  /* The report: err and allowed against v (an MPFR want differs in its last bits). */
+  double allowed = allowed_for(logsumexp, b_hi, v), err;
+  rf_lse_check(got, v, allowed, &err);
+  const int ok = k == RF_LSE_PASS;
+  note(res, verdict_of(ok, got, v), ok ? fmin(err, allowed) : err, allowed, got, v, index);
+  return 1;
+}
+
+/* Row i; 0 when a double row could not be decided (nothing noted for it then). */
+static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *plan,
+                     const float *got, uint32_t i, rf_result *res) {
   const rf_case *c = bc->c;
+  const int logsumexp = c->op == RF_OP_LOGSUMEXP;
+  const rf_lse_row *row = &bc->o->lse[i];
+  const float *xr = bc->x + (size_t)i * c->cols;
+  const double *yr = logsumexp ? NULL : bc->o->y + (size_t)i * c->cols;
+  const float *gr = logsumexp ? got + i : got + (size_t)i * c->cols;
+  const uint32_t n = logsumexp ? 1 : c->cols;
+  const long long base = logsumexp ? i : (long long)i * c->cols;
+  rf_lse_bound b, b_hi;
+  if (bc->o->row_mpfr[i]) {
+    rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, row, &b);
+    for (uint32_t j = 0; j < n; j++)
+      judge_exact(res, logsumexp, &b, gr[j], logsumexp ? row->lse : yr[j], base + j);
+    return 1;
+  }
+  if (r->softmax_upgrade_all) return 0;
+  const rf_lse_margin *mg = &bc->o->lse_margin[i];
+  rf_lse_row lo, hi;
+  rf_lse_double_rows(row, mg, &lo, &hi);
+  rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, &lo, &b);
+  rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, &hi, &b_hi);
+  rf_result row_res = *res;   /* applied only when every output is decided */
+  for (uint32_t j = 0; j < n; j++)
+    if (!judge_double(&row_res, logsumexp, mg, &b, &b_hi, gr[j], logsumexp ? row->lse : yr[j],
+                      base + j))
+      return 0;
+  *res = row_res;
+  return 1;
+}
+
+void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, const float *got,
+                  rf_result *res) {
+  rf_runner *r = jc->r;
+  const rf_case *c = bc->c;
+  oracle_answer *o = bc->o;
   res->verdict = RF_V_PASS;
   res->ratio = -1;
   for (uint32_t i = 0; i < c->rows; i++) {
-    const rf_lse_row *row = &bc->o->lse[i];
-    const float *xr = bc->x + (size_t)i * c->cols;
-    rf_lse_bound b;
-    rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, row, &b);
-    if (c->op == RF_OP_LOGSUMEXP) {
-      double allowed = rf_lse_allowed(b.lse_bound, row->lse), err;
-      int ok = rf_lse_check(got[i], row->lse, allowed, &err);
-      note(res, verdict_of(ok, got[i], row->lse), err, allowed, got[i], row->lse, i);
-      continue;
+    if (judge_row(r, bc, plan, got, i, res)) continue;
+    if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
+      jc->needs_upgrade = 1;
+      return;
     }
-    const double *yr = bc->o->y + (size_t)i * c->cols;
-    const float *gr = got + (size_t)i * c->cols;
-    for (uint32_t j = 0; j < c->cols; j++) {
-      /* |ŷ_j - y_j| <= y_rel |y_j| + y_abs, |y_j| <= |want| (1 + 2^-52) */
-      double kb = isfinite(yr[j]) ? b.y_abs + b.y_rel * fabs(yr[j]) * (1 + 0x1p-50) : 0;
-      double allowed = rf_lse_allowed(kb, yr[j]), err;
-      int ok = rf_lse_check(gr[j], yr[j], allowed, &err);
-      note(res, verdict_of(ok, gr[j], yr[j]), err, allowed, gr[j], yr[j],
-           (long long)i * c->cols + j);
-    }
+    /* Too close to the bound for the double oracle: this row in MPFR, for every variant. */
+    const size_t off = (size_t)i * c->cols;
+    rf_oracle_lse_row(bc->x + off, c->cols, &o->lse[i], o->y ? o->y + off : NULL);
+    o->row_mpfr[i] = 1;
+    r->stats.lse_rows_upgraded++;
+    judge_row(r, bc, plan, got, i, res);
   }
   if (res->ratio < 0) res->ratio = 0;
   if (res->verdict == RF_V_PASS) return;

@@ -90,6 +90,7 @@ void rf_runner_destroy(rf_runner *r) {
   rf_host_buf_free(&r->row_rel);
   rf_host_buf_free(&r->row_mpfr);
   rf_host_buf_free(&r->lse_rows);
+  rf_host_buf_free(&r->lse_margin);
   rf_host_buf_free(&r->pending);
   free(r);
 }
@@ -293,7 +294,7 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
     }
     break;
   case RF_OP_LOGSUMEXP:
-  case RF_OP_LOGSOFTMAX: rf_judge_lse(p->bc, &p->plan, got, res); break;
+  case RF_OP_LOGSOFTMAX: rf_judge_lse(jc, p->bc, &p->plan, got, res); break;
   default: break;
   }
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;

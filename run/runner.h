@@ -64,9 +64,11 @@ const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c);
 
 /* Counters since the runner was created. Where the softmax oracle's rows came from: the double oracle (with a rigorous margin),
  * MPFR because the row holds NaN or infinity, or MPFR because some variant's element was
- * within the double oracle's margin of its bound. */
+ * within the double oracle's margin of its bound. The same for the log ops' rows (lse_*;
+ * MPFR also for rows with no finite entry). */
 typedef struct {
   unsigned long long softmax_rows_double, softmax_rows_mpfr, softmax_rows_upgraded;
+  unsigned long long lse_rows_double, lse_rows_mpfr, lse_rows_upgraded;
   /* Where the time went (wall ms, summed over cases): input generation, the exact oracle,
    * the upload of input + poison, enqueueing the launches, the synchronisation (the device
    * running them), the read-back, and the verdicts (bounds, comparisons, determinism). */

@@ -7,6 +7,7 @@
 #include "oracle/exact.h"
 #include "oracle/bounds.h"
 #include "oracle/logsumexp.h"
+#include "oracle/logsumexp_double.h"
 #include "buffers.h"
 #include "arena.h"
 #include "workers.h"
@@ -25,7 +26,10 @@ typedef struct {
   double *y;               /* logsoftmax: y_j = x_j - lse from MPFR, rows*cols */
   double *row_rel;
   unsigned char *row_mpfr;
-  rf_lse_row *lse;         /* logsumexp, logsoftmax: each row's facts (oracle/logsumexp.h) */
+  rf_lse_row *lse;         /* logsumexp, logsoftmax: each row's facts (oracle/logsumexp.h),
+                              from the double oracle with its margins, or from MPFR where
+                              row_mpfr is set (as for softmax) */
+  rf_lse_margin *lse_margin;
   int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
                               (runner_device.c) once the batch has run */
   int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
@@ -90,6 +94,7 @@ struct rf_runner {
                                     AddressSanitizer sees reads far past or before it */
   rf_host_buf x, y_exact, row_rel, row_mpfr, pending, saved;
   rf_host_buf lse_rows;          /* logsumexp, logsoftmax: the rows' oracle facts */
+  rf_host_buf lse_margin;        /* and the double oracle's margins */
   /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
   rf_host_buf many_x, many_answer, many_case;
   rf_host_buf x_in, many_x_in;   /* 16-bit inputs in their device layout (batch_case.x_in) */
@@ -105,7 +110,8 @@ struct rf_runner {
   int serial;                    /* synchronise after every launch (attribution, timing) */
   const rf_variant *lost_variant;/* serial: the variant whose fault lost the device, and on */
   const rf_case *lost_case;      /* which case (the caller's pointer) */
-  int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check) */
+  int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check);
+                                    softmax and the log ops alike */
   int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
                                     undecided, so the MPFR fallback runs (tests it) */
   int device_oracle, device_gen; /* answers / inputs of 1-D cases made on the device
@@ -163,10 +169,13 @@ void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
 void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                             rf_dtype ot, const float *got, rf_result *res);
 
-/* judge_log.c: logsumexp and log-softmax from the MPFR oracle, every output against its
- * bound (oracle/logsumexp.h). */
+/* judge_log.c: logsumexp and log-softmax from the double oracle (MPFR for the rows it
+ * refuses), every output against its bound (oracle/logsumexp.h); rows the double oracle's
+ * margins cannot decide are upgraded to MPFR as softmax's are (jc->may_upgrade, else
+ * jc->needs_upgrade and an early return). */
 void rf_oracle_lse_case(rf_runner *r, const rf_case *c, const float *x, oracle_answer *o);
-void rf_judge_lse(const batch_case *bc, const rf_plan *plan, const float *got, rf_result *res);
+void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, const float *got,
+                  rf_result *res);
 
 /* runner_device.c: the device oracle in a batch (see there). */
 void rf_runner_device_init(rf_runner *r, const rf_settings *set);

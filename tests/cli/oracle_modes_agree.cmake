@@ -1,4 +1,4 @@
-# Runs `EXE ARGS` (a sweep with --json) with the double softmax oracle, with
+# Runs `EXE ARGS` (a sweep with --json) with the double oracles (softmax, log ops), with
 # REDFUZZ_SOFTMAX_ORACLE=mpfr and with REDFUZZ_SOFTMAX_ORACLE=upgrade (every row through the
 # MPFR fallback, in the parallel judge's serial redo), and fails unless every case gives every
 # variant the same verdict all three ways. Numeric fields may differ in their last bits.

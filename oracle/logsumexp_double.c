@@ -1,0 +1,115 @@
+/* Logsumexp and log-softmax of one row in binary64 with rigorous margins
+ * (logsumexp_double.h; docs/ORACLE.md, "The double log oracle").
+ *
+ * Computation, u = 2^-53, C = cols, m = max_j x_j (exact: a float):
+ *   d̂_j = RN(x_j - m), ê_j = exp(d̂_j) or 0 when deep, Ŝ = Σ ê_j   (rf_expsum_double)
+ *   L̂   = log(Ŝ)                                                   (glibc)
+ *   lse = RN(m + L̂),  y_j = RN(d̂_j - L̂).
+ * True values: d_j = x_j - m <= 0, S = Σ exp(d_j) >= 1, L = log S >= 0, lse = m + L,
+ * y_j = d_j - L. The steps:
+ *
+ * 1. The sum. softmax_double.c steps 1-3 (rf_smr_oracle_sum_range): Ŝ / S in [Lr, Ur]. They
+ *    hold for -inf entries too (ê_j = e_j = 0, inside the deep elements' τ_j).
+ *
+ * 2. The log of the sum. log z <= z - 1 for z > 0, so |log Ŝ - log S| = |log(Ŝ/S)| <=
+ *    λ = max(Ur - 1, (1 - Lr) / Lr). glibc's log is within k ulps of log Ŝ, k =
+ *    RF_LSE_DOUBLE_LOG_ULPS = 2: the log of glibc 2.28 on (the ARM optimized-routines
+ *    algorithm) states 0.52 ulp in its source; the manual's table ("Known Maximum Errors in
+ *    Math Functions") measures against the correctly rounded result, so its figure + 0.5;
+ *    we take 2, as softmax_double.h does for exp, and tests/oracle/test_lse_double.c measures
+ *    it (about 0.5). log Ŝ is 0 or normal (Ŝ = 1 or Ŝ >= 1 + 2^-52), so k ulp(log Ŝ) <=
+ *    2ku log Ŝ <= 2ku L̂ / (1 - 2ku):
+ *        |L̂ - L| <= err_L = λ + 2ku L̂ / (1 - 2ku).
+ *    L̂ >= 0: the maximum's term is exp(0) = 1 exactly (C11 Annex F.10.3.1), the sum of
+ *    nonnegative terms from 1 on stays >= 1 (RN is monotone) and log(1) = +0 (F.10.3.7);
+ *    checked all the same (a row with L̂ < 0 is refused).
+ *
+ * 3. The outputs. m is exact and an addition whose result is subnormal is exact, so each
+ *    rounding below is within u of its result, relative:
+ *        |lse - (m + L)| <= |L̂ - L| + u |lse|                      <= err_L + 2^-52 |lse|;
+ *        |y_j - (d_j - L)| <= |d̂_j - d_j| + |L̂ - L| + u |y_j|     <= err_L + 2^-52 |y_j|,
+ *    since |d̂_j - d_j| <= u |d̂_j| and |d̂_j| <= |y_j| (d̂_j <= 0 and L̂ >= 0, so
+ *    d̂_j - L̂ <= d̂_j <= 0, and RN is monotone). The MPFR oracle's double is RN of the true
+ *    value, so it lies in [RD(v - M), RU(v + M)], M the margin (rf_lse_double_range).
+ *
+ * 4. log_s. MPFR's log_s is RN(L): in [RD(L̂ - err_L), RU(L̂ + err_L)], and >= 0.
+ *
+ * 5. wd. The MPFR oracle's wd (logsumexp_oracle.c, weighted_spread) is within
+ *    [W (1 + 2^-21), W (1 + 2^-18) + 2^-899] of W = Σ_j p_j |d_j| (logsumexp.h,
+ *    RF_LSE_WD_*). Here N̂ = Σ ê_j |d̂_j| over the non-deep elements (rf_expsum_double's ds:
+ *    C roundings of nonnegative terms at most, fused or not, so within γ_C relative and
+ *    C 2^-1074 absolute of the exact sum of the products). With ê_j = e_j ρ_j + τ_j (step 1),
+ *    |d̂_j| / |d_j| in [1 - u, 1 + u], and the deep elements' e_j |d_j| < 2^-1075 2^129 (a
+ *    difference of floats is below 2^129): C < 2^32 keeps every absolute term below 2^-913
+ *    for the upper end and 2^-1030 for the lower, so with S in [Ŝ/Ur, Ŝ/Lr] and S >= 1,
+ *        W <= N̂ Ur / (Ŝ (1 - γ_C)(1 - u) ρ_lo) + 2^-913,
+ *        W >= N̂ Lr / (Ŝ (1 + γ_C)(1 + u) ρ_hi) - 2^-1030.
+ *
+ * Every bound is evaluated with directed rounding (dir_round.h). Cost: one exp per element,
+ * one log per row, O(C) double operations. */
+#include "logsumexp_double.h"
+
+#include <math.h>
+
+#include "dir_round.h"
+#include "expsum_double.h"
+#include "softmax_row_math.h"
+
+/* 2^-52 (1 + 2^-52): the margin's relative part, 2u, rounded up with room. */
+#define REL_MARGIN 0x1.0000000000001p-52
+
+int rf_oracle_lse_row_double(const float *x, uint32_t cols, rf_lse_row *row, rf_lse_margin *mg,
+                             double *y) {
+  if (cols == 0) return -1;
+  rf_row_scan scan;
+  rf_row_scan_of(x, cols, &scan);
+  if (scan.poisoned || scan.m == -INFINITY) return -1;   /* MPFR's special rows */
+  rf_expsum es;
+  rf_expsum_double(x, cols, scan.m, NULL, &es);
+  rf_smr_sum_range sr;                                   /* step 1 */
+  rf_smr_oracle_sum_range(cols, es.dmax, &sr);
+  if (!(sr.L > 0.5) || !(sr.U < 2)) return -1;
+  const double Lh = log(es.s);
+  if (!(Lh >= 0)) return -1;
+  /* step 2 */
+  const double u = 0x1p-53, two_ku = 2 * RF_LSE_DOUBLE_LOG_ULPS * u;   /* exact */
+  const double lambda = fmax(up_sub(sr.U, 1.0), up_div(up_sub(1.0, sr.L), sr.L));
+  mg->err_L = up_add(lambda, up_div(up_mul(two_ku, Lh), 1.0 - two_ku));   /* 1 - 2ku exact */
+  /* step 5 */
+  const double Cd = up_count(cols);
+  const double gC = up_div(up_mul(Cd, u), dn_sub(1.0, up_mul(Cd, u)));
+  const double w_hi = up_div(up_mul(es.ds, sr.U),
+                             dn_mul(dn_mul(dn_mul(es.s, dn_sub(1.0, gC)), 1.0 - u), sr.rho_lo));
+  const double w_lo = dn_div(dn_mul(es.ds, sr.L),
+                             up_mul(up_mul(up_mul(es.s, up_add(1.0, gC)), 1.0 + u), sr.rho_hi));
+  mg->wd_hi = up_add(up_mul(up_add(w_hi, 0x1p-913), RF_LSE_WD_REL_HI), RF_LSE_WD_ABS_HI);
+  mg->wd_lo = fmax(0.0, dn_mul(dn_sub(w_lo, 0x1p-1030), RF_LSE_WD_REL_LO));
+  /* step 3 */
+  const double md = scan.m;
+  row->m = scan.m;
+  row->log_s = Lh;
+  row->lse = md + Lh;
+  row->wd = mg->wd_hi;
+  if (y)
+    for (uint32_t j = 0; j < cols; j++) y[j] = ((double)x[j] - md) - Lh;
+  return 0;
+}
+
+void rf_lse_double_range(const rf_lse_margin *mg, double v, double *lo, double *hi) {
+  const double M = up_add(mg->err_L, up_mul(REL_MARGIN, fabs(v)));
+  *lo = dn_sub(v, M);
+  *hi = up_add(v, M);
+}
+
+void rf_lse_double_rows(const rf_lse_row *row, const rf_lse_margin *mg, rf_lse_row *lo,
+                        rf_lse_row *hi) {
+  double a, b;
+  rf_lse_double_range(mg, row->lse, &a, &b);
+  *lo = *hi = *row;
+  hi->lse = fmax(fabs(a), fabs(b));
+  lo->lse = a <= 0 && b >= 0 ? 0 : fmin(fabs(a), fabs(b));
+  lo->log_s = fmax(0.0, dn_sub(row->log_s, mg->err_L));   /* step 4 */
+  hi->log_s = up_add(row->log_s, mg->err_L);
+  lo->wd = mg->wd_lo;
+  hi->wd = mg->wd_hi;
+}
