@@ -1,13 +1,10 @@
 /* Logsumexp / log-softmax oracle from MPFR (oracle/logsumexp.h). Per row, at working precision
- * p (128 bits first), u = 2^-p, m = max_j x_j (a float, exact):
- *   d_j = x_j - m            exact (D_BITS holds the difference of any two floats);
- *   e_j = RN_p(exp(d_j))     relative error <= u, or 0 when exact; d_j < -2000: e_j := 0,
- *                            absolute error < 2^-2885 (as the softmax oracle does);
- *   S   = RN_p(Σ e_j)        mpfr_sum, one rounding; S >= 1 (the maximum's term is 1);
+ * p (128 bits first), u = 2^-p, m = max_j x_j (a float, exact): d_j, e_j, S = RN_p(Σ e_j) >= 1
+ * and err_S >= |S - S_true| from the shared MPFR exp-sum (mpfr_expsum.h, as the softmax
+ * oracle; terms below d_j = -2000 dropped), then
  *   L   = RN_p(log S)        the true L = log S_true;
  *   lse = RN_p(m + L),  y_j = RN_p(d_j - L).
- * Error bounds, rounded up: err_S = Σ 2u e_j over inexact e_j + 2^-2885 per dropped term
- * + 2u S if the sum rounded (2u covers u / (1 - u)). |log S - log S_true| <= err_S / (S - err_S)
+ * Error bounds, rounded up: |log S - log S_true| <= err_S / (S - err_S)
  * (the mean value theorem: log' <= 1 / min(S, S_true)), plus 2u |L| if the log rounded:
  * err_L. Then err(lse) = err_L + 2u |lse| [rounded], err(y_j) = err_L + 2u |y_j| [rounded].
  * An output is written only when its rounding to binary64 is certain (the same test as the
@@ -23,60 +20,39 @@
 #include "oracle/logsumexp.h"
 #include "oracle/exact.h"
 #include "oracle/ieee_round.h"
+#include "oracle/mpfr_expsum.h"
 #include "oracle/mpfr_interval.h"
 
-#define START_PREC 128
 #define MAX_PREC 16384      /* a safety stop, as in softmax_oracle.c */
-#define D_BITS 288          /* > 278 bits: x_j - m of two floats is exact */
-#define ERR_BITS 64
-#define DROP_BELOW (-2000)  /* exp(-2000) < 2^-2885 */
-#define DROP_ERR_EXP (-2885)
 
 typedef struct {
-  uint32_t cols;
-  mpfr_prec_t prec;
-  mpfr_t *e;
-  mpfr_ptr *e_ptr;
-  mpfr_t xj, m, d, s, L, v, lo, hi;
-  mpfr_t err_s, err_l, err, tmp, two_u;
+  rf_mpfr_expsum es;        /* d_j, e_j, S, err_S (mpfr_expsum.h) */
+  mpfr_t L, v, lo, hi;      /* at es.prec */
+  mpfr_t err_l, err;        /* RF_MPFR_ERR_BITS */
 } workspace;
 
 static void ws_init(workspace *w, uint32_t cols) {
-  w->cols = cols;
-  w->prec = START_PREC;
-  w->e = malloc((size_t)cols * sizeof *w->e);
-  w->e_ptr = malloc((size_t)cols * sizeof *w->e_ptr);
-  for (uint32_t j = 0; j < cols; j++) {
-    mpfr_init2(w->e[j], START_PREC);
-    w->e_ptr[j] = w->e[j];
-  }
-  mpfr_inits2(24, w->xj, w->m, (mpfr_ptr)0);
-  mpfr_init2(w->d, D_BITS);
-  mpfr_inits2(START_PREC, w->s, w->L, w->v, w->lo, w->hi, (mpfr_ptr)0);
-  mpfr_inits2(ERR_BITS, w->err_s, w->err_l, w->err, w->tmp, w->two_u, (mpfr_ptr)0);
+  rf_mpfr_expsum_init(&w->es, cols);
+  mpfr_inits2(RF_MPFR_START_PREC, w->L, w->v, w->lo, w->hi, (mpfr_ptr)0);
+  mpfr_inits2(RF_MPFR_ERR_BITS, w->err_l, w->err, (mpfr_ptr)0);
 }
 
 static void ws_clear(workspace *w) {
-  for (uint32_t j = 0; j < w->cols; j++) mpfr_clear(w->e[j]);
-  free(w->e);
-  free(w->e_ptr);
-  mpfr_clears(w->xj, w->m, w->d, w->s, w->L, w->v, w->lo, w->hi, w->err_s, w->err_l, w->err,
-              w->tmp, w->two_u, (mpfr_ptr)0);
+  rf_mpfr_expsum_clear(&w->es);
+  mpfr_clears(w->L, w->v, w->lo, w->hi, w->err_l, w->err, (mpfr_ptr)0);
 }
 
 static void ws_set_prec(workspace *w, mpfr_prec_t p) {
-  if (w->prec == p) return;
-  for (uint32_t j = 0; j < w->cols; j++) mpfr_set_prec(w->e[j], p);
-  mpfr_set_prec(w->s, p);
+  if (w->es.prec == p) return;
+  rf_mpfr_expsum_set_prec(&w->es, p);
   mpfr_set_prec(w->L, p);
   mpfr_set_prec(w->v, p);
   mpfr_set_prec(w->lo, p);
   mpfr_set_prec(w->hi, p);
-  w->prec = p;
 }
 
 static void add_rounding_error(workspace *w, mpfr_ptr err, mpfr_srcptr v) {
-  rf_mpfr_add_rounding_error(err, v, w->two_u, w->tmp);
+  rf_mpfr_add_rounding_error(err, v, w->es.two_u, w->es.tmp);
 }
 
 static int rounding_is_certain(workspace *w, mpfr_srcptr v, mpfr_srcptr err) {
@@ -85,34 +61,12 @@ static int rounding_is_certain(workspace *w, mpfr_srcptr v, mpfr_srcptr err) {
 
 /* S, L and err_L at the current precision. */
 static void log_of_sum(workspace *w, const float *x, float m) {
-  uint64_t dropped = 0;
-  mpfr_set_ui_2exp(w->two_u, 1, 1 - w->prec, MPFR_RNDN);
-  mpfr_set_flt(w->m, m, MPFR_RNDN);
-  mpfr_set_zero(w->err_s, 1);
-  for (uint32_t j = 0; j < w->cols; j++) {
-    if (x[j] == -INFINITY) {                     /* exp(-inf) = 0 exactly (m is finite) */
-      mpfr_set_zero(w->e[j], 1);
-      continue;
-    }
-    mpfr_set_flt(w->xj, x[j], MPFR_RNDN);
-    mpfr_sub(w->d, w->xj, w->m, MPFR_RNDN);      /* exact */
-    if (mpfr_cmp_si(w->d, DROP_BELOW) < 0) {
-      mpfr_set_zero(w->e[j], 1);
-      dropped++;
-    } else if (mpfr_exp(w->e[j], w->d, MPFR_RNDN) != 0) {
-      add_rounding_error(w, w->err_s, w->e[j]);
-    }
-  }
-  if (mpfr_sum(w->s, w->e_ptr, w->cols, MPFR_RNDN) != 0) add_rounding_error(w, w->err_s, w->s);
-  if (dropped) {
-    mpfr_set_ui_2exp(w->tmp, 1, DROP_ERR_EXP, MPFR_RNDU);
-    mpfr_mul_ui(w->tmp, w->tmp, (unsigned long)dropped, MPFR_RNDU);
-    mpfr_add(w->err_s, w->err_s, w->tmp, MPFR_RNDU);
-  }
+  rf_mpfr_expsum *es = &w->es;
+  rf_mpfr_expsum_row(es, x, m);
   /* err_L = err_S / (S - err_S) [+ 2u |L|]; S >= 1 - tiny, err_S <= 2^-100 or so: S - err_S > 0 */
-  mpfr_sub(w->tmp, w->s, w->err_s, MPFR_RNDD);
-  mpfr_div(w->err_l, w->err_s, w->tmp, MPFR_RNDU);
-  if (mpfr_log(w->L, w->s, MPFR_RNDN) != 0) add_rounding_error(w, w->err_l, w->L);
+  mpfr_sub(es->tmp, es->s, es->err_s, MPFR_RNDD);
+  mpfr_div(w->err_l, es->err_s, es->tmp, MPFR_RNDU);
+  if (mpfr_log(w->L, es->s, MPFR_RNDN) != 0) add_rounding_error(w, w->err_l, w->L);
 }
 
 /* One attempt; 0 when some output could not be certified (unless force). */
@@ -122,19 +76,19 @@ static int row_at_prec(workspace *w, const float *x, float m, rf_lse_row *out, d
   if (!force && !rounding_is_certain(w, w->L, w->err_l)) return 0;
   /* lse = m + L */
   mpfr_set(w->err, w->err_l, MPFR_RNDU);
-  if (mpfr_add(w->v, w->m, w->L, MPFR_RNDN) != 0) add_rounding_error(w, w->err, w->v);
+  if (mpfr_add(w->v, w->es.m, w->L, MPFR_RNDN) != 0) add_rounding_error(w, w->err, w->v);
   if (!force && !rounding_is_certain(w, w->v, w->err)) return 0;
   double lse = rf_round_to_f64(w->v), log_s = rf_round_to_f64(w->L);
   if (y)
-    for (uint32_t j = 0; j < w->cols; j++) {
+    for (uint32_t j = 0; j < w->es.cols; j++) {
       if (x[j] == -INFINITY) {
         y[j] = -INFINITY;
         continue;
       }
-      mpfr_set_flt(w->xj, x[j], MPFR_RNDN);
-      mpfr_sub(w->d, w->xj, w->m, MPFR_RNDN);    /* exact */
+      mpfr_set_flt(w->es.xj, x[j], MPFR_RNDN);
+      mpfr_sub(w->es.d, w->es.xj, w->es.m, MPFR_RNDN);   /* exact */
       mpfr_set(w->err, w->err_l, MPFR_RNDU);
-      if (mpfr_sub(w->v, w->d, w->L, MPFR_RNDN) != 0) add_rounding_error(w, w->err, w->v);
+      if (mpfr_sub(w->v, w->es.d, w->L, MPFR_RNDN) != 0) add_rounding_error(w, w->err, w->v);
       if (!force && !rounding_is_certain(w, w->v, w->err)) return 0;
       y[j] = rf_round_to_f64(w->v);
     }
@@ -148,14 +102,15 @@ static int row_at_prec(workspace *w, const float *x, float m, rf_lse_row *out, d
  * sum (γ_{C-1}, Higham 2002 §4.2), the division and the MPFR values' own error (< 2^-126)
  * stay below (C + 5) 2^-53 (1.01) < 2^-20 relative, so the factor 1 + 2^-19 covers them; an
  * e_j that underflows in double is off by < 2^-1074 with |d_j| < 2^129: C of them, < 2^-913,
- * inside the 2^-900 added. */
+ * inside the 2^-900 added. So wd lies in [W (1 + 2^-21), W (1 + 2^-18) + 2^-899]
+ * (RF_LSE_WD_*, logsumexp.h): the double oracle's judge relies on that range. */
 static double weighted_spread(workspace *w, const float *x, float m) {
   double num = 0;
-  for (uint32_t j = 0; j < w->cols; j++) {
+  for (uint32_t j = 0; j < w->es.cols; j++) {
     if (x[j] == -INFINITY) continue;
-    num += mpfr_get_d(w->e[j], MPFR_RNDN) * ((double)m - (double)x[j]);
+    num += mpfr_get_d(w->es.e[j], MPFR_RNDN) * ((double)m - (double)x[j]);
   }
-  return num / mpfr_get_d(w->s, MPFR_RNDN) * (1 + 0x1p-19) + 0x1p-900;
+  return num / mpfr_get_d(w->es.s, MPFR_RNDN) * (1 + 0x1p-19) + 0x1p-900;
 }
 
 static void special_row(uint32_t cols, double lse, rf_lse_row *out, double *y) {
@@ -166,7 +121,7 @@ static void special_row(uint32_t cols, double lse, rf_lse_row *out, double *y) {
     for (uint32_t j = 0; j < cols; j++) y[j] = NAN;
 }
 
-/* One row with a workspace of w->cols columns (w->cols == cols). */
+/* One row with a workspace of w->es.cols columns (== cols). */
 static void lse_row(workspace *w, const float *x, uint32_t cols, rf_lse_row *out, double *y) {
   int has_nan = 0, has_pinf = 0;
   float m = -INFINITY;
@@ -179,7 +134,7 @@ static void lse_row(workspace *w, const float *x, uint32_t cols, rf_lse_row *out
   if (has_nan) return special_row(cols, NAN, out, y);
   if (has_pinf) return special_row(cols, INFINITY, out, y);
   if (m == -INFINITY) return special_row(cols, -INFINITY, out, y);   /* only -inf, or empty */
-  mpfr_prec_t p = START_PREC;
+  mpfr_prec_t p = RF_MPFR_START_PREC;
   ws_set_prec(w, p);
   while (!row_at_prec(w, x, m, out, y, p >= MAX_PREC)) ws_set_prec(w, p *= 2);
   out->wd = weighted_spread(w, x, m);
