@@ -105,8 +105,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
               "(slow beyond; sweeps run it at every size)\n", v->name,
               (unsigned long long)v->fuzz_max_n);
   }
-  fprintf(stderr, "redfuzz fuzz: size cap: logsumexp and logsoftmax cases have at most %u "
-          "elements (their exact oracle is MPFR for every element)\n", RF_FUZZ_LOG_MAX_ELEMS);
   if (set.profile) atexit(print_profile);
   return 0;
 }

@@ -8,14 +8,17 @@
 void rf_row_scan_of(const float *x, uint32_t cols, rf_row_scan *out) {
   float m = -INFINITY;
   int finite = 1, poisoned = 0, equal = 1;
+  uint32_t n_finite = 0;
   for (uint32_t j = 0; j < cols; j++) {
     float v = x[j];
+    n_finite += isfinite(v) != 0;
     finite &= isfinite(v) != 0;
     poisoned |= isnan(v) || v == INFINITY;
     equal &= v == x[0];
     m = v > m ? v : m;
   }
-  *out = (rf_row_scan){.m = m, .finite = finite, .poisoned = poisoned, .equal = equal};
+  *out = (rf_row_scan){.m = m, .finite = finite, .poisoned = poisoned, .equal = equal,
+                       .n_finite = n_finite};
 }
 
 void rf_expsum_double(const float *x, uint32_t cols, float m, double *e, rf_expsum *out) {

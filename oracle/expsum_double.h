@@ -12,6 +12,7 @@ typedef struct {
   int finite;     /* every entry finite */
   int poisoned;   /* some entry is NaN or +inf */
   int equal;      /* every entry equal to x[0] (== : NaN makes it 0) */
+  uint32_t n_finite;
 } rf_row_scan;
 void rf_row_scan_of(const float *x, uint32_t cols, rf_row_scan *out);
 

@@ -29,6 +29,9 @@ typedef struct {
   double lse, log_s, wd;
   float m;
 } rf_lse_row;
+/* wd from num (the double sum of e_j |d_j|) and S in double, as the MPFR oracle forms it (the
+ * factor and the addend cover num's and S's rounding, logsumexp_oracle.c). */
+static inline double rf_lse_wd_of(double num, double s) { return num / s * (1 + 0x1p-19) + 0x1p-900; }
 #define RF_LSE_WD_REL_LO (1 + 0x1p-21)
 #define RF_LSE_WD_REL_HI (1 + 0x1p-18)
 #define RF_LSE_WD_ABS_HI 0x1p-899

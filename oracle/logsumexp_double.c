@@ -58,12 +58,25 @@
 /* 2^-52 (1 + 2^-52): the margin's relative part, 2u, rounded up with room. */
 #define REL_MARGIN 0x1.0000000000001p-52
 
+/* One finite entry, the rest -inf: S = 1, L = 0, lse = m, y_j = 0 at the maximum and -inf
+ * elsewhere, all exact, and wd as the MPFR oracle forms it from num = 0: its very row. */
+static int exact_row(const float *x, uint32_t cols, float m, rf_lse_row *row, rf_lse_margin *mg,
+                     double *y) {
+  const double md = m;
+  *row = (rf_lse_row){.lse = md + 0.0, .log_s = 0, .wd = rf_lse_wd_of(0, 1), .m = m};
+  *mg = (rf_lse_margin){.err_L = 0, .wd_lo = row->wd, .wd_hi = row->wd};
+  if (y)
+    for (uint32_t j = 0; j < cols; j++) y[j] = ((double)x[j] - md) - 0.0;
+  return 1;
+}
+
 int rf_oracle_lse_row_double(const float *x, uint32_t cols, rf_lse_row *row, rf_lse_margin *mg,
                              double *y) {
   if (cols == 0) return -1;
   rf_row_scan scan;
   rf_row_scan_of(x, cols, &scan);
   if (scan.poisoned || scan.m == -INFINITY) return -1;   /* MPFR's special rows */
+  if (scan.n_finite == 1) return exact_row(x, cols, scan.m, row, mg, y);
   rf_expsum es;
   rf_expsum_double(x, cols, scan.m, NULL, &es);
   rf_smr_sum_range sr;                                   /* step 1 */

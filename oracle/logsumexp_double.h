@@ -25,10 +25,11 @@ typedef struct {
 
 /* One row: row->lse = RN(m + L̂), row->log_s = L̂, row->m = m, row->wd = wd_hi, and (y not
  * NULL) y[j] = RN(RN(x_j - m) - L̂) (exactly -inf at -inf entries). Every finite value v of
- * them is within err_L + 2^-52 |v| of its true value (rf_lse_double_range). Returns 0, or -1
- * for a row it refuses: a NaN or +inf, no finite entry, cols == 0 (the special rows of
- * logsumexp.h: MPFR gives them), or a sum range it cannot use (not reachable for
- * cols < 2^32). */
+ * them is within err_L + 2^-52 |v| of its true value (rf_lse_double_range). Returns 0; 1 for
+ * a row with one finite entry (the rest -inf), whose values are exact and the MPFR oracle's
+ * own (its row can be judged as an MPFR row); or -1 for a row it refuses: a NaN or +inf, no
+ * finite entry, cols == 0 (the special rows of logsumexp.h: MPFR gives them), or a sum range
+ * it cannot use (not reachable for cols < 2^32). */
 int rf_oracle_lse_row_double(const float *x, uint32_t cols, rf_lse_row *row, rf_lse_margin *mg,
                              double *y);
 

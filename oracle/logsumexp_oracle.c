@@ -110,7 +110,7 @@ static double weighted_spread(workspace *w, const float *x, float m) {
     if (x[j] == -INFINITY) continue;
     num += mpfr_get_d(w->es.e[j], MPFR_RNDN) * ((double)m - (double)x[j]);
   }
-  return num / mpfr_get_d(w->es.s, MPFR_RNDN) * (1 + 0x1p-19) + 0x1p-900;
+  return rf_lse_wd_of(num, mpfr_get_d(w->es.s, MPFR_RNDN));
 }
 
 static void special_row(uint32_t cols, double lse, rf_lse_row *out, double *y) {
@@ -121,19 +121,28 @@ static void special_row(uint32_t cols, double lse, rf_lse_row *out, double *y) {
     for (uint32_t j = 0; j < cols; j++) y[j] = NAN;
 }
 
-/* One row with a workspace of w->es.cols columns (== cols). */
-static void lse_row(workspace *w, const float *x, uint32_t cols, rf_lse_row *out, double *y) {
+/* The special rows (logsumexp.h) are decided here, without MPFR: 1 when x is one of them
+ * (out and y written); else 0 with *m = max_j x_j, finite. */
+static int special_or_max(const float *x, uint32_t cols, rf_lse_row *out, double *y, float *m) {
   int has_nan = 0, has_pinf = 0;
-  float m = -INFINITY;
+  *m = -INFINITY;
   for (uint32_t j = 0; j < cols; j++) {
     if (isnan(x[j])) has_nan = 1;
     else if (x[j] == INFINITY) has_pinf = 1;
-    else if (x[j] > m) m = x[j];
+    else if (x[j] > *m) *m = x[j];
   }
-  out->m = has_pinf ? INFINITY : m;
-  if (has_nan) return special_row(cols, NAN, out, y);
-  if (has_pinf) return special_row(cols, INFINITY, out, y);
-  if (m == -INFINITY) return special_row(cols, -INFINITY, out, y);   /* only -inf, or empty */
+  out->m = has_pinf ? INFINITY : *m;
+  if (has_nan) special_row(cols, NAN, out, y);
+  else if (has_pinf) special_row(cols, INFINITY, out, y);
+  else if (*m == -INFINITY) special_row(cols, -INFINITY, out, y);   /* only -inf, or empty */
+  else return 0;
+  return 1;
+}
+
+/* One row with a workspace of w->es.cols columns (== cols). */
+static void lse_row(workspace *w, const float *x, uint32_t cols, rf_lse_row *out, double *y) {
+  float m;
+  if (special_or_max(x, cols, out, y, &m)) return;
   mpfr_prec_t p = RF_MPFR_START_PREC;
   ws_set_prec(w, p);
   while (!row_at_prec(w, x, m, out, y, p >= MAX_PREC)) ws_set_prec(w, p *= 2);
@@ -141,6 +150,8 @@ static void lse_row(workspace *w, const float *x, uint32_t cols, rf_lse_row *out
 }
 
 void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y) {
+  float m;
+  if (special_or_max(x, cols, out, y, &m)) return;   /* no workspace of cols values for them */
   workspace w;
   ws_init(&w, cols);
   lse_row(&w, x, cols, out, y);

@@ -27,8 +27,6 @@ rf_limits rf_fuzz_limits(const rf_settings *set);
  * variant is left out of that case), else 1. */
 int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c);
 /* Decode exactly as the fuzz target does (lim from rf_fuzz_limits). Returns 0. */
-/* Fuzz inputs of the log ops are kept to this many elements (their oracle is MPFR only). */
-#define RF_FUZZ_LOG_MAX_ELEMS (1u << 16)
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
                                const char *only, rf_case *c);
 #endif

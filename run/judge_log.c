@@ -50,8 +50,9 @@ void rf_oracle_lse_case(rf_runner *r, const rf_case *c, const float *x, oracle_a
   for (uint32_t i = 0; i < c->rows; i++) {
     const float *xr = x + (size_t)i * c->cols;
     double *yr = o->y ? o->y + (size_t)i * c->cols : NULL;
-    o->row_mpfr[i] = rf_oracle_lse_row_double(xr, c->cols, &o->lse[i], &o->lse_margin[i], yr) != 0;
-    if (o->row_mpfr[i]) {
+    const int k = rf_oracle_lse_row_double(xr, c->cols, &o->lse[i], &o->lse_margin[i], yr);
+    o->row_mpfr[i] = k != 0;   /* 1: exact, the MPFR row itself (one finite entry) */
+    if (k < 0) {
       rf_oracle_lse_row(xr, c->cols, &o->lse[i], yr);   /* special rows: no precision loop */
       r->stats.lse_rows_mpfr++;
     } else {

@@ -28,7 +28,8 @@ typedef struct {
   unsigned char *row_mpfr;
   rf_lse_row *lse;         /* logsumexp, logsoftmax: each row's facts (oracle/logsumexp.h),
                               from the double oracle with its margins, or from MPFR where
-                              row_mpfr is set (as for softmax) */
+                              row_mpfr is set (as for softmax; also the double oracle's exact
+                              rows, which are the MPFR row itself) */
   rf_lse_margin *lse_margin;
   int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
                               (runner_device.c) once the batch has run */

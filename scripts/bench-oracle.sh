@@ -3,8 +3,10 @@
 # build) if needed and runs them. Prints, for n = 2^24: naive float loop ms, exact sum ms and
 # their ratio (two data sets); softmax 4096 x 1024 seconds with 1 and 2 threads; and
 # (softmax-check) ns per element of the double softmax oracle, the softmax bound and the
-# three-way check, at cols 1024 and 4096 on `uniform` and `wide` rows, with MPFR's for scale.
-#   scripts/bench-oracle.sh [sum|softmax|softmax-check|all] [reps]   (BUILD_DIR, default build-bench)
+# three-way check, at cols 1024 and 4096 on `uniform` and `wide` rows, with MPFR's for scale;
+# and (lse) the log-op oracle's CPU time per case and per row, MPFR for every row against the
+# double path, at 64x1024, 4096x1, 1x4096, 1x65536 and 256x4096.
+#   scripts/bench-oracle.sh [sum|softmax|softmax-check|lse|all] [reps]   (BUILD_DIR, default build-bench)
 # Figures are wall-clock: run it on an otherwise idle machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +16,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ] && [ ! -f "$BUILD_DIR/Makefile" ]; then
   cc=(); command -v clang-19 >/dev/null && cc=(-DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19)
   cmake -S . -B "$BUILD_DIR" "${gen[@]}" "${cc[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-if ! log=$(cmake --build "$BUILD_DIR" --target bench_oracle bench_softmax_double 2>&1); then
+if ! log=$(cmake --build "$BUILD_DIR" --target bench_oracle bench_softmax_double bench_lse_oracle 2>&1); then
   echo "$log" >&2
   exit 1
 fi
@@ -23,7 +25,9 @@ what=${1:-all} reps=${2:-5}
 case "$what" in
   sum|softmax) "$BUILD_DIR/tests/bench_oracle" "$what" "$reps" ;;
   softmax-check) "$BUILD_DIR/tests/bench_softmax_double" "$reps" ;;
+  lse) "$BUILD_DIR/tests/bench_lse_oracle" "$reps" ;;
   all) "$BUILD_DIR/tests/bench_oracle" all "$reps"
-       "$BUILD_DIR/tests/bench_softmax_double" "$reps" ;;
-  *) echo "usage: scripts/bench-oracle.sh [sum|softmax|softmax-check|all] [reps]" >&2; exit 2 ;;
+       "$BUILD_DIR/tests/bench_softmax_double" "$reps"
+       "$BUILD_DIR/tests/bench_lse_oracle" "$reps" ;;
+  *) echo "usage: scripts/bench-oracle.sh [sum|softmax|softmax-check|lse|all] [reps]" >&2; exit 2 ;;
 esac

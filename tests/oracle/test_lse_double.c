@@ -4,7 +4,8 @@
  *   ±10^4, -inf entries, cancellation near lse = 0, huge values), MPFR's lse, log_s, wd and
  *   y_j all lie in the intervals the double row gives (rf_lse_double_range,
  *   rf_lse_double_rows); the largest |double - MPFR| / margin is printed;
- * - refusals: exactly the special rows (NaN, +inf, no finite entry, empty);
+ * - refusals: exactly the special rows (NaN, +inf, no finite entry, empty); rows of one finite
+ *   entry are exact, the MPFR row bit for bit;
  * - planted errors: an output 2^-10 beyond its allowed error (from the MPFR row) must be
  *   decided FAIL and one 2^-10 inside PASS by the double judge (rf_lse_check_range over the
  *   margins); at the float boundary itself the double judge may say UNSURE but never
@@ -65,6 +66,13 @@ static int honest_row(const float *xr, uint32_t C, double *worst, const char *wh
     return 0;
   }
   if (k < 0) return 1;
+  if (k == 1) {   /* exact: the MPFR row itself, bit for bit */
+    int same = rd.lse == rm.lse && rd.log_s == rm.log_s && rd.wd == rm.wd && rd.m == rm.m &&
+               signbit(rd.lse) == signbit(rm.lse);
+    for (uint32_t j = 0; j < C; j++) same &= y_d[j] == y_m[j] && signbit(y_d[j]) == signbit(y_m[j]);
+    if (!same) fprintf(stderr, "%s C=%u: an exact row differs from MPFR's\n", what, C);
+    return same;
+  }
   rf_lse_double_rows(&rd, &mg, &lo, &hi);
   int ok = in_range(&mg, rd.lse, rm.lse) && lo.lse <= fabs(rm.lse) && fabs(rm.lse) <= hi.lse &&
            lo.log_s <= rm.log_s && rm.log_s <= hi.log_s && mg.wd_lo <= rm.wd &&
@@ -160,13 +168,22 @@ static void test_policy(void) {
   CHECK(rf_oracle_lse_row_double(pinf_row, 3, &r, &mg, y_d) < 0);
   CHECK(rf_oracle_lse_row_double(ninf_row, 2, &r, &mg, y_d) < 0);
   CHECK(rf_oracle_lse_row_double(x, 0, &r, &mg, NULL) < 0);
-  CHECK(rf_oracle_lse_row_double(mixed, 3, &r, &mg, y_d) == 0);
+  /* a lone finite element: exact (returns 1), the MPFR row itself */
+  rf_lse_row rm;
+  CHECK(rf_oracle_lse_row_double(mixed, 3, &r, &mg, y_d) == 1);
+  rf_oracle_lse_row(mixed, 3, &rm, y_m);
   CHECK(y_d[0] == -INFINITY && y_d[2] == -INFINITY && r.m == 2.0f);
-  /* a lone finite element: lse = that element exactly, y = 0 */
-  CHECK(r.lse == 2.0 && y_d[1] == 0 && r.log_s == 0);
+  CHECK(r.lse == 2.0 && y_d[1] == 0 && r.log_s == 0 && r.wd == rm.wd && rm.lse == 2.0);
+  float neg_zero[2] = {-0.0f, -INFINITY};
+  CHECK(rf_oracle_lse_row_double(neg_zero, 2, &r, &mg, y_d) == 1);
+  rf_oracle_lse_row(neg_zero, 2, &rm, y_m);
+  CHECK(r.lse == rm.lse && signbit(r.lse) == signbit(rm.lse) && signbit(y_d[0]) == signbit(y_m[0]));
+  /* two finite elements: the margins apply (not exact) */
+  float two[2] = {1.0f, -3.0f};
+  CHECK(rf_oracle_lse_row_double(two, 2, &r, &mg, y_d) == 0);
   double lo, hi;
   rf_lse_double_range(&mg, r.lse, &lo, &hi);
-  CHECK(lo <= 2.0 && hi >= 2.0 && hi - lo < 0x1p-45);
+  CHECK(lo < r.lse && r.lse < hi && hi - lo < 0x1p-45);
 }
 
 /* ---- planted errors ------------------------------------------------------------------------- */
@@ -202,10 +219,7 @@ static int n_planted, n_boundary, n_boundary_unsure;
 static void plant(const rf_plan *p, const float *xr, uint32_t C, int is_lse) {
   rf_lse_row rd, rm;
   rf_lse_margin mg;
-  if (rf_oracle_lse_row_double(xr, C, &rd, &mg, y_d) != 0) {
-    CHECK(0);
-    return;
-  }
+  if (rf_oracle_lse_row_double(xr, C, &rd, &mg, y_d) != 0) return;   /* exact row (C = 1) */
   rf_oracle_lse_row(xr, C, &rm, y_m);
   rf_lse_bound b;
   rf_bound_lse_row(p, &RF_EXP_HOST_LIBM, &RF_LOG_HOST_LIBM, xr, C, &rm, &b);
