@@ -148,6 +148,25 @@ int rf_lse_check(float got, double want, double allowed, double *err) {
   return t == 0 || (s > 0) != (t > 0);
 }
 
+/* Every want w of the interval has |w - v| <= Δ = M + 2^-49 (|v| + M) + 2^-1072, M = err_L +
+ * 2^-52 |v| (rf_lse_double_range's margin, rounded up, and its outward roundings are within
+ * that), so |got - w| <= e (1 + 2^-52) + Δ with e = RN|got - v| (a subnormal difference is
+ * exact). The allowed error at w is at least the formula's exact value at |w| >= |v| - Δ
+ * (monotone, rounded up), which is >= allowed_v / (1 + 2^-49) - slope Δ (allowed_v is that
+ * formula at |v| in a few roundings up, each within 2^-52 relative, or 2^-1074 absolute
+ * below the normal range). The test below asks for those with a factor (1 + 2^-40) of room
+ * on each side, which the plain roundings of its own few operations (each within 2^-53,
+ * underflow within 2^-1074, covered by 2^-1060 as allowed_v >= 2^-1000) cannot eat. */
+int rf_lse_surely_within(float got, double v, double err_L, double allowed_v, double slope) {
+  if (!(slope <= 0x1p-20) || !(allowed_v >= 0x1p-1000) || !isfinite(got) || !isfinite(v) ||
+      !(err_L >= 0 && err_L < 1))
+    return 0;
+  const double av = fabs(v), M = err_L + 0x1p-52 * av;
+  const double delta = M + 0x1p-49 * (av + M) + 0x1p-1072;
+  const double lhs = (fabs((double)got - v) + delta * (1 + 0x1p-19)) * (1 + 0x1p-40);
+  return lhs <= allowed_v * (1 - 0x1p-40) - 0x1p-1060;
+}
+
 /* The same tests as rf_lse_check, over the interval: |got - w| is convex in w, so its largest
  * value on [w_lo, w_hi] is at an end and its smallest is 0 inside (or the nearer end's); the
  * overflow test grows with |w| and allowed; the sign test is decided when both ends agree. */

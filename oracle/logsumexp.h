@@ -83,6 +83,12 @@ int rf_lse_check(float got, double want, double allowed, double *err);
  * fails every one, else RF_LSE_UNSURE (the double oracle's margin cannot decide: MPFR). */
 enum { RF_LSE_PASS, RF_LSE_FAIL, RF_LSE_UNSURE };
 int rf_lse_check_range(float got, double w_lo, double w_hi, double allowed_lo, double allowed_hi);
+/* A quick test, in plain arithmetic, that rf_lse_check_range would say RF_LSE_PASS for the
+ * double oracle's value v (margin from err_L, rf_lse_double_range): allowed_v is the allowed
+ * error at |want| = |v| from the lowest row's bound, and `slope` bounds how fast the allowed
+ * error shrinks with |want| (at most 2^-20; else 0). 1 only when every want of the interval
+ * surely passes; 0 says nothing (ask rf_lse_check_range). */
+int rf_lse_surely_within(float got, double v, double err_L, double allowed_v, double slope);
 
 #ifdef __cplusplus
 }

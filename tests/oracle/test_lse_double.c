@@ -9,7 +9,8 @@
  * - planted errors: an output 2^-10 beyond its allowed error (from the MPFR row) must be
  *   decided FAIL and one 2^-10 inside PASS by the double judge (rf_lse_check_range over the
  *   margins); at the float boundary itself the double judge may say UNSURE but never
- *   contradicts MPFR; an oracle planted off by twice its margin is caught;
+ *   contradicts MPFR, and the judge's quick test (rf_lse_surely_within) accepts the errors
+ *   2^-10 inside and none beyond; an oracle planted off by twice its margin is caught;
  * - glibc's log measured against MPFR in ulps, against RF_LSE_DOUBLE_LOG_ULPS. */
 #include <float.h>
 #include <math.h>
@@ -241,6 +242,17 @@ static void plant(const rf_plan *p, const float *xr, uint32_t C, int is_lse) {
     int kin = double_verdict(p, xr, C, is_lse, f, v, &rd, &mg);
     int kout = double_verdict(p, xr, C, is_lse, beyond, v, &rd, &mg);
     CHECK(kin != RF_LSE_FAIL && kout != RF_LSE_PASS);
+    /* the judge's quick test: yes well inside, never beyond */
+    const double slope = is_lse ? 0x1p-52 : b.y_rel * (1 + 0x1p-49) + 0x1p-52;
+    rf_lse_row lo, hi;
+    rf_lse_bound b_lo;
+    rf_lse_double_rows(&rd, &mg, &lo, &hi);
+    rf_bound_lse_row(p, &RF_EXP_HOST_LIBM, &RF_LOG_HOST_LIBM, xr, C, &lo, &b_lo);
+    const double allowed_v = rf_lse_allowed_output(&b_lo, is_lse, v);
+    CHECK(rf_lse_surely_within(in, v, mg.err_L, allowed_v, slope));
+    CHECK(!rf_lse_surely_within(out, v, mg.err_L, allowed_v, slope));
+    CHECK(!rf_lse_surely_within(beyond, v, mg.err_L, allowed_v, slope));
+    CHECK(!rf_lse_surely_within(f, v, mg.err_L, allowed_v, slope) || kin == RF_LSE_PASS);
     n_boundary += 2;
     n_boundary_unsure += (kin == RF_LSE_UNSURE) + (kout == RF_LSE_UNSURE);
     n_planted += 2;
