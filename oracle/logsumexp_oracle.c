@@ -14,14 +14,13 @@
  * every finite d_j is 0, so L = log S is rational only when S = 1 (one maximum, every other
  * entry -inf), and then every value is exact (zero error: certain at once). */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include "oracle/logsumexp.h"
 #include "oracle/exact.h"
 #include "oracle/ieee_round.h"
 #include "oracle/mpfr_expsum.h"
 #include "oracle/mpfr_interval.h"
+#include "oracle/mpfr_rows.h"
 
 #define MAX_PREC 16384      /* a safety stop, as in softmax_oracle.c */
 
@@ -160,44 +159,26 @@ void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y
 
 typedef struct {
   const float *x;
-  uint32_t rows, cols;
+  uint32_t cols;
   rf_lse_row *out;
   double *y;
-  atomic_uint next_row;     /* rows handed out one at a time: their costs vary with the data */
 } job;
 
-static void *worker(void *arg) {
-  job *jb = arg;
-  workspace w;
-  ws_init(&w, jb->cols);
-  for (;;) {
-    unsigned r = atomic_fetch_add(&jb->next_row, 1u);
-    if (r >= jb->rows) break;
-    size_t off = (size_t)r * jb->cols;
-    lse_row(&w, jb->x + off, jb->cols, &jb->out[r], jb->y ? jb->y + off : NULL);
-  }
-  ws_clear(&w);
-  return NULL;
-}
-
-static void *worker_thread(void *arg) {
-  worker(arg);
-  mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);       /* this thread's constant caches */
-  return NULL;
+_Static_assert(sizeof(workspace) <= RF_MPFR_ROWS_WS_MAX, "a workspace on a thread's stack");
+static void ws_init_any(void *w, uint32_t cols) { ws_init(w, cols); }
+static void ws_clear_any(void *w) { ws_clear(w); }
+static void row_of_job(void *w, uint32_t r, void *ctx) {
+  const job *jb = ctx;
+  size_t off = (size_t)r * jb->cols;
+  lse_row(w, jb->x + off, jb->cols, &jb->out[r], jb->y ? jb->y + off : NULL);
 }
 
 void rf_oracle_lse(const float *x, uint32_t rows, uint32_t cols, rf_lse_row *out, double *y,
                    int threads) {
-  if (rows == 0) return;
-  if (threads < 1) threads = 1;
-  if ((uint32_t)threads > rows) threads = (int)rows;
-  if (!mpfr_buildopt_tls_p()) threads = 1;       /* MPFR's state would be shared */
-  job jb = {.x = x, .rows = rows, .cols = cols, .out = out, .y = y};
-  atomic_init(&jb.next_row, 0u);
-  pthread_t tid[64];
-  int started = 0;
-  for (int t = 1; t < threads && t < 64; t++)
-    if (pthread_create(&tid[started], NULL, worker_thread, &jb) == 0) started++;
-  worker(&jb);                                   /* the caller works too */
-  for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+  if (threads > 64) threads = 64;   /* logsumexp.h: at most 64 */
+  job jb = {.x = x, .cols = cols, .out = out, .y = y};
+  rf_mpfr_rows rr = {.rows = rows, .cols = cols, .ws_size = sizeof(workspace),
+                     .ws_init = ws_init_any, .ws_clear = ws_clear_any, .row = row_of_job,
+                     .ctx = &jb};
+  rf_mpfr_rows_run(&rr, threads);
 }

@@ -21,14 +21,13 @@
  *   value within about 2^-120 relative of a rounding boundary.
  * Exactly computed values (constant rows, -inf entries) have a zero bound: certain at once. */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "oracle/exact.h"
 #include "oracle/ieee_round.h"
 #include "oracle/mpfr_expsum.h"
 #include "oracle/mpfr_interval.h"
+#include "oracle/mpfr_rows.h"
 
 #define MAX_PREC 16384      /* a safety stop; reaching it needs a value within 2^-16000 of a tie */
 
@@ -122,32 +121,20 @@ void rf_oracle_softmax_row(const float *x, uint32_t cols, double *y_exact, float
 
 typedef struct {
   const float *x;
-  uint32_t rows, cols;
+  uint32_t cols;
   double *y_exact;
   float *y_rn;
   double *exp_sum;
-  atomic_uint next_row;     /* rows are handed out one at a time: costs vary with the data */
 } job;
 
-static void *worker(void *arg) {
-  job *jb = arg;
-  workspace w;
-  ws_init(&w, jb->cols);
-  for (;;) {
-    unsigned r = atomic_fetch_add(&jb->next_row, 1u);
-    if (r >= jb->rows) break;
-    size_t off = (size_t)r * jb->cols;
-    row(&w, jb->x + off, jb->y_exact ? jb->y_exact + off : NULL, jb->y_rn ? jb->y_rn + off : NULL,
-        jb->exp_sum ? jb->exp_sum + r : NULL);
-  }
-  ws_clear(&w);
-  return NULL;
-}
-
-static void *worker_thread(void *arg) {
-  worker(arg);
-  mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);       /* this thread's constant caches (log 2) */
-  return NULL;
+_Static_assert(sizeof(workspace) <= RF_MPFR_ROWS_WS_MAX, "a workspace on a thread's stack");
+static void ws_init_any(void *w, uint32_t cols) { ws_init(w, cols); }
+static void ws_clear_any(void *w) { ws_clear(w); }
+static void row_of_job(void *w, uint32_t r, void *ctx) {
+  const job *jb = ctx;
+  size_t off = (size_t)r * jb->cols;
+  row(w, jb->x + off, jb->y_exact ? jb->y_exact + off : NULL, jb->y_rn ? jb->y_rn + off : NULL,
+      jb->exp_sum ? jb->exp_sum + r : NULL);
 }
 
 void rf_oracle_softmax(const float *x, uint32_t rows, uint32_t cols, double *y_exact,
@@ -157,16 +144,9 @@ void rf_oracle_softmax(const float *x, uint32_t rows, uint32_t cols, double *y_e
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     threads = cores > 0 ? (int)cores : 1;
   }
-  if ((uint32_t)threads > rows) threads = (int)rows;
-  if (!mpfr_buildopt_tls_p()) threads = 1;       /* MPFR's state would be shared */
-  job jb = {.x = x, .rows = rows, .cols = cols, .y_exact = y_exact, .y_rn = y_rn,
-            .exp_sum = exp_sum};
-  atomic_init(&jb.next_row, 0u);
-  pthread_t *tid = malloc((size_t)threads * sizeof *tid);
-  int started = 0;
-  for (int t = 1; t < threads; t++)
-    if (pthread_create(&tid[started], NULL, worker_thread, &jb) == 0) started++;
-  worker(&jb);                                   /* the caller works too */
-  for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
-  free(tid);
+  job jb = {.x = x, .cols = cols, .y_exact = y_exact, .y_rn = y_rn, .exp_sum = exp_sum};
+  rf_mpfr_rows rr = {.rows = rows, .cols = cols, .ws_size = sizeof(workspace),
+                     .ws_init = ws_init_any, .ws_clear = ws_clear_any, .row = row_of_job,
+                     .ctx = &jb};
+  rf_mpfr_rows_run(&rr, threads);
 }
