@@ -1,6 +1,8 @@
 /* Fuzz inputs decode with their grid folded to at most RF_FUZZ_MAX_GRID blocks (a 2^31-block
  * launch costs the GPU tens of seconds of empty blocks), and grids below it unchanged. The
- * cost cap (rf_variant.fuzz_max_n) leaves a slow variant out of bigger cases only. */
+ * cost cap (rf_variant.fuzz_max_n) leaves a slow variant out of bigger cases only. Log-op
+ * cases keep their shape up to the limits, as softmax cases do (their oracle is double now:
+ * no 2^16-element cap). */
 #include <string.h>
 #include "rf_test.h"
 #include "run/fuzz_select.h"
@@ -37,8 +39,35 @@ static uint32_t decoded_grid(uint32_t grid) {
   return d.grid;
 }
 
+/* rows x cols of a row case after decoding as the fuzz target does. */
+static uint64_t decoded_elems(rf_op op, uint32_t rows, uint32_t cols) {
+  rf_case c;
+  rf_case_default(&c);
+  c.op = op;
+  c.n = 0;
+  c.rows = rows;
+  c.cols = cols;
+  uint8_t buf[RF_CASE_ENCODED_MAX];
+  size_t len = rf_case_encode(&c, buf);
+  rf_limits lim = {1u << 22, 1u << 22, 65536};
+  rf_case d;
+  rf_fuzz_decode_like_target(buf, len, &lim, "", &d);
+  CHECK(d.op == op);
+  return (uint64_t)d.rows * d.cols;
+}
+
+static void row_ops_uncapped(void) {
+  const rf_op ops[] = {RF_OP_SOFTMAX, RF_OP_LOGSUMEXP, RF_OP_LOGSOFTMAX};
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+    CHECK(decoded_elems(ops[i], 256, 4096) == (1u << 20));
+    CHECK(decoded_elems(ops[i], 1, 65536) == 65536);
+    CHECK(decoded_elems(ops[i], 64, 1024) == 65536);
+  }
+}
+
 int main(void) {
   cost_caps();
+  row_ops_uncapped();
   CHECK(decoded_grid(0) == 0);
   CHECK(decoded_grid(7) == 7);
   CHECK(decoded_grid(RF_FUZZ_MAX_GRID) == RF_FUZZ_MAX_GRID);
