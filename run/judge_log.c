@@ -83,14 +83,10 @@ static rf_verdict verdict_of(int ok, float got, double want) {
   return isfinite(want) && !isfinite(got) ? RF_V_NONFINITE : RF_V_WRONG;
 }
 
-static double allowed_for(int logsumexp, const rf_lse_bound *b, double want) {
-  return rf_lse_allowed_output(b, logsumexp, want);
-}
-
 /* One output against an MPFR want: rf_lse_check. */
 static void judge_exact(rf_result *res, int logsumexp, const rf_lse_bound *b, float got,
                         double want, long long index) {
-  double allowed = allowed_for(logsumexp, b, want), err;
+  double allowed = rf_lse_allowed_output(b, logsumexp, want), err;
   int ok = rf_lse_check(got, want, allowed, &err);
   note(res, verdict_of(ok, got, want), err, allowed, got, want, index);
 }
@@ -107,7 +103,7 @@ static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
   }
   /* Most outputs are far inside: a quick test first (the allowed error's slope in |want|:
    * 2^-52 for logsumexp, y_rel (1 + 2^-50) + 2^-52 for log-softmax, rounded up). */
-  const double allowed_v = allowed_for(logsumexp, b_lo, v);
+  const double allowed_v = rf_lse_allowed_output(b_lo, logsumexp, v);
   const double slope = logsumexp ? 0x1p-52 : b_lo->y_rel * (1 + 0x1p-49) + 0x1p-52;
   if (rf_lse_surely_within(got, v, mg->err_L, allowed_v, slope)) {
     note(res, RF_V_PASS, fabs((double)got - v), allowed_v, got, v, index);
@@ -117,11 +113,11 @@ static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
   rf_lse_double_range(mg, v, &w_lo, &w_hi);
   const double a_min = w_lo <= 0 && w_hi >= 0 ? 0 : fmin(fabs(w_lo), fabs(w_hi));
   const double a_max = fmax(fabs(w_lo), fabs(w_hi));
-  int k = rf_lse_check_range(got, w_lo, w_hi, allowed_for(logsumexp, b_lo, a_min),
-                             allowed_for(logsumexp, b_hi, a_max));
+  int k = rf_lse_check_range(got, w_lo, w_hi, rf_lse_allowed_output(b_lo, logsumexp, a_min),
+                             rf_lse_allowed_output(b_hi, logsumexp, a_max));
   if (k == RF_LSE_UNSURE) return 0;
   /* The report: err and allowed against v (an MPFR want differs in its last bits). */
-  double allowed = allowed_for(logsumexp, b_hi, v), err;
+  double allowed = rf_lse_allowed_output(b_hi, logsumexp, v), err;
   rf_lse_check(got, v, allowed, &err);
   const int ok = k == RF_LSE_PASS;
   note(res, verdict_of(ok, got, v), ok ? fmin(err, allowed) : err, allowed, got, v, index);
