@@ -37,13 +37,16 @@ typedef struct {
   mpfr_t rel_s, err;        /* RF_MPFR_ERR_BITS */
 } workspace;
 
-static void ws_init(workspace *w, uint32_t cols) {
+/* ws_init, ws_clear: also the row threads' (mpfr_rows.h), hence void *. */
+static void ws_init(void *wv, uint32_t cols) {
+  workspace *w = wv;
   rf_mpfr_expsum_init(&w->es, cols);
   mpfr_inits2(RF_MPFR_START_PREC, w->y, w->lo, w->hi, (mpfr_ptr)0);
   mpfr_inits2(RF_MPFR_ERR_BITS, w->rel_s, w->err, (mpfr_ptr)0);
 }
 
-static void ws_clear(workspace *w) {
+static void ws_clear(void *wv) {
+  workspace *w = wv;
   rf_mpfr_expsum_clear(&w->es);
   mpfr_clears(w->y, w->lo, w->hi, w->rel_s, w->err, (mpfr_ptr)0);
 }
@@ -128,8 +131,6 @@ typedef struct {
 } job;
 
 _Static_assert(sizeof(workspace) <= RF_MPFR_ROWS_WS_MAX, "a workspace on a thread's stack");
-static void ws_init_any(void *w, uint32_t cols) { ws_init(w, cols); }
-static void ws_clear_any(void *w) { ws_clear(w); }
 static void row_of_job(void *w, uint32_t r, void *ctx) {
   const job *jb = ctx;
   size_t off = (size_t)r * jb->cols;
@@ -146,7 +147,7 @@ void rf_oracle_softmax(const float *x, uint32_t rows, uint32_t cols, double *y_e
   }
   job jb = {.x = x, .cols = cols, .y_exact = y_exact, .y_rn = y_rn, .exp_sum = exp_sum};
   rf_mpfr_rows rr = {.rows = rows, .cols = cols, .ws_size = sizeof(workspace),
-                     .ws_init = ws_init_any, .ws_clear = ws_clear_any, .row = row_of_job,
+                     .ws_init = ws_init, .ws_clear = ws_clear, .row = row_of_job,
                      .ctx = &jb};
   rf_mpfr_rows_run(&rr, threads);
 }

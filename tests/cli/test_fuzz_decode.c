@@ -24,17 +24,23 @@ static void cost_caps(void) {
   CHECK(!rf_fuzz_within_cost(atomic, &c) && rf_fuzz_within_cost(tree, &c));
 }
 
+/* c after encoding and decoding as the fuzz target does. */
+static rf_case decoded(const rf_case *c) {
+  uint8_t buf[RF_CASE_ENCODED_MAX];
+  size_t len = rf_case_encode(c, buf);
+  rf_limits lim = {1u << 22, 1u << 22, 65536};
+  rf_case d;
+  rf_fuzz_decode_like_target(buf, len, &lim, "", &d);
+  return d;
+}
+
 static uint32_t decoded_grid(uint32_t grid) {
   rf_case c;
   rf_case_default(&c);
   c.op = RF_OP_SUM;
   c.n = 4096;
   c.grid = grid;
-  uint8_t buf[RF_CASE_ENCODED_MAX];
-  size_t len = rf_case_encode(&c, buf);
-  rf_limits lim = {1u << 22, 1u << 22, 65536};
-  rf_case d;
-  rf_fuzz_decode_like_target(buf, len, &lim, "", &d);
+  rf_case d = decoded(&c);
   CHECK(d.n == 4096);
   return d.grid;
 }
@@ -47,11 +53,7 @@ static uint64_t decoded_elems(rf_op op, uint32_t rows, uint32_t cols) {
   c.n = 0;
   c.rows = rows;
   c.cols = cols;
-  uint8_t buf[RF_CASE_ENCODED_MAX];
-  size_t len = rf_case_encode(&c, buf);
-  rf_limits lim = {1u << 22, 1u << 22, 65536};
-  rf_case d;
-  rf_fuzz_decode_like_target(buf, len, &lim, "", &d);
+  rf_case d = decoded(&c);
   CHECK(d.op == op);
   return (uint64_t)d.rows * d.cols;
 }
