@@ -46,7 +46,8 @@ static inline void rf_row_scan_of(const float *x, uint32_t cols, rf_row_scan *ou
                        .n_finite = n_finite};
 }
 
-static inline void rf_expsum_double(const float *x, uint32_t cols, float m, double *e, rf_expsum *out) {
+static inline void rf_expsum_double(const float *x, uint32_t cols, float m, double *e,
+                                    rf_expsum *out) {
   const double md = m;
   double s = 0, ds = 0, dmax = 0;
   for (uint32_t j = 0; j < cols; j++) {
