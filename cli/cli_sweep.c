@@ -277,6 +277,10 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
              k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * st.ms_recheck,
              k * (secs * 1e3 - total));
+      if (st.ms_recheck_thread > 0)
+        printf("background re-check thread (us per case, off the critical path): %.1f; waits "
+               "for it (in host re-checks above) %.1f\n", k * st.ms_recheck_thread,
+               k * st.ms_recheck_wait);
     }
     if (st.oracle_device_cases)
       printf("exact answers made on the device: %llu cases, %llu of them also on the host "
@@ -315,6 +319,7 @@ static int sweep_work(void *ctx) {
   const rf_flag_val *v = j->v;
   rf_runner *r = rf_cli_runner("sweep");
   if (!r) return RF_EXIT_FAIL;
+  rf_runner_recheck_background(r);   /* a sweep is long: re-checks off the critical path */
   /* The clock starts once the first worker has its device (a CUDA context takes ~0.2 s);
    * later workers' start-up is part of the sweep's time. */
   if (!sh->t0.tv_sec && !sh->t0.tv_nsec) clock_gettime(CLOCK_MONOTONIC, &sh->t0);
@@ -384,6 +389,9 @@ static int sweep_work(void *ctx) {
   }
 stop:
   if (!rf_cli_interrupted) flush(s);   /* interrupted: the batch not yet run is dropped */
+  /* The background re-checks still pending (at most RF_RECHECK_QUEUE) are finished, also
+   * after an interrupt; a disagreement fails the sweep (printed on stderr with its case). */
+  if (rf_runner_recheck_drain(r)) sh->errors++;
   print_summary(sh, r, (int)rf_cli_interrupted);
   rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted
      : sweep_failed(sh) ? RF_EXIT_FAIL : RF_EXIT_OK;

@@ -12,6 +12,7 @@
 #include "workers.h"
 #include "launch_graph.h"
 #include "kernels/oracle_device.h"
+#include "recheck_queue.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
 typedef struct {
@@ -29,6 +30,7 @@ typedef struct {
   int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
                               (runner_device.c) once the batch has run */
   int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
+  int queued;              /* its re-check is on the background queue (recheck_queue.h) */
   rf_oracle_dev_out dev_answer;  /* the device's record, for a later re-check */
   int sm_device;           /* softmax: to be judged on the device (runner_verdict.c); no host
                               answer was made */
@@ -117,6 +119,11 @@ struct rf_runner {
   unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
   int oracle_scratch_slot;
   int oracle_plant;              /* REDFUZZ_DEVICE_ORACLE_PLANT=1 (tests the re-check) */
+  int recheck_background;        /* REDFUZZ_RECHECK_BACKGROUND: the caller may ask for rq */
+  int rq_on;                     /* re-checks go to rq (rf_runner_recheck_background) */
+  rf_recheck_queue rq;
+  unsigned long long rq_batch;   /* batches collected since rq started (its clock) */
+  unsigned long long rq_agreed;  /* rq.agreed already counted in stats */
   /* Verdict records made on the device (runner_verdict.c). */
   int device_verdict;            /* 0 off, 1 every batch of 1-D cases, 2 auto (see there) */
   int vd_on;                     /* this batch is judged from its records */
