@@ -296,8 +296,8 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              "the host: a failure or an undecided row)%s\n", st.softmax_device_cases,
              st.softmax_device_to_host, scope);
     if (st.softmax_rows_double + st.softmax_rows_mpfr)
-      printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
-             "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
+      printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN rows: a NaN or +inf, or "
+             "only -inf; or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
              "oracle's margin of its bound)%s\n", st.softmax_rows_double, st.softmax_rows_mpfr,
              st.softmax_rows_upgraded, scope);
   }

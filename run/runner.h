@@ -63,7 +63,7 @@ const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c);
  * (launch_graph.h; REDFUZZ_GRAPHS=0 turns that off). */
 
 /* Counters since the runner was created. Where the softmax oracle's rows came from: the double oracle (with a rigorous margin),
- * MPFR because the row holds NaN or infinity, or MPFR because some variant's element was
+ * MPFR because the row is a NaN row (oracle/softmax_special.h), or MPFR because some variant's element was
  * within the double oracle's margin of its bound. */
 typedef struct {
   unsigned long long softmax_rows_double, softmax_rows_mpfr, softmax_rows_upgraded;
