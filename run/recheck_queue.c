@@ -1,5 +1,6 @@
 /* Background re-checks of device-made answers (recheck_queue.h). */
 #include "recheck_queue.h"
+#include <mpfr.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,11 +54,15 @@ static void *worker(void *arg) {
   }
   pthread_mutex_unlock(&q->mu);
   free(gen);
+  mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);   /* this thread's MPFR caches (the roundings) */
   return NULL;
 }
 
 int rf_recheck_queue_start(rf_recheck_queue *q) {
   memset(q, 0, sizeof *q);
+  /* The exact answer rounds with MPFR, which the caller's thread uses at the same time:
+   * only with per-thread MPFR state (as softmax_oracle.c requires for its threads). */
+  if (!mpfr_buildopt_tls_p()) return -1;
   if (pthread_mutex_init(&q->mu, NULL)) return -1;
   if (pthread_cond_init(&q->work, NULL) || pthread_cond_init(&q->finished, NULL)) return -1;
   if (pthread_create(&q->thread, NULL, worker, q)) return -1;

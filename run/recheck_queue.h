@@ -53,7 +53,8 @@ typedef struct {
 int rf_recheck_compare(const rf_case *c, const float *x, uint64_t elems,
                        const rf_oracle_dev_out *d, char *why, size_t len);
 
-/* 0, or -1 when the thread cannot start (the caller then re-checks synchronously). */
+/* 0, or -1 when the thread cannot start or MPFR is not thread-safe (the caller then
+ * re-checks synchronously). */
 int rf_recheck_queue_start(rf_recheck_queue *q);
 /* Queues a re-check of case c (x: its host input, copied, or NULL when made on the device)
  * against the device answer dev, due at batch `due`. When the queue is full, the oldest job
