@@ -21,7 +21,29 @@ int rf_recheck_compare(const rf_case *c, const float *x, uint64_t elems,
   return -1;
 }
 
-/* The thread: jobs in queue order; the input made again here when the device made it. */
+/* One job on the thread: its own run, or the device oracle's answer against the host's (the
+ * input made again here, into *gen, when the device made it). */
+static void run_job(rf_recheck_job *j, float **gen, size_t *gen_cap) {
+  if (j->run) {
+    j->run(j->ctx, j->why, sizeof j->why);
+    return;
+  }
+  const float *x = j->x;
+  if (!x) {
+    const size_t need = (size_t)(j->elems + 1) * sizeof(float);
+    if (need > *gen_cap) {
+      free(*gen);
+      *gen = malloc(need);
+      *gen_cap = *gen ? need : 0;
+    }
+    if (*gen) rf_generate(&j->c, *gen);
+    x = *gen;
+  }
+  if (x) rf_recheck_compare(&j->c, x, j->elems, &j->dev, j->why, sizeof j->why);
+  else snprintf(j->why, sizeof j->why, "out of host memory for the re-check of a device answer");
+}
+
+/* The thread: jobs in queue order. */
 static void *worker(void *arg) {
   rf_recheck_queue *q = arg;
   float *gen = NULL;
@@ -33,19 +55,7 @@ static void *worker(void *arg) {
     rf_recheck_job *j = &q->job[(q->head + q->next) % RF_RECHECK_QUEUE];
     pthread_mutex_unlock(&q->mu);     /* the job's slot is not touched by the pusher now */
     const double t0 = rf_now_ms();
-    const float *x = j->x;
-    if (!x) {
-      const size_t need = (size_t)(j->elems + 1) * sizeof(float);
-      if (need > gen_cap) {
-        free(gen);
-        gen = malloc(need);
-        gen_cap = gen ? need : 0;
-      }
-      if (gen) rf_generate(&j->c, gen);
-      x = gen;
-    }
-    if (x) rf_recheck_compare(&j->c, x, j->elems, &j->dev, j->why, sizeof j->why);
-    else snprintf(j->why, sizeof j->why, "out of host memory for the re-check of a device answer");
+    run_job(j, &gen, &gen_cap);
     j->ms = rf_now_ms() - t0;
     pthread_mutex_lock(&q->mu);
     j->done = 1;
@@ -84,12 +94,30 @@ static const char *take_oldest(rf_recheck_queue *q) {
   q->ms_thread += j->ms;
   free(j->x);
   j->x = NULL;
+  const int oracle_job = !j->run;
+  if (j->release) j->release(j->ctx);
+  j->run = NULL;
+  j->release = NULL;
   if (!j->why[0]) {
-    q->agreed++;
+    q->agreed += oracle_job;   /* the other kinds count their own */
     return NULL;
   }
   snprintf(q->why, sizeof q->why, "%s", j->why);
   return q->why;
+}
+
+/* Queues *j (filled by the caller but for the queue's own fields) under the lock. */
+static void enqueue(rf_recheck_queue *q, const rf_recheck_job *j, unsigned long long due) {
+  pthread_mutex_lock(&q->mu);
+  rf_recheck_job *slot = &q->job[(q->head + q->count) % RF_RECHECK_QUEUE];
+  *slot = *j;
+  slot->due = due;
+  slot->done = 0;
+  slot->why[0] = '\0';
+  slot->ms = 0;
+  q->count++;
+  pthread_cond_signal(&q->work);
+  pthread_mutex_unlock(&q->mu);
 }
 
 const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const float *x,
@@ -97,25 +125,22 @@ const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const f
                                   unsigned long long due, int *oom) {
   *oom = 0;
   const char *why = q->count == RF_RECHECK_QUEUE ? take_oldest(q) : NULL;
-  float *copy = NULL;
+  rf_recheck_job j = {.c = *c, .dev = *dev, .elems = elems};
   if (x) {   /* the host's buffer is reused by the next batch */
-    copy = malloc((size_t)(elems ? elems : 1) * sizeof(float));
-    if (!copy) { *oom = 1; return why; }
-    memcpy(copy, x, (size_t)elems * sizeof(float));
+    j.x = malloc((size_t)(elems ? elems : 1) * sizeof(float));
+    if (!j.x) { *oom = 1; return why; }
+    memcpy(j.x, x, (size_t)elems * sizeof(float));
   }
-  pthread_mutex_lock(&q->mu);
-  rf_recheck_job *j = &q->job[(q->head + q->count) % RF_RECHECK_QUEUE];
-  j->c = *c;
-  j->dev = *dev;
-  j->x = copy;
-  j->elems = elems;
-  j->due = due;
-  j->done = 0;
-  j->why[0] = '\0';
-  j->ms = 0;
-  q->count++;
-  pthread_cond_signal(&q->work);
-  pthread_mutex_unlock(&q->mu);
+  enqueue(q, &j, due);
+  return why;
+}
+
+const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
+                                     rf_recheck_release_fn release, void *ctx,
+                                     unsigned long long due) {
+  const char *why = q->count == RF_RECHECK_QUEUE ? take_oldest(q) : NULL;
+  rf_recheck_job j = {.run = run, .release = release, .ctx = ctx};
+  enqueue(q, &j, due);
   return why;
 }
 

@@ -1,7 +1,7 @@
-/* The host re-check of device-made 1-D answers (runner_device.c) on a background thread, off
- * the batch's critical path (issue 12): the GPU goes on with the next batches while one host
- * thread makes the sampled case's input and exact answer again and compares them with the
- * device's.
+/* The host re-checks of device-made 1-D answers (runner_device.c) and of softmax verdict
+ * records (recheck_softmax.c) on a background thread, off the batch's critical path (issue
+ * 12): the GPU goes on with the next batches while one host thread makes the sampled case's
+ * input and exact answer again and compares them with the device's.
  *
  * Deterministic: when a re-check's result is looked at does not depend on the thread's
  * speed. Each job is due RF_RECHECK_LAG batches after it was queued; the runner takes every
@@ -24,7 +24,16 @@
 #define RF_RECHECK_LAG 64    /* batches from queueing to taking: the default re-check rate is
                                 1 case in 64, so a job is normally long done when taken */
 
+/* Another kind of re-check (runner_verdict.c: a softmax batch's verdicts): run on the thread
+ * fills why ("" when the device was right); release, on the pusher's thread when the job is
+ * taken, frees ctx. */
+typedef void (*rf_recheck_fn)(void *ctx, char *why, size_t len);
+typedef void (*rf_recheck_release_fn)(void *ctx);
+
 typedef struct {
+  rf_recheck_fn run;            /* NULL: the device oracle's answer below */
+  rf_recheck_release_fn release;
+  void *ctx;
   rf_case c;
   rf_oracle_dev_out dev;        /* the device's answer, as the runner will use it */
   float *x;                     /* the input when the host made it (a copy), else NULL */
@@ -42,7 +51,8 @@ typedef struct {
   int started, stop;
   rf_recheck_job job[RF_RECHECK_QUEUE];
   size_t head, count, next;     /* ring: oldest, jobs in it, next for the thread */
-  /* Totals: jobs taken that agreed, the thread's time, and the pusher's waits for it. */
+  /* Totals: device-oracle jobs taken that agreed, the thread's time (every job), and the
+   * pusher's waits for it. */
   unsigned long long agreed;
   double ms_thread, ms_wait;
   char why[512];                /* the last harness failure taken */
@@ -63,6 +73,10 @@ int rf_recheck_queue_start(rf_recheck_queue *q);
 const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const float *x,
                                   uint64_t elems, const rf_oracle_dev_out *dev,
                                   unsigned long long due, int *oom);
+/* Queues run(ctx) (release(ctx) when it is taken), as rf_recheck_queue_push does. */
+const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
+                                     rf_recheck_release_fn release, void *ctx,
+                                     unsigned long long due);
 /* Takes every job due at batch `now` or before (all of them when now is ~0ULL), waiting for
  * the thread where needed; the first harness failure among them (a static buffer, valid
  * until the next call), or NULL. */

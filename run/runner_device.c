@@ -211,10 +211,17 @@ static void recheck_stats(rf_runner *r, double t0) {
 
 const char *rf_runner_recheck_drain(rf_runner *r) {
   if (!r->rq_on) return NULL;
+  static char carried[sizeof r->rq_carry];
+  const char *first = NULL;
+  if (r->rq_carry[0]) {   /* taken while the last batch queued a softmax re-check */
+    snprintf(carried, sizeof carried, "%s", r->rq_carry);
+    r->rq_carry[0] = '\0';
+    first = late(carried);
+  }
   const double t0 = rf_now_ms();
   const char *why = late(rf_recheck_queue_take(&r->rq, ~0ULL));
   recheck_stats(r, t0);
-  return why;
+  return first ? first : why;
 }
 
 static void recheck_stop(rf_runner *r) {
@@ -243,9 +250,16 @@ const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
   /* Background re-checks due now: a disagreement is this batch's harness failure (after its
    * own answers are taken, so nothing of it is left half done). */
   const char *late_why = NULL;
+  static char carried[sizeof r->rq_carry];
+  if (r->rq_on && r->rq_carry[0]) {   /* taken while the last batch queued a softmax re-check */
+    snprintf(carried, sizeof carried, "%s", r->rq_carry);
+    r->rq_carry[0] = '\0';
+    late_why = late(carried);
+  }
   if (r->rq_on) {
     const double t0 = rf_now_ms();
-    late_why = late(rf_recheck_queue_take(&r->rq, r->rq_batch));
+    const char *why = late(rf_recheck_queue_take(&r->rq, r->rq_batch));
+    if (!late_why) late_why = why;
     recheck_stats(r, t0);
     r->rq_batch++;
   }
