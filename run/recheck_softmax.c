@@ -82,9 +82,7 @@ static void sm_run(void *ctx, char *why, size_t len) {
   rf_host_buf_free(&h->y_exact);
   rf_host_buf_free(&h->row_rel);
   rf_host_buf_free(&h->row_mpfr);
-  rf_host_buf_free(&jc->rel);
-  rf_host_buf_free(&jc->rel_kernel);
-  rf_host_buf_free(&jc->got_f32);
+  rf_judge_ctx_free(jc);
   free(h);
 }
 

@@ -12,7 +12,7 @@
 #include "model/gen.h"
 #include "model/dtype.h"
 
-static void judge_ctx_free(judge_ctx *jc) {
+void rf_judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel);
   rf_host_buf_free(&jc->rel_kernel);
   rf_host_buf_free(&jc->got_f32);
@@ -81,7 +81,7 @@ void rf_runner_destroy(rf_runner *r) {
   rf_host_buf_free(&r->many_case);
   rf_host_buf_free(&r->descs);
   rf_workers_destroy(r->workers);
-  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) judge_ctx_free(&r->judges[t]);
+  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) rf_judge_ctx_free(&r->judges[t]);
   rf_host_buf_free(&r->saved);
   rf_host_buf_free(&r->x);
   rf_host_buf_free(&r->x_in);

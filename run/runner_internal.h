@@ -83,6 +83,7 @@ typedef struct {
   int may_upgrade;
   int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
 } judge_ctx;
+void rf_judge_ctx_free(judge_ctx *jc);   /* its scratch (runner.c) */
 
 
 struct rf_runner {
