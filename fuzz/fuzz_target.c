@@ -63,8 +63,9 @@ static int keep_variant(const rf_variant *v, void *ctx) {
  * a disagreement found then belongs to an input libFuzzer no longer has, so it is printed
  * with its case (the message names op, n, dist and seed; `redfuzz run` with those and
  * REDFUZZ_ORACLE_RECHECK=1 reproduces it) and the process aborts, a crash as any failure.
- * libFuzzer's own exits by _Exit (its interrupt and timeout handlers) skip this: at most
- * RF_RECHECK_QUEUE sampled re-checks are then not done, which the profile line says. */
+ * libFuzzer's own exits by _Exit (its interrupt and timeout handlers) skip every atexit
+ * handler: the at most RF_RECHECK_QUEUE sampled re-checks still pending are then not done
+ * (an interrupted campaign has no profile either). */
 static void drain_rechecks(void) {
   const char *why = rf_runner_recheck_drain(runner);
   if (!why) return;
