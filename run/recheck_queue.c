@@ -102,6 +102,8 @@ static const char *take_oldest(rf_recheck_queue *q) {
     q->agreed += oracle_job;   /* the other kinds count their own */
     return NULL;
   }
+  /* Every disagreement is printed once, here (the caller sees only the first of a take). */
+  fprintf(stderr, "redfuzz: %s (found by the background re-check)\n", j->why);
   snprintf(q->why, sizeof q->why, "%s", j->why);
   return q->why;
 }

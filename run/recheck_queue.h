@@ -7,7 +7,8 @@
  * speed. Each job is due RF_RECHECK_LAG batches after it was queued; the runner takes every
  * due job at the start of a batch's collection (waiting for it if the thread is behind), and
  * the oldest job early when the queue is full (RF_RECHECK_QUEUE jobs: bounded memory), and
- * at the drain (the end of a sweep, a fuzz campaign's exit). A disagreement taken at a batch
+ * at the drain (the end of a sweep, a fuzz campaign's exit). Each disagreement is printed on
+ * stderr when it is taken ("... (found by the background re-check)"). One taken at a batch
  * is that batch's harness failure, with the message the synchronous re-check gives (it names
  * the case that disagreed); taken at the drain, the caller reports it (cli/cli_sweep.c: on
  * stderr, exit status 1; fuzz/fuzz_target.c: on stderr with the case, then abort).

@@ -194,12 +194,6 @@ int rf_runner_recheck_background(rf_runner *r) {
   return r->rq_on;
 }
 
-/* A harness failure the queue took (printed to stderr once, as the synchronous one is). */
-static const char *late(const char *why) {
-  if (why) fprintf(stderr, "redfuzz: %s (found by the background re-check)\n", why);
-  return why;
-}
-
 /* Counters and times of the jobs taken so far, into the runner's stats. */
 static void recheck_stats(rf_runner *r, double t0) {
   r->stats.oracle_rechecks += r->rq.agreed - r->rq_agreed;
@@ -216,10 +210,10 @@ const char *rf_runner_recheck_drain(rf_runner *r) {
   if (r->rq_carry[0]) {   /* taken while the last batch queued a softmax re-check */
     snprintf(carried, sizeof carried, "%s", r->rq_carry);
     r->rq_carry[0] = '\0';
-    first = late(carried);
+    first = carried;   /* printed when it was taken */
   }
   const double t0 = rf_now_ms();
-  const char *why = late(rf_recheck_queue_take(&r->rq, ~0ULL));
+  const char *why = rf_recheck_queue_take(&r->rq, ~0ULL);
   recheck_stats(r, t0);
   return first ? first : why;
 }
@@ -236,8 +230,8 @@ static const char *recheck_sampled(rf_runner *r, batch_case *bc, const rf_oracle
   if (!r->rq_on) return recheck(r, bc, d);
   int oom = 0;
   const double t0 = rf_now_ms();
-  const char *why = late(rf_recheck_queue_push(&r->rq, bc->c, bc->dev_gen ? NULL : bc->x,
-                                               bc->elems, d, r->rq_batch + RF_RECHECK_LAG, &oom));
+  const char *why = rf_recheck_queue_push(&r->rq, bc->c, bc->dev_gen ? NULL : bc->x, bc->elems,
+                                         d, r->rq_batch + RF_RECHECK_LAG, &oom);
   recheck_stats(r, t0);
   if (oom) return recheck(r, bc, d);
   bc->o->queued = 1;
@@ -254,11 +248,11 @@ const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
   if (r->rq_on && r->rq_carry[0]) {   /* taken while the last batch queued a softmax re-check */
     snprintf(carried, sizeof carried, "%s", r->rq_carry);
     r->rq_carry[0] = '\0';
-    late_why = late(carried);
+    late_why = carried;   /* printed when it was taken */
   }
   if (r->rq_on) {
     const double t0 = rf_now_ms();
-    const char *why = late(rf_recheck_queue_take(&r->rq, r->rq_batch));
+    const char *why = rf_recheck_queue_take(&r->rq, r->rq_batch);
     if (!late_why) late_why = why;
     recheck_stats(r, t0);
     r->rq_batch++;
