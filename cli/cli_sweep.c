@@ -277,6 +277,10 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
              k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * st.ms_recheck,
              k * (secs * 1e3 - total));
+      if (st.ms_recheck_thread > 0)
+        printf("background re-check thread (us per case, off the critical path): %.1f; waits "
+               "for it (in host re-checks above) %.1f\n", k * st.ms_recheck_thread,
+               k * st.ms_recheck_wait);
     }
     if (st.oracle_device_cases)
       printf("exact answers made on the device: %llu cases, %llu of them also on the host "
@@ -292,8 +296,8 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              "the host: a failure or an undecided row)%s\n", st.softmax_device_cases,
              st.softmax_device_to_host, scope);
     if (st.softmax_rows_double + st.softmax_rows_mpfr)
-      printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN or infinity in the row, or "
-             "REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
+      printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN rows: a NaN or +inf, or "
+             "only -inf; or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
              "oracle's margin of its bound)%s\n", st.softmax_rows_double, st.softmax_rows_mpfr,
              st.softmax_rows_upgraded, scope);
     if (st.lse_rows_double + st.lse_rows_mpfr)
@@ -320,6 +324,7 @@ static int sweep_work(void *ctx) {
   const rf_flag_val *v = j->v;
   rf_runner *r = rf_cli_runner("sweep");
   if (!r) return RF_EXIT_FAIL;
+  rf_runner_recheck_background(r);   /* a sweep is long: re-checks off the critical path */
   /* The clock starts once the first worker has its device (a CUDA context takes ~0.2 s);
    * later workers' start-up is part of the sweep's time. */
   if (!sh->t0.tv_sec && !sh->t0.tv_nsec) clock_gettime(CLOCK_MONOTONIC, &sh->t0);
@@ -389,6 +394,9 @@ static int sweep_work(void *ctx) {
   }
 stop:
   if (!rf_cli_interrupted) flush(s);   /* interrupted: the batch not yet run is dropped */
+  /* The background re-checks still pending (at most RF_RECHECK_QUEUE) are finished, also
+   * after an interrupt; a disagreement fails the sweep (printed on stderr with its case). */
+  if (rf_runner_recheck_drain(r)) sh->errors++;
   print_summary(sh, r, (int)rf_cli_interrupted);
   rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted
      : sweep_failed(sh) ? RF_EXIT_FAIL : RF_EXIT_OK;

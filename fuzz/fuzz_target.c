@@ -18,8 +18,13 @@
  *
  *   REDFUZZ_DEVICE_ORACLE, REDFUZZ_DEVICE_GEN, REDFUZZ_DEVICE_MIN_ELEMS,
  *   REDFUZZ_ORACLE_RECHECK  where 1-D inputs and exact answers are made (runner_device.c;
- *                         default on GPUs: on the device from 16384 elements, 1 answer in 64
- *                         and every failing case's answer re-checked on the host).
+ *                         default on GPUs: on the device at every size here (sweeps: from
+ *                         16384 elements), 1 answer in 64 and every failing case's answer
+ *                         re-checked on the host).
+ *   REDFUZZ_RECHECK_BACKGROUND=0  re-check in the execution, not on the background thread
+ *                         (run/recheck_queue.h): by default a disagreement found there fails
+ *                         a later execution (its message names the case that disagreed), or
+ *                         the exit (drain_rechecks below)
  *   REDFUZZ_PROFILE=1     at exit, print the runner's time per execution by stage
  *                         (scripts/fuzz-rate.sh).
  *
@@ -54,6 +59,22 @@ static int keep_variant(const rf_variant *v, void *ctx) {
   return rf_only_keeps(only, v);
 }
 
+/* At exit: the background re-checks still pending (at most RF_RECHECK_QUEUE) are finished;
+ * a disagreement found then belongs to an input libFuzzer no longer has, so it is printed
+ * with its case (the message names op, n, dist and seed; `redfuzz run` with those and
+ * REDFUZZ_ORACLE_RECHECK=1 reproduces it) and the process aborts, a crash as any failure.
+ * libFuzzer's own exits by _Exit (its interrupt and timeout handlers) skip every atexit
+ * handler: the at most RF_RECHECK_QUEUE sampled re-checks still pending are then not done
+ * (an interrupted campaign has no profile either). */
+static void drain_rechecks(void) {
+  const char *why = rf_runner_recheck_drain(runner);
+  if (!why) return;
+  fprintf(stderr, "\n==== redfuzz: failing case (a background re-check, found at exit) ====\n"
+          "ERROR: redfuzz: %s\n", why);
+  fflush(stderr);
+  abort();
+}
+
 /* REDFUZZ_PROFILE: where an execution's time went (rf_runner_stats), at exit. */
 static void print_profile(void) {
   rf_runner_stats st = rf_runner_get_stats(runner);
@@ -64,6 +85,9 @@ static void print_profile(void) {
           "%.1f, launch %.1f, sync %.1f, download %.1f, judge %.1f, host re-checks %.1f\n",
           k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
           k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * st.ms_recheck);
+  fprintf(stderr, "redfuzz fuzz: background re-check thread (us per execution, off the critical "
+          "path): %.1f; waits for it (in host re-checks above) %.1f\n",
+          k * st.ms_recheck_thread, k * st.ms_recheck_wait);
   fprintf(stderr, "redfuzz fuzz: exact answers made on the device: %llu (%llu re-checked on the "
           "host, the same); inputs made on the device: %llu\n", st.oracle_device_cases,
           st.oracle_rechecks, st.inputs_device);
@@ -89,6 +113,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     exit(2);
   }
   if (rf_dev_require(err, sizeof err)) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
+  /* One input at a time: below REDFUZZ_DEVICE_MIN_ELEMS (16384, the sweep's default, where
+   * many small host-made inputs share one upload) each execution pays host generate + oracle
+   * + its own upload + the host judge; the device path costs three small launches and a
+   * record read back instead. Measured on the H200 at REDFUZZ_MAX_ELEMS=4096
+   * (docs/RESULTS.md, second GPU session): 785 executions/s with the threshold, 914 with
+   * every case on the device (upload 167 -> 18 us, judge 59 -> 35 us). So the fuzz target
+   * puts every size on the device path unless told otherwise; the simulator's default
+   * (device path off) is untouched, as only the auto mode reads the threshold. */
+  if (!set.device_min_elems_set) set.device_min_elems = 0;
   runner = rf_runner_create(&set, err, sizeof err);
   if (!runner) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
   limits = rf_fuzz_limits(&set);
@@ -106,6 +139,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
               (unsigned long long)v->fuzz_max_n);
   }
   if (set.profile) atexit(print_profile);
+  /* Registered after the profile, so it runs first (atexit order) and the profile counts it. */
+  if (rf_runner_recheck_background(runner)) atexit(drain_rechecks);
   return 0;
 }
 

@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-enum { RF_SMD_NORMAL = 0, RF_SMD_CONSTANT = 1, RF_SMD_REFUSED = 2 };
+enum { RF_SMD_NORMAL = 0, RF_SMD_CONSTANT = 1, RF_SMD_REFUSED = 2, RF_SMD_NAN_ROW = 3 };
 
 /* The oracle's facts about one row (the bound's pass 1, variant-independent). */
 typedef struct {
@@ -27,8 +27,10 @@ typedef struct {
   double span, D_max, yd_s;
   float m;             /* the row's maximum */
   uint32_t n_deep;
-  uint32_t kind;       /* RF_SMD_*: REFUSED for a NaN or an infinity in the row (MPFR's), or
-                          a constant row longer than 2^24 */
+  uint32_t kind;       /* RF_SMD_*: NAN_ROW for a row whose every output must be NaN
+                          (oracle/softmax_special.h; y is not written), REFUSED for a constant
+                          row longer than 2^24 or a row with no double bound; -inf elements of
+                          a row with a finite maximum are NORMAL rows' deep elements */
   uint32_t pad;
 } rf_smd_row;
 
@@ -42,7 +44,9 @@ typedef struct {
   uint32_t col;
   uint32_t verdict;    /* RF_SMD_*: UNDECIDED when an element is within the oracle's margin of
                           its bound, the row sum is not surely within its bound, the row is
-                          refused, or no useful bound exists: the host decides it */
+                          refused, or no useful bound exists: the host decides it. A NaN row
+                          passes when every output is a NaN (worst element: column 0, ratio
+                          and error 0, bound and want NaN, as run/judge.c records it) */
   uint32_t pad;
 } rf_smd_rec;
 

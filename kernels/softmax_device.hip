@@ -37,19 +37,24 @@ __global__ void rf_smd_oracle_kernel(const float *__restrict__ x, unsigned rows,
     const float *xr = x + (size_t)row * cols;
     double *yr = y + (size_t)row * cols;
     /* The maximum, and whether the row is finite and constant (softmax_double.c). */
-    float m = xr[0];
-    double bad = 0, uneq = 0;
+    /* NaN and +inf poison the row; -inf elements are deep ones (softmax_special.h). */
+    float m = -1.0f / 0.0f;
+    double poisoned = 0, uneq = 0;
     for (unsigned j = t; j < cols; j += blockDim.x) {
       const float v = xr[j];
-      bad = rfs_finite_f(v) ? bad : 1;
+      poisoned = rf_smr_poisons(v) ? 1 : poisoned;
       uneq = v == xr[0] ? uneq : 1;
       m = v > m ? v : m;
     }
-    bad = rfs_reduce(buf, bad, 1);
+    poisoned = rfs_reduce(buf, poisoned, 1);
     uneq = rfs_reduce(buf, uneq, 1);
     m = (float)rfs_reduce(buf, (double)m, 1);   /* exact: a float as a double */
     rf_smd_row r = {0, 0, 0, 0, m, 0, RF_SMD_NORMAL, 0};
-    if (bad != 0 || (uneq == 0 && cols > (1u << 24))) {
+    if (rf_smr_row_is_nan(poisoned != 0, m)) {
+      if (t == 0) { r.kind = RF_SMD_NAN_ROW; r.rel = -1; info[row] = r; }
+      continue;
+    }
+    if (uneq == 0 && cols > (1u << 24)) {
       if (t == 0) { r.kind = RF_SMD_REFUSED; r.rel = -1; info[row] = r; }
       continue;
     }
@@ -123,6 +128,21 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const float *__restr
     rf_smd_rec rec = {0, 0, 0, 0, 0, 0, RF_SMD_UNDECIDED, 0};
     if (r.kind == RF_SMD_REFUSED) {
       if (t == 0) out[row] = rec;
+      continue;
+    }
+    if (r.kind == RF_SMD_NAN_ROW) {   /* every output NaN, or the row is wrong */
+      const float *gr = got + (size_t)row * cols;
+      double wrong = 0;
+      for (unsigned j = t; j < cols; j += blockDim.x) wrong = rf_smr_nan_row_ok(gr[j]) ? wrong : 1;
+      wrong = rfs_reduce(buf, wrong, 1);
+      if (t == 0) {
+        const double nan = 0.0 / 0.0;
+        rec.bound = nan;
+        rec.want = nan;
+        rec.got = gr[0];
+        rec.verdict = wrong != 0 && !plant ? RF_SMD_WRONG : RF_SMD_PASS;
+        out[row] = rec;
+      }
       continue;
     }
     /* The row's bound (bounds.c): constant rows against RN(1/C) as exact (bound_constant_row,

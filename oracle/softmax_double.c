@@ -42,6 +42,9 @@
  *    about 20u: about 2^-43 at C = 1024 for logits in [-1, 1], 2^-41 at C = 4096, at most
  *    (1520 + C)u for any row.
  *
+ * -inf elements (the maximum finite): d̂_j = -inf < -745.25, so ê_j = 0 = e_j exactly; they
+ *    are deep elements with τ_j = 0, so every step above holds with them.
+ *
  * 5. Constant rows (every x_j equal, so d̂_j = 0 exactly): y_j = 1/C exactly, and RN(1/C)
  *    is within u of it relative (1/C is normal): rel = 2^-53, the MPFR oracle's quality.
  *
@@ -64,7 +67,9 @@ double rf_oracle_softmax_row_double(const float *x, uint32_t cols, double *y) {
   if (cols == 0) return 0;
   rf_row_scan scan;
   rf_row_scan_of(x, cols, &scan);
-  if (!scan.finite) {
+  /* Special values (softmax_special.h): a NaN row is MPFR's to fill; a -inf element of a row
+   * with a finite maximum gets d = -inf, below DEEP_D: e = 0, exactly its true value. */
+  if (rf_smr_row_is_nan(scan.poisoned, scan.m)) {
     for (uint32_t j = 0; j < cols; j++) y[j] = NAN;
     return -1;
   }

@@ -22,8 +22,9 @@ extern "C" {
  *     |y[j] - y_j| <= rel * y_j + RF_SM_DOUBLE_ABS        (y_j the true value);
  * rel is about (2 max|x_j - m| + cols + 30) 2^-53 (max over x_j - m >= -745.25).
  * A constant row (every x_j equal) gives y[j] = RN(1/cols) exactly rounded, rel = 2^-53.
- * A row with a NaN or an infinity returns -1 and sets y to NaN: its semantics are MPFR's
- * (rf_oracle_softmax_row). cols == 0 returns 0 and writes nothing. */
+ * A row whose outputs are all NaN (a NaN or +inf in it, or only -inf: rf_smr_row_is_nan)
+ * returns -1 and sets y to NaN (rf_oracle_softmax_row fills such rows). A -inf element of a
+ * row with a finite maximum gets y[j] = 0, its exact value, and the bound covers the row. cols == 0 returns 0 and writes nothing. */
 double rf_oracle_softmax_row_double(const float *x, uint32_t cols, double *y);
 
 #ifdef __cplusplus

@@ -28,6 +28,7 @@
 #include "oracle/mpfr_expsum.h"
 #include "oracle/mpfr_interval.h"
 #include "oracle/mpfr_rows.h"
+#include "oracle/softmax_special.h"
 
 #define MAX_PREC 16384      /* a safety stop; reaching it needs a value within 2^-16000 of a tie */
 
@@ -91,16 +92,17 @@ static int row_at_prec(workspace *w, const float *x, float m, double *y_exact, f
   return 1;
 }
 
-/* Policy: a NaN or +inf in the row, or a row of only -inf (0/0), gives NaN everywhere. */
+/* Policy (softmax_special.h): a NaN or +inf in the row, or a row of only -inf (0/0), gives
+ * NaN everywhere. */
 static void row(workspace *w, const float *x, double *y_exact, float *y_rn, double *exp_sum) {
   uint32_t cols = w->es.cols;
   int poisoned = 0;
   float m = -INFINITY;
   for (uint32_t j = 0; j < cols; j++) {
-    if (isnan(x[j]) || x[j] == INFINITY) poisoned = 1;
+    if (rf_smr_poisons(x[j])) poisoned = 1;
     else if (x[j] > m) m = x[j];
   }
-  if (poisoned || m == -INFINITY) {
+  if (rf_smr_row_is_nan(poisoned, m)) {
     for (uint32_t j = 0; j < cols; j++) {
       if (y_exact) y_exact[j] = NAN;
       if (y_rn) y_rn[j] = NAN;

@@ -11,6 +11,7 @@
 #include "dir_round.h"
 #include "softmax_row_types.h"
 #include "softmax_double.h"
+#include "softmax_special.h"
 
 /* ---- the double oracle (softmax_double.c) ------------------------------------------------ */
 #define RF_SMR_DEEP_D (-745.25)   /* exp(-745.25) < 2^-1075: 745.25 / ln 2 > 1075.18 */

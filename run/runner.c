@@ -12,7 +12,7 @@
 #include "model/gen.h"
 #include "model/dtype.h"
 
-static void judge_ctx_free(judge_ctx *jc) {
+void rf_judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel);
   rf_host_buf_free(&jc->rel_kernel);
   rf_host_buf_free(&jc->got_f32);
@@ -81,7 +81,7 @@ void rf_runner_destroy(rf_runner *r) {
   rf_host_buf_free(&r->many_case);
   rf_host_buf_free(&r->descs);
   rf_workers_destroy(r->workers);
-  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) judge_ctx_free(&r->judges[t]);
+  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) rf_judge_ctx_free(&r->judges[t]);
   rf_host_buf_free(&r->saved);
   rf_host_buf_free(&r->x);
   rf_host_buf_free(&r->x_in);
@@ -243,7 +243,7 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
 }
 
 /* Guards and poison of run k after the batch; 0 when its output can be judged. */
-static int collect_run(const rf_runner *r, const pending *p, int k, rf_result *res) {
+int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result *res) {
   if (p->fail[k] != RF_V_PASS) {
     res->verdict = p->fail[k];
     snprintf(res->detail, sizeof res->detail, "%s", p->fail_detail[k]);
@@ -271,7 +271,7 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
   rf_runner *r = jc->r;
   rf_result *res = p->res;
   const oracle_answer *o = p->bc->o;
-  if (collect_run(r, p, 0, res)) return;
+  if (rf_runner_collect_run(r, p, 0, res)) return;
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
   const rf_dtype ot = p->v->out_dtype;
   switch (p->bc->c->op) {
@@ -300,7 +300,7 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;
   /* A deterministic variant must give the same bits when run again. */
   rf_result second = *res;
-  if (collect_run(r, p, 1, &second)) {
+  if (rf_runner_collect_run(r, p, 1, &second)) {
     *res = second;
   } else if (memcmp(rf_arena_host(&r->arena, p->out_slot[1]), got, p->ob) != 0) {
     res->verdict = RF_V_NONDETERMINISTIC;

@@ -63,9 +63,9 @@ const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c);
  * (launch_graph.h; REDFUZZ_GRAPHS=0 turns that off). */
 
 /* Counters since the runner was created. Where the softmax oracle's rows came from: the double oracle (with a rigorous margin),
- * MPFR because the row holds NaN or infinity, or MPFR because some variant's element was
- * within the double oracle's margin of its bound. The same for the log ops' rows (lse_*;
- * MPFR also for rows with no finite entry). */
+ * MPFR because the row is a NaN row (oracle/softmax_special.h), or MPFR because some variant's
+ * element was within the double oracle's margin of its bound. The same for the log ops' rows
+ * (lse_*; MPFR also for rows with no finite entry). */
 typedef struct {
   unsigned long long softmax_rows_double, softmax_rows_mpfr, softmax_rows_upgraded;
   unsigned long long lse_rows_double, lse_rows_mpfr, lse_rows_upgraded;
@@ -91,8 +91,22 @@ typedef struct {
    * them the host path judged again (a failure, or a row the device could not decide). */
   unsigned long long softmax_device_cases, softmax_device_to_host;
   double ms_recheck;
+  /* Background re-checks (rf_runner_recheck_background): the thread's time on them, off the
+   * critical path and not in any stage above, and the part of ms_recheck the caller spent
+   * waiting for it (a job due, or the queue full). */
+  double ms_recheck_thread, ms_recheck_wait;
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
+
+/* Long runs (sweeps, the fuzz target): the sampled re-checks of device-made answers
+ * (REDFUZZ_ORACLE_RECHECK) go to a background host thread (run/recheck_queue.h), unless
+ * REDFUZZ_RECHECK_BACKGROUND=0. A disagreement it finds is the harness failure of a later
+ * batch's results (the message names the case that disagreed), or is returned by
+ * rf_runner_recheck_drain, which the caller must call before its last report (it finishes
+ * every pending re-check). Returns whether the queue runs. */
+int rf_runner_recheck_background(rf_runner *r);
+/* NULL, or the harness failure of a pending re-check (also printed to stderr). */
+const char *rf_runner_recheck_drain(rf_runner *r);
 
 /* Restricts which variants run (NULL = all of the case's op, mutants included). */
 typedef int (*rf_variant_filter)(const rf_variant *v, void *ctx);

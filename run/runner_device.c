@@ -36,6 +36,7 @@ void rf_runner_device_init(rf_runner *r, const rf_settings *set) {
    * travel in the batch's one upload: three more launches would cost more than they save. */
   r->device_min_elems = set->device_min_elems;
   r->oracle_recheck = (unsigned long)set->oracle_recheck;
+  r->recheck_background = set->recheck_background != 0;   /* used by rf_runner_recheck_background */
   /* Test hook: shows that the re-check catches a device answer off by one unit in its last
    * place (2^-149), a difference no verdict would show. */
   r->oracle_plant = set->oracle_plant != 0;
@@ -56,6 +57,8 @@ int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c) {
   if (!rf_runner_device_oracle_for(r, c)) return 0;
   return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
 }
+
+static void recheck_stop(rf_runner *r);
 
 static size_t round256(size_t v) { return (v + RF_GUARD_BYTES - 1) / RF_GUARD_BYTES * RF_GUARD_BYTES; }
 
@@ -106,6 +109,7 @@ const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
 }
 
 void rf_runner_device_free(rf_runner *r) {
+  recheck_stop(r);
   rf_dev_free(r->gen_dev);
   r->gen_dev = NULL;
   r->gen_cap = 0;
@@ -159,13 +163,11 @@ static void answer_from(const rf_oracle_dev_out *d, oracle_answer *o) {
   o->argmax_index = d->argmax_index;
 }
 
-/* The host oracle's answer for bc, compared with the device's d. NULL when equal, else the
- * harness failure (also printed to stderr). */
+/* The host oracle's answer for bc, compared with the device's d, now. NULL when equal, else
+ * the harness failure (also printed to stderr). */
 static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out *d) {
   static char why[512];
   const double t0 = rf_now_ms();
-  rf_oracle_dev_out want;
-  char msg[256];
   const float *x = bc->x;
   if (bc->dev_gen) {   /* made on the device: made again here, by the host's generator */
     float *hx = rf_host_buf_get(&r->recheck_x, (bc->elems + 1) * sizeof(float));
@@ -173,28 +175,92 @@ static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out
     rf_generate(bc->c, hx);
     x = hx;
   }
-  rf_oracle_dev_host(x, bc->elems, &want);
+  const int differ = rf_recheck_compare(bc->c, x, bc->elems, d, why, sizeof why);
   bc->o->rechecked = 1;
   r->stats.ms_recheck += rf_now_ms() - t0;
-  if (rf_oracle_dev_compare(&want, d, msg, sizeof msg)) {
-    const rf_case *c = bc->c;
-    snprintf(why, sizeof why,
-             "harness failure: the device oracle disagrees with the host oracle (%s) on "
-             "op=%s n=%llu dist=%s seed=%llu", msg, rf_op_name(c->op),
-             (unsigned long long)c->n, rf_dist_name(c->dist), (unsigned long long)c->seed);
+  if (differ) {
     fprintf(stderr, "redfuzz: %s\n", why);
     return why;
   }
-  r->stats.oracle_rechecks++;   /* agreed */
+  /* agreed; a case the background thread also re-checks is counted once, by it */
+  if (!bc->o->queued) r->stats.oracle_rechecks++;
   return NULL;
+}
+
+/* ---- the background re-check (recheck_queue.h) ------------------------------------------ */
+int rf_runner_recheck_background(rf_runner *r) {
+  if (r->rq_on || !r->recheck_background || !r->oracle_recheck) return r->rq_on;
+  r->rq_on = rf_recheck_queue_start(&r->rq) == 0;
+  return r->rq_on;
+}
+
+/* Counters and times of the jobs taken so far, into the runner's stats. */
+static void recheck_stats(rf_runner *r, double t0) {
+  r->stats.oracle_rechecks += r->rq.agreed - r->rq_agreed;
+  r->rq_agreed = r->rq.agreed;
+  r->stats.ms_recheck_thread = r->rq.ms_thread;
+  r->stats.ms_recheck_wait = r->rq.ms_wait;
+  r->stats.ms_recheck += rf_now_ms() - t0;   /* the caller's time: waits and input copies */
+}
+
+const char *rf_runner_recheck_drain(rf_runner *r) {
+  if (!r->rq_on) return NULL;
+  static char carried[sizeof r->rq_carry];
+  const char *first = NULL;
+  if (r->rq_carry[0]) {   /* taken while the last batch queued a softmax re-check */
+    snprintf(carried, sizeof carried, "%s", r->rq_carry);
+    r->rq_carry[0] = '\0';
+    first = carried;   /* printed when it was taken */
+  }
+  const double t0 = rf_now_ms();
+  const char *why = rf_recheck_queue_take(&r->rq, ~0ULL);
+  recheck_stats(r, t0);
+  return first ? first : why;
+}
+
+static void recheck_stop(rf_runner *r) {
+  if (!r->rq_on) return;
+  rf_recheck_queue_stop(&r->rq);
+  r->rq_on = 0;
+}
+
+/* The sampled case bc: on the queue (its harness failure, if any, comes from an older job
+ * taken to make room), or now when there is no queue. */
+static const char *recheck_sampled(rf_runner *r, batch_case *bc, const rf_oracle_dev_out *d) {
+  if (!r->rq_on) return recheck(r, bc, d);
+  int oom = 0;
+  const double t0 = rf_now_ms();
+  const char *why = rf_recheck_queue_push(&r->rq, bc->c, bc->dev_gen ? NULL : bc->x, bc->elems,
+                                         d, r->rq_batch + RF_RECHECK_LAG, &oom);
+  recheck_stats(r, t0);
+  if (oom) return recheck(r, bc, d);
+  bc->o->queued = 1;
+  return why;
 }
 
 /* After the fetch: the records into the answers, the sampled ones checked against the host
  * oracle. NULL, or the harness failure (also printed to stderr) for the whole batch. */
 const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
+  /* Background re-checks due now: a disagreement is this batch's harness failure (after its
+   * own answers are taken, so nothing of it is left half done). */
+  const char *late_why = NULL;
+  static char carried[sizeof r->rq_carry];
+  if (r->rq_on && r->rq_carry[0]) {   /* taken while the last batch queued a softmax re-check */
+    snprintf(carried, sizeof carried, "%s", r->rq_carry);
+    r->rq_carry[0] = '\0';
+    late_why = carried;   /* printed when it was taken */
+  }
+  if (r->rq_on) {
+    const double t0 = rf_now_ms();
+    const char *why = rf_recheck_queue_take(&r->rq, r->rq_batch);
+    if (!late_why) late_why = why;
+    recheck_stats(r, t0);
+    r->rq_batch++;
+  }
   for (size_t i = 0; i < nc; i++) {
     if (bcs[i].dev_slot < 0) continue;
     const rf_oracle_dev_out *d = rf_arena_host(&r->arena, bcs[i].dev_slot);
+    bcs[i].o->queued = 0;
     rf_oracle_dev_out planted;
     if (r->oracle_plant) {
       planted = *d;
@@ -205,15 +271,16 @@ const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
       return "harness failure: the device oracle wrote outside its record";
     if (r->oracle_recheck &&
         r->stats.oracle_device_cases % r->oracle_recheck == i % r->oracle_recheck) {
-      const char *why = recheck(r, &bcs[i], d);
-      if (why) return why;
+      const char *why = recheck_sampled(r, &bcs[i], d);
+      if (why && !r->rq_on) return why;
+      if (why && !late_why) late_why = why;
     }
     answer_from(d, bcs[i].o);
     bcs[i].o->on_device = 0;
     bcs[i].o->dev_answer = *d;
     bcs[i].o->dev_answered = 1;
   }
-  return NULL;
+  return late_why;
 }
 
 /* After the verdicts: a failure is only reported on an answer the host has confirmed, so a

@@ -13,6 +13,7 @@
 #include "workers.h"
 #include "launch_graph.h"
 #include "kernels/oracle_device.h"
+#include "recheck_queue.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
 typedef struct {
@@ -34,6 +35,7 @@ typedef struct {
   int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
                               (runner_device.c) once the batch has run */
   int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
+  int queued;              /* its re-check is on the background queue (recheck_queue.h) */
   rf_oracle_dev_out dev_answer;  /* the device's record, for a later re-check */
   int sm_device;           /* softmax: to be judged on the device (runner_verdict.c); no host
                               answer was made */
@@ -86,6 +88,7 @@ typedef struct {
   int may_upgrade;
   int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
 } judge_ctx;
+void rf_judge_ctx_free(judge_ctx *jc);   /* its scratch (runner.c) */
 
 
 struct rf_runner {
@@ -124,6 +127,13 @@ struct rf_runner {
   unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
   int oracle_scratch_slot;
   int oracle_plant;              /* REDFUZZ_DEVICE_ORACLE_PLANT=1 (tests the re-check) */
+  int recheck_background;        /* REDFUZZ_RECHECK_BACKGROUND: the caller may ask for rq */
+  int rq_on;                     /* re-checks go to rq (rf_runner_recheck_background) */
+  rf_recheck_queue rq;
+  unsigned long long rq_batch;   /* batches collected since rq started (its clock) */
+  unsigned long long rq_agreed;  /* rq.agreed already counted in stats */
+  char rq_carry[512];            /* a failure taken while queueing a softmax re-check: the
+                                    next batch's (recheck_softmax.c, runner_device.c) */
   /* Verdict records made on the device (runner_verdict.c). */
   int device_verdict;            /* 0 off, 1 every batch of 1-D cases, 2 auto (see there) */
   int vd_on;                     /* this batch is judged from its records */
@@ -151,6 +161,16 @@ double rf_now_ms(void);
 
 /* judge.c */
 /* The exact answer of case c for input x (softmax: double oracle, MPFR for refused rows). */
+/* Guards, poison and launch status of run k of p, from the fetched arena: 0 when its output
+ * can be judged, else -1 with the failure in res (runner.c). */
+int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result *res);
+/* Softmax, a re-check batch in a long run: the host's judgement of the variants given from
+ * their records goes to the background queue (recheck_softmax.c). how[i]: runner_verdict.c's
+ * FROM_* of each variant; a record whose guards, poison or repeat the host sees otherwise is
+ * turned into a disagreement now (how[i] = 2, dev[i] its result). 0 when queued (or nothing
+ * to re-check), -1 when the caller must re-check now (too big, out of memory, no read-back). */
+int rf_runner_softmax_recheck_queue(rf_runner *r, const pending *ps, size_t n,
+                                    unsigned char *how, rf_result *dev);
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o);
 void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # How fast a libFuzzer campaign runs: redfuzz_fuzz from corpus/bin, one process, every
 # correct variant, for S seconds with the default size caps, again with REDFUZZ_MAX_ELEMS=4096,
-# and with 4096 and every input, exact answer and verdict made on the device
-# (REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1; by default the device
-# path starts at 16384 elements); prints executions/s and the runner's time per execution
-# split into its stages (generate, oracle, upload, launch, sync, download, judge, host
-# re-checks) and how many answers and verdicts the device made.
+# with 4096 and the sweep's device-path threshold (REDFUZZ_DEVICE_MIN_ELEMS=16384: smaller
+# cases on the host; the fuzz target's default puts every size on the device), and with the
+# default caps and the host re-checks in the execution (REDFUZZ_RECHECK_BACKGROUND=0, not on
+# the background thread); prints executions/s and the runner's time per execution split into
+# its stages (generate, oracle, upload, launch, sync, download, judge, host re-checks; the
+# background thread's time and the waits for it) and how many answers and verdicts the
+# device made.
 #   scripts/fuzz-rate.sh [--build DIR] [--time S]      (defaults: build-cuda, 30 s)
 # Env: FUZZ_RATE_EXTRA="..." more libFuzzer flags; REDFUZZ_* as the fuzz target reads them.
 set -euo pipefail
@@ -15,7 +17,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$2; shift 2;;
     --time) TIME=$2; shift 2;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0;;
     *) echo "fuzz-rate.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -25,13 +27,13 @@ FUZZ=$BUILD/fuzz/redfuzz_fuzz
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for caps in default 4096 4096-device; do
+for caps in default 4096 4096-threshold default-sync-recheck; do
   rm -rf "$work/corpus"; mkdir -p "$work/corpus" "$work/artifacts"
   log="$work/fuzz-$caps.log"
   env_caps=()
   [ "$caps" = 4096 ] && env_caps=(REDFUZZ_MAX_ELEMS=4096)
-  [ "$caps" = 4096-device ] && env_caps=(REDFUZZ_MAX_ELEMS=4096 REDFUZZ_DEVICE_ORACLE=1
-                                         REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1)
+  [ "$caps" = 4096-threshold ] && env_caps=(REDFUZZ_MAX_ELEMS=4096 REDFUZZ_DEVICE_MIN_ELEMS=16384)
+  [ "$caps" = default-sync-recheck ] && env_caps=(REDFUZZ_RECHECK_BACKGROUND=0)
   # One process (no fork mode): its exit prints the runner's profile (REDFUZZ_PROFILE=1).
   # A failure found here is a real finding: it is reported, and the rate is still printed.
   set +e
@@ -45,7 +47,7 @@ for caps in default 4096 4096-device; do
   secs=$(grep -aoE '^stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -n 1)
   printf 'caps %-12s %s executions/s (%s executions in %ss; libFuzzer exit %s)\n' "$caps" \
     "${secs:-?}" "${execs:-?}" "$TIME" "$rc"
-  grep -aE '^redfuzz fuzz: (size cap|profile|time per execution|exact answers|verdicts made)' "$log" | sed 's/^/    /' || true
+  grep -aE '^redfuzz fuzz: (size cap|profile|time per execution|background re-check|exact answers|verdicts made|softmax cases)' "$log" | sed 's/^/    /' || true
   if [ "$rc" -ne 0 ]; then
     status=1
     echo "    libFuzzer stopped early (a finding or a crash); its last lines:"

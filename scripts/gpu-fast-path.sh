@@ -8,8 +8,8 @@
 #     boundary sweep, mutants included; every record re-checked on the host in a second
 #     sweep; softmax judged on the device vs on the host: the same verdicts (shapes up to
 #     256x4096, mutants included);
-#  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps, REDFUZZ_MAX_ELEMS=4096, and
-#     4096 with everything on the device;
+#  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps, REDFUZZ_MAX_ELEMS=4096,
+#     4096 with the sweep's device-path threshold, and default caps with in-batch re-checks;
 #  4. verified runs/s at n = 2^20 (sum without sum/atomic, sum/atomic alone, max, argmax) and
 #     softmax 256x4096, each with the runner's time per case by stage; 2^20 and softmax also
 #     with the host judge (REDFUZZ_DEVICE_VERDICT=0), to see what the device verdicts save;

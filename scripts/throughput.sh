@@ -33,6 +33,6 @@ for op in sum max argmax softmax; do
     else line=$(echo "$out" | grep -o '[0-9]* verified runs/s'); fi
     printf '%-8s %-12s %s\n' $op "${args[1]}" "$line"
     # Where the time goes (redfuzz sweep's profile of the runner).
-    echo "$out" | grep -E '^time per case|kernel runs/s' | sed 's/^/         /' || true
+    echo "$out" | grep -E '^time per case|^background re-check|kernel runs/s' | sed 's/^/         /' || true
   done
 done

@@ -1,12 +1,16 @@
 /* The softmax oracle and judge on the device (kernels/softmax_device.h) against the host's
  * (oracle/softmax_double.h, oracle/bounds.h), row by row, on the softmax boundary shapes over
  * every distribution:
- *  - the oracle: the same refusals (NaN or infinity in the row) and constant rows, the same
- *    row bound (it depends on max |d| only), and y within both oracles' bounds of each other;
+ *  - the oracle: the same NaN rows (oracle/softmax_special.h: a NaN or +inf, or only -inf)
+ *    and constant rows, the same row bound (it depends on max |d| only), and y within both
+ *    oracles' bounds of each other (rows with -inf elements included: those elements get 0);
  *  - the judge, on an output that is the host oracle's y rounded to float (it must pass where
  *    the host passes) and on the same output with one element of each row planted 2^-10
  *    relative off (it must fail where the host fails): the device never says pass where the
- *    host says fail, nor fail where the host says pass (either may leave a row undecided).
+ *    host says fail, nor fail where the host says pass (either may leave a row undecided);
+ *  - special rows decided on the device: a NaN row passes when every output is NaN and fails
+ *    with one number planted in it; a row with -inf elements fails when the output of one of
+ *    them is planted 2^-20 instead of 0 (plant 2); both outcomes must be seen.
  * Runs on the simulator in CI and on a GPU build (`ctest -R softmax_device`). */
 #include <math.h>
 #include <stdlib.h>
@@ -57,6 +61,7 @@ int main(void) {
   plan.n_levels = 1;
   plan.level[0].kind = RF_LEVEL_CHAIN;
   size_t rows_seen = 0, decided_pass = 0, decided_fail = 0, mismatches = 0;
+  size_t special_pass = 0, special_caught = 0;   /* NaN rows and rows with -inf elements */
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
     const uint32_t rows = shapes[s][0], cols = shapes[s][1];
     const size_t elems = (size_t)rows * cols;
@@ -91,7 +96,7 @@ int main(void) {
         for (uint32_t i = 0; i < rows; i++) {
           const double *a = yh + (size_t)i * cols, *b = yd + (size_t)i * cols;
           const int refused = relh[i] < 0, constant = relh[i] == 0x1p-53;
-          CHECK_MSG((info[i].kind == RF_SMD_REFUSED) == refused &&
+          CHECK_MSG((info[i].kind == RF_SMD_NAN_ROW) == refused &&
                     (info[i].kind == RF_SMD_CONSTANT) == constant,
                     "%s %ux%u seed %llu row %u: device kind %u, host rel %g", rf_dist_name(c.dist),
                     rows, cols, (unsigned long long)seed, i, info[i].kind, relh[i]);
@@ -107,10 +112,17 @@ int main(void) {
           }
         }
         /* The judge: the host oracle's y as the output, then with one element planted off. */
-        for (int plant = 0; plant < 2; plant++) {
+        for (int plant = 0; plant < 3; plant++) {
           for (size_t e = 0; e < elems; e++) got[e] = (float)yh[e];
-          if (plant)
-            for (uint32_t i = 0; i < rows; i++) got[(size_t)i * cols + cols / 2] *= 1 + 0x1p-10f;
+          int neg_inf_planted[4] = {0, 0, 0, 0};   /* rows of the shapes above: at most 4 */
+          for (uint32_t i = 0; i < rows && plant; i++) {
+            float *gr = got + (size_t)i * cols;
+            const float *xr = x + (size_t)i * cols;
+            if (relh[i] < 0) { gr[cols / 2] = 0.25f; continue; }   /* a number in a NaN row */
+            if (plant == 1) { gr[cols / 2] *= 1 + 0x1p-10f; continue; }
+            for (uint32_t j = 0; j < cols; j++)
+              if (xr[j] == -INFINITY) { gr[j] = 0x1p-20f; neg_inf_planted[i] = 1; break; }
+          }
           CHECK(rf_dev_upload(dgot, got, elems * 4) == 0);
           CHECK(rf_smd_judge_launch(dx, dgot, dy, dinfo, rows, cols, &prm, 0, drec, NULL) == 0);
           CHECK(rf_dev_sync() == 0);
@@ -118,8 +130,15 @@ int main(void) {
           CHECK(rf_dev_download(rec, drec, rows * sizeof *rec) == 0);
           for (uint32_t i = 0; i < rows; i++) {
             rows_seen++;
-            if (relh[i] < 0) {
-              CHECK(rec[i].verdict == RF_SMD_UNDECIDED);
+            if (relh[i] < 0) {   /* a NaN row: the host's rule (run/judge.c) is exact */
+              const uint32_t want = plant ? RF_SMD_WRONG : RF_SMD_PASS;
+              CHECK_MSG(rec[i].verdict == want, "%s %ux%u row %u plant %d: NaN row verdict %u",
+                        rf_dist_name(c.dist), rows, cols, i, plant, rec[i].verdict);
+              if (!plant)
+                CHECK(rec[i].col == 0 && rec[i].ratio == 0 && rec[i].err == 0 &&
+                      isnan(rec[i].want) && isnan(rec[i].bound) && isnan(rec[i].got));
+              special_pass += !plant && rec[i].verdict == RF_SMD_PASS;
+              special_caught += plant && rec[i].verdict == RF_SMD_WRONG;
               continue;
             }
             const int h = host_row(&plan, x + (size_t)i * cols, yh + (size_t)i * cols, relh[i],
@@ -127,6 +146,14 @@ int main(void) {
             const uint32_t v = rec[i].verdict;
             const int bad = (v == RF_SMD_PASS && h == 1) || (v == RF_SMD_WRONG && h == 0);
             mismatches += (size_t)bad;
+            if (plant == 2 && neg_inf_planted[i]) {   /* 2^-20 where 0 is due: surely wrong */
+              CHECK_MSG(h == 1 && v == RF_SMD_WRONG, "%s %ux%u row %u: planted -inf output: "
+                        "device %u, host %d", rf_dist_name(c.dist), rows, cols, i, v, h);
+              special_caught += v == RF_SMD_WRONG;
+            }
+            if (plant == 0 && v == RF_SMD_PASS)
+              for (uint32_t j = 0; j < cols; j++)
+                if (x[(size_t)i * cols + j] == -INFINITY) { special_pass++; break; }
             decided_pass += v == RF_SMD_PASS;
             decided_fail += v == RF_SMD_WRONG;
             CHECK_MSG(!bad, "%s %ux%u seed %llu row %u plant %d: device %u, host %d",
@@ -137,9 +164,11 @@ int main(void) {
     free(x); free(got); free(yh); free(yd); free(relh); free(info); free(rec);
     rf_dev_free(dx); rf_dev_free(dgot); rf_dev_free(dy); rf_dev_free(dinfo); rf_dev_free(drec);
   }
-  printf("%zu rows judged: %zu passed and %zu failed on the device, %zu disagreements\n", rows_seen,
-         decided_pass, decided_fail, mismatches);
+  printf("%zu rows judged: %zu passed and %zu failed on the device, %zu disagreements; special "
+         "rows (NaN, -inf elements): %zu passed, %zu planted errors caught\n", rows_seen,
+         decided_pass, decided_fail, mismatches, special_pass, special_caught);
   /* The comparison must have seen both outcomes, or it shows nothing. */
   CHECK(decided_pass > 100 && decided_fail > 100);
+  CHECK(special_pass > 10 && special_caught > 10);
   return rf_test_done();
 }

@@ -1,0 +1,176 @@
+/* Background re-checks of device-made answers (recheck_queue.h). */
+#include "recheck_queue.h"
+#include <mpfr.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/gen.h"
+#include "runner_internal.h"   /* rf_now_ms */
+
+int rf_recheck_compare(const rf_case *c, const float *x, uint64_t elems,
+                       const rf_oracle_dev_out *d, char *why, size_t len) {
+  rf_oracle_dev_out want;
+  char msg[256];
+  rf_oracle_dev_host(x, elems, &want);
+  why[0] = '\0';
+  if (!rf_oracle_dev_compare(&want, d, msg, sizeof msg)) return 0;
+  snprintf(why, len,
+           "harness failure: the device oracle disagrees with the host oracle (%s) on "
+           "op=%s n=%llu dist=%s seed=%llu", msg, rf_op_name(c->op), (unsigned long long)c->n,
+           rf_dist_name(c->dist), (unsigned long long)c->seed);
+  return -1;
+}
+
+/* One job on the thread: its own run, or the device oracle's answer against the host's (the
+ * input made again here, into *gen, when the device made it). */
+static void run_job(rf_recheck_job *j, float **gen, size_t *gen_cap) {
+  if (j->run) {
+    j->run(j->ctx, j->why, sizeof j->why);
+    return;
+  }
+  const float *x = j->x;
+  if (!x) {
+    const size_t need = (size_t)(j->elems + 1) * sizeof(float);
+    if (need > *gen_cap) {
+      free(*gen);
+      *gen = malloc(need);
+      *gen_cap = *gen ? need : 0;
+    }
+    if (*gen) rf_generate(&j->c, *gen);
+    x = *gen;
+  }
+  if (x) rf_recheck_compare(&j->c, x, j->elems, &j->dev, j->why, sizeof j->why);
+  else snprintf(j->why, sizeof j->why, "out of host memory for the re-check of a device answer");
+}
+
+/* The thread: jobs in queue order. */
+static void *worker(void *arg) {
+  rf_recheck_queue *q = arg;
+  float *gen = NULL;
+  size_t gen_cap = 0;
+  pthread_mutex_lock(&q->mu);
+  for (;;) {
+    while (!q->stop && q->next >= q->count) pthread_cond_wait(&q->work, &q->mu);
+    if (q->next >= q->count) break;   /* stopping, and nothing is left */
+    rf_recheck_job *j = &q->job[(q->head + q->next) % RF_RECHECK_QUEUE];
+    pthread_mutex_unlock(&q->mu);     /* the job's slot is not touched by the pusher now */
+    const double t0 = rf_now_ms();
+    run_job(j, &gen, &gen_cap);
+    j->ms = rf_now_ms() - t0;
+    pthread_mutex_lock(&q->mu);
+    j->done = 1;
+    q->next++;
+    pthread_cond_broadcast(&q->finished);
+  }
+  pthread_mutex_unlock(&q->mu);
+  free(gen);
+  mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);   /* this thread's MPFR caches (the roundings) */
+  return NULL;
+}
+
+int rf_recheck_queue_start(rf_recheck_queue *q) {
+  memset(q, 0, sizeof *q);
+  /* The exact answer rounds with MPFR, which the caller's thread uses at the same time:
+   * only with per-thread MPFR state (as softmax_oracle.c requires for its threads). */
+  if (!mpfr_buildopt_tls_p()) return -1;
+  if (pthread_mutex_init(&q->mu, NULL)) return -1;
+  if (pthread_cond_init(&q->work, NULL) || pthread_cond_init(&q->finished, NULL)) return -1;
+  if (pthread_create(&q->thread, NULL, worker, q)) return -1;
+  q->started = 1;
+  return 0;
+}
+
+/* The oldest job, waited for and removed; its harness failure (in q->why) or NULL. */
+static const char *take_oldest(rf_recheck_queue *q) {
+  const double t0 = rf_now_ms();
+  pthread_mutex_lock(&q->mu);
+  rf_recheck_job *j = &q->job[q->head];
+  while (!j->done) pthread_cond_wait(&q->finished, &q->mu);
+  q->head = (q->head + 1) % RF_RECHECK_QUEUE;
+  q->count--;
+  q->next--;   /* it was done, so the thread had passed it */
+  pthread_mutex_unlock(&q->mu);
+  q->ms_wait += rf_now_ms() - t0;
+  q->ms_thread += j->ms;
+  free(j->x);
+  j->x = NULL;
+  const int oracle_job = !j->run;
+  if (j->release) j->release(j->ctx);
+  j->run = NULL;
+  j->release = NULL;
+  if (!j->why[0]) {
+    q->agreed += oracle_job;   /* the other kinds count their own */
+    return NULL;
+  }
+  /* Every disagreement is printed once, here (the caller sees only the first of a take). */
+  fprintf(stderr, "redfuzz: %s (found by the background re-check)\n", j->why);
+  snprintf(q->why, sizeof q->why, "%s", j->why);
+  return q->why;
+}
+
+/* Queues *j (filled by the caller but for the queue's own fields) under the lock. */
+static void enqueue(rf_recheck_queue *q, const rf_recheck_job *j, unsigned long long due) {
+  pthread_mutex_lock(&q->mu);
+  rf_recheck_job *slot = &q->job[(q->head + q->count) % RF_RECHECK_QUEUE];
+  *slot = *j;
+  slot->due = due;
+  slot->done = 0;
+  slot->why[0] = '\0';
+  slot->ms = 0;
+  q->count++;
+  pthread_cond_signal(&q->work);
+  pthread_mutex_unlock(&q->mu);
+}
+
+const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const float *x,
+                                  uint64_t elems, const rf_oracle_dev_out *dev,
+                                  unsigned long long due, int *oom) {
+  *oom = 0;
+  const char *why = q->count == RF_RECHECK_QUEUE ? take_oldest(q) : NULL;
+  rf_recheck_job j = {.c = *c, .dev = *dev, .elems = elems};
+  if (x) {   /* the host's buffer is reused by the next batch */
+    j.x = malloc((size_t)(elems ? elems : 1) * sizeof(float));
+    if (!j.x) { *oom = 1; return why; }
+    memcpy(j.x, x, (size_t)elems * sizeof(float));
+  }
+  enqueue(q, &j, due);
+  return why;
+}
+
+const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
+                                     rf_recheck_release_fn release, void *ctx,
+                                     unsigned long long due) {
+  const char *why = q->count == RF_RECHECK_QUEUE ? take_oldest(q) : NULL;
+  rf_recheck_job j = {.run = run, .release = release, .ctx = ctx};
+  enqueue(q, &j, due);
+  return why;
+}
+
+const char *rf_recheck_queue_take(rf_recheck_queue *q, unsigned long long now) {
+  const char *first = NULL;
+  char keep[sizeof q->why];
+  while (q->count && q->job[q->head].due <= now) {
+    const char *why = take_oldest(q);
+    if (why && !first) {
+      snprintf(keep, sizeof keep, "%s", why);
+      first = keep;
+    }
+  }
+  if (!first) return NULL;
+  snprintf(q->why, sizeof q->why, "%s", keep);
+  return q->why;
+}
+
+void rf_recheck_queue_stop(rf_recheck_queue *q) {
+  if (!q->started) return;
+  rf_recheck_queue_take(q, ~0ULL);
+  pthread_mutex_lock(&q->mu);
+  q->stop = 1;
+  pthread_cond_signal(&q->work);
+  pthread_mutex_unlock(&q->mu);
+  pthread_join(q->thread, NULL);
+  pthread_cond_destroy(&q->work);
+  pthread_cond_destroy(&q->finished);
+  pthread_mutex_destroy(&q->mu);
+  q->started = 0;
+}

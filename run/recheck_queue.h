@@ -1,0 +1,87 @@
+/* The host re-checks of device-made 1-D answers (runner_device.c) and of softmax verdict
+ * records (recheck_softmax.c) on a background thread, off the batch's critical path (issue
+ * 12): the GPU goes on with the next batches while one host thread makes the sampled case's
+ * input and exact answer again and compares them with the device's.
+ *
+ * Deterministic: when a re-check's result is looked at does not depend on the thread's
+ * speed. Each job is due RF_RECHECK_LAG batches after it was queued; the runner takes every
+ * due job at the start of a batch's collection (waiting for it if the thread is behind), and
+ * the oldest job early when the queue is full (RF_RECHECK_QUEUE jobs: bounded memory), and
+ * at the drain (the end of a sweep, a fuzz campaign's exit). Each disagreement is printed on
+ * stderr when it is taken ("... (found by the background re-check)"). One taken at a batch
+ * is that batch's harness failure, with the message the synchronous re-check gives (it names
+ * the case that disagreed); taken at the drain, the caller reports it (cli/cli_sweep.c: on
+ * stderr, exit status 1; fuzz/fuzz_target.c: on stderr with the case, then abort).
+ * Not thread-safe: one runner's thread pushes and takes. */
+#ifndef RF_RECHECK_QUEUE_H
+#define RF_RECHECK_QUEUE_H
+#include <pthread.h>
+#include <stddef.h>
+#include "model/case.h"
+#include "kernels/oracle_device.h"
+
+#define RF_RECHECK_QUEUE 4   /* jobs in flight; a job holds an input copy only when the input
+                                was made on the host (else the thread makes it again) */
+#define RF_RECHECK_LAG 64    /* batches from queueing to taking: the default re-check rate is
+                                1 case in 64, so a job is normally long done when taken */
+
+/* Another kind of re-check (runner_verdict.c: a softmax batch's verdicts): run on the thread
+ * fills why ("" when the device was right); release, on the pusher's thread when the job is
+ * taken, frees ctx. */
+typedef void (*rf_recheck_fn)(void *ctx, char *why, size_t len);
+typedef void (*rf_recheck_release_fn)(void *ctx);
+
+typedef struct {
+  rf_recheck_fn run;            /* NULL: the device oracle's answer below */
+  rf_recheck_release_fn release;
+  void *ctx;
+  rf_case c;
+  rf_oracle_dev_out dev;        /* the device's answer, as the runner will use it */
+  float *x;                     /* the input when the host made it (a copy), else NULL */
+  uint64_t elems;
+  unsigned long long due;       /* the batch number at which it is taken */
+  int done;                     /* set by the thread under the lock */
+  char why[512];                /* the harness failure, or "" when the answers agree */
+  double ms;                    /* the thread's time on it */
+} rf_recheck_job;
+
+typedef struct {
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t work, finished;
+  int started, stop;
+  rf_recheck_job job[RF_RECHECK_QUEUE];
+  size_t head, count, next;     /* ring: oldest, jobs in it, next for the thread */
+  /* Totals: device-oracle jobs taken that agreed, the thread's time (every job), and the
+   * pusher's waits for it. */
+  unsigned long long agreed;
+  double ms_thread, ms_wait;
+  char why[512];                /* the last harness failure taken */
+} rf_recheck_queue;
+
+/* The host's answer for c on input x against the device's d: 0 when equal, else -1 with the
+ * harness failure in why (the one message for the synchronous and background re-checks). */
+int rf_recheck_compare(const rf_case *c, const float *x, uint64_t elems,
+                       const rf_oracle_dev_out *d, char *why, size_t len);
+
+/* 0, or -1 when the thread cannot start or MPFR is not thread-safe (the caller then
+ * re-checks synchronously). */
+int rf_recheck_queue_start(rf_recheck_queue *q);
+/* Queues a re-check of case c (x: its host input, copied, or NULL when made on the device)
+ * against the device answer dev, due at batch `due`. When the queue is full, the oldest job
+ * is taken first: its harness failure (or NULL) is returned, as by rf_recheck_queue_take.
+ * *oom is set when the input copy cannot be allocated (nothing queued). */
+const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const float *x,
+                                  uint64_t elems, const rf_oracle_dev_out *dev,
+                                  unsigned long long due, int *oom);
+/* Queues run(ctx) (release(ctx) when it is taken), as rf_recheck_queue_push does. */
+const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
+                                     rf_recheck_release_fn release, void *ctx,
+                                     unsigned long long due);
+/* Takes every job due at batch `now` or before (all of them when now is ~0ULL), waiting for
+ * the thread where needed; the first harness failure among them (a static buffer, valid
+ * until the next call), or NULL. */
+const char *rf_recheck_queue_take(rf_recheck_queue *q, unsigned long long now);
+/* Finishes every job, stops the thread. */
+void rf_recheck_queue_stop(rf_recheck_queue *q);
+#endif

@@ -1,0 +1,143 @@
+/* The host re-check of a softmax batch judged from device records (runner_verdict.c,
+ * REDFUZZ_VERDICT_RECHECK) on the background thread (recheck_queue.h), in sweeps and fuzzing.
+ *
+ * On the caller's thread, at the batch: the outputs are read back, and each variant given from
+ * its record gets the host's cheap checks now (launch status, guard zones, poison, the
+ * deterministic repeat, rf_runner_collect_run), so a record that hid one of those is a
+ * disagreement of this very batch; the outputs are copied into the job. On the thread: the
+ * case's input made again, the host oracle (double, MPFR where needed) and the host judge of
+ * every copied output (run/judge.c) with a runner of its own (nothing of the caller's runner
+ * is touched there); any verdict other than the record's pass is a harness failure, with the
+ * message of the synchronous re-check and the case named, taken as recheck_queue.h says. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runner_internal.h"
+#include "model/gen.h"
+
+/* Bigger jobs are re-checked in the batch: the queue holds RF_RECHECK_QUEUE of them. */
+#define RF_RECHECK_SOFTMAX_MAX_BYTES ((size_t)256 << 20)
+
+enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };   /* runner_verdict.c's */
+
+typedef struct {
+  const rf_variant *v;
+  rf_plan plan;
+} sm_item;
+
+typedef struct {
+  rf_runner *r;        /* the caller's: counters, at release (its thread) */
+  rf_case c;
+  uint64_t elems;
+  size_t k;            /* outputs */
+  sm_item *item;
+  float *outs;         /* k * elems */
+  int agreed;          /* set by run, read at release */
+} sm_job;
+
+static void sm_release(void *ctx) {
+  sm_job *j = ctx;
+  if (j->agreed) j->r->stats.verdict_rechecks += j->k;   /* results also judged on the host */
+  free(j->item);
+  free(j->outs);
+  free(j);
+}
+
+/* On the thread: the host path's answer and verdicts, with its own runner. */
+static void sm_run(void *ctx, char *why, size_t len) {
+  sm_job *j = ctx;
+  rf_runner *h = calloc(1, sizeof *h);   /* device path off, MPFR where the double cannot */
+  float *x = malloc((size_t)(j->elems + 1) * sizeof(float));
+  why[0] = '\0';
+  if (!h || !x) {
+    snprintf(why, len, "out of host memory for the re-check of a device verdict");
+    free(h);
+    free(x);
+    return;
+  }
+  h->judges[0].r = h;
+  rf_generate(&j->c, x);
+  oracle_answer o;
+  memset(&o, 0, sizeof o);
+  o.host_only = 1;
+  rf_compute_oracle(h, &j->c, x, j->elems, &o);
+  batch_case bc = {.c = &j->c, .x = x, .elems = j->elems, .o = &o, .in_slot = -1, .dev_slot = -1};
+  judge_ctx *jc = &h->judges[0];
+  jc->may_upgrade = 1;
+  for (size_t i = 0; i < j->k && !why[0]; i++) {
+    rf_result res;
+    memset(&res, 0, sizeof res);
+    res.variant = j->item[i].v;
+    rf_judge_softmax(jc, &bc, &j->item[i].plan, j->outs + i * j->elems, &res);
+    if (res.verdict == RF_V_PASS) continue;
+    snprintf(why, len,
+             "harness failure: the device verdict record differs from the host judge (host: %s, "
+             "got %.9g, error %.3g; from the record: pass) for %s on op=softmax rows=%u cols=%u "
+             "dist=%s seed=%llu", rf_verdict_name(res.verdict), (double)res.got, res.err,
+             j->item[i].v->name, j->c.rows, j->c.cols, rf_dist_name(j->c.dist),
+             (unsigned long long)j->c.seed);
+  }
+  j->agreed = !why[0];
+  free(x);
+  rf_host_buf_free(&h->y_exact);
+  rf_host_buf_free(&h->row_rel);
+  rf_host_buf_free(&h->row_mpfr);
+  rf_judge_ctx_free(jc);
+  free(h);
+}
+
+/* The host's cheap checks of p's runs (as judge_variant makes them); NULL when clean, else
+ * the failure in *res. */
+static int cheap_checks_fail(const rf_runner *r, const pending *p, rf_result *res) {
+  if (rf_runner_collect_run(r, p, 0, res)) return 1;
+  if (p->runs < 2) return 0;
+  if (rf_runner_collect_run(r, p, 1, res)) return 1;
+  if (memcmp(rf_arena_host(&r->arena, p->out_slot[1]), rf_arena_host(&r->arena, p->out_slot[0]),
+             p->ob) == 0)
+    return 0;
+  res->verdict = RF_V_NONDETERMINISTIC;
+  return 1;
+}
+
+int rf_runner_softmax_recheck_queue(rf_runner *r, const pending *ps, size_t n,
+                                    unsigned char *how, rf_result *dev) {
+  const rf_case *c = ps[0].bc->c;
+  const uint64_t elems = ps[0].bc->elems;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) k += how[i] == FROM_RECORD;
+  if (!k) return 0;
+  if (k * elems * sizeof(float) > RF_RECHECK_SOFTMAX_MAX_BYTES || rf_arena_fetch(&r->arena))
+    return -1;
+  sm_job *j = calloc(1, sizeof *j);
+  if (j) {
+    j->item = malloc(k * sizeof *j->item);
+    j->outs = malloc(k * elems * sizeof(float) + 1);
+  }
+  if (!j || !j->item || !j->outs) {
+    if (j) { free(j->item); free(j->outs); free(j); }
+    return -1;
+  }
+  *j = (sm_job){.r = r, .c = *c, .elems = elems, .item = j->item, .outs = j->outs};
+  for (size_t i = 0; i < n; i++) {
+    if (how[i] != FROM_RECORD) continue;
+    rf_result host;
+    memset(&host, 0, sizeof host);
+    if (cheap_checks_fail(r, &ps[i], &host)) {
+      how[i] = DISAGREE;
+      snprintf(dev[i].detail, sizeof dev[i].detail,
+               "harness failure: the device verdict record differs from the host judge (host: "
+               "%s; from the record: pass)", rf_verdict_name(host.verdict));
+      dev[i].verdict = RF_V_LAUNCH_ERROR;
+      continue;
+    }
+    j->item[j->k] = (sm_item){ps[i].v, ps[i].plan};
+    memcpy(j->outs + j->k * elems, rf_arena_host(&r->arena, ps[i].out_slot[0]),
+           elems * sizeof(float));
+    j->k++;
+  }
+  const char *why = rf_recheck_queue_push_fn(&r->rq, sm_run, sm_release, j,
+                                             r->rq_batch + RF_RECHECK_LAG);
+  /* An older job taken to make room: the next batch's harness failure (runner_device.c). */
+  if (why && !r->rq_carry[0]) snprintf(r->rq_carry, sizeof r->rq_carry, "%s", why);
+  return 0;
+}

@@ -1,0 +1,71 @@
+/* The background re-check queue (run/recheck_queue.h), no device needed:
+ *  - a planted difference (one digit of a device answer off by 2^-149) is caught, with the
+ *    case named, and every other job agrees;
+ *  - when a job's result is taken depends only on the pushes and batch numbers, not on the
+ *    thread's speed: a job is taken at its due batch, or early when the queue is full (the
+ *    taking batch is computed from the rule and compared), and the drain takes the rest;
+ *  - inputs copied (made on the host) and inputs made again by the thread give the same;
+ *  - at most RF_RECHECK_QUEUE jobs are in flight.
+ * Runs under ThreadSanitizer in the TSan CI job (label tsan). */
+#include <string.h>
+#include "rf_test.h"
+#include "model/case.h"
+#include "model/gen.h"
+#include "run/recheck_queue.h"
+
+#define BATCHES 200
+#define LAG 5
+#define PLANT_AT 7
+
+static void make_case(rf_case *c, unsigned long long b) {
+  rf_case_default(c);
+  c->op = RF_OP_SUM;
+  c->n = 1000 + b;
+  c->dist = (rf_dist)(b % RF_DIST_COUNT);
+  c->seed = b;
+}
+
+int main(void) {
+  static float x[2000];
+  rf_recheck_queue q;
+  CHECK(rf_recheck_queue_start(&q) == 0);
+  int failures = 0, oom = 0;
+  long taken_at = -1;   /* the batch at which the planted job's failure came back */
+  size_t max_in_flight = 0;
+  for (unsigned long long b = 0; b < BATCHES; b++) {
+    if (rf_recheck_queue_take(&q, b)) { failures++; taken_at = (long)b; }
+    /* Two jobs on even batches: the queue fills, and full pushes take the oldest early. */
+    for (int k = 0; k < (b % 2 ? 1 : 2); k++) {
+      rf_case c;
+      make_case(&c, b);
+      rf_generate(&c, x);
+      rf_oracle_dev_out d;
+      rf_oracle_dev_host(x, c.n, &d);
+      if (b == PLANT_AT && k == 0) d.sum_w[0] ^= 1;
+      const char *why = rf_recheck_queue_push(&q, &c, (b + k) & 1 ? x : NULL, c.n, &d, b + LAG, &oom);
+      CHECK(!oom);
+      if (why) {
+        failures++;
+        taken_at = (long)b;
+        CHECK_MSG(strstr(why, "harness failure: the device oracle disagrees with the host oracle "
+                              "(sum digit 0") != NULL && strstr(why, "n=1007 ") != NULL &&
+                  strstr(why, "seed=7") != NULL, "%s", why);
+      }
+      if (q.count > max_in_flight) max_in_flight = q.count;
+    }
+  }
+  if (rf_recheck_queue_take(&q, ~0ULL)) failures++;
+  CHECK(q.count == 0);
+  /* The rule: 3 jobs per 2 batches fill the queue of 4, then each push on a full queue takes
+   * the oldest. The planted job is the 12th pushed (batches 0..6 push 11); with the queue
+   * always full from then on it leaves when 4 more have been pushed: the 16th push, in
+   * batch 10 (pushes 15 and 16 are batch 10's). Not earlier: its due batch is 12. */
+  CHECK_MSG(taken_at == 10, "the planted job was taken at batch %ld", taken_at);
+  CHECK(failures == 1);
+  const unsigned long long pushed = BATCHES / 2 * 3;
+  CHECK_MSG(q.agreed == pushed - 1, "%llu of %llu jobs agreed", q.agreed, pushed);
+  CHECK(max_in_flight == RF_RECHECK_QUEUE);
+  CHECK(q.ms_thread > 0);
+  rf_recheck_queue_stop(&q);
+  return rf_test_done();
+}
