@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model/gen.h"
 #include "runner_internal.h"   /* rf_now_ms */
 
@@ -43,7 +44,10 @@ static void run_job(rf_recheck_job *j, float **gen, size_t *gen_cap) {
   else snprintf(j->why, sizeof j->why, "out of host memory for the re-check of a device answer");
 }
 
-/* The thread: jobs in queue order. */
+/* A worker: claims the oldest job no worker has claimed yet (q->next counts the claimed ones
+ * from the head), runs it outside the lock, and marks it done. Jobs are claimed in queue
+ * order but may finish in any order; the pusher takes them in queue order (take_oldest), so
+ * what is reported, and when, does not depend on the workers' speed or number. */
 static void *worker(void *arg) {
   rf_recheck_queue *q = arg;
   float *gen = NULL;
@@ -53,13 +57,14 @@ static void *worker(void *arg) {
     while (!q->stop && q->next >= q->count) pthread_cond_wait(&q->work, &q->mu);
     if (q->next >= q->count) break;   /* stopping, and nothing is left */
     rf_recheck_job *j = &q->job[(q->head + q->next) % RF_RECHECK_QUEUE];
+    q->next++;                        /* claimed: no other worker takes it */
     pthread_mutex_unlock(&q->mu);     /* the job's slot is not touched by the pusher now */
     const double t0 = rf_now_ms();
     run_job(j, &gen, &gen_cap);
-    j->ms = rf_now_ms() - t0;
+    const double ms = rf_now_ms() - t0;
     pthread_mutex_lock(&q->mu);
+    j->ms = ms;
     j->done = 1;
-    q->next++;
     pthread_cond_broadcast(&q->finished);
   }
   pthread_mutex_unlock(&q->mu);
@@ -68,14 +73,28 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-int rf_recheck_queue_start(rf_recheck_queue *q) {
+/* Workers: one re-check of a 2^20 case takes ~19 ms of host time on the H200's host
+ * (docs/RESULTS.md), longer than the GPU needs for the 64 cases between two sampled ones at
+ * that size (~14 ms), so one thread would set a sweep's pace; up to RF_RECHECK_THREADS run
+ * at once, never more than the cores less the pusher's own (and at least one). */
+static unsigned worker_count(void) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long n = cores > 1 ? cores - 1 : 1;
+  return (unsigned)(n < RF_RECHECK_THREADS ? n : RF_RECHECK_THREADS);
+}
+
+int rf_recheck_queue_start(rf_recheck_queue *q, unsigned threads) {
   memset(q, 0, sizeof *q);
   /* The exact answer rounds with MPFR, which the caller's thread uses at the same time:
    * only with per-thread MPFR state (as softmax_oracle.c requires for its threads). */
   if (!mpfr_buildopt_tls_p()) return -1;
   if (pthread_mutex_init(&q->mu, NULL)) return -1;
   if (pthread_cond_init(&q->work, NULL) || pthread_cond_init(&q->finished, NULL)) return -1;
-  if (pthread_create(&q->thread, NULL, worker, q)) return -1;
+  const unsigned want = threads ? (threads < RF_RECHECK_THREADS ? threads : RF_RECHECK_THREADS)
+                                : worker_count();
+  for (q->threads = 0; q->threads < want; q->threads++)
+    if (pthread_create(&q->thread[q->threads], NULL, worker, q)) break;
+  if (!q->threads) return -1;
   q->started = 1;
   return 0;
 }
@@ -88,7 +107,7 @@ static const char *take_oldest(rf_recheck_queue *q) {
   while (!j->done) pthread_cond_wait(&q->finished, &q->mu);
   q->head = (q->head + 1) % RF_RECHECK_QUEUE;
   q->count--;
-  q->next--;   /* it was done, so the thread had passed it */
+  q->next--;   /* it was done, so a worker had claimed it */
   pthread_mutex_unlock(&q->mu);
   q->ms_wait += rf_now_ms() - t0;
   q->ms_thread += j->ms;
@@ -166,9 +185,9 @@ void rf_recheck_queue_stop(rf_recheck_queue *q) {
   rf_recheck_queue_take(q, ~0ULL);
   pthread_mutex_lock(&q->mu);
   q->stop = 1;
-  pthread_cond_signal(&q->work);
+  pthread_cond_broadcast(&q->work);
   pthread_mutex_unlock(&q->mu);
-  pthread_join(q->thread, NULL);
+  for (unsigned i = 0; i < q->threads; i++) pthread_join(q->thread[i], NULL);
   pthread_cond_destroy(&q->work);
   pthread_cond_destroy(&q->finished);
   pthread_mutex_destroy(&q->mu);

@@ -1,17 +1,18 @@
 /* The host re-checks of device-made 1-D answers (runner_device.c) and of softmax verdict
- * records (recheck_softmax.c) on a background thread, off the batch's critical path (issue
- * 12): the GPU goes on with the next batches while one host thread makes the sampled case's
- * input and exact answer again and compares them with the device's.
+ * records (recheck_softmax.c) on background threads, off the batch's critical path (issue
+ * 12): the GPU goes on with the next batches while up to RF_RECHECK_THREADS host threads
+ * make the sampled cases' inputs and exact answers again and compare them with the device's.
  *
- * Deterministic: when a re-check's result is looked at does not depend on the thread's
- * speed. Each job is due RF_RECHECK_LAG batches after it was queued; the runner takes every
- * due job at the start of a batch's collection (waiting for it if the thread is behind), and
- * the oldest job early when the queue is full (RF_RECHECK_QUEUE jobs: bounded memory), and
- * at the drain (the end of a sweep, a fuzz campaign's exit). Each disagreement is printed on
- * stderr when it is taken ("... (found by the background re-check)"). One taken at a batch
- * is that batch's harness failure, with the message the synchronous re-check gives (it names
- * the case that disagreed); taken at the drain, the caller reports it (cli/cli_sweep.c: on
- * stderr, exit status 1; fuzz/fuzz_target.c: on stderr with the case, then abort).
+ * Deterministic: when a re-check's result is looked at depends neither on the threads' speed
+ * nor on their number. Each job is due RF_RECHECK_LAG batches after it was queued; the
+ * runner takes every due job at the start of a batch's collection (waiting for it if the
+ * threads are behind), the oldest job early when the queue is full (RF_RECHECK_QUEUE jobs:
+ * bounded memory), and every job at the drain (the end of a sweep, a fuzz campaign's exit).
+ * Each disagreement is printed on stderr when it is taken ("... (found by the background
+ * re-check)"). One taken at a batch is that batch's harness failure, with the message the
+ * synchronous re-check gives (it names the case that disagreed); taken at the drain, the
+ * caller reports it (cli/cli_sweep.c: on stderr, exit status 1; fuzz/fuzz_target.c: on
+ * stderr with the case, then abort).
  * Not thread-safe: one runner's thread pushes and takes. */
 #ifndef RF_RECHECK_QUEUE_H
 #define RF_RECHECK_QUEUE_H
@@ -22,6 +23,7 @@
 
 #define RF_RECHECK_QUEUE 4   /* jobs in flight; a job holds an input copy only when the input
                                 was made on the host (else the thread makes it again) */
+#define RF_RECHECK_THREADS 4 /* workers at most (recheck_queue.c: worker_count) */
 #define RF_RECHECK_LAG 64    /* batches from queueing to taking: the default re-check rate is
                                 1 case in 64, so a job is normally long done when taken */
 
@@ -46,7 +48,8 @@ typedef struct {
 } rf_recheck_job;
 
 typedef struct {
-  pthread_t thread;
+  pthread_t thread[RF_RECHECK_THREADS];
+  unsigned threads;             /* workers started */
   pthread_mutex_t mu;
   pthread_cond_t work, finished;
   int started, stop;
@@ -64,9 +67,10 @@ typedef struct {
 int rf_recheck_compare(const rf_case *c, const float *x, uint64_t elems,
                        const rf_oracle_dev_out *d, char *why, size_t len);
 
-/* 0, or -1 when the thread cannot start or MPFR is not thread-safe (the caller then
+/* Starts `threads` workers (at most RF_RECHECK_THREADS; 0: the cores less one, at most that).
+ * 0, or -1 when no thread can start or MPFR is not thread-safe (the caller then
  * re-checks synchronously). */
-int rf_recheck_queue_start(rf_recheck_queue *q);
+int rf_recheck_queue_start(rf_recheck_queue *q, unsigned threads);
 /* Queues a re-check of case c (x: its host input, copied, or NULL when made on the device)
  * against the device answer dev, due at batch `due`. When the queue is full, the oldest job
  * is taken first: its harness failure (or NULL) is returned, as by rf_recheck_queue_take.

@@ -190,7 +190,7 @@ static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out
 /* ---- the background re-check (recheck_queue.h) ------------------------------------------ */
 int rf_runner_recheck_background(rf_runner *r) {
   if (r->rq_on || !r->recheck_background || !r->oracle_recheck) return r->rq_on;
-  r->rq_on = rf_recheck_queue_start(&r->rq) == 0;
+  r->rq_on = rf_recheck_queue_start(&r->rq, 0) == 0;
   return r->rq_on;
 }
 

@@ -5,7 +5,9 @@
  *    thread's speed: a job is taken at its due batch, or early when the queue is full (the
  *    taking batch is computed from the rule and compared), and the drain takes the rest;
  *  - inputs copied (made on the host) and inputs made again by the thread give the same;
- *  - at most RF_RECHECK_QUEUE jobs are in flight.
+ *  - at most RF_RECHECK_QUEUE jobs are in flight;
+ *  - all of it the same with one worker thread and with RF_RECHECK_THREADS of them (jobs
+ *    then finish out of order; they are still taken in queue order).
  * Runs under ThreadSanitizer in the TSan CI job (label tsan). */
 #include <string.h>
 #include "rf_test.h"
@@ -25,10 +27,11 @@ static void make_case(rf_case *c, unsigned long long b) {
   c->seed = b;
 }
 
-int main(void) {
+static void run_with(unsigned threads) {
   static float x[2000];
   rf_recheck_queue q;
-  CHECK(rf_recheck_queue_start(&q) == 0);
+  CHECK(rf_recheck_queue_start(&q, threads) == 0);
+  CHECK(q.threads == threads);
   int failures = 0, oom = 0;
   long taken_at = -1;   /* the batch at which the planted job's failure came back */
   size_t max_in_flight = 0;
@@ -67,5 +70,10 @@ int main(void) {
   CHECK(max_in_flight == RF_RECHECK_QUEUE);
   CHECK(q.ms_thread > 0);
   rf_recheck_queue_stop(&q);
+}
+
+int main(void) {
+  run_with(1);
+  run_with(RF_RECHECK_THREADS);
   return rf_test_done();
 }
