@@ -22,6 +22,7 @@ int wave_size = 32;
 Engine the_engine;
 __thread Engine *this_engine = &the_engine;
 void (*coverage_hook)(CoveragePhase) = nullptr;
+bool coverage_counters = false;
 
 // Happens-before edges with the host: the host releases host_to_kernel after preparing a
 // block, every fiber acquires it when it starts; every fiber releases kernel_to_host when
@@ -483,7 +484,7 @@ void adopt_launch(Engine &to, const Engine &from, size_t shmem) {
  * mix in one segment). */
 static bool parallel_wanted(uint64_t blocks) {
   return rf_sim_threads() > 1 && blocks > 1 && blocks <= (uint64_t{1} << 22) && !san::tsan &&
-         !san::asan && !coverage_hook;
+         !san::asan && !coverage_hook && !coverage_counters;
 }
 
 static std::mutex launch_mutex;

@@ -138,6 +138,9 @@ __attribute__((always_inline)) inline Engine &engine() { return *this_engine; }
  * the launch ends. Null, and never called, in every other build. */
 enum CoveragePhase { kCoverageBegin, kCoverageSegment, kCoverageEnd };
 extern void (*coverage_hook)(CoveragePhase phase);
+/* True in the fuzz build when the kernels have SanitizerCoverage counters (with or without
+ * the hook): one global array per module, so blocks never run on several threads. */
+extern bool coverage_counters;
 
 /* Relative source path for messages (the project root prefix stripped). */
 const char *short_path(const char *file);
