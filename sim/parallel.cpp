@@ -62,9 +62,10 @@ struct Pool {
 }  // namespace
 
 static Grid *grid;  // the running parallel launch (launches take turns: launch_mutex)
-// Never destroyed: the workers are blocked on them when the process exits.
+// Never destroyed: the workers are blocked on them when the process exits. The workers'
+// engines (about 170 KiB each) are made at the first parallel launch.
 static Pool &pool = *new Pool;
-static Engine *workers = new Engine[RF_SIM_MAX_THREADS - 1];
+static Engine *workers;
 
 static void notify_grid() {
   { std::lock_guard<std::mutex> lock(grid->m); }
@@ -174,6 +175,7 @@ bool run_grid_parallel(const uint64_t *order, uint64_t blocks, size_t shmem) {
   grid = &g;
   {
     std::lock_guard<std::mutex> lock(pool.m);
+    if (!workers) workers = new Engine[RF_SIM_MAX_THREADS - 1];
     while (pool.made < n - 1) std::thread(worker_main, ++pool.made).detach();
     pool.want = n;
     pool.running = n - 1;
