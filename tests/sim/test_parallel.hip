@@ -149,7 +149,8 @@ static void test_float_atomics() {
   std::vector<uint32_t> seen;
   for (int sched = 0; sched < 4; sched++)
     for (uint64_t seed = 1; seed <= (sched == RF_SIM_SCHED_RANDOM ? 3u : 1u); seed++)
-      seen.push_back(expect_same("float atomicAdd", sched, seed, 25, false, body).bits[0]);
+      seen.push_back(
+          expect_same("float atomicAdd", sched, seed, kParallelBuild ? 25 : 2, false, body).bits[0]);
   // The adds' order shows in the bits (in-order vs reverse): a parallel run that applied
   // them in another order than the sequential one would differ.
   CHECK_MSG(seen[0] != seen[1], "in-order and reverse give the same bits %08x", seen[0]);
@@ -174,13 +175,22 @@ static void test_last_block() {
     bits.push_back(host_from(which, 1)[0]);
   };
   for (int sched = 0; sched < 4; sched++) {
+    // Without the fence the pattern is a race: the ThreadSanitizer build (sequential blocks
+    // whatever the setting) reports it (test_race_last_block checks that), naming a thread
+    // that differs from run to run, or, the pair once reported, not again (the detector's
+    // history); every other build computes the sequential bits.
+    if (!kFence && rf_sim_race_detection()) {
+      CHECK(run_with(2, sched, 7, body).parallel == 0);
+      continue;
+    }
     Outcome ref = expect_same(kFence ? "last block, fence" : "last block, no fence", sched, 7,
-                              10, false, body);
+                              kParallelBuild ? 10 : 1, false, body);
     // The last block read every completed partial: the sum of the block sums in index order.
     std::vector<float> p = host_from(partial, blocks);
     float want = 0.0f;
     for (float f : p) want += f;
-    CHECK_MSG(ref.status == RF_SIM_OK && ref.bits[0] == float_bits(want), "last block sum %08x, want %08x",
+    CHECK_MSG(ref.status == RF_SIM_OK && ref.bits[0] == float_bits(want),
+              "last block: status %d '%s', sum %08x, want %08x", ref.status, ref.msg.c_str(),
               ref.bits[0], float_bits(want));
   }
   hipFree(x);
@@ -212,7 +222,7 @@ static void test_later_block_problem() {
       append_bits(bits, y, n);
     };
     for (int sched = 0; sched < 4; sched++) {
-      Outcome ref = expect_same(p.what, sched, 3, 4, true, body);
+      Outcome ref = expect_same(p.what, sched, 3, kParallelBuild ? 4 : 1, true, body);
       CHECK_MSG(ref.status == p.want, "%s: status %d '%s'", p.what, ref.status, ref.msg.c_str());
     }
   }
