@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "kernels/device.h"
 #include "run/backend.h"
 #include "cli.h"
 #include "model/dtype.h"
@@ -306,6 +307,11 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              "the double oracle's margin of its bound)%s\n", st.lse_rows_double,
              st.lse_rows_mpfr, st.lse_rows_upgraded, scope);
   }
+  unsigned long long par = 0, reruns = 0;
+  unsigned sim_threads = rf_dev_sim_parallel_stats(&par, &reruns);
+  if (sim_threads > 1)  /* REDFUZZ_SIM_THREADS: how much ran in parallel (docs/SIMULATOR.md) */
+    printf("simulator: %llu launches ran their blocks on %u threads, %llu of them re-run "
+           "sequentially (a problem in a block)\n", par, sim_threads, reruns);
   if (sh->errors) printf("sweep: %ld cases could not run (errors above)\n", sh->errors);
   printf("%ld passed, %ld failed\n", good, bad + sh->errors);
   fflush(stdout);

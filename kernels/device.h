@@ -45,6 +45,13 @@ int rf_dev_lost(void);
  * fails with hipErrorIllegalAddress), so what depends on surviving a GPU fault (sweep's worker
  * processes) is tested in CI. Default 0: the simulator recovers from its faults. */
 void rf_dev_sim_set_fault_loses_device(int on);
+/* Simulator: host threads that run a launch's blocks (REDFUZZ_SIM_THREADS; 1, the default,
+ * runs them one after another; docs/SIMULATOR.md, "Parallel blocks"). GPUs: nothing. */
+void rf_dev_sim_set_threads(unsigned threads);
+/* Simulator: the threads set above, and since the process started how many launches ran
+ * their blocks on several threads and how many of those were re-run sequentially (a problem
+ * in a block). 0 and nothing written on GPUs. */
+unsigned rf_dev_sim_parallel_stats(unsigned long long *parallel, unsigned long long *reruns);
 
 /* Device timing on the default stream: start, then stop returns the elapsed milliseconds
  * (it synchronises). -1 on error. */

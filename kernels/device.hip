@@ -256,6 +256,27 @@ extern "C" void rf_dev_sim_set_target_nvidia(int nvidia) {
 #endif
 }
 
+extern "C" void rf_dev_sim_set_threads(unsigned threads) {
+#if defined(RF_SIM)
+  rf_sim_set_threads(threads);
+#else
+  (void)threads;
+#endif
+}
+
+extern "C" unsigned rf_dev_sim_parallel_stats(unsigned long long *parallel,
+                                              unsigned long long *reruns) {
+#if defined(RF_SIM)
+  *parallel = rf_sim_parallel_launches();
+  *reruns = rf_sim_parallel_reruns();
+  return rf_sim_threads();
+#else
+  (void)parallel;
+  (void)reruns;
+  return 0;
+#endif
+}
+
 extern "C" int rf_dev_sim_target_nvidia(void) {
 #if defined(RF_SIM)
   return rf_sim_target() == RF_SIM_TARGET_NVIDIA;

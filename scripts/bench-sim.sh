@@ -2,7 +2,10 @@
 # Simulator throughput, plain and ThreadSanitizer builds: builds tests/sim/bench_sim in
 # build-sim and build-sim-tsan (override with BUILD_PLAIN / BUILD_TSAN) and prints
 # elements per second for a grid-stride + LDS-tree sum (n = 2^16, block 256) and a
-# block-per-row softmax (64 x 1024). Figures only, no thresholds.
+# block-per-row softmax (64 x 1024), each with 1 simulator thread and with
+# REDFUZZ_SIM_THREADS (default 2) parallel blocks, one right after the other (wall time, best
+# of runs; the CPU time per run and one thread's best CPU time beside it). An argument runs
+# only the workloads whose name contains it. Figures only, no thresholds.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 plain=${BUILD_PLAIN:-$root/build-sim}
@@ -19,8 +22,8 @@ build() {  # build <dir> <sanitizer>
 }
 
 build "$plain" ""
-"$plain/tests/sim/bench_sim"
+"$plain/tests/sim/bench_sim" "$@"
 echo
 build "$tsan" thread
 # The options the simulator also sets by default (sim/tsan_report.cpp).
-TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:report_signal_unsafe=0} "$tsan/tests/sim/bench_sim"
+TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:report_signal_unsafe=0} "$tsan/tests/sim/bench_sim" "$@"

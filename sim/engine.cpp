@@ -1,6 +1,7 @@
-/* Launches: the grid runs block by block on the calling thread; inside a block every GPU
- * thread is a fiber, and a fiber runs until it reaches a barrier, a wave operation or its
- * end, then hands over directly to the next fiber the schedule picks. */
+/* Launches: the grid runs block by block on the calling thread (or, with parallel blocks,
+ * on worker threads: parallel.cpp); inside a block every GPU thread is a fiber, and a fiber
+ * runs until it reaches a barrier, a wave operation or its end, then hands over directly to
+ * the next fiber the schedule picks. */
 #include "engine.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,12 +15,14 @@
 
 namespace rf_sim {
 
-std::atomic<const ThreadView *> current_view{nullptr};
+__thread const ThreadView *current_view = nullptr;
 LaunchView launch_view;
 int wave_size = 32;
 
 Engine the_engine;
+__thread Engine *this_engine = &the_engine;
 void (*coverage_hook)(CoveragePhase) = nullptr;
+bool coverage_counters = false;
 
 // Happens-before edges with the host: the host releases host_to_kernel after preparing a
 // block, every fiber acquires it when it starts; every fiber releases kernel_to_host when
@@ -53,11 +56,6 @@ static void runner();
 /* See "ThreadSanitizer identities" below. */
 static constexpr unsigned kTsanSet = 125;
 
-/* Plain and AddressSanitizer builds: idle stacks, the most recently used first (its lines
- * are the likeliest to be in the caches). */
-static Stack *free_stacks;
-static unsigned stacks_made;
-static Stack pool[kMaxBlockThreads];
 /* ThreadSanitizer build: stack i of set s runs thread i of that set's blocks only. */
 static Stack dedicated[san::tsan ? 2 : 1][san::tsan ? kMaxBlockThreads : 1];
 
@@ -72,19 +70,20 @@ static void *tsan_identity(unsigned set, unsigned member);
 static Stack *stack_for(Fiber *t) {
   Engine &e = engine();
   if (san::tsan) return &dedicated[e.identity_set.get()][t->index];  // made by prepare_records
-  if (Stack *s = free_stacks) {
-    free_stacks = s->next_free;
+  if (Stack *s = e.free_stacks) {
+    e.free_stacks = s->next_free;
     return s;
   }
-  Stack *s = &pool[stacks_made];
-  make_stack(s, stacks_made++);
+  Stack *s = &e.pool[e.stacks_made];
+  make_stack(s, e.worker * kMaxBlockThreads + e.stacks_made++);  // numbers apart per worker
   return s;
 }
 
 static void release_stack(Stack *s) {
   if (san::tsan) return;  // dedicated: nothing to give back
-  s->next_free = free_stacks;
-  free_stacks = s;
+  Engine &e = engine();
+  s->next_free = e.free_stacks;
+  e.free_stacks = s;
 }
 
 /* The stacks of the block's threads do not all fit in the first-level cache, and each switch
@@ -108,7 +107,7 @@ static inline void prefetch_after(Fiber *next) {
   if (k1 >= e.nthreads) return;
   Fiber &f = e.fiber(k1);
   const char *sp =
-      static_cast<const char *>(f.stack.get() ? f.sp : free_stacks ? free_stacks->sp : nullptr);
+      static_cast<const char *>(f.stack.get() ? f.sp : e.free_stacks ? e.free_stacks->sp : nullptr);
   if (!sp) return;
   for (size_t b = 0; b < kPrefetchBytes; b += 64) __builtin_prefetch(sp + b);
 }
@@ -135,7 +134,7 @@ static void transfer(void **save, Fiber *next) {
   if (coverage_hook) coverage_hook(kCoverageSegment);
   if (next != &e.host) prefetch_after(next);
   e.current.set(next);
-  current_view.store(next == &e.host ? &host_view : &next->view, std::memory_order_relaxed);
+  __atomic_store_n(&current_view, next == &e.host ? &host_view : &next->view, __ATOMIC_RELAXED);
   san::switch_to(target->tsan);
   void *fake_stack = nullptr;
   san::start_switch(&fake_stack, target->lo, target->size);
@@ -194,7 +193,12 @@ static void abandon(int code, const char *fmt, va_list ap) {
   Engine &e = engine();
   if (e.abort_code.get() == RF_SIM_OK) {
     e.abort_code.set(code);
-    status_vreport(code, fmt, ap);
+    // A parallel attempt reports nothing: the launch is re-run sequentially, and that run
+    // reports (the first problem in the launch's order, with the sequential run's message).
+    if (e.speculative)
+      speculation_failed();
+    else
+      status_vreport(code, fmt, ap);
   }
 }
 
@@ -272,7 +276,7 @@ static void runner() {
       if (coverage_hook) coverage_hook(kCoverageSegment);
       next->stack.set(me);
       e.current.set(next);
-      current_view.store(&next->view, std::memory_order_relaxed);
+      __atomic_store_n(&current_view, &next->view, __ATOMIC_RELAXED);
       t = next;
     }
     release_stack(me);
@@ -282,8 +286,10 @@ static void runner() {
 
 /* ---- faults (faults.cpp) ------------------------------------------------------------- */
 
-// Launches from several host threads take turns; the fibers run on the launching thread.
+// Launches from several host threads take turns; the fibers run on the launching thread
+// (and, with parallel blocks, on the workers, which set it while they run blocks).
 static thread_local bool launching;
+void set_launching(bool on) { launching = on; }
 
 bool fault_in_kernel_here(Fiber **f) {
   Engine &e = engine();
@@ -303,7 +309,7 @@ bool fault_in_kernel_here(Fiber **f) {
   s->sp = context_make(s->lo + s->size, s->size, runner);
   release_stack(s);
   e.current.set(&e.host);
-  current_view.store(&host_view, std::memory_order_relaxed);
+  __atomic_store_n(&current_view, &host_view, __ATOMIC_RELAXED);
   san::switch_to(e.host_stack.tsan);
   e.running_stack.set(&e.host_stack);
   static void *discarded;  // receives the abandoned context, never resumed
@@ -368,7 +374,7 @@ static void assign_identities(uint64_t position) {
 
 /* Runs one block, the position-th of the launch's order, to its end; false when the launch
  * was abandoned. */
-static bool run_block(uint64_t linear, uint64_t position) {
+bool run_block(uint64_t linear, uint64_t position) {
   Engine &e = engine();
   if (san::tsan) assign_identities(position);
   const dim3 &g = launch_view.grid_dim;
@@ -447,6 +453,40 @@ static std::vector<uint64_t> block_order(uint64_t blocks) {
   return order;
 }
 
+/* Worker threads: this thread's engine takes the launch the launching thread set up in
+ * `from` (parallel.cpp), as launch() below sets up its own. */
+void adopt_launch(Engine &to, const Engine &from, size_t shmem) {
+  to.schedule = from.schedule;
+  to.seed = from.seed;
+  to.budget = from.budget;
+  to.launch_index = from.launch_index;
+  to.nthreads = from.nthreads;
+  to.wave = from.wave;
+  to.wave_shift = from.wave_shift;
+  to.nwaves = from.nwaves;
+  to.invoke = from.invoke;
+  to.pack = from.pack;
+  to.run.set_size(to.nthreads);
+  to.running_stack.set(&to.host_stack);
+  to.fibers.set(to.slot_sets[0]);
+  prepare_records(0, to.nthreads);
+  to.abort_code.set(RF_SIM_OK);
+  to.switches.set(0);
+  to.cells.reset();
+  to.lds.begin_launch(shmem);
+  to.in_launch = true;
+}
+
+/* Whether this launch may try its blocks on several threads (parallel.cpp). Not under the
+ * sanitizers (ThreadSanitizer finds races between blocks, which needs them in one order;
+ * AddressSanitizer's device memory is the heap, which the rollback cannot restore) nor with
+ * kernel coverage (SanitizerCoverage's counters are global: two workers' stretches would
+ * mix in one segment). */
+static bool parallel_wanted(uint64_t blocks) {
+  return rf_sim_threads() > 1 && blocks > 1 && blocks <= (uint64_t{1} << 22) && !san::tsan &&
+         !san::asan && !coverage_hook && !coverage_counters;
+}
+
 static std::mutex launch_mutex;
 
 void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(void *), void *pack,
@@ -487,14 +527,22 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
 
   uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
   std::vector<uint64_t> order = block_order(blocks);
+  bool parallel = parallel_wanted(blocks);
+  if (parallel && order.empty()) {
+    order.resize(blocks);
+    for (uint64_t k = 0; k < blocks; k++)
+      order[k] = e.schedule == RF_SIM_SCHED_REVERSE ? blocks - 1 - k : k;
+  }
   if (coverage_hook) coverage_hook(kCoverageBegin);
   e.in_launch = true;
   launching = true;
-  for (uint64_t k = 0; k < blocks; k++) {
-    uint64_t b = !order.empty()                       ? order[k]
-                 : e.schedule == RF_SIM_SCHED_REVERSE ? blocks - 1 - k
-                                                      : k;
-    if (!run_block(b, k)) break;
+  if (!parallel || !run_grid_parallel(order.data(), blocks, shmem)) {
+    for (uint64_t k = 0; k < blocks; k++) {
+      uint64_t b = !order.empty()                       ? order[k]
+                   : e.schedule == RF_SIM_SCHED_REVERSE ? blocks - 1 - k
+                                                        : k;
+      if (!run_block(b, k)) break;
+    }
   }
   san::acquire(reinterpret_cast<uintptr_t>(&kernel_to_host));
   if (coverage_hook) coverage_hook(kCoverageEnd);

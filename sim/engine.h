@@ -1,5 +1,6 @@
 /* Internal state of the simulator: the fibers of the running block, the block's barrier and
- * wave-collective bookkeeping, and the switching primitives. One launch runs at a time. */
+ * wave-collective bookkeeping, and the switching primitives. One launch runs at a time; with
+ * parallel blocks (parallel.cpp) each worker host thread has an Engine of its own. */
 #ifndef RF_SIM_ENGINE_H
 #define RF_SIM_ENGINE_H
 #include <stddef.h>
@@ -70,6 +71,7 @@ struct WaveState {
 struct AbortUnwind {};
 
 struct Engine {
+  unsigned worker = 0;  // 0: the launching thread's engine; 1..: parallel.cpp's workers
   // Configuration: host only.
   int schedule = RF_SIM_SCHED_IN_ORDER;
   uint64_t seed = 0;
@@ -111,12 +113,24 @@ struct Engine {
   Stack *switched_from = nullptr;  // AddressSanitizer: the stack the last switch left
   Lds lds;
   SyncCells cells;
+  /* Plain and AddressSanitizer builds: this engine's idle stacks, the most recently used
+   * first (their lines are the likeliest to be in the caches), and the ones it made. */
+  Stack *free_stacks = nullptr;
+  unsigned stacks_made = 0;
+  Stack pool[san::tsan ? 1 : kMaxBlockThreads];
+  /* Parallel blocks (parallel.cpp): the running block's place in the launch's order, and
+   * whether its next global atomic or fence must first wait for every earlier block. */
+  bool speculative = false;
+  bool gate_armed = false;
+  uint64_t gate_position = 0;
 };
 
 /* A namespace-scope object, not a function-local static: no initialisation guard, which
- * the race reporter could not take from inside a report. */
+ * the race reporter could not take from inside a report. The launching thread's engine;
+ * every host thread starts with it, parallel.cpp's workers switch to their own. */
 extern Engine the_engine;
-__attribute__((always_inline)) inline Engine &engine() { return the_engine; }
+extern __thread Engine *this_engine __attribute__((tls_model("initial-exec")));
+__attribute__((always_inline)) inline Engine &engine() { return *this_engine; }
 
 /* Kernel coverage in the fuzz build (cmake/coverage.cmake, sim/kernel_coverage.cpp): called
  * with kCoverageBegin when a launch starts, kCoverageSegment at every switch (the code that
@@ -124,6 +138,9 @@ __attribute__((always_inline)) inline Engine &engine() { return the_engine; }
  * the launch ends. Null, and never called, in every other build. */
 enum CoveragePhase { kCoverageBegin, kCoverageSegment, kCoverageEnd };
 extern void (*coverage_hook)(CoveragePhase phase);
+/* True in the fuzz build when the kernels have SanitizerCoverage counters (with or without
+ * the hook): one global array per module, so blocks never run on several threads. */
+extern bool coverage_counters;
 
 /* Relative source path for messages (the project root prefix stripped). */
 const char *short_path(const char *file);
@@ -147,6 +164,20 @@ void race_reporting_linked();
 void install_oob_reporting();
 /* Plain build: kernel faults become RF_SIM_OOB / RF_SIM_CRASH (faults.cpp). */
 void install_fault_handling();
+
+/* Parallel blocks (parallel.cpp). */
+/* Runs the block at `position` of the launch's order (block `linear`) on this thread's
+ * engine; false when the launch was abandoned. */
+bool run_block(uint64_t linear, uint64_t position);
+/* Sets up this thread's engine for the launch `from` describes (worker threads). */
+void adopt_launch(Engine &to, const Engine &from, size_t shmem);
+/* Tries the grid on the worker threads; true when it ran there with the sequential run's
+ * results, false when it must run sequentially (nothing it did is left in device memory). */
+bool run_grid_parallel(const uint64_t *order, uint64_t blocks, size_t shmem);
+/* A speculative (parallel) block's problem: its launch is re-run sequentially. */
+void speculation_failed();
+/* Blocks the running GPU thread until every block before its own has finished. */
+void wait_for_earlier_blocks();
 
 /* Builds the divergent-barrier message for a block in which no thread can run. */
 void describe_stuck_block(char *msg, size_t len);

@@ -12,7 +12,7 @@ namespace rf_sim {
 class FiberStacks {
  public:
   ~FiberStacks();
-  static constexpr unsigned kCount = 2048;  // two sets of 1024 threads
+  static constexpr unsigned kCount = 8192;  // 8 workers (or two TSan sets) of 1024 threads
   /* The usable stack number i (< kCount): [*lo, *lo + *size). */
   void get(unsigned i, char **lo, size_t *size);
 

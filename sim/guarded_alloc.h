@@ -15,6 +15,12 @@ void *guarded_alloc(size_t bytes);
 /* false when p was not allocated by guarded_alloc (then the caller frees it itself). */
 bool guarded_free(void *p);
 
+/* Parallel blocks' rollback (parallel.cpp): copies the contents of every live buffer;
+ * false when some device memory is outside the table (it could not be restored). */
+bool guarded_snapshot();
+/* Puts back every buffer's contents as the last snapshot saw them. */
+void guarded_restore();
+
 /* Where a faulting address lies relative to a guarded buffer. */
 struct GuardHit {
   unsigned id;           // allocation serial number (1 = the process's first hipMalloc)

@@ -147,9 +147,10 @@ void index_functions() {
 struct Install {
   Install() {
     // REDFUZZ_COVERAGE_FOLD=0: plain wrapping counters (to measure what the folding buys).
+    if (!__start___sancov_cntrs || __stop___sancov_cntrs <= __start___sancov_cntrs) return;
+    coverage_counters = true;  // folded or not, they are global: blocks stay sequential
     const char *fold = getenv("REDFUZZ_COVERAGE_FOLD");
     if (fold && strcmp(fold, "0") == 0) return;
-    if (!__start___sancov_cntrs || __stop___sancov_cntrs <= __start___sancov_cntrs) return;
     counters = __start___sancov_cntrs;
     ncounters = static_cast<size_t>(__stop___sancov_cntrs - __start___sancov_cntrs);
     peak.assign(ncounters, 0);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <atomic>
 #include "engine.h"
 #include "sanitizer_hooks.h"
 
@@ -31,8 +32,8 @@ void Lds::begin_launch(size_t dynamic_bytes) {
 }
 
 void Lds::begin_block() {
-  static uint64_t serial;  // host only: unique across launches
-  serial_.set(++serial);
+  static std::atomic<uint64_t> serial{0};  // unique across launches and workers
+  serial_.set(serial.fetch_add(1, std::memory_order_relaxed) + 1);
   // Under ThreadSanitizer the previous block's accesses must not meet this block's: mapping
   // fresh pages resets their shadow, with no happens-before edge between the two blocks.
   if (san::tsan) map_arena(arena_);
@@ -45,6 +46,11 @@ void Lds::begin_block() {
   filled_.set(fill);
   top_.set(dynamic_);
   logical_.set(dynamic_);
+}
+
+bool Lds::contains(const void *p) const {
+  const char *c = static_cast<const char *>(p);
+  return arena_ && c >= arena_ && c < arena_ + kArenaBytes;
 }
 
 void Lds::end_block() {
@@ -64,9 +70,10 @@ void Lds::fill_poison(size_t from, size_t to) {
   for (; k < to; k++) arena_[k] = static_cast<char>(pattern[k & 3]);
 }
 
-void *Lds::place(LdsSite *site, size_t bytes, size_t align, const char *file, int line,
+void *Lds::place(LdsSite *shared, size_t bytes, size_t align, const char *file, int line,
                  SyncCells &cells) {
   uint64_t serial = serial_.get();
+  LdsSite::PerWorker *site = &shared->worker[worker_];
   if (site->block_serial.load(std::memory_order_relaxed) != serial) {
     // The first thread of this block to reach the declaration places it.
     size_t a = align < 16 ? 16 : align;

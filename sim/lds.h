@@ -22,6 +22,10 @@ class Lds {
   /* Host, after each block. */
   void end_block();
   void *dynamic_base() const { return arena_; }
+  /* The worker host thread whose blocks use this arena (its slot in every LdsSite). */
+  void set_worker(unsigned w) { worker_ = w; }
+  /* Whether p points into this arena (an LDS atomic concerns the block alone). */
+  bool contains(const void *p) const;
   /* In a fiber: the declaration's memory in this block; abandons the launch when the block
    * would exceed 64 KiB. */
   void *place(LdsSite *site, size_t bytes, size_t align, const char *file, int line,
@@ -30,6 +34,7 @@ class Lds {
  private:
   void fill_poison(size_t from, size_t to);
   char *arena_ = nullptr;
+  unsigned worker_ = 0;
   size_t dynamic_ = 0;
   size_t high_water_ = 0;     // largest arena extent of a block of this launch
   Relaxed<uint64_t> serial_;  // which block the arena belongs to

@@ -61,6 +61,19 @@ enum { RF_SIM_TARGET_GFX1201 = 0, RF_SIM_TARGET_NVIDIA = 1 };
 void rf_sim_set_target(int target);
 int rf_sim_target(void);
 
+/* Host threads that run a launch's blocks (1 = the launching thread alone, the default; at
+ * most RF_SIM_MAX_THREADS): set by the runner from REDFUZZ_SIM_THREADS (run/settings.def).
+ * Results are the sequential run's (docs/SIMULATOR.md, "Parallel blocks"); the
+ * ThreadSanitizer, AddressSanitizer and fuzz (kernel coverage) builds always run blocks
+ * one after another. Out-of-range values are clamped. */
+#define RF_SIM_MAX_THREADS 8
+void rf_sim_set_threads(unsigned threads);
+unsigned rf_sim_threads(void);
+/* Launches that ran on several threads / that were re-run sequentially after a parallel
+ * attempt found a problem (both since the process started; for tests and benchmarks). */
+uint64_t rf_sim_parallel_launches(void);
+uint64_t rf_sim_parallel_reruns(void);
+
 /* 1 when this build reports races (ThreadSanitizer build), else 0. */
 int rf_sim_race_detection(void);
 

@@ -46,12 +46,14 @@ struct ThreadView {
 struct LaunchView {
   dim3 block_dim, grid_dim;
 };
-/* The running fiber's view. A relaxed atomic: written by the scheduler, read by fibers;
- * under ThreadSanitizer it must not create happens-before edges between GPU threads. */
-extern std::atomic<const ThreadView *> current_view;
+/* The running fiber's view, per host thread (parallel blocks run on several). Accessed with
+ * relaxed atomics: written by the scheduler, read by fibers; under ThreadSanitizer it must
+ * not create happens-before edges between GPU threads. Initial-exec: one %fs-relative load,
+ * also from a plugin (the variable lives in the executable's static TLS). */
+extern __thread const ThreadView *current_view __attribute__((tls_model("initial-exec")));
 extern LaunchView launch_view;
 extern int wave_size;
-inline const ThreadView &self() { return *current_view.load(std::memory_order_relaxed); }
+inline const ThreadView &self() { return *__atomic_load_n(&current_view, __ATOMIC_RELAXED); }
 }  // namespace rf_sim
 
 #define threadIdx (::rf_sim::self().thread_idx)
@@ -164,8 +166,13 @@ inline T __shfl_xor(T v, int lane_mask, int width = warpSize, const char *file =
 /* ---- atomics: __atomic builtins, relaxed like HIP's (ThreadSanitizer sees atomics) ----- */
 namespace rf_sim {
 void atomic_observed(); /* models __threadfence publication for the race detector */
+/* Before every atomic: with parallel blocks, a block's first atomic on global memory waits
+ * until every block before it in the launch's order has finished (docs/SIMULATOR.md,
+ * "Parallel blocks"); otherwise nothing. */
+void atomic_gate(const void *p);
 template <typename T>
 inline T atomic_rmw_cas(T *p, T (*op)(T, T), T v) {
+  atomic_gate(p);
   T old = __atomic_load_n(p, __ATOMIC_RELAXED);
   while (
       !__atomic_compare_exchange_n(p, &old, op(old, v), true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
@@ -176,6 +183,7 @@ inline T atomic_rmw_cas(T *p, T (*op)(T, T), T v) {
 }  // namespace rf_sim
 
 inline float atomicAdd(float *p, float v) {
+  ::rf_sim::atomic_gate(p);
   uint32_t *u = reinterpret_cast<uint32_t *>(p);
   uint32_t old = __atomic_load_n(u, __ATOMIC_RELAXED);
   for (;;) {
@@ -193,6 +201,7 @@ inline float atomicAdd(float *p, float v) {
 }
 #define RF_SIM_ATOMIC_INT_OPS(T)                                                        \
   inline T atomicAdd(T *p, T v) {                                                       \
+    ::rf_sim::atomic_gate(p);                                                           \
     T r = __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                                   \
     ::rf_sim::atomic_observed();                                                        \
     return r;                                                                           \
@@ -202,6 +211,7 @@ inline float atomicAdd(float *p, float v) {
         p, [](T a, T b) { return a > b ? a : b; }, v);                                  \
   }                                                                                     \
   inline T atomicCAS(T *p, T cmp, T v) {                                                \
+    ::rf_sim::atomic_gate(p);                                                           \
     __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
     ::rf_sim::atomic_observed();                                                        \
     return cmp;                                                                         \
@@ -211,16 +221,19 @@ RF_SIM_ATOMIC_INT_OPS(unsigned)
 RF_SIM_ATOMIC_INT_OPS(unsigned long long)
 #undef RF_SIM_ATOMIC_INT_OPS
 inline int atomicExch(int *p, int v) {
+  ::rf_sim::atomic_gate(p);
   int r = __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
   ::rf_sim::atomic_observed();
   return r;
 }
 inline unsigned atomicExch(unsigned *p, unsigned v) {
+  ::rf_sim::atomic_gate(p);
   unsigned r = __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
   ::rf_sim::atomic_observed();
   return r;
 }
 inline float atomicExch(float *p, float v) {
+  ::rf_sim::atomic_gate(p);
   uint32_t nu;
   memcpy(&nu, &v, 4);
   uint32_t r = __atomic_exchange_n(reinterpret_cast<uint32_t *>(p), nu, __ATOMIC_RELAXED);
@@ -233,11 +246,15 @@ inline float atomicExch(float *p, float v) {
 /* ---- LDS --------------------------------------------------------------------------- */
 namespace rf_sim {
 /* One per RF_SHARED declaration site (a function-local static, so a template kernel gets
- * one per instantiation). Records where the site lives in the current block's arena. */
+ * one per instantiation). Records where the site lives in the current block's arena, for
+ * each worker host thread (parallel blocks: each worker runs its own block; a line each, so
+ * that two workers' blocks do not share one). */
 struct LdsSite {
-  std::atomic<uint64_t> block_serial{0};
-  std::atomic<uint32_t> offset{0};
-  std::atomic<uintptr_t> sync{0};
+  struct alignas(64) PerWorker {
+    std::atomic<uint64_t> block_serial{0};
+    std::atomic<uint32_t> offset{0};
+    std::atomic<uintptr_t> sync{0};
+  } worker[RF_SIM_MAX_THREADS];
 };
 void *lds_static(LdsSite *site, size_t bytes, size_t align, const char *file, int line);
 void *lds_dynamic();

@@ -150,9 +150,16 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
 static char fence_sync;
 
 void threadfence() {
+  if (engine().gate_armed) wait_for_earlier_blocks();  // parallel blocks (parallel.cpp)
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   san::release(reinterpret_cast<uintptr_t>(&fence_sync));
   san::acquire(reinterpret_cast<uintptr_t>(&fence_sync));
+}
+
+// An LDS atomic concerns its block alone: it does not wait.
+void atomic_gate(const void *p) {
+  Engine &e = engine();
+  if (e.gate_armed && !e.lds.contains(p)) wait_for_earlier_blocks();
 }
 
 void atomic_observed() { san::acquire(reinterpret_cast<uintptr_t>(&fence_sync)); }

@@ -1,6 +1,7 @@
 /* Helpers shared by the simulator tests: device buffers and status checks. */
 #ifndef RF_SIM_TEST_UTIL_H
 #define RF_SIM_TEST_UTIL_H
+#include <stdlib.h>
 #include <string.h>
 #include <vector>
 #include "kernels/port.h"
@@ -24,6 +25,14 @@ static std::vector<T> host_from(const T *p, size_t n) {
   hipMemcpy(v.data(), p, n * sizeof(T), hipMemcpyDeviceToHost);
   return v;
 }
+
+/* REDFUZZ_SIM_THREADS (as the runner reads it) runs the test's launches with parallel blocks:
+ * the `sim.*.threads2` copies of every test (CMakeLists.txt) expect exactly the sequential
+ * results. */
+static const bool rf_sim_test_threads_read = [] {
+  if (const char *t = getenv("REDFUZZ_SIM_THREADS")) rf_sim_set_threads(static_cast<unsigned>(atoi(t)));
+  return true;
+}();
 
 static const char *const kScheduleNames[] = {"in-order", "reverse", "random", "wave-skew"};
 
