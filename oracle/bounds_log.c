@@ -11,6 +11,7 @@
  * so eps_L = λ + k_log (2u (L + λ) + 2^-149). */
 #include <math.h>
 #include "oracle/logsumexp.h"
+#include "model/dtype.h"
 #include "dir_round.h"
 
 /* logf models, in ulps of the result against the exact value.
@@ -110,6 +111,16 @@ double rf_lse_allowed(double kernel_bound, double want) {
 /* Exact results of RN to float overflow from 2^128 (1 - 2^-25) on (IEEE 754-2019 §7.4). */
 #define F32_OVERFLOW (0x1p128 - 0x1p103)
 
+/* |got - want| exactly as s + t (TwoSum); *err gets it rounded up. */
+static void abs_err(float got, double want, double *s_out, double *t_out, double *err) {
+  double a = got, c = -want;
+  double s = a + c, bp = s - a;
+  double t = (a - (s - bp)) + (c - bp);
+  *err = t != 0 ? next_up(fabs(s)) : fabs(s);
+  *s_out = s;
+  *t_out = t;
+}
+
 int rf_lse_check(float got, double want, double allowed, double *err) {
   if (isnan(want) || isinf(want)) {
     int ok = isnan(want) ? isnan(got) : got == want;
@@ -128,11 +139,8 @@ int rf_lse_check(float got, double want, double allowed, double *err) {
     *err = ok ? 0 : INFINITY;
     return ok;
   }
-  /* |got - want| exactly as s + t (TwoSum); the report gets it rounded up. */
-  double a = got, c = -want;
-  double s = a + c, bp = s - a;
-  double t = (a - (s - bp)) + (c - bp);
-  *err = t != 0 ? next_up(fabs(s)) : fabs(s);
+  double s, t;
+  abs_err(got, want, &s, &t, err);
   /* Compare: |s + t| <= allowed. |s| rounded toward |s + t| is exact when t = 0; else |s + t|
    * lies strictly between |s| and the neighbour in t's direction, so |s| < allowed, or
    * |s| == allowed with t pulling towards 0, decides. */
@@ -140,4 +148,35 @@ int rf_lse_check(float got, double want, double allowed, double *err) {
   if (as < allowed) return 1;
   if (as > allowed) return 0;
   return t == 0 || (s > 0) != (t > 0);
+}
+
+/* ---- an output in a 16-bit type (docs/TOLERANCES.md, "Log-op output in a 16-bit type") ---- */
+void rf_lse_out_range(double want, double allowed, rf_dtype t, rf_lse_range *out) {
+  /* The float32 result lies in [want - allowed, want + allowed]; RN_t is monotone, so its
+   * rounding to t lies between the roundings of the ends, each widened one step outward
+   * (the subtraction and addition in double are rounded). Ends beyond the type's overflow
+   * threshold round to ±inf, which is how an overflowing result is accepted. */
+  out->lo = rf_dtype_round(t, next_down(want - allowed));
+  out->hi = rf_dtype_round(t, next_up(want + allowed));
+  const double a = up_sub(out->hi, want), c = up_sub(want, out->lo);
+  out->reach = a > c ? a : c;
+}
+
+int rf_lse_check_out(float got, double want, double allowed, rf_dtype t, double *err,
+                     double *reach) {
+  *reach = allowed;
+  /* float32 outputs, special wants (the IEEE class in any type: inf and NaN convert exactly)
+   * and a NaN for a finite want: as for float32. */
+  if (t == RF_DTYPE_F32 || !isfinite(want) || isnan(got)) return rf_lse_check(got, want, allowed, err);
+  rf_lse_range rg;
+  rf_lse_out_range(want, allowed, t, &rg);
+  *reach = rg.reach;
+  const int ok = got >= rg.lo && got <= rg.hi;
+  if (isinf(got)) {
+    *err = ok ? 0 : INFINITY;
+    return ok;
+  }
+  double s, tt;
+  abs_err(got, want, &s, &tt, err);
+  return ok;
 }

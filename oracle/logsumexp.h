@@ -1,11 +1,13 @@
 /* The exact oracle for logsumexp and log-softmax (logsumexp_oracle.c) and their error bounds
  * (bounds_log.c); the derivation is docs/TOLERANCES.md, "Logsumexp and log-softmax", the
- * rules for NaN and infinities docs/ORACLE.md. The element type is float32 here; a narrower
- * input type changes only the input conversion (the oracle reads floats). */
+ * rules for NaN and infinities docs/ORACLE.md. The oracle reads floats: a 16-bit input is the
+ * same real numbers (its conversion is exact); a 16-bit output adds one rounding
+ * (rf_lse_check_out). */
 #ifndef RF_LOGSUMEXP_H
 #define RF_LOGSUMEXP_H
 #include <stdint.h>
 #include "redfuzz/plan.h"
+#include "redfuzz/dtype.h"
 #include "oracle/bounds.h"
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +65,21 @@ double rf_lse_allowed(double kernel_bound, double want);
  * float; otherwise |got - want| <= allowed, compared exactly. *err gets |got - want| rounded
  * up (0 for a matching special, +inf for a class mismatch). */
 int rf_lse_check(float got, double want, double allowed, double *err);
+
+/* An output in the 16-bit type t (f16, bf16): the float32 result, within `allowed` of want
+ * (rf_lse_allowed), rounded once more to t. RN_t is monotone, so the output lies in
+ * [lo, hi] = [RN_t(want - allowed), RN_t(want + allowed)] (the ends rounded outward first);
+ * an end is ±inf where want ± allowed reaches t's overflow threshold (f16: 65520), so an
+ * infinity is accepted exactly when a result that overflows t is possible, and required when
+ * both ends overflow. reach: the larger distance from want to an end, rounded up (+inf with an
+ * infinite end), for reports (docs/TOLERANCES.md, "Log-op output in a 16-bit type"). */
+typedef struct { double lo, hi, reach; } rf_lse_range;
+void rf_lse_out_range(double want, double allowed, rf_dtype t, rf_lse_range *out);
+/* rf_lse_check for an output of type t, got as a float (exact): t f32, a special want or a NaN
+ * got: rf_lse_check; else 1 when got is in rf_lse_out_range. *err: |got - want| rounded up (0
+ * for an accepted infinity); *reach: the range's reach (allowed for f32). */
+int rf_lse_check_out(float got, double want, double allowed, rf_dtype t, double *err,
+                     double *reach);
 
 #ifdef __cplusplus
 }

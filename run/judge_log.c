@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "runner_internal.h"
 #include "backend.h"
+#include "model/dtype.h"
 
 /* The logf the variants call, as this backend computes it (bounds_log.c has the sources);
  * the simulator runs the host's. */
@@ -57,7 +58,10 @@ static rf_verdict verdict_of(int ok, float got, double want) {
   return isfinite(want) && !isfinite(got) ? RF_V_NONFINITE : RF_V_WRONG;
 }
 
-void rf_judge_lse(const batch_case *bc, const rf_plan *plan, const float *got, rf_result *res) {
+/* got: the outputs as floats (a 16-bit output converted exactly); ot: the type the variant
+ * wrote, whose one more rounding the check allows (rf_lse_check_out). */
+void rf_judge_lse(const batch_case *bc, const rf_plan *plan, rf_dtype ot, const float *got,
+                  rf_result *res) {
   const rf_case *c = bc->c;
   res->verdict = RF_V_PASS;
   res->ratio = -1;
@@ -67,9 +71,9 @@ void rf_judge_lse(const batch_case *bc, const rf_plan *plan, const float *got, r
     rf_lse_bound b;
     rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, row, &b);
     if (c->op == RF_OP_LOGSUMEXP) {
-      double allowed = rf_lse_allowed(b.lse_bound, row->lse), err;
-      int ok = rf_lse_check(got[i], row->lse, allowed, &err);
-      note(res, verdict_of(ok, got[i], row->lse), err, allowed, got[i], row->lse, i);
+      double allowed = rf_lse_allowed(b.lse_bound, row->lse), err, reach;
+      int ok = rf_lse_check_out(got[i], row->lse, allowed, ot, &err, &reach);
+      note(res, verdict_of(ok, got[i], row->lse), err, reach, got[i], row->lse, i);
       continue;
     }
     const double *yr = bc->o->y + (size_t)i * c->cols;
@@ -77,18 +81,22 @@ void rf_judge_lse(const batch_case *bc, const rf_plan *plan, const float *got, r
     for (uint32_t j = 0; j < c->cols; j++) {
       /* |ŷ_j - y_j| <= y_rel |y_j| + y_abs, |y_j| <= |want| (1 + 2^-52) */
       double kb = isfinite(yr[j]) ? b.y_abs + b.y_rel * fabs(yr[j]) * (1 + 0x1p-50) : 0;
-      double allowed = rf_lse_allowed(kb, yr[j]), err;
-      int ok = rf_lse_check(gr[j], yr[j], allowed, &err);
-      note(res, verdict_of(ok, gr[j], yr[j]), err, allowed, gr[j], yr[j],
+      double allowed = rf_lse_allowed(kb, yr[j]), err, reach;
+      int ok = rf_lse_check_out(gr[j], yr[j], allowed, ot, &err, &reach);
+      note(res, verdict_of(ok, gr[j], yr[j]), err, reach, gr[j], yr[j],
            (long long)i * c->cols + j);
     }
   }
   if (res->ratio < 0) res->ratio = 0;
   if (res->verdict == RF_V_PASS) return;
+  /* A 16-bit output names its type: its allowed error includes that one rounding. */
+  const char *tn = ot == RF_DTYPE_F32 ? "" : rf_dtype_name(ot);
+  const char *sp = ot == RF_DTYPE_F32 ? "" : " ";
   if (c->op == RF_OP_LOGSUMEXP)
-    snprintf(res->detail, sizeof res->detail, "row %lld: got %.9g want %.17g", res->got_index,
-             (double)res->got, res->want);
+    snprintf(res->detail, sizeof res->detail, "row %lld: got %.9g%s%s want %.17g",
+             res->got_index, (double)res->got, sp, tn, res->want);
   else
-    snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g want %.17g",
-             res->got_index / c->cols, res->got_index % c->cols, (double)res->got, res->want);
+    snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g%s%s want %.17g",
+             res->got_index / c->cols, res->got_index % c->cols, (double)res->got, sp, tn,
+             res->want);
 }
