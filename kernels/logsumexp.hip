@@ -15,7 +15,7 @@
  * type OT (rf_dtype numbers: 0 f32, 1 f16, 2 bf16). A 16-bit input is converted exactly to
  * float32 on load (rf_lse_load) and all the math stays float32; a 16-bit output is the float32
  * result rounded once more to its type (rf_lse_store). Bound: docs/TOLERANCES.md, "Logsumexp
- * and log-softmax", "Output in a 16-bit type". */
+ * and log-softmax", "Log-op output in a 16-bit type". */
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
