@@ -245,7 +245,8 @@ __global__ void rf_lse_online_kernel(const void *__restrict__ x, unsigned rows, 
 
 /* Every instance, named here so that a device-only compile (the gfx1201 check) emits them:
  * the launches that would otherwise instantiate them are host code. The (input, output) pairs
- * are the families' below: f32 -> f32, and each 16-bit type -> itself or f32. */
+ * are the families' below: f32 -> f32, and each 16-bit type -> itself or f32. (The logsumexp
+ * write kernel depends on the output type only: its <0>, <1>, <2> serve every pair.) */
 #define RF_LSE_INSTANCES_OP(LOGSM, DT, OT)                                                       \
   template __global__ void rf_lse_block_kernel<LOGSM, DT, OT>(const void *__restrict__,         \
                                                               unsigned, unsigned,               \
