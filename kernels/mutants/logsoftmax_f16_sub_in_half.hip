@@ -3,7 +3,7 @@
  * argument d_j = x_j - m is kept in the input type, the classic `half d = x - m`: d_j is rounded
  * to f16 (u = 2^-11) before the exp and before the write y_j = d_j - L, where the correct
  * variant rounds it to float32. Two f16 values of different binades seldom differ by an f16
- * value, so the output is off by up to 2^-12 |d_j| against a bound of a few 2^-24 |y_j|.
+ * value, so the output is off by up to 2^-11 |d_j| against a bound of a few 2^-24 |y_j|.
  * Exposed by uniform, negative, sorted and wide f16 rows (docs/MUTANTS.md). */
 #include "mut_common.h"
 #include "../half/half_common.h"

@@ -1,7 +1,7 @@
 /* logsumexp/mut-f16-two-step-round: a one-thread-per-row logsumexp of f16 inputs with f16
  * output (logsumexp/f16-3kernel's design), except that the log of the sum is rounded to f16
  * before it is added to the maximum, `half L = logf(s); out = m + L`: two roundings to f16 where
- * the bound allows one of m + L. L's rounding error (up to 2^-12 |L|) is absolute and stays
+ * the bound allows one of m + L. L's rounding error (up to 2^-11 |L|) is absolute and stays
  * when m + L is smaller than L, above all when it cancels (m near -L: the result is near 0,
  * where f16's spacing is fine but L's error is not). Exposed by negative and uniform rows
  * (docs/MUTANTS.md). */
