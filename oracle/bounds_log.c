@@ -180,3 +180,19 @@ int rf_lse_check_out(float got, double want, double allowed, rf_dtype t, double 
   abs_err(got, want, &s, &tt, err);
   return ok;
 }
+
+/* Every want's range contains [RN_t(w_hi - allowed_lo), RN_t(w_lo + allowed_lo)] and lies in
+ * [RN_t(w_lo - allowed_hi), RN_t(w_hi + allowed_hi)]: the double operations, the outward steps
+ * and RN_t are all monotone. */
+int rf_lse_check_range_out(float got, double w_lo, double w_hi, double allowed_lo,
+                           double allowed_hi, rf_dtype t) {
+  if (!isfinite(w_lo) || !isfinite(w_hi) || !(w_lo <= w_hi)) return RF_LSE_OUT_UNSURE;
+  if (isnan(got)) return RF_LSE_OUT_FAIL;
+  const double in_lo = rf_dtype_round(t, next_down(w_hi - allowed_lo));
+  const double in_hi = rf_dtype_round(t, next_up(w_lo + allowed_lo));
+  if (got >= in_lo && got <= in_hi) return RF_LSE_OUT_PASS;
+  const double out_lo = rf_dtype_round(t, next_down(w_lo - allowed_hi));
+  const double out_hi = rf_dtype_round(t, next_up(w_hi + allowed_hi));
+  if (got < out_lo || got > out_hi) return RF_LSE_OUT_FAIL;
+  return RF_LSE_OUT_UNSURE;
+}

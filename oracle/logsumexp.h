@@ -80,6 +80,15 @@ void rf_lse_out_range(double want, double allowed, rf_dtype t, rf_lse_range *out
  * for an accepted infinity); *reach: the range's reach (allowed for f32). */
 int rf_lse_check_out(float got, double want, double allowed, rf_dtype t, double *err,
                      double *reach);
+/* rf_lse_check_out's verdict for a want only known to lie in [w_lo, w_hi] (finite; e.g. a
+ * double oracle's value and its margin), with an allowed error between allowed_lo and
+ * allowed_hi for every want there, t a 16-bit type: RF_LSE_OUT_PASS when got is in the range
+ * of every such want ([RN_t(w_hi - allowed_lo), RN_t(w_lo + allowed_lo)], ends outward),
+ * RF_LSE_OUT_FAIL when it is in none ([RN_t(w_lo - allowed_hi), RN_t(w_hi + allowed_hi)]
+ * leaves it out), else RF_LSE_OUT_UNSURE (ask the exact oracle). A NaN got fails. */
+enum { RF_LSE_OUT_FAIL = 0, RF_LSE_OUT_PASS = 1, RF_LSE_OUT_UNSURE = -1 };
+int rf_lse_check_range_out(float got, double w_lo, double w_hi, double allowed_lo,
+                           double allowed_hi, rf_dtype t);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
  *  - Planted: one value of the type beyond either end of the range is reported.
  *  - Overflow of the type: an exact result beyond f16's threshold 65520 must give +inf, one
  *    below it can not; a log-softmax row {65504, -65504} must give -inf in f16.
+ *  - The interval form (rf_lse_check_range_out): its PASS and FAIL agree with the point check
+ *    at every want of the interval.
  *  - Cancellation: lse of two f16 elements RN_16(-log 2) is about -2.1e-4; the correct
  *    rounding passes, log s rounded to f16 before m + L (the two-step mutant's 0) does not. */
 #include <math.h>
@@ -191,8 +193,54 @@ static void specials(void) {
   }
 }
 
+/* The interval form (a want known only within [w_lo, w_hi], as a double oracle gives it): a
+ * PASS holds for every want of the interval and both allowed errors, a FAIL for none; over
+ * wants near 0, near f16's overflow threshold and in between, and values of the type around
+ * them. All three answers occur. */
+static void interval(void) {
+  uint64_t s = 11;
+  int n[3] = {0, 0, 0};
+  static const double centres[] = {0.0, -2.1e-4, 1.0, -5.5, 300.0, -131008.0, 65515.0, 65519.9};
+  for (int t = RF_DTYPE_F16; t < RF_DTYPE_COUNT; t++)
+    for (size_t k = 0; k < sizeof centres / sizeof centres[0]; k++)
+      for (int i = 0; i < 200; i++) {
+        const double v = centres[k] * (1 + 0x1p-10 * (unit(&s) - 0.5));
+        const double scale = fmax(fabs(v), 1e-4);
+        const double margin = scale * ldexp(unit(&s), -(int)(next_rand(&s) % 30) - 8);
+        const double a_lo = scale * ldexp(unit(&s), -(int)(next_rand(&s) % 20) - 6);
+        const double a_hi = a_lo * (1 + unit(&s));
+        const double w_lo = v - margin, w_hi = v + margin;
+        float got = to_type((rf_dtype)t, (float)v);
+        for (int step = (int)(next_rand(&s) % 7) - 3; step > 0; step--) got = type_next_up((rf_dtype)t, got);
+        for (int step = (int)(next_rand(&s) % 7) - 3; step > 0; step--) got = type_next_down((rf_dtype)t, got);
+        const int verdict = rf_lse_check_range_out(got, w_lo, w_hi, a_lo, a_hi, (rf_dtype)t);
+        n[verdict + 1]++;
+        if (verdict == RF_LSE_OUT_UNSURE) continue;
+        for (int j = 0; j <= 16; j++) {
+          const double w = w_lo + (w_hi - w_lo) * j / 16;
+          if (w < w_lo || w > w_hi) continue;
+          for (int a = 0; a < 2; a++) {
+            double err, reach;
+            const int ok = rf_lse_check_out(got, w, a ? a_hi : a_lo, (rf_dtype)t, &err, &reach);
+            CHECK_MSG(ok == (verdict == RF_LSE_OUT_PASS), "%s: got %a, want %a in [%a, %a]: %d",
+                      rf_dtype_name((rf_dtype)t), got, w, w_lo, w_hi, verdict);
+          }
+        }
+      }
+  printf("interval form: %d unsure, %d fail, %d pass\n", n[0], n[1], n[2]);
+  CHECK(n[0] > 0 && n[1] > 0 && n[2] > 0);
+  CHECK(rf_lse_check_range_out(NAN, 1, 2, 0.1, 0.1, RF_DTYPE_F16) == RF_LSE_OUT_FAIL);
+  CHECK(rf_lse_check_range_out(1.0f, NAN, 2, 0.1, 0.1, RF_DTYPE_F16) == RF_LSE_OUT_UNSURE);
+  /* beyond f16's range: -inf passes, -65504 fails */
+  CHECK(rf_lse_check_range_out(-INFINITY, -131009.0, -131007.0, 1e-3, 2e-3, RF_DTYPE_F16) ==
+        RF_LSE_OUT_PASS);
+  CHECK(rf_lse_check_range_out(-65504.0f, -131009.0, -131007.0, 1e-3, 2e-3, RF_DTYPE_F16) ==
+        RF_LSE_OUT_FAIL);
+}
+
 int main(void) {
   every_distribution();
+  interval();
   overflow();
   cancellation();
   specials();
