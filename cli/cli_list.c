@@ -29,7 +29,9 @@ int rf_cmd_list(int argc, char **argv) {
     return 0;
   }
   int json = val[F_JSON].given != 0, have_op = val[F_OP].given != 0;
-  rf_op op = (rf_op)val[F_OP].num;
+  const int have_dtype = val[F_DTYPE].given != 0;
+  const rf_op op = (rf_op)val[F_OP].num;
+  const rf_dtype dtype = (rf_dtype)val[F_DTYPE].num;
   rf_launch_cfg base = {.n = val[F_N].num, .rows = (uint32_t)val[F_SHAPE].list[0],
                         .cols = (uint32_t)val[F_SHAPE].list[1], .block = (uint32_t)val[F_BLOCK].num,
                         .wave = (uint32_t)val[F_WAVE].num, .num_cus = 64};
@@ -50,6 +52,7 @@ int rf_cmd_list(int argc, char **argv) {
   for (size_t i = 0; i < rf_variant_count(); i++) {
     const rf_variant *v = rf_variant_at(i);
     if (have_op && v->op != op) continue;
+    if (have_dtype && v->in_dtype != dtype) continue;
     rf_launch_cfg cfg = base;
     if (!rf_op_has_rows(v->op)) cfg.rows = cfg.cols = 0;
     else cfg.n = 0;

@@ -10,11 +10,16 @@
  *    meets an exp and poisons s.
  *  - log-softmax: a NaN, a +inf or a row of only -inf gives NaN everywhere, as softmax does:
  *    plain exp(x - m), whose exp(inf - inf) = NaN reaches s and so every output.
- * Masked lanes bring -inf to a max and 0 to a sum, never 0 to a max. The element type is
- * float; a narrower input type would convert on load (rf_lse_load) and keep float math. */
+ * Masked lanes bring -inf to a max and 0 to a sum, never 0 to a max.
+ * Element types (issue 17): every kernel is a template over the input type DT and the output
+ * type OT (rf_dtype numbers: 0 f32, 1 f16, 2 bf16). A 16-bit input is converted exactly to
+ * float32 on load (rf_lse_load) and all the math stays float32; a 16-bit output is the float32
+ * result rounded once more to its type (rf_lse_store). Bound: docs/TOLERANCES.md, "Logsumexp
+ * and log-softmax", "Log-op output in a 16-bit type". */
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
+#include "model/dtype_bits.h"
 
 #define RF_LSE_MAX_BLOCK 1024u
 #define RF_LSE_MAX_WAVES 32u
@@ -25,7 +30,19 @@ typedef unsigned long long rf_lse_u64;
 
 /* ---- device building blocks ---------------------------------------------------------------- */
 
-static __device__ __forceinline__ float rf_lse_load(const float *p) { return *p; }
+/* Element i of an input of type DT as float32: exact for every type (docs/TOLERANCES.md,
+ * "Inputs and outputs in 16-bit types", step 1). */
+template <unsigned DT>
+static __device__ __forceinline__ float rf_lse_load(const void *__restrict__ x, rf_lse_u64 i) {
+  return DT == 0 ? ((const float *)x)[i] : rf_half_to_f32(DT, ((const uint16_t *)x)[i]);
+}
+/* v as element i of an output of type OT: float32 as is, a 16-bit type rounded once to
+ * nearest even (overflow to infinity: f16 from 65520 on). */
+template <unsigned OT>
+static __device__ __forceinline__ void rf_lse_store(void *__restrict__ out, rf_lse_u64 i, float v) {
+  if (OT == 0) ((float *)out)[i] = v;
+  else ((uint16_t *)out)[i] = rf_f32_to_half(OT, v);
+}
 
 template <bool LOGSM>
 static __device__ __forceinline__ float rf_lse_term(float x, float m) {
@@ -87,59 +104,62 @@ static __device__ __forceinline__ void rf_lse_wave_online(float *m, float *s, un
 /* The write: logsumexp one float per row (thread 0 of the row's threads), log-softmax every
  * element, (x - m) - L: the subtraction x - m is exact or one rounding of a value <= |y_j|,
  * which keeps the bound absolute (docs/TOLERANCES.md). */
-template <bool LOGSM>
-static __device__ __forceinline__ void rf_lse_write(const float *row, unsigned cols, float m,
-                                                    float L, float *out_row, float *out_lse,
-                                                    unsigned t, unsigned nt) {
+template <bool LOGSM, unsigned DT, unsigned OT>
+static __device__ __forceinline__ void rf_lse_write(const void *x, rf_lse_u64 r, unsigned cols,
+                                                    float m, float L, void *out, unsigned t,
+                                                    unsigned nt) {
   if (LOGSM) {
-    for (unsigned c = t; c < cols; c += nt) out_row[c] = (rf_lse_load(row + c) - m) - L;
+    const rf_lse_u64 base = r * cols;
+    for (unsigned c = t; c < cols; c += nt)
+      rf_lse_store<OT>(out, base + c, (rf_lse_load<DT>(x, base + c) - m) - L);
   } else if (t == 0) {
-    *out_lse = m + L;
+    rf_lse_store<OT>(out, r, m + L);
   }
 }
 
 /* ---- three kernels: one thread per row for the max, one per row for the sum and its log,
  * then the write (one thread per row for logsumexp, per element for log-softmax) ------------ */
-__global__ void rf_lse3_max_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+template <unsigned DT>
+__global__ void rf_lse3_max_kernel(const void *__restrict__ x, unsigned rows, unsigned cols,
                                    float *__restrict__ row_max) {
   const rf_lse_u64 stride = (rf_lse_u64)gridDim.x * blockDim.x;
   for (rf_lse_u64 r = (rf_lse_u64)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
-    const float *row = x + r * cols;
     float m = -INFINITY;
-    for (unsigned c = 0; c < cols; c++) m = fmaxf(m, rf_lse_load(row + c));
+    for (unsigned c = 0; c < cols; c++) m = fmaxf(m, rf_lse_load<DT>(x, r * cols + c));
     row_max[r] = m;
   }
 }
 
-template <bool LOGSM>
-__global__ void rf_lse3_log_sum_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+template <bool LOGSM, unsigned DT>
+__global__ void rf_lse3_log_sum_kernel(const void *__restrict__ x, unsigned rows, unsigned cols,
                                        const float *__restrict__ row_max,
                                        float *__restrict__ row_log) {
   const rf_lse_u64 stride = (rf_lse_u64)gridDim.x * blockDim.x;
   for (rf_lse_u64 r = (rf_lse_u64)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride) {
-    const float *row = x + r * cols;
     const float m = row_max[r];
     float s = 0.0f;
-    for (unsigned c = 0; c < cols; c++) s += rf_lse_term<LOGSM>(rf_lse_load(row + c), m);
+    for (unsigned c = 0; c < cols; c++) s += rf_lse_term<LOGSM>(rf_lse_load<DT>(x, r * cols + c), m);
     row_log[r] = logf(s);
   }
 }
 
+template <unsigned OT>
 __global__ void rf_lse3_write_lse_kernel(unsigned rows, const float *__restrict__ row_max,
-                                         const float *__restrict__ row_log, float *__restrict__ out) {
+                                         const float *__restrict__ row_log, void *__restrict__ out) {
   const rf_lse_u64 stride = (rf_lse_u64)gridDim.x * blockDim.x;
   for (rf_lse_u64 r = (rf_lse_u64)blockIdx.x * blockDim.x + threadIdx.x; r < rows; r += stride)
-    out[r] = row_max[r] + row_log[r];
+    rf_lse_store<OT>(out, r, row_max[r] + row_log[r]);
 }
 
-__global__ void rf_lse3_write_logsm_kernel(const float *__restrict__ x, unsigned rows,
+template <unsigned DT, unsigned OT>
+__global__ void rf_lse3_write_logsm_kernel(const void *__restrict__ x, unsigned rows,
                                            unsigned cols, const float *__restrict__ row_max,
                                            const float *__restrict__ row_log,
-                                           float *__restrict__ y) {
+                                           void *__restrict__ y) {
   const rf_lse_u64 total = (rf_lse_u64)rows * cols, stride = (rf_lse_u64)gridDim.x * blockDim.x;
   for (rf_lse_u64 i = (rf_lse_u64)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride) {
     const rf_lse_u64 r = i / cols;
-    y[i] = (rf_lse_load(x + i) - row_max[r]) - row_log[r];
+    rf_lse_store<OT>(y, i, (rf_lse_load<DT>(x, i) - row_max[r]) - row_log[r]);
   }
 }
 
@@ -147,18 +167,18 @@ __global__ void rf_lse3_write_logsm_kernel(const float *__restrict__ x, unsigned
  * LDS, the first wave combines (the barrier reasoning of softmax.hip's block-wave kernel:
  * wave_part is rewritten only after the barrier that follows the first wave's reads, and
  * shared_row only after a barrier that follows everyone's read of it) ----------------------- */
-template <bool LOGSM>
-__global__ void rf_lse_block_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
-                                    float *__restrict__ out) {
+template <bool LOGSM, unsigned DT, unsigned OT>
+__global__ void rf_lse_block_kernel(const void *__restrict__ x, unsigned rows, unsigned cols,
+                                    void *__restrict__ out) {
   RF_SHARED(float, wave_part, RF_LSE_MAX_WAVES);
   RF_SHARED(float, shared_row, 1);
   const unsigned t = threadIdx.x, nt = blockDim.x;
   const unsigned lane = t % warpSize, wave = t / warpSize, waves = nt / warpSize;
   for (rf_lse_u64 r = blockIdx.x; r < rows; r += gridDim.x) {
-    const float *row = x + r * cols;
+    const rf_lse_u64 base = r * cols;
 
     float m = -INFINITY;
-    for (unsigned c = t; c < cols; c += nt) m = fmaxf(m, rf_lse_load(row + c));
+    for (unsigned c = t; c < cols; c += nt) m = fmaxf(m, rf_lse_load<DT>(x, base + c));
     m = rf_lse_wave_max(m, warpSize);
     if (lane == 0) wave_part[wave] = m;
     __syncthreads();
@@ -170,7 +190,8 @@ __global__ void rf_lse_block_kernel(const float *__restrict__ x, unsigned rows, 
     const float row_max = shared_row[0];
 
     float s = 0.0f;
-    for (unsigned c = t; c < cols; c += nt) s += rf_lse_term<LOGSM>(rf_lse_load(row + c), row_max);
+    for (unsigned c = t; c < cols; c += nt)
+      s += rf_lse_term<LOGSM>(rf_lse_load<DT>(x, base + c), row_max);
     s = rf_lse_wave_sum(s, warpSize);
     if (lane == 0) wave_part[wave] = s;
     __syncthreads();   /* also the reader barrier of shared_row[0] (the max) */
@@ -182,25 +203,25 @@ __global__ void rf_lse_block_kernel(const float *__restrict__ x, unsigned rows, 
     const float L = shared_row[0];
     /* No reader barrier: shared_row is rewritten only after the next row's first barrier,
      * which every thread reaches after reading it. */
-    rf_lse_write<LOGSM>(row, cols, row_max, L, out + r * cols, out + r, t, nt);
+    rf_lse_write<LOGSM, DT, OT>(x, r, cols, row_max, L, out, t, nt);
   }
 }
 
 /* ---- online: one pass of running (max, rescaled sum) per thread, pairs merged by wave
  * butterflies, the waves' pairs via LDS, the first wave merges them -------------------------- */
-template <bool LOGSM>
-__global__ void rf_lse_online_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
-                                     float *__restrict__ out) {
+template <bool LOGSM, unsigned DT, unsigned OT>
+__global__ void rf_lse_online_kernel(const void *__restrict__ x, unsigned rows, unsigned cols,
+                                     void *__restrict__ out) {
   RF_SHARED(float, wave_m, RF_LSE_MAX_WAVES);
   RF_SHARED(float, wave_s, RF_LSE_MAX_WAVES);
   RF_SHARED(float, shared_row, 2);
   const unsigned t = threadIdx.x, nt = blockDim.x;
   const unsigned lane = t % warpSize, wave = t / warpSize, waves = nt / warpSize;
   for (rf_lse_u64 r = blockIdx.x; r < rows; r += gridDim.x) {
-    const float *row = x + r * cols;
+    const rf_lse_u64 base = r * cols;
 
     float m = -INFINITY, s = 0.0f;
-    for (unsigned c = t; c < cols; c += nt) rf_lse_push<LOGSM>(&m, &s, rf_lse_load(row + c));
+    for (unsigned c = t; c < cols; c += nt) rf_lse_push<LOGSM>(&m, &s, rf_lse_load<DT>(x, base + c));
     rf_lse_wave_online<LOGSM>(&m, &s, warpSize);
     if (lane == 0) {
       wave_m[wave] = m;
@@ -218,24 +239,45 @@ __global__ void rf_lse_online_kernel(const float *__restrict__ x, unsigned rows,
     }
     __syncthreads();
     const float row_max = shared_row[0], L = shared_row[1];
-    rf_lse_write<LOGSM>(row, cols, row_max, L, out + r * cols, out + r, t, nt);
+    rf_lse_write<LOGSM, DT, OT>(x, r, cols, row_max, L, out, t, nt);
   }
 }
 
-template __global__ void rf_lse3_log_sum_kernel<false>(const float *__restrict__, unsigned,
-                                                       unsigned, const float *__restrict__,
-                                                       float *__restrict__);
-template __global__ void rf_lse3_log_sum_kernel<true>(const float *__restrict__, unsigned,
-                                                      unsigned, const float *__restrict__,
-                                                      float *__restrict__);
-template __global__ void rf_lse_block_kernel<false>(const float *__restrict__, unsigned, unsigned,
-                                                    float *__restrict__);
-template __global__ void rf_lse_block_kernel<true>(const float *__restrict__, unsigned, unsigned,
-                                                   float *__restrict__);
-template __global__ void rf_lse_online_kernel<false>(const float *__restrict__, unsigned,
-                                                     unsigned, float *__restrict__);
-template __global__ void rf_lse_online_kernel<true>(const float *__restrict__, unsigned, unsigned,
-                                                    float *__restrict__);
+/* Every instance, named here so that a device-only compile (the gfx1201 check) emits them:
+ * the launches that would otherwise instantiate them are host code. The (input, output) pairs
+ * are the families' below: f32 -> f32, and each 16-bit type -> itself or f32. (The logsumexp
+ * write kernel depends on the output type only: its <0>, <1>, <2> serve every pair.) */
+#define RF_LSE_INSTANCES_OP(LOGSM, DT, OT)                                                       \
+  template __global__ void rf_lse_block_kernel<LOGSM, DT, OT>(const void *__restrict__,         \
+                                                              unsigned, unsigned,               \
+                                                              void *__restrict__);              \
+  template __global__ void rf_lse_online_kernel<LOGSM, DT, OT>(const void *__restrict__,        \
+                                                               unsigned, unsigned,              \
+                                                               void *__restrict__);
+#define RF_LSE_INSTANCES_IO(DT, OT)                                                              \
+  RF_LSE_INSTANCES_OP(false, DT, OT)                                                             \
+  RF_LSE_INSTANCES_OP(true, DT, OT)                                                              \
+  template __global__ void rf_lse3_write_logsm_kernel<DT, OT>(                                   \
+      const void *__restrict__, unsigned, unsigned, const float *__restrict__,                   \
+      const float *__restrict__, void *__restrict__);
+#define RF_LSE_INSTANCES_IN(DT)                                                                  \
+  template __global__ void rf_lse3_max_kernel<DT>(const void *__restrict__, unsigned, unsigned, \
+                                                  float *__restrict__);                         \
+  template __global__ void rf_lse3_log_sum_kernel<false, DT>(                                    \
+      const void *__restrict__, unsigned, unsigned, const float *__restrict__,                   \
+      float *__restrict__);                                                                      \
+  template __global__ void rf_lse3_log_sum_kernel<true, DT>(                                     \
+      const void *__restrict__, unsigned, unsigned, const float *__restrict__,                   \
+      float *__restrict__);                                                                      \
+  template __global__ void rf_lse3_write_lse_kernel<DT>(unsigned, const float *__restrict__,    \
+                                                        const float *__restrict__,              \
+                                                        void *__restrict__);                    \
+  RF_LSE_INSTANCES_IO(DT, DT)
+RF_LSE_INSTANCES_IN(0u)
+RF_LSE_INSTANCES_IN(1u)
+RF_LSE_INSTANCES_IN(2u)
+RF_LSE_INSTANCES_IO(1u, 0u)
+RF_LSE_INSTANCES_IO(2u, 0u)
 
 /* Host code only below (see softmax.hip). */
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -300,48 +342,54 @@ static void rf_lse_plan_online(const rf_launch_cfg *cfg, rf_plan *p) {
 }
 
 /* ---- host: launch -------------------------------------------------------------------------- */
-template <bool LOGSM>
+template <bool LOGSM, unsigned DT, unsigned OT>
 static int rf_lse_launch_3kernel(const rf_launch_args *a) {
   const rf_launch_cfg *c = &a->cfg;
   if (c->rows == 0 || (LOGSM && c->cols == 0)) return 0;   /* nothing to write */
   const hipStream_t st = (hipStream_t)a->stream;
+  const void *x = a->x;
   float *row_max = (float *)a->scratch, *row_log = row_max + c->rows;
-  hipLaunchKernelGGL(rf_lse3_max_kernel, dim3(c->grid), dim3(c->block), 0, st, a->x, c->rows,
+  hipLaunchKernelGGL(rf_lse3_max_kernel<DT>, dim3(c->grid), dim3(c->block), 0, st, x, c->rows,
                      c->cols, row_max);
   int err = (int)hipGetLastError();
   if (err) return err;
-  hipLaunchKernelGGL(rf_lse3_log_sum_kernel<LOGSM>, dim3(c->grid), dim3(c->block), 0, st, a->x,
-                     c->rows, c->cols, (const float *)row_max, row_log);
+  /* (Kernels with several template arguments go through a pointer: the launch macros split
+   * their arguments at the commas of a template-id.) */
+  const auto log_sum = &rf_lse3_log_sum_kernel<LOGSM, DT>;
+  hipLaunchKernelGGL(log_sum, dim3(c->grid), dim3(c->block), 0, st, x, c->rows, c->cols,
+                     (const float *)row_max, row_log);
   if ((err = (int)hipGetLastError())) return err;
   if (LOGSM) {
     uint64_t g = rf_div_ceil((uint64_t)c->rows * c->cols, c->block);
     if (g > RF_LSE_MAX_GRID) g = RF_LSE_MAX_GRID;
-    hipLaunchKernelGGL(rf_lse3_write_logsm_kernel, dim3((uint32_t)g), dim3(c->block), 0, st, a->x,
-                       c->rows, c->cols, (const float *)row_max, (const float *)row_log,
-                       (float *)a->out);
+    const auto write = &rf_lse3_write_logsm_kernel<DT, OT>;
+    hipLaunchKernelGGL(write, dim3((uint32_t)g), dim3(c->block), 0, st, x, c->rows, c->cols,
+                       (const float *)row_max, (const float *)row_log, a->out);
   } else {
-    hipLaunchKernelGGL(rf_lse3_write_lse_kernel, dim3(c->grid), dim3(c->block), 0, st, c->rows,
-                       (const float *)row_max, (const float *)row_log, (float *)a->out);
+    hipLaunchKernelGGL(rf_lse3_write_lse_kernel<OT>, dim3(c->grid), dim3(c->block), 0, st,
+                       c->rows, (const float *)row_max, (const float *)row_log, a->out);
   }
   return (int)hipGetLastError();
 }
 
 /* An empty row (cols 0) still has a logsumexp: -inf, the log of an empty sum. */
-template <bool LOGSM>
+template <bool LOGSM, unsigned DT, unsigned OT>
 static int rf_lse_launch_block(const rf_launch_args *a) {
   const rf_launch_cfg *c = &a->cfg;
   if (c->rows == 0 || (LOGSM && c->cols == 0)) return 0;
-  hipLaunchKernelGGL(rf_lse_block_kernel<LOGSM>, dim3(c->grid), dim3(c->block), 0,
-                     (hipStream_t)a->stream, a->x, c->rows, c->cols, (float *)a->out);
+  const auto kernel = &rf_lse_block_kernel<LOGSM, DT, OT>;
+  hipLaunchKernelGGL(kernel, dim3(c->grid), dim3(c->block), 0, (hipStream_t)a->stream,
+                     (const void *)a->x, c->rows, c->cols, a->out);
   return (int)hipGetLastError();
 }
 
-template <bool LOGSM>
+template <bool LOGSM, unsigned DT, unsigned OT>
 static int rf_lse_launch_online(const rf_launch_args *a) {
   const rf_launch_cfg *c = &a->cfg;
   if (c->rows == 0 || (LOGSM && c->cols == 0)) return 0;
-  hipLaunchKernelGGL(rf_lse_online_kernel<LOGSM>, dim3(c->grid), dim3(c->block), 0,
-                     (hipStream_t)a->stream, a->x, c->rows, c->cols, (float *)a->out);
+  const auto kernel = &rf_lse_online_kernel<LOGSM, DT, OT>;
+  hipLaunchKernelGGL(kernel, dim3(c->grid), dim3(c->block), 0, (hipStream_t)a->stream,
+                     (const void *)a->x, c->rows, c->cols, a->out);
   return (int)hipGetLastError();
 }
 
@@ -351,43 +399,69 @@ static int rf_lse_launch_online(const rf_launch_args *a) {
 #define RF_LSE_CW "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; " \
                   "blocks stride over rows); no items"
 
-static const rf_variant rf_lse_3kernel_variant = {
-    "logsumexp/3kernel", RF_OP_LOGSUMEXP, 1, 0,
-    "one thread per row for the max, one per row for the serial exp-sum and its log, one per "
-    "row writes m + log s", RF_LSE_C3,
-    rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,
-    rf_lse_launch_3kernel<false>, 0};
-static const rf_variant rf_lse_block_variant = {
-    "logsumexp/block", RF_OP_LOGSUMEXP, 1, 0,
-    "one block per row: strided max and exp-sum, each by wave butterflies + first wave; "
-    "m + log s", RF_LSE_CW,
-    rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block, rf_lse_launch_block<false>, 0};
-static const rf_variant rf_lse_online_variant = {
-    "logsumexp/online", RF_OP_LOGSUMEXP, 1, 0,
-    "one block per row, one pass of running (max, rescaled sum) per thread, merged by wave "
-    "butterflies + first wave; m + log s", RF_LSE_CW,
-    rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online, rf_lse_launch_online<false>, 0};
+/* The six variants of one (input, output) type pair: the three algorithms for each op. NAME
+ * is the type prefix of the variant names ("" for float32, "f16-", "bf16-"), SUFFIX the
+ * output's ("" for the input type, "-f32out"), LOAD how the summary says the input is read. */
+#define RF_LSE_VARIANTS(tag, NAME, SUFFIX, LOAD, DT, OT)                                         \
+  static const rf_variant rf_lse_3kernel_##tag = {                                              \
+      "logsumexp/" NAME "3kernel" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                \
+      LOAD "one thread per row for the max, one per row for the serial exp-sum and its log, "   \
+      "one per row writes m + log s", RF_LSE_C3,                                                \
+      rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,                    \
+      rf_lse_launch_3kernel<false, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                     \
+  static const rf_variant rf_lse_block_##tag = {                                                \
+      "logsumexp/" NAME "block" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                  \
+      LOAD "one block per row: strided max and exp-sum, each by wave butterflies + first "      \
+      "wave; m + log s", RF_LSE_CW,                                                             \
+      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block,                             \
+      rf_lse_launch_block<false, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                       \
+  static const rf_variant rf_lse_online_##tag = {                                               \
+      "logsumexp/" NAME "online" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                 \
+      LOAD "one block per row, one pass of running (max, rescaled sum) per thread, merged by "  \
+      "wave butterflies + first wave; m + log s", RF_LSE_CW,                                    \
+      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online,                            \
+      rf_lse_launch_online<false, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                      \
+  static const rf_variant rf_lsm_3kernel_##tag = {                                              \
+      "logsoftmax/" NAME "3kernel" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                              \
+      LOAD "one thread per row for the max, one per row for the serial exp-sum and its log L, " \
+      "one per element writes (x - m) - L", RF_LSE_C3,                                          \
+      rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,                    \
+      rf_lse_launch_3kernel<true, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                      \
+  static const rf_variant rf_lsm_block_##tag = {                                                \
+      "logsoftmax/" NAME "block" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                                \
+      LOAD "one block per row: strided max and exp-sum, each by wave butterflies + first "      \
+      "wave; (x - m) - log s", RF_LSE_CW,                                                       \
+      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block,                             \
+      rf_lse_launch_block<true, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                        \
+  static const rf_variant rf_lsm_online_##tag = {                                               \
+      "logsoftmax/" NAME "online" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                               \
+      LOAD "one block per row, one pass of running (max, rescaled sum) per thread, merged by "  \
+      "wave butterflies + first wave; (x - m) - log s", RF_LSE_CW,                              \
+      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online,                            \
+      rf_lse_launch_online<true, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};
 
-static const rf_variant rf_lsm_3kernel_variant = {
-    "logsoftmax/3kernel", RF_OP_LOGSOFTMAX, 1, 0,
-    "one thread per row for the max, one per row for the serial exp-sum and its log L, one per "
-    "element writes (x - m) - L", RF_LSE_C3,
-    rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,
-    rf_lse_launch_3kernel<true>, 0};
-static const rf_variant rf_lsm_block_variant = {
-    "logsoftmax/block", RF_OP_LOGSOFTMAX, 1, 0,
-    "one block per row: strided max and exp-sum, each by wave butterflies + first wave; "
-    "(x - m) - log s", RF_LSE_CW,
-    rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block, rf_lse_launch_block<true>, 0};
-static const rf_variant rf_lsm_online_variant = {
-    "logsoftmax/online", RF_OP_LOGSOFTMAX, 1, 0,
-    "one block per row, one pass of running (max, rescaled sum) per thread, merged by wave "
-    "butterflies + first wave; (x - m) - log s", RF_LSE_CW,
-    rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online, rf_lse_launch_online<true>, 0};
+#define RF_LSE_HALF_LOAD(t) t " loaded exactly to float32, float32 math, the result rounded " \
+                            "once to the output type; "
+RF_LSE_VARIANTS(f32, "", "", "", 0u, 0u)
+RF_LSE_VARIANTS(f16, "f16-", "", RF_LSE_HALF_LOAD("f16"), 1u, 1u)
+RF_LSE_VARIANTS(bf16, "bf16-", "", RF_LSE_HALF_LOAD("bf16"), 2u, 2u)
+RF_LSE_VARIANTS(f16_f32, "f16-", "-f32out", RF_LSE_HALF_LOAD("f16"), 1u, 0u)
+RF_LSE_VARIANTS(bf16_f32, "bf16-", "-f32out", RF_LSE_HALF_LOAD("bf16"), 2u, 0u)
 
 extern "C" const rf_variant *const rf_family_logsumexp[] = {
-    &rf_lse_3kernel_variant, &rf_lse_block_variant, &rf_lse_online_variant, NULL};
+    &rf_lse_3kernel_f32, &rf_lse_block_f32, &rf_lse_online_f32, NULL};
 extern "C" const rf_variant *const rf_family_logsoftmax[] = {
-    &rf_lsm_3kernel_variant, &rf_lsm_block_variant, &rf_lsm_online_variant, NULL};
+    &rf_lsm_3kernel_f32, &rf_lsm_block_f32, &rf_lsm_online_f32, NULL};
+/* 16-bit inputs: they run on f16 / bf16 cases only (the registry's half families). */
+extern "C" const rf_variant *const rf_family_logsumexp_half[] = {
+    &rf_lse_3kernel_f16,     &rf_lse_block_f16,     &rf_lse_online_f16,
+    &rf_lse_3kernel_bf16,    &rf_lse_block_bf16,    &rf_lse_online_bf16,
+    &rf_lse_3kernel_f16_f32, &rf_lse_block_f16_f32, &rf_lse_online_f16_f32,
+    &rf_lse_3kernel_bf16_f32, &rf_lse_block_bf16_f32, &rf_lse_online_bf16_f32,
+    &rf_lsm_3kernel_f16,     &rf_lsm_block_f16,     &rf_lsm_online_f16,
+    &rf_lsm_3kernel_bf16,    &rf_lsm_block_bf16,    &rf_lsm_online_bf16,
+    &rf_lsm_3kernel_f16_f32, &rf_lsm_block_f16_f32, &rf_lsm_online_f16_f32,
+    &rf_lsm_3kernel_bf16_f32, &rf_lsm_block_bf16_f32, &rf_lsm_online_bf16_f32,
+    NULL};
 
 #endif /* !__HIP_DEVICE_COMPILE__ */

@@ -17,6 +17,7 @@ extern const rf_variant *const rf_family_sum_half[];
 extern const rf_variant *const rf_family_max_half[];
 extern const rf_variant *const rf_family_argmax_half[];
 extern const rf_variant *const rf_family_softmax_half[];
+extern const rf_variant *const rf_family_logsumexp_half[];   /* both log ops */
 #ifdef RF_WITH_MUTANTS
 extern const rf_variant *const rf_family_mutants[];
 #endif
@@ -45,6 +46,7 @@ static void ensure_table(void) {
   add_family(rf_family_max_half);
   add_family(rf_family_argmax_half);
   add_family(rf_family_softmax_half);
+  add_family(rf_family_logsumexp_half);
 #ifdef RF_WITH_MUTANTS
   add_family(rf_family_mutants);
 #endif

@@ -33,8 +33,12 @@ RF_HD float rf_gen_huniform(const rf_gen_ht *t, uint64_t w) {
   const int32_t k = (int32_t)(w >> (63u - t->m)) - (int32_t)(1u << t->m);
   return (float)k * rf_gen_pow2(-(int32_t)t->m);
 }
+/* A quiet NaN of the type with a seeded sign and payload. The payload bit below the quiet bit
+ * stays clear: the runner's 16-bit poison (run/buffers.h, 0x7FBA) is a quiet NaN in f16 with
+ * that bit set, and a correct kernel that passes an input NaN through (float32 arithmetic and
+ * the conversions keep the payload) must not write what reads as "unwritten". */
 RF_HD float rf_gen_hnan(const rf_gen_ht *t, uint64_t w) {
-  const uint32_t quiet = 1u << (t->m - 1u), payload = (uint32_t)(w >> 20) & (quiet - 1u);
+  const uint32_t quiet = 1u << (t->m - 1u), payload = (uint32_t)(w >> 20) & (quiet / 2u - 1u);
   return rf_gen_h(t, rf_gen_hsign(w), (1u << t->ebits) - 1u, quiet | payload);
 }
 RF_HD float rf_gen_hinf(const rf_gen_ht *t, uint32_t neg) {

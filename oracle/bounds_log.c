@@ -11,6 +11,7 @@
  * so eps_L = λ + k_log (2u (L + λ) + 2^-149). */
 #include <math.h>
 #include "oracle/logsumexp.h"
+#include "model/dtype.h"
 #include "dir_round.h"
 
 /* logf models, in ulps of the result against the exact value.
@@ -116,6 +117,16 @@ double rf_lse_allowed_output(const rf_lse_bound *b, int is_lse, double want) {
 /* Exact results of RN to float overflow from 2^128 (1 - 2^-25) on (IEEE 754-2019 §7.4). */
 #define F32_OVERFLOW (0x1p128 - 0x1p103)
 
+/* |got - want| exactly as s + t (TwoSum); *err gets it rounded up. */
+static void abs_err(float got, double want, double *s_out, double *t_out, double *err) {
+  double a = got, c = -want;
+  double s = a + c, bp = s - a;
+  double t = (a - (s - bp)) + (c - bp);
+  *err = t != 0 ? next_up(fabs(s)) : fabs(s);
+  *s_out = s;
+  *t_out = t;
+}
+
 int rf_lse_check(float got, double want, double allowed, double *err) {
   if (isnan(want) || isinf(want)) {
     int ok = isnan(want) ? isnan(got) : got == want;
@@ -134,11 +145,8 @@ int rf_lse_check(float got, double want, double allowed, double *err) {
     *err = ok ? 0 : INFINITY;
     return ok;
   }
-  /* |got - want| exactly as s + t (TwoSum); the report gets it rounded up. */
-  double a = got, c = -want;
-  double s = a + c, bp = s - a;
-  double t = (a - (s - bp)) + (c - bp);
-  *err = t != 0 ? next_up(fabs(s)) : fabs(s);
+  double s, t;
+  abs_err(got, want, &s, &t, err);
   /* Compare: |s + t| <= allowed. |s| rounded toward |s + t| is exact when t = 0; else |s + t|
    * lies strictly between |s| and the neighbour in t's direction, so |s| < allowed, or
    * |s| == allowed with t pulling towards 0, decides. */
@@ -190,4 +198,51 @@ int rf_lse_check_range(float got, double w_lo, double w_hi, double allowed_lo, d
       (got > w_hi && !rf_lse_check(got, w_hi, allowed_hi, &err)))
     return RF_LSE_FAIL;
   return RF_LSE_UNSURE;
+}
+
+/* ---- an output in a 16-bit type (docs/TOLERANCES.md, "Log-op output in a 16-bit type") ---- */
+void rf_lse_out_range(double want, double allowed, rf_dtype t, rf_lse_range *out) {
+  /* The float32 result lies in [want - allowed, want + allowed]; RN_t is monotone, so its
+   * rounding to t lies between the roundings of the ends, each widened one step outward
+   * (the subtraction and addition in double are rounded). Ends beyond the type's overflow
+   * threshold round to ±inf, which is how an overflowing result is accepted. */
+  out->lo = rf_dtype_round(t, next_down(want - allowed));
+  out->hi = rf_dtype_round(t, next_up(want + allowed));
+  const double a = up_sub(out->hi, want), c = up_sub(want, out->lo);
+  out->reach = a > c ? a : c;
+}
+
+int rf_lse_check_out(float got, double want, double allowed, rf_dtype t, double *err,
+                     double *reach) {
+  *reach = allowed;
+  /* float32 outputs, special wants (the IEEE class in any type: inf and NaN convert exactly)
+   * and a NaN for a finite want: as for float32. */
+  if (t == RF_DTYPE_F32 || !isfinite(want) || isnan(got)) return rf_lse_check(got, want, allowed, err);
+  rf_lse_range rg;
+  rf_lse_out_range(want, allowed, t, &rg);
+  *reach = rg.reach;
+  const int ok = got >= rg.lo && got <= rg.hi;
+  if (isinf(got)) {
+    *err = ok ? 0 : INFINITY;
+    return ok;
+  }
+  double s, tt;
+  abs_err(got, want, &s, &tt, err);
+  return ok;
+}
+
+/* Every want's range contains [RN_t(w_hi - allowed_lo), RN_t(w_lo + allowed_lo)] and lies in
+ * [RN_t(w_lo - allowed_hi), RN_t(w_hi + allowed_hi)]: the double operations, the outward steps
+ * and RN_t are all monotone. */
+int rf_lse_check_range_out(float got, double w_lo, double w_hi, double allowed_lo,
+                           double allowed_hi, rf_dtype t) {
+  if (!isfinite(w_lo) || !isfinite(w_hi) || !(w_lo <= w_hi)) return RF_LSE_OUT_UNSURE;
+  if (isnan(got)) return RF_LSE_OUT_FAIL;
+  const double in_lo = rf_dtype_round(t, next_down(w_hi - allowed_lo));
+  const double in_hi = rf_dtype_round(t, next_up(w_lo + allowed_lo));
+  if (got >= in_lo && got <= in_hi) return RF_LSE_OUT_PASS;
+  const double out_lo = rf_dtype_round(t, next_down(w_lo - allowed_hi));
+  const double out_hi = rf_dtype_round(t, next_up(w_hi + allowed_hi));
+  if (got < out_lo || got > out_hi) return RF_LSE_OUT_FAIL;
+  return RF_LSE_OUT_UNSURE;
 }

@@ -1,11 +1,13 @@
 /* The exact oracle for logsumexp and log-softmax (logsumexp_oracle.c) and their error bounds
  * (bounds_log.c); the derivation is docs/TOLERANCES.md, "Logsumexp and log-softmax", the
- * rules for NaN and infinities docs/ORACLE.md. The element type is float32 here; a narrower
- * input type changes only the input conversion (the oracle reads floats). */
+ * rules for NaN and infinities docs/ORACLE.md. The oracle reads floats: a 16-bit input is the
+ * same real numbers (its conversion is exact); a 16-bit output adds one rounding
+ * (rf_lse_check_out). */
 #ifndef RF_LOGSUMEXP_H
 #define RF_LOGSUMEXP_H
 #include <stdint.h>
 #include "redfuzz/plan.h"
+#include "redfuzz/dtype.h"
 #include "oracle/bounds.h"
 #ifdef __cplusplus
 extern "C" {
@@ -89,6 +91,30 @@ int rf_lse_check_range(float got, double w_lo, double w_hi, double allowed_lo, d
  * error shrinks with |want| (at most 2^-20; else 0). 1 only when every want of the interval
  * surely passes; 0 says nothing (ask rf_lse_check_range). */
 int rf_lse_surely_within(float got, double v, double err_L, double allowed_v, double slope);
+
+/* An output in the 16-bit type t (f16, bf16): the float32 result, within `allowed` of want
+ * (rf_lse_allowed), rounded once more to t. RN_t is monotone, so the output lies in
+ * [lo, hi] = [RN_t(want - allowed), RN_t(want + allowed)] (the ends rounded outward first);
+ * an end is ±inf where want ± allowed reaches t's overflow threshold (f16: 65520), so an
+ * infinity is accepted exactly when a result that overflows t is possible, and required when
+ * both ends overflow. reach: the larger distance from want to an end, rounded up (+inf with an
+ * infinite end), for reports (docs/TOLERANCES.md, "Log-op output in a 16-bit type"). */
+typedef struct { double lo, hi, reach; } rf_lse_range;
+void rf_lse_out_range(double want, double allowed, rf_dtype t, rf_lse_range *out);
+/* rf_lse_check for an output of type t, got as a float (exact): t f32, a special want or a NaN
+ * got: rf_lse_check; else 1 when got is in rf_lse_out_range. *err: |got - want| rounded up (0
+ * for an accepted infinity); *reach: the range's reach (allowed for f32). */
+int rf_lse_check_out(float got, double want, double allowed, rf_dtype t, double *err,
+                     double *reach);
+/* rf_lse_check_out's verdict for a want only known to lie in [w_lo, w_hi] (finite; e.g. a
+ * double oracle's value and its margin), with an allowed error between allowed_lo and
+ * allowed_hi for every want there, t a 16-bit type: RF_LSE_OUT_PASS when got is in the range
+ * of every such want ([RN_t(w_hi - allowed_lo), RN_t(w_lo + allowed_lo)], ends outward),
+ * RF_LSE_OUT_FAIL when it is in none ([RN_t(w_lo - allowed_hi), RN_t(w_hi + allowed_hi)]
+ * leaves it out), else RF_LSE_OUT_UNSURE (ask the exact oracle). A NaN got fails. */
+enum { RF_LSE_OUT_FAIL = 0, RF_LSE_OUT_PASS = 1, RF_LSE_OUT_UNSURE = -1 };
+int rf_lse_check_range_out(float got, double w_lo, double w_hi, double allowed_lo,
+                           double allowed_hi, rf_dtype t);
 
 #ifdef __cplusplus
 }

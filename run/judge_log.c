@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "runner_internal.h"
 #include "backend.h"
+#include "model/dtype.h"
 
 /* The logf the variants call, as this backend computes it (bounds_log.c has the sources);
  * the simulator runs the host's. */
@@ -83,26 +84,29 @@ static rf_verdict verdict_of(int ok, float got, double want) {
   return isfinite(want) && !isfinite(got) ? RF_V_NONFINITE : RF_V_WRONG;
 }
 
-/* One output against an MPFR want: rf_lse_check. */
-static void judge_exact(rf_result *res, int logsumexp, const rf_lse_bound *b, float got,
-                        double want, long long index) {
-  double allowed = rf_lse_allowed_output(b, logsumexp, want), err;
-  int ok = rf_lse_check(got, want, allowed, &err);
-  note(res, verdict_of(ok, got, want), err, allowed, got, want, index);
+/* One output of type ot against an MPFR want: rf_lse_check_out (rf_lse_check for f32; a
+ * 16-bit output's range allows its one more rounding, docs/TOLERANCES.md). */
+static void judge_exact(rf_result *res, int logsumexp, const rf_lse_bound *b, rf_dtype ot,
+                        float got, double want, long long index) {
+  double allowed = rf_lse_allowed_output(b, logsumexp, want), err, reach;
+  int ok = rf_lse_check_out(got, want, allowed, ot, &err, &reach);
+  note(res, verdict_of(ok, got, want), err, reach, got, want, index);
 }
 
 /* One output against a double oracle's value v: the verdict every MPFR want within the
  * margin gives, bounds taken from the lowest and highest rows (rf_lse_double_rows). 0 when
  * the margins cannot decide it. An exact v (-inf at a -inf entry) is judged as MPFR's. */
 static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
-                        const rf_lse_bound *b_lo, const rf_lse_bound *b_hi, float got, double v,
-                        long long index) {
+                        const rf_lse_bound *b_lo, const rf_lse_bound *b_hi, rf_dtype ot,
+                        float got, double v, long long index) {
   if (!isfinite(v)) {
-    judge_exact(res, logsumexp, b_hi, got, v, index);
+    judge_exact(res, logsumexp, b_hi, ot, got, v, index);
     return 1;
   }
   /* Most outputs are far inside: a quick test first (the allowed error's slope in |want|:
-   * 2^-52 for logsumexp, y_rel (1 + 2^-50) + 2^-52 for log-softmax, rounded up). */
+   * 2^-52 for logsumexp, y_rel (1 + 2^-50) + 2^-52 for log-softmax, rounded up). It holds
+   * for a 16-bit output too: a value of the type within a want's float32 allowed error is in
+   * that want's range (RN_t is monotone and keeps the type's values). */
   const double allowed_v = rf_lse_allowed_output(b_lo, logsumexp, v);
   const double slope = logsumexp ? 0x1p-52 : b_lo->y_rel * (1 + 0x1p-49) + 0x1p-52;
   if (rf_lse_surely_within(got, v, mg->err_L, allowed_v, slope)) {
@@ -113,19 +117,27 @@ static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
   rf_lse_double_range(mg, v, &w_lo, &w_hi);
   const double a_min = w_lo <= 0 && w_hi >= 0 ? 0 : fmin(fabs(w_lo), fabs(w_hi));
   const double a_max = fmax(fabs(w_lo), fabs(w_hi));
-  int k = rf_lse_check_range(got, w_lo, w_hi, rf_lse_allowed_output(b_lo, logsumexp, a_min),
-                             rf_lse_allowed_output(b_hi, logsumexp, a_max));
-  if (k == RF_LSE_UNSURE) return 0;
+  const double allowed_lo = rf_lse_allowed_output(b_lo, logsumexp, a_min);
+  const double allowed_hi = rf_lse_allowed_output(b_hi, logsumexp, a_max);
+  int ok;
+  if (ot == RF_DTYPE_F32) {
+    const int k = rf_lse_check_range(got, w_lo, w_hi, allowed_lo, allowed_hi);
+    if (k == RF_LSE_UNSURE) return 0;
+    ok = k == RF_LSE_PASS;
+  } else {
+    const int k = rf_lse_check_range_out(got, w_lo, w_hi, allowed_lo, allowed_hi, ot);
+    if (k == RF_LSE_OUT_UNSURE) return 0;
+    ok = k == RF_LSE_OUT_PASS;
+  }
   /* The report: err and allowed against v (an MPFR want differs in its last bits). */
-  double allowed = rf_lse_allowed_output(b_hi, logsumexp, v), err;
-  rf_lse_check(got, v, allowed, &err);
-  const int ok = k == RF_LSE_PASS;
-  note(res, verdict_of(ok, got, v), ok ? fmin(err, allowed) : err, allowed, got, v, index);
+  double allowed = rf_lse_allowed_output(b_hi, logsumexp, v), err, reach;
+  rf_lse_check_out(got, v, allowed, ot, &err, &reach);
+  note(res, verdict_of(ok, got, v), ok ? fmin(err, reach) : err, reach, got, v, index);
   return 1;
 }
 
 /* Row i; 0 when a double row could not be decided (nothing noted for it then). */
-static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *plan,
+static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
                      const float *got, uint32_t i, rf_result *res) {
   const rf_case *c = bc->c;
   const int logsumexp = c->op == RF_OP_LOGSUMEXP;
@@ -139,7 +151,7 @@ static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *pl
   if (bc->o->row_mpfr[i]) {
     rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, row, &b);
     for (uint32_t j = 0; j < n; j++)
-      judge_exact(res, logsumexp, &b, gr[j], logsumexp ? row->lse : yr[j], base + j);
+      judge_exact(res, logsumexp, &b, ot, gr[j], logsumexp ? row->lse : yr[j], base + j);
     return 1;
   }
   if (r->softmax_upgrade_all) return 0;
@@ -150,22 +162,24 @@ static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *pl
   rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, &hi, &b_hi);
   rf_result row_res = *res;   /* applied only when every output is decided */
   for (uint32_t j = 0; j < n; j++)
-    if (!judge_double(&row_res, logsumexp, mg, &b, &b_hi, gr[j], logsumexp ? row->lse : yr[j],
-                      base + j))
+    if (!judge_double(&row_res, logsumexp, mg, &b, &b_hi, ot, gr[j],
+                      logsumexp ? row->lse : yr[j], base + j))
       return 0;
   *res = row_res;
   return 1;
 }
 
-void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, const float *got,
-                  rf_result *res) {
+/* got: the outputs as floats (a 16-bit output converted exactly); ot: the type the variant
+ * wrote, whose one more rounding the checks allow (rf_lse_check_out). */
+void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
+                  const float *got, rf_result *res) {
   rf_runner *r = jc->r;
   const rf_case *c = bc->c;
   oracle_answer *o = bc->o;
   res->verdict = RF_V_PASS;
   res->ratio = -1;
   for (uint32_t i = 0; i < c->rows; i++) {
-    if (judge_row(r, bc, plan, got, i, res)) continue;
+    if (judge_row(r, bc, plan, ot, got, i, res)) continue;
     if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
       jc->needs_upgrade = 1;
       return;
@@ -175,14 +189,18 @@ void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, cons
     rf_oracle_lse_row(bc->x + off, c->cols, &o->lse[i], o->y ? o->y + off : NULL);
     o->row_mpfr[i] = 1;
     r->stats.lse_rows_upgraded++;
-    judge_row(r, bc, plan, got, i, res);
+    judge_row(r, bc, plan, ot, got, i, res);
   }
   if (res->ratio < 0) res->ratio = 0;
   if (res->verdict == RF_V_PASS) return;
+  /* A 16-bit output names its type: its allowed error includes that one rounding. */
+  const char *tn = ot == RF_DTYPE_F32 ? "" : rf_dtype_name(ot);
+  const char *sp = ot == RF_DTYPE_F32 ? "" : " ";
   if (c->op == RF_OP_LOGSUMEXP)
-    snprintf(res->detail, sizeof res->detail, "row %lld: got %.9g want %.17g", res->got_index,
-             (double)res->got, res->want);
+    snprintf(res->detail, sizeof res->detail, "row %lld: got %.9g%s%s want %.17g",
+             res->got_index, (double)res->got, sp, tn, res->want);
   else
-    snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g want %.17g",
-             res->got_index / c->cols, res->got_index % c->cols, (double)res->got, res->want);
+    snprintf(res->detail, sizeof res->detail, "row %lld col %lld: got %.9g%s%s want %.17g",
+             res->got_index / c->cols, res->got_index % c->cols, (double)res->got, sp, tn,
+             res->want);
 }

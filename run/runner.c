@@ -45,7 +45,6 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   r->serial = set->serial != 0;
   rf_dev_sim_set_target_nvidia(set->sim_target == RF_TARGET_NVIDIA);
   rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
-  rf_dev_sim_set_threads(set->sim_threads ? (unsigned)set->sim_threads : 1u);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   r->judge_threads = set->judge_threads ? (size_t)set->judge_threads
@@ -104,17 +103,20 @@ rf_limits rf_runner_limits(const rf_runner *r) {
 }
 
 /* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
-static size_t out_bytes(const rf_case *c, const rf_variant *v) {
-  const size_t esz = rf_dtype_bytes(v->out_dtype);
+/* Output elements of a case: one (sum, max), one per row (logsumexp), one per input element
+ * (softmax, log-softmax). */
+static size_t output_elems(const rf_case *c) {
   switch (c->op) {
-  case RF_OP_ARGMAX: return sizeof(rf_argmax_out);
   case RF_OP_SOFTMAX:
-  case RF_OP_LOGSOFTMAX: return (size_t)c->rows * c->cols * esz;
-  case RF_OP_LOGSUMEXP: return (size_t)c->rows * esz;
-  default: return esz;
+  case RF_OP_LOGSOFTMAX: return (size_t)c->rows * c->cols;
+  case RF_OP_LOGSUMEXP: return c->rows;
+  default: return 1;
   }
 }
-
+static size_t out_bytes(const rf_case *c, const rf_variant *v) {
+  if (c->op == RF_OP_ARGMAX) return sizeof(rf_argmax_out);
+  return output_elems(c) * rf_dtype_bytes(v->out_dtype);
+}
 
 /* Resolves the launch; 0 when the variant takes part in the batch, else its result is final. */
 static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_result *res,
@@ -268,6 +270,22 @@ int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result
   return 0;
 }
 
+/* A 16-bit output as floats (exact) for the judge, in the judge's buffer; NULL (and a verdict)
+ * when the host has no memory for it. */
+static const float *got_as_floats(judge_ctx *jc, const pending *p, const void *got,
+                                  rf_result *res) {
+  const rf_dtype ot = p->v->out_dtype;
+  const size_t n = output_elems(p->bc->c);
+  float *g = rf_host_buf_get(&jc->got_f32, (n + 1) * sizeof(float));
+  if (!g) {
+    res->verdict = RF_V_LAUNCH_ERROR;
+    snprintf(res->detail, sizeof res->detail, "out of host memory for the output");
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) g[i] = rf_dtype_load(ot, got, i);
+  return g;
+}
+
 static void judge_variant(judge_ctx *jc, const pending *p) {
   rf_runner *r = jc->r;
   rf_result *res = p->res;
@@ -280,22 +298,19 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
   case RF_OP_MAX: rf_judge_max(o, rf_dtype_load(ot, got, 0), res); break;
   case RF_OP_ARGMAX: rf_judge_argmax(o, got, res); break;
   case RF_OP_SOFTMAX:
-    if (ot != RF_DTYPE_F32) {   /* 16-bit outputs: as floats (exact) for the judge */
-      const size_t n = (size_t)p->bc->elems;
-      float *g = rf_host_buf_get(&jc->got_f32, (n + 1) * sizeof(float));
-      if (!g) {
-        res->verdict = RF_V_LAUNCH_ERROR;
-        snprintf(res->detail, sizeof res->detail, "out of host memory for the output");
-        break;
-      }
-      for (size_t i = 0; i < n; i++) g[i] = rf_dtype_load(ot, got, i);
-      rf_judge_softmax_typed(jc, p->bc, &p->plan, ot, g, res);
+    if (ot != RF_DTYPE_F32) {
+      const float *g = got_as_floats(jc, p, got, res);
+      if (g) rf_judge_softmax_typed(jc, p->bc, &p->plan, ot, g, res);
     } else {
       rf_judge_softmax(jc, p->bc, &p->plan, got, res);
     }
     break;
   case RF_OP_LOGSUMEXP:
-  case RF_OP_LOGSOFTMAX: rf_judge_lse(jc, p->bc, &p->plan, got, res); break;
+  case RF_OP_LOGSOFTMAX: {
+    const float *g = ot != RF_DTYPE_F32 ? got_as_floats(jc, p, got, res) : got;
+    if (g) rf_judge_lse(jc, p->bc, &p->plan, ot, g, res);
+    break;
+  }
   default: break;
   }
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;

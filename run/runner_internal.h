@@ -195,8 +195,8 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
  * margins cannot decide are upgraded to MPFR as softmax's are (jc->may_upgrade, else
  * jc->needs_upgrade and an early return). */
 void rf_oracle_lse_case(rf_runner *r, const rf_case *c, const float *x, oracle_answer *o);
-void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, const float *got,
-                  rf_result *res);
+void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
+                  const float *got, rf_result *res);
 
 /* runner_device.c: the device oracle in a batch (see there). */
 void rf_runner_device_init(rf_runner *r, const rf_settings *set);

@@ -31,7 +31,8 @@ typedef struct {
                             bf16 (cast to const uint16_t *) */
   void *out;             /* device output: sum/max: 1 element of out_dtype; argmax:
                             rf_argmax_out (value as float, exact for every type);
-                            softmax: rows*cols elements of out_dtype */
+                            softmax, log-softmax: rows*cols elements of
+                            out_dtype; logsumexp: rows elements of out_dtype */
   void *scratch;         /* device scratch of scratch_bytes(cfg) bytes (may be NULL if 0) */
   void *stream;          /* hipStream_t (NULL = default stream) */
   rf_launch_cfg cfg;

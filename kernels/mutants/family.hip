@@ -37,6 +37,9 @@ extern const rf_variant rf_mut_sum_f16_narrow_acc;
 extern const rf_variant rf_mut_sum_bf16_early_round;
 extern const rf_variant rf_mut_max_f16_int_compare;
 extern const rf_variant rf_mut_softmax_f16_exp_overflow;
+extern const rf_variant rf_mut_logsoftmax_f16_sub_in_half;
+extern const rf_variant rf_mut_logsumexp_f16_sum_in_half;
+extern const rf_variant rf_mut_logsumexp_f16_two_step_round;
 }
 
 /* The single-declaration form of extern "C" gives the const array external linkage. */
@@ -59,5 +62,7 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_logsoftmax_online_no_rescale,
     &rf_mut_sum_f16_narrow_acc,    &rf_mut_sum_bf16_early_round,
     &rf_mut_max_f16_int_compare,   &rf_mut_softmax_f16_exp_overflow,
+    &rf_mut_logsoftmax_f16_sub_in_half, &rf_mut_logsumexp_f16_sum_in_half,
+    &rf_mut_logsumexp_f16_two_step_round,
     NULL};
 #endif

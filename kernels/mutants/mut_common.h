@@ -171,6 +171,22 @@ static inline void rf_mut_plan_row_per_block(const rf_launch_cfg *cfg, rf_plan *
   rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(cfg->block));
 }
 
+/* Row ops, one thread per row (the three-kernel variants' design fused into one kernel):
+ * block 1..1024 (any), grid ceil(rows / block), rows grid-strided. */
+static inline const char *rf_mut_configure_row_per_thread(rf_launch_cfg *cfg) {
+  if (cfg->block == 0) cfg->block = RF_MUT_DEFAULT_BLOCK;
+  if (cfg->block > RF_MUT_MAX_BLOCK)
+    return rf_reason("block %u is not supported (allowed: 1..%u)", cfg->block, RF_MUT_MAX_BLOCK);
+  cfg->grid = cfg->rows ? (uint32_t)rf_div_ceil(cfg->rows, cfg->block) : 1;
+  cfg->items = 0;
+  return NULL;
+}
+/* One serial chain of cols exps per row (logsumexp/3kernel's plan). */
+static inline void rf_mut_plan_row_per_thread(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  rf_plan_add(p, RF_LEVEL_CHAIN, cfg->cols);
+}
+
 static inline int rf_mut_zero_output(const rf_launch_args *a) {
   return (int)hipMemsetAsync(a->out, 0, sizeof(float), (hipStream_t)a->stream);
 }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <string>
 #include <vector>
 #include "rf_test.h"
 #include "kernels/device.h"
@@ -169,6 +170,21 @@ void test_checkers_catch_planted_errors() {
   CHECK(check_softmax_row(with_nan, nan_out, 3, 40, why, sizeof why) == 1);
 }
 
+/* The float32 form's name of a 16-bit log-op variant ("logsumexp/f16-block-f32out" ->
+ * "logsumexp/block"): the same templates, so the same plan and launch constraints. Other
+ * names are returned as they are. */
+std::string algorithm_name(const rf_variant *v) {
+  std::string n = v->name;
+  if (v->op != RF_OP_LOGSUMEXP && v->op != RF_OP_LOGSOFTMAX) return n;
+  const size_t slash = n.find('/');
+  for (const char *t : {"f16-", "bf16-"})
+    if (n.compare(slash + 1, strlen(t), t) == 0) n.erase(slash + 1, strlen(t));
+  const std::string suffix = "-f32out";
+  if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+    n.erase(n.size() - suffix.size());
+  return n;
+}
+
 /* Plans of a few configurations, computed by hand from the kernels. */
 void test_plans(const rf_variant *v) {
   rf_launch_cfg c;
@@ -184,7 +200,8 @@ void test_plans(const rf_variant *v) {
   memset(&p, 0, sizeof p);
   v->plan(&c, &p);
   const uint64_t h = rf_plan_depth(&p);
-  const char *n = v->name;
+  const std::string algorithm = algorithm_name(v);
+  const char *n = algorithm.c_str();
   if (!strcmp(n, "max/lds")) CHECK(h == 10 + 8 + 4);
   else if (!strcmp(n, "max/wave") || !strcmp(n, "argmax/wave")) CHECK(h == 10 + 5 + 3 + 4);
   else if (!strcmp(n, "max/two-stage")) CHECK(h == 10 + 5 + 3 + 1 + 5 + 3);
@@ -237,8 +254,9 @@ void test_refusals(const rf_variant *v) {
   c.grid = 0;
   c.block = 48;
   why = v->configure(&c);
-  if (strcmp(v->name, "softmax/3kernel") != 0 && strcmp(v->name, "logsumexp/3kernel") != 0 &&
-      strcmp(v->name, "logsoftmax/3kernel") != 0)   /* one thread per row: any block works */
+  const std::string n = algorithm_name(v);
+  if (n != "softmax/3kernel" && n != "logsumexp/3kernel" &&
+      n != "logsoftmax/3kernel")   /* one thread per row: any block works */
     CHECK_MSG(why && why[0], "%s accepted block 48", v->name);
   c.block = 64;
   c.wave = 64;
@@ -550,15 +568,20 @@ int main() {
   CHECK(rf_dev_info(&e.dev) == 0);
   e.sim = e.dev.backend && strcmp(e.dev.backend, "sim") == 0;
   std::vector<const rf_variant *> vars;
+  int log_ops = 0;
   for (size_t i = 0; i < rf_variant_count(); i++) {
     const rf_variant *v = rf_variant_at(i);
     /* logsumexp and log-softmax have their own checks (tests/bounds/test_lse_bound.c and the
-     * cli sweeps against the MPFR oracle); here only their plans and refusals. */
+     * cli sweeps against the MPFR oracle); here only their plans and refusals, the 16-bit
+     * forms (every pair of f16 / bf16 input and its own or f32 output) as their float32
+     * algorithm's. */
     if (v->is_mutant || (v->op != RF_OP_LOGSUMEXP && v->op != RF_OP_LOGSOFTMAX)) continue;
     test_plans(v);
     test_refusals(v);
     CHECK_MSG(v->deterministic, "%s should be deterministic (no float atomics)", v->name);
+    log_ops++;
   }
+  CHECK(log_ops == 6 + 24);
   for (size_t i = 0; i < rf_variant_count(); i++) {
     const rf_variant *v = rf_variant_at(i);
     /* float32 inputs: the 16-bit variants are checked by sweeps (tests/cli) */
