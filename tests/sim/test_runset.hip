@@ -63,26 +63,26 @@ static void sizes_and_sequences() {
   }
 }
 
+/* select_bit against the reference for every member of word w. */
+static bool select_agrees(uint64_t w) {
+  std::vector<bool> in(64);
+  for (unsigned i = 0; i < 64; i++) in[i] = w >> i & 1;
+  bool ok = true;
+  for (unsigned n = 0; n < naive_count(in); n++)
+    ok &= static_cast<int>(rf_sim::select_bit(w, n)) == naive_nth(in, n);
+  return ok;
+}
+
 /* Every byte value and position inside a word: the bit-select of dense, sparse and
  * single-bit words. */
 static void select_in_word() {
   bool ok = true;
   const uint64_t words[] = {1, 0x8000000000000000ull, ~uint64_t{0}, 0x5555555555555555ull,
                             0xff00ff00ff00ff00ull, 0x0000000100000001ull, 0xfedcba9876543210ull};
-  for (uint64_t w : words) {
-    std::vector<bool> in(64);
-    for (unsigned i = 0; i < 64; i++) in[i] = w >> i & 1;
-    for (unsigned n = 0; n < naive_count(in); n++)
-      ok &= static_cast<int>(rf_sim::select_bit(w, n)) == naive_nth(in, n);
-  }
+  for (uint64_t w : words) ok &= select_agrees(w);
   for (unsigned b = 1; b < 256; b++)
-    for (unsigned at = 0; at < 64; at += 8) {
-      uint64_t w = uint64_t{b} << at | 1;  // a bit below too, so bytes before count
-      std::vector<bool> in(64);
-      for (unsigned i = 0; i < 64; i++) in[i] = w >> i & 1;
-      for (unsigned n = 0; n < naive_count(in); n++)
-        ok &= static_cast<int>(rf_sim::select_bit(w, n)) == naive_nth(in, n);
-    }
+    for (unsigned at = 0; at < 64; at += 8)
+      ok &= select_agrees(uint64_t{b} << at | 1);  // a bit below too, so bytes before count
   CHECK(ok);
 }
 
