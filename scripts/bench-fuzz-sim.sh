@@ -29,7 +29,8 @@ n=${#files[@]}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 export REDFUZZ_JUDGE_THREADS=${REDFUZZ_JUDGE_THREADS:-1}
 # A failure found here is a finding, not a benchmark error: the target aborts on it.
-/usr/bin/time -f '%U %S' -o "$work/cpu" env REDFUZZ_PROFILE=1 "$FUZZ" "${files[@]}" \
+# Artifacts (slow units) go to the scratch folder, not the checkout.
+/usr/bin/time -f '%U %S' -o "$work/cpu" env REDFUZZ_PROFILE=1 "$FUZZ" -artifact_prefix="$work/" "${files[@]}" \
   > "$work/log" 2>&1 || { echo "bench-fuzz-sim.sh: the target failed:"; tail -n 20 "$work/log"; exit 1; }
 read -r user sys < "$work/cpu"
 awk -v u="$user" -v s="$sys" -v n="$n" 'BEGIN { printf "bench-fuzz-sim: %d executions, CPU %.2f s (user %.2f, sys %.2f), %.1f ms per execution\n", n, u + s, u, s, 1000 * (u + s) / n }'
@@ -37,7 +38,8 @@ grep -a 'time per execution' "$work/log" | sed 's/^redfuzz fuzz: /bench-fuzz-sim
 if [ "$CALLGRIND" = 1 ]; then
   command -v valgrind >/dev/null || { echo "bench-fuzz-sim.sh: valgrind not installed" >&2; exit 2; }
   objcopy --strip-debug "$FUZZ" "$work/fuzz"
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$work/fuzz" "${files[@]}" \
+  valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$work/fuzz" \
+    -artifact_prefix="$work/" "${files[@]}" \
     > "$work/cg.log" 2>&1
   ir=$(grep -aoE 'Collected : [0-9]+' "$work/cg.log" | grep -oE '[0-9]+$')
   awk -v ir="$ir" -v n="$n" 'BEGIN { printf "bench-fuzz-sim: %.3g instructions, %.1f M per execution\n", ir, ir / n / 1e6 }'
