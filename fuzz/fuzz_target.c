@@ -110,6 +110,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   }
   fprintf(stderr, "redfuzz fuzz: size cap: logsumexp and logsoftmax cases have at most %u "
           "elements (their exact oracle is MPFR for every element)\n", RF_FUZZ_LOG_MAX_ELEMS);
+  if (limits.max_threads)
+    fprintf(stderr, "redfuzz fuzz: size cap: cases ask for at most %llu GPU threads (larger "
+            "grids, and rows of row ops, fold below it; REDFUZZ_MAX_THREADS)\n",
+            (unsigned long long)limits.max_threads);
   if (set.profile) atexit(print_profile);
   return 0;
 }
