@@ -13,6 +13,9 @@
  *   REDFUZZ_MAX_ELEMS=N   cap on elements per case (default: 2^12 on the simulator, 2^22
  *                         on GPUs: big enough for grid > block, small enough for tens of
  *                         executions a second; `redfuzz sweep` covers 2^24 and 2^26).
+ *   REDFUZZ_MAX_THREADS=N cap on GPU threads (blocks x block size) per case: larger grids,
+ *                         and rows of row ops, fold below it (default: 2^16 on the simulator,
+ *                         where a launch costs its threads times their barriers; none on GPUs).
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
  *                         their non-mutant variants are fuzzed by default like built-in ones.
  *
@@ -138,6 +141,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
               "(slow beyond; sweeps run it at every size)\n", v->name,
               (unsigned long long)v->fuzz_max_n);
   }
+  if (limits.max_threads)
+    fprintf(stderr, "redfuzz fuzz: size cap: cases ask for at most %llu GPU threads (larger "
+            "grids, and rows of row ops, fold below it; REDFUZZ_MAX_THREADS)\n",
+            (unsigned long long)limits.max_threads);
   if (set.profile) atexit(print_profile);
   /* Registered after the profile, so it runs first (atexit order) and the profile counts it. */
   if (rf_runner_recheck_background(runner)) atexit(drain_rechecks);

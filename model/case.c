@@ -198,7 +198,7 @@ uint64_t rf_case_elems(const rf_case *c) {
 }
 
 /* Built-in limits for lim == NULL: the table's own ranges. */
-static const rf_limits default_limits = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20};
+static const rf_limits default_limits = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20, 0};
 
 /* A variant name character: printable ASCII except space (the text form trims it) and '#'
  * (the text form starts a comment there), so every valid name survives a text round trip.

@@ -76,6 +76,8 @@ typedef struct {
   uint64_t max_n;        /* largest 1-D length */
   uint64_t max_elems;    /* largest rows*cols */
   uint32_t max_cols;     /* largest softmax row */
+  uint64_t max_threads;  /* fuzz decoding only: cap on the GPU threads a case asks for
+                            (run/fuzz_select.c); 0: none */
 } rf_limits;
 
 /* Names for enums: "sum", "alternating", "in-order", ... NULL when out of range. */

@@ -119,7 +119,7 @@ static const uint32_t seed_shapes[][2] = {{1, 1},   {2, 31},  {3, 32},      {4, 
                                           {2, 255}, {3, 257}, {4096, 1024}};
 #define SEED_SHAPES (sizeof seed_shapes / sizeof seed_shapes[0])
 
-static const rf_limits default_limits = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20};
+static const rf_limits default_limits = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20, 0};
 
 /* Largest rows for a given cols: rows*cols and rows alone stay within max_elems. */
 static uint64_t max_rows_for(uint64_t cols, const rf_limits *lim) {

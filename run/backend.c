@@ -7,18 +7,21 @@
  * 2^22 elements, so a campaign still runs many executions a second. NVIDIA's float atomics
  * flush subnormals (PTX ISA, atom.add.f32); CUDA's expf is within 2 ulp (CUDA C Programming
  * Guide, mathematical functions appendix). */
-const rf_backend_policy rf_backend = {"cuda", 0, {1u << 26, 1u << 24, 65536}, 1u << 22,
-                                      RF_DEV_STREAMS, &RF_SUM_ATOMIC_FTZ, &RF_EXP_CUDA_EXPF};
+const rf_backend_policy rf_backend = {"cuda", 0, {1u << 26, 1u << 24, 65536, 0}, 1u << 22,
+                                      0, RF_DEV_STREAMS, &RF_SUM_ATOMIC_FTZ, &RF_EXP_CUDA_EXPF};
 #elif defined(RF_BACKEND_HIP)
 /* As CUDA; AMD's float atomics are not documented here to keep subnormals, so assumed to
  * flush; ROCm's ocml expf is within 1 ulp (docs/TOLERANCES.md). */
-const rf_backend_policy rf_backend = {"hip", 0, {1u << 26, 1u << 24, 65536}, 1u << 22,
-                                      RF_DEV_STREAMS, &RF_SUM_ATOMIC_FTZ, &RF_EXP_OCML_EXPF};
+const rf_backend_policy rf_backend = {"hip", 0, {1u << 26, 1u << 24, 65536, 0}, 1u << 22,
+                                      0, RF_DEV_STREAMS, &RF_SUM_ATOMIC_FTZ, &RF_EXP_OCML_EXPF};
 #else
 /* The simulator runs one fiber per GPU thread: cases stay small enough for seconds, fuzz
- * inputs at most 2^12 elements. Its atomics are exact IEEE additions, its expf the host's. */
-const rf_backend_policy rf_backend = {"sim", 1, {1u << 18, 1u << 18, 8192}, 1u << 12, 1,
-                                      &RF_SUM_IEEE, &RF_EXP_HOST_LIBM};
+ * inputs at most 2^12 elements and 2^16 GPU threads (a launch's cost is its threads times
+ * their barriers, whatever its elements: 2000 rows of 2 columns at one 256-thread block per
+ * row were 3 % of a campaign's launches and 60 % of its time; docs/SIMULATOR.md,
+ * "Performance"). Its atomics are exact IEEE additions, its expf the host's. */
+const rf_backend_policy rf_backend = {"sim", 1, {1u << 18, 1u << 18, 8192, 0}, 1u << 12,
+                                      1u << 16, 1, &RF_SUM_IEEE, &RF_EXP_HOST_LIBM};
 #endif
 
 const rf_exp_model *rf_backend_fast_exp(void) {

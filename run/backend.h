@@ -12,6 +12,8 @@ typedef struct {
   int is_sim;                    /* the CPU simulator: schedules and wave sizes are the case's */
   rf_limits limits;              /* the largest cases the runner accepts */
   uint64_t fuzz_max_elems;       /* default cap on a fuzz input's elements (REDFUZZ_MAX_ELEMS) */
+  uint64_t fuzz_max_threads;     /* default cap on a fuzz input's GPU threads (REDFUZZ_MAX_THREADS;
+                                    0: none) */
   unsigned streams;              /* launch streams a batch may spread over (1 on the simulator) */
   const rf_sum_model *sum_model; /* float atomics: exact IEEE, or flushing subnormals */
   const rf_exp_model *exp_model; /* the expf the softmax variants call */

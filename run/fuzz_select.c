@@ -46,6 +46,20 @@ void rf_force_op(rf_case *c, int op, const rf_limits *lim) {
   }
 }
 
+/* The simulator's cost is its GPU threads times their barriers, not its elements: a case
+ * asking for more than lim->max_threads threads (blocks times block size; a block size left
+ * to the variant counted as RF_FUZZ_DEFAULT_BLOCK) folds its grid, and a row op its rows
+ * (block-per-row variants launch a block per row, and a smaller grid strides over the same
+ * rows), into 1..max_threads/block, as the grid folds below RF_FUZZ_MAX_GRID. Small values
+ * are unchanged, so mutations of these fields still count. */
+static void cap_thread_cost(rf_case *c, uint64_t max_threads) {
+  if (!max_threads) return;
+  const uint64_t block = c->block ? c->block : RF_FUZZ_DEFAULT_BLOCK;
+  const uint64_t blocks = max_threads / block ? max_threads / block : 1;
+  if (c->grid > blocks) c->grid = (uint32_t)(1 + (c->grid - 1) % blocks);
+  if (rf_op_has_rows(c->op) && c->rows > blocks) c->rows = (uint32_t)(1 + (c->rows - 1) % blocks);
+}
+
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
                                const char *only, rf_case *c) {
   rf_case_decode(data, size, lim, c);
@@ -53,6 +67,7 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
   /* The log ops take every size the limits allow, as softmax does: their oracle is double
    * with MPFR only for special or undecided rows (docs/ORACLE.md, "The double log oracle"). */
   if (c->grid > RF_FUZZ_MAX_GRID) c->grid = 1 + (c->grid - 1) % RF_FUZZ_MAX_GRID;
+  cap_thread_cost(c, lim->max_threads);
   return 0;
 }
 
@@ -62,6 +77,7 @@ rf_limits rf_fuzz_limits(const rf_settings *set) {
   if (l.max_n > cap) l.max_n = cap;
   if (l.max_elems > cap) l.max_elems = cap;
   if (l.max_cols > cap) l.max_cols = (uint32_t)cap;
+  l.max_threads = set && set->max_threads ? set->max_threads : rf_backend.fuzz_max_threads;
   return l;
 }
 

@@ -15,7 +15,8 @@ int rf_only_single_op(const char *only);
 void rf_force_op(rf_case *c, int op, const rf_limits *lim);
 /* The limits fuzz inputs decode under: the backend's policy (run/backend.c: at most 2^22
  * elements on GPUs and 2^12 on the simulator, so a campaign makes many executions per
- * second); REDFUZZ_MAX_ELEMS in set overrides (it can only lower the runner's limits).
+ * second); REDFUZZ_MAX_ELEMS in set overrides (it can only lower the runner's limits), and
+ * the cap on GPU threads (2^16 on the simulator, none on GPUs) REDFUZZ_MAX_THREADS.
  * Needs no device: decoding 40 bytes never opens one. */
 rf_limits rf_fuzz_limits(const rf_settings *set);
 /* Fuzz inputs launch at most this many blocks (larger grids fold into 1..this): more blocks
@@ -26,6 +27,9 @@ rf_limits rf_fuzz_limits(const rf_settings *set);
 /* The fuzz target's cost cap: 0 when v declares fuzz_max_n and c has more elements (the
  * variant is left out of that case), else 1. */
 int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c);
+/* The block size the thread cap (rf_limits.max_threads) counts when a case leaves the block
+ * to the variant: the registry's usual default (softmax/row-reg's is 64). */
+#define RF_FUZZ_DEFAULT_BLOCK 256u
 /* Decode exactly as the fuzz target does (lim from rf_fuzz_limits). Returns 0. */
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
                                const char *only, rf_case *c);

@@ -61,9 +61,16 @@ void fold_bytes(uint8_t *__restrict__ c, uint8_t *__restrict__ p, size_t n) {
   }
 }
 
-/* Folds counters [lo, hi), skipping clean 32-byte blocks with four word loads. */
+/* Folds counters [lo, hi), skipping clean 32-byte blocks with four word loads. The range is
+ * widened to whole 32-byte blocks of the section (never past its end): a hot range is a few
+ * dozen counters at any offset, and its unaligned ends went through the byte loop, a tenth
+ * of a fuzz execution's time. The extra counters belong to neighbouring functions, folded
+ * now rather than at the next full fold, which only shortens what their counts sum over. */
 void fold_range(size_t lo, size_t hi) {
   uint8_t *c = counters, *p = peak.data();
+  lo &= ~size_t{31};
+  hi = (hi + 31) & ~size_t{31};
+  if (hi > ncounters) hi = ncounters;
   size_t i = lo;
   for (; i + 32 <= hi; i += 32) {
     uint64_t w[4];

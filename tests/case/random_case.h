@@ -21,7 +21,7 @@ static inline uint64_t rc_min(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* A case valid under lim (NULL = the built-in limits), variant "" unless names is given. */
 static inline void random_valid_case(uint64_t *s, const rf_limits *lim, rf_case *c) {
-  static const rf_limits builtin = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20};
+  static const rf_limits builtin = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20, 0};
   if (!lim) lim = &builtin;
   rf_case_default(c);
   c->op = (rf_op)(rf_splitmix64(s) % RF_OP_COUNT);

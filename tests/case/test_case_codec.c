@@ -8,11 +8,11 @@
 #include "random_case.h"
 #include "rf_test.h"
 
-static const rf_limits gpu = {UINT64_C(1) << 24, UINT64_C(1) << 24, 1u << 20};
-static const rf_limits sim = {UINT64_C(1) << 18, UINT64_C(1) << 18, 1u << 12};
-static const rf_limits odd = {5, 7, 3};
-static const rf_limits zero = {0, 0, 0};
-static const rf_limits huge = {UINT64_MAX, UINT64_MAX, UINT32_MAX};
+static const rf_limits gpu = {UINT64_C(1) << 24, UINT64_C(1) << 24, 1u << 20, 0};
+static const rf_limits sim = {UINT64_C(1) << 18, UINT64_C(1) << 18, 1u << 12, 0};
+static const rf_limits odd = {5, 7, 3, 0};
+static const rf_limits zero = {0, 0, 0, 0};
+static const rf_limits huge = {UINT64_MAX, UINT64_MAX, UINT32_MAX, 0};
 static const rf_limits *const limits[] = {NULL, &gpu, &sim, &odd, &zero, &huge};
 #define LIMITS (sizeof limits / sizeof limits[0])
 

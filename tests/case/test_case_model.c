@@ -110,7 +110,7 @@ static void test_equal(void) {
 static void test_validate_1d(void) {
   rf_case c;
   rf_case_default(&c);
-  const rf_limits lim = {1000, 5000, 100};
+  const rf_limits lim = {1000, 5000, 100, 0};
   c.n = 1000;
   CHECK(accepts(&c, &lim));
   c.n = 1001;
@@ -138,7 +138,7 @@ static void test_validate_1d(void) {
 static void test_validate_softmax(void) {
   rf_case c;
   rf_case_default(&c);
-  const rf_limits lim = {1000, 5000, 100};
+  const rf_limits lim = {1000, 5000, 100, 0};
   c.op = RF_OP_SOFTMAX;
   CHECK(rejects(&c, &lim, "n: 1027 is out of range for softmax (allowed: 0; softmax uses rows "
                           "and cols)"));
@@ -160,7 +160,7 @@ static void test_validate_softmax(void) {
   c.rows = 0;
   c.cols = 100;
   CHECK(accepts(&c, &lim));
-  const rf_limits narrow = {1000, 64, 100}; /* max_cols above max_elems: the smaller wins */
+  const rf_limits narrow = {1000, 64, 100, 0}; /* max_cols above max_elems: the smaller wins */
   CHECK(rejects(&c, &narrow, "cols: 100 is out of range (allowed: 0..64)"));
   /* built-in limits */
   c.rows = 4096;

@@ -2,7 +2,9 @@
  * launch costs the GPU tens of seconds of empty blocks), and grids below it unchanged. The
  * cost cap (rf_variant.fuzz_max_n) leaves a slow variant out of bigger cases only. Log-op
  * cases keep their shape up to the limits, as softmax cases do (their oracle is double now:
- * no 2^16-element cap). */
+ * no 2^16-element cap). The thread
+ * cap (rf_limits.max_threads) folds grids and rows that ask for more GPU threads, and leaves
+ * every case within it as it was. */
 #include <string.h>
 #include "rf_test.h"
 #include "run/fuzz_select.h"
@@ -24,15 +26,18 @@ static void cost_caps(void) {
   CHECK(!rf_fuzz_within_cost(atomic, &c) && rf_fuzz_within_cost(tree, &c));
 }
 
-/* c after encoding and decoding as the fuzz target does. */
-static rf_case decoded(const rf_case *c) {
+/* A case through the encoder and the fuzz decode under a thread cap (0: none), as the fuzz
+ * target does. */
+static rf_case decoded_capped(const rf_case *c, uint64_t max_threads) {
   uint8_t buf[RF_CASE_ENCODED_MAX];
   size_t len = rf_case_encode(c, buf);
-  rf_limits lim = {1u << 22, 1u << 22, 65536};
+  rf_limits lim = {1u << 22, 1u << 22, 65536, max_threads};
   rf_case d;
   rf_fuzz_decode_like_target(buf, len, &lim, "", &d);
   return d;
 }
+
+static rf_case decoded(const rf_case *c) { return decoded_capped(c, 0); }
 
 static uint32_t decoded_grid(uint32_t grid) {
   rf_case c;
@@ -65,11 +70,42 @@ static void row_ops_uncapped(void) {
     CHECK(decoded_elems(ops[i], 1, 65536) == 65536);
     CHECK(decoded_elems(ops[i], 64, 1024) == 65536);
   }
+static void thread_cap(void) {
+  rf_case c;
+  rf_case_default(&c);
+  c.op = RF_OP_SOFTMAX;
+  c.rows = 1992;   /* a campaign's costliest shape: a 256-thread block per 2-element row */
+  c.cols = 2;
+  c.block = 0;
+  c.grid = 0;
+  rf_case d = decoded_capped(&c, 1u << 16);
+  CHECK(d.rows >= 1 && d.rows * (uint64_t)RF_FUZZ_DEFAULT_BLOCK <= (1u << 16) && d.cols == 2);
+  CHECK(decoded_capped(&c, 0).rows == 1992);   /* no cap: as before */
+  c.block = 1024;
+  c.grid = 3000;
+  d = decoded_capped(&c, 1u << 16);
+  CHECK(d.block == 1024 && d.rows <= 64 && d.grid >= 1 && d.grid <= 64);
+  c.block = 32;   /* 1992 blocks of 32 threads are within 2^16: unchanged */
+  c.grid = 0;
+  d = decoded_capped(&c, 1u << 16);
+  CHECK(d.rows == 1992 && d.grid == 0);
+  /* 1-D: a requested grid folds, the length stays */
+  rf_case s;
+  rf_case_default(&s);
+  s.op = RF_OP_SUM;
+  s.n = 4096;
+  s.block = 256;
+  s.grid = 515;
+  d = decoded_capped(&s, 1u << 16);
+  CHECK(d.n == 4096 && d.grid == 1 + 514 % 256);
+  s.grid = 256;
+  CHECK(decoded_capped(&s, 1u << 16).grid == 256);
 }
 
 int main(void) {
   cost_caps();
   row_ops_uncapped();
+  thread_cap();
   CHECK(decoded_grid(0) == 0);
   CHECK(decoded_grid(7) == 7);
   CHECK(decoded_grid(RF_FUZZ_MAX_GRID) == RF_FUZZ_MAX_GRID);

@@ -1,0 +1,93 @@
+/* The runnable set behind every schedule (sim/schedule.h): its counts and its n-th member
+ * against a plain bit-by-bit reference, over random sequences of additions and removals at
+ * every block size, so the random schedule picks exactly the threads it picked when nth
+ * dropped the lowest bits one at a time (a found failure's schedule replays). */
+#include <vector>
+#include "sim/schedule.h"
+#include "sim_test_util.h"
+
+using rf_sim::RunSet;
+
+/* The reference: the n-th set member in ascending order, -1 past the end. */
+static int naive_nth(const std::vector<bool> &in, unsigned n) {
+  for (unsigned i = 0; i < in.size(); i++)
+    if (in[i] && n-- == 0) return static_cast<int>(i);
+  return -1;
+}
+
+static unsigned naive_count(const std::vector<bool> &in) {
+  unsigned c = 0;
+  for (bool b : in) c += b;
+  return c;
+}
+
+/* Every n of one state: nth and count as the reference says. */
+static bool agrees(const RunSet &run, const std::vector<bool> &in) {
+  std::vector<int> members;  // the reference's n-th member is members[n]
+  for (unsigned i = 0; i < in.size(); i++)
+    if (in[i]) members.push_back(static_cast<int>(i));
+  if (run.count() != members.size()) return false;
+  for (unsigned n = 0; n < members.size(); n++)
+    if (run.nth(n) != members[n]) return false;
+  return run.nth(static_cast<unsigned>(members.size())) == -1;
+}
+
+static void sizes_and_sequences() {
+  rf_sim::Prng rng;
+  rng.seed(12345);
+  const unsigned sizes[] = {1, 2, 31, 32, 63, 64, 65, 127, 128, 255, 256, 700, 1000, 1023, 1024};
+  for (unsigned size : sizes) {
+    static RunSet run;  // as in the engine: set_size per launch, fill per block
+    run.set_size(size);
+    run.fill(size);
+    std::vector<bool> in(size, true);
+    bool ok = agrees(run, in);
+    for (int step = 0; step < 3000 && ok; step++) {
+      unsigned i = rng.below(size);
+      // Additions of members and removals of non-members happen (a wave completing re-adds
+      // lanes; the counts must not move then).
+      if (rng.below(2)) {
+        run.add(i);
+        in[i] = true;
+      } else {
+        run.remove(i);
+        in[i] = false;
+      }
+      if (step % 97 == 0) {  // a new phase, as after a barrier
+        run.fill(size);
+        in.assign(size, true);
+      }
+      ok = agrees(run, in);
+    }
+    CHECK_MSG(ok, "block of %u threads: nth/count differ from the reference", size);
+  }
+}
+
+/* select_bit against the reference for every member of word w. */
+static bool select_agrees(uint64_t w) {
+  std::vector<bool> in(64);
+  for (unsigned i = 0; i < 64; i++) in[i] = w >> i & 1;
+  bool ok = true;
+  for (unsigned n = 0; n < naive_count(in); n++)
+    ok &= static_cast<int>(rf_sim::select_bit(w, n)) == naive_nth(in, n);
+  return ok;
+}
+
+/* Every byte value and position inside a word: the bit-select of dense, sparse and
+ * single-bit words. */
+static void select_in_word() {
+  bool ok = true;
+  const uint64_t words[] = {1, 0x8000000000000000ull, ~uint64_t{0}, 0x5555555555555555ull,
+                            0xff00ff00ff00ff00ull, 0x0000000100000001ull, 0xfedcba9876543210ull};
+  for (uint64_t w : words) ok &= select_agrees(w);
+  for (unsigned b = 1; b < 256; b++)
+    for (unsigned at = 0; at < 64; at += 8)
+      ok &= select_agrees(uint64_t{b} << at | 1);  // a bit below too, so bytes before count
+  CHECK(ok);
+}
+
+int main() {
+  sizes_and_sequences();
+  select_in_word();
+  return rf_test_done();
+}
