@@ -70,6 +70,8 @@ static void row_ops_uncapped(void) {
     CHECK(decoded_elems(ops[i], 1, 65536) == 65536);
     CHECK(decoded_elems(ops[i], 64, 1024) == 65536);
   }
+}
+
 static void thread_cap(void) {
   rf_case c;
   rf_case_default(&c);
