@@ -109,11 +109,13 @@ else
 fi
 
 echo "== 4. throughput, verified runs/s ($(date +%T))"
+# 256 cases each (4 distributions x 64 seeds): with the 1-in-64 host re-check the last sampled
+# case's re-check is waited for at the end of the sweep, which a 64-case sweep mostly measures.
 tp() {   # label, sweep arguments...
   local label=$1; shift
-  local out; out=$("$RF" sweep --quiet --dist uniform --seed 1..64 "$@" 2>&1)
+  local out; out=$("$RF" sweep --quiet --dist uniform,ones,negative,sorted --seed 1..64 "$@" 2>&1)
   printf '   %-34s %s\n' "$label" "$(echo "$out" | grep -o '[0-9]* verified runs/s')"
-  echo "$out" | grep -E '^time per case|^exact answers|^verdicts made|^softmax oracle' | sed 's/^/      /'
+  echo "$out" | grep -E '^time per case|^background|^exact answers|^verdicts made|^softmax oracle|^log-op oracle' | sed 's/^/      /'
 }
 tp "sum $BIG (no sum/atomic)" --op sum --n $BIG --skip sum/atomic
 tp "sum/atomic $BIG" --op sum --n $BIG --variant sum/atomic
@@ -125,6 +127,8 @@ REDFUZZ_DEVICE_VERDICT=0 tp "max $BIG, host judge" --op max --n $BIG
 REDFUZZ_DEVICE_VERDICT=0 tp "argmax $BIG, host judge" --op argmax --n $BIG
 tp "softmax 256x4096" --op softmax --shape 256x4096
 REDFUZZ_DEVICE_VERDICT=0 tp "softmax 256x4096, host judge" --op softmax --shape 256x4096
+tp "logsumexp 256x4096 (host judge)" --op logsumexp --shape 256x4096
+tp "logsoftmax 256x4096 (host judge)" --op logsoftmax --shape 256x4096
 tp "sum 4096 (no sum/atomic)" --op sum --n 4096 --skip sum/atomic
 REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1 \
   tp "sum 4096 (no atomic), all on device" --op sum --n 4096 --skip sum/atomic
