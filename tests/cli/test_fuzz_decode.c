@@ -1,10 +1,10 @@
 /* Fuzz inputs decode with their grid folded to at most RF_FUZZ_MAX_GRID blocks (a 2^31-block
  * launch costs the GPU tens of seconds of empty blocks), and grids below it unchanged. The
- * cost cap (rf_variant.fuzz_max_n) leaves a slow variant out of bigger cases only. Log-op
- * cases keep their shape up to the limits, as softmax cases do (their oracle is double now:
- * no 2^16-element cap). The thread
- * cap (rf_limits.max_threads) folds grids and rows that ask for more GPU threads, and leaves
- * every case within it as it was. */
+ * cost cap (rf_variant.fuzz_max_n) leaves a slow variant out of bigger cases only. Float32
+ * softmax and 1-D cases keep their shape up to the limits; cases made and judged on the host
+ * (16-bit inputs, the log ops) are kept to RF_FUZZ_HOST_MAX_ELEMS elements, and those within
+ * it unchanged. The thread cap (rf_limits.max_threads) folds grids and rows that ask for more
+ * GPU threads, and leaves every case within it as it was. */
 #include <string.h>
 #include "rf_test.h"
 #include "run/fuzz_select.h"
@@ -50,26 +50,44 @@ static uint32_t decoded_grid(uint32_t grid) {
   return d.grid;
 }
 
-/* rows x cols of a row case after decoding as the fuzz target does. */
-static uint64_t decoded_elems(rf_op op, uint32_t rows, uint32_t cols) {
+/* rows x cols of a row case (n of a 1-D one) after decoding as the fuzz target does. */
+static uint64_t decoded_elems(rf_op op, rf_dtype t, uint32_t rows, uint32_t cols, uint64_t n) {
   rf_case c;
   rf_case_default(&c);
   c.op = op;
-  c.n = 0;
-  c.rows = rows;
-  c.cols = cols;
+  c.dtype = t;
+  c.n = rf_op_has_rows(op) ? 0 : n;
+  c.rows = rf_op_has_rows(op) ? rows : 0;
+  c.cols = rf_op_has_rows(op) ? cols : 0;
   rf_case d = decoded(&c);
-  CHECK(d.op == op);
-  return (uint64_t)d.rows * d.cols;
+  CHECK(d.op == op && d.dtype == t);
+  if (rf_op_has_rows(op) && rows * (uint64_t)cols <= RF_FUZZ_HOST_MAX_ELEMS)
+    CHECK(d.rows == rows && d.cols == cols);   /* within the cap: unchanged */
+  return rf_op_has_rows(op) ? (uint64_t)d.rows * d.cols : d.n;
 }
 
-static void row_ops_uncapped(void) {
-  const rf_op ops[] = {RF_OP_SOFTMAX, RF_OP_LOGSUMEXP, RF_OP_LOGSOFTMAX};
-  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
-    CHECK(decoded_elems(ops[i], 256, 4096) == (1u << 20));
-    CHECK(decoded_elems(ops[i], 1, 65536) == 65536);
-    CHECK(decoded_elems(ops[i], 64, 1024) == 65536);
-  }
+static void host_path_cap(void) {
+  const uint64_t cap = RF_FUZZ_HOST_MAX_ELEMS;
+  /* float32 softmax and 1-D cases are made and judged on the device: every size */
+  CHECK(decoded_elems(RF_OP_SOFTMAX, RF_DTYPE_F32, 256, 4096, 0) == (1u << 20));
+  CHECK(decoded_elems(RF_OP_SUM, RF_DTYPE_F32, 0, 0, 1u << 22) == (1u << 22));
+  const rf_op rows_ops[] = {RF_OP_SOFTMAX, RF_OP_LOGSUMEXP, RF_OP_LOGSOFTMAX};
+  const rf_dtype types[] = {RF_DTYPE_F32, RF_DTYPE_F16, RF_DTYPE_BF16};
+  for (size_t i = 0; i < sizeof rows_ops / sizeof *rows_ops; i++)
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+      if (!rf_fuzz_host_path(&(rf_case){.op = rows_ops[i], .dtype = types[k]})) continue;
+      CHECK(decoded_elems(rows_ops[i], types[k], 256, 4096, 0) <= cap);
+      CHECK(decoded_elems(rows_ops[i], types[k], 256, 4096, 0) >= cap / 2);   /* rows cut */
+      CHECK(decoded_elems(rows_ops[i], types[k], 2, 65536, 0) == cap);          /* one row left */
+      CHECK(decoded_elems(rows_ops[i], types[k], 64, 1024, 0) == cap);          /* unchanged */
+      CHECK(decoded_elems(rows_ops[i], types[k], 3, 33, 0) == 99);
+    }
+  CHECK(!rf_fuzz_host_path(&(rf_case){.op = RF_OP_SOFTMAX, .dtype = RF_DTYPE_F32}));
+  CHECK(rf_fuzz_host_path(&(rf_case){.op = RF_OP_LOGSUMEXP, .dtype = RF_DTYPE_F32}));
+  CHECK(rf_fuzz_host_path(&(rf_case){.op = RF_OP_SUM, .dtype = RF_DTYPE_BF16}));
+  CHECK(decoded_elems(RF_OP_SUM, RF_DTYPE_F16, 0, 0, 1u << 20) <= cap);
+  CHECK(decoded_elems(RF_OP_MAX, RF_DTYPE_BF16, 0, 0, cap) == cap);   /* within: unchanged */
+  CHECK(decoded_elems(RF_OP_ARGMAX, RF_DTYPE_F16, 0, 0, 1027) == 1027);
 }
 
 static void thread_cap(void) {
@@ -106,7 +124,7 @@ static void thread_cap(void) {
 
 int main(void) {
   cost_caps();
-  row_ops_uncapped();
+  host_path_cap();
   thread_cap();
   CHECK(decoded_grid(0) == 0);
   CHECK(decoded_grid(7) == 7);
