@@ -12,6 +12,15 @@
 #define RF_THREAD_LOCAL static _Thread_local
 #endif
 
+/* fuzz_max_n of the row-per-thread variants (the 3kernel ones): one thread walks a whole row,
+ * serially, so their time grows with the row length whatever the GPU: on an H200 at 1x4096
+ * softmax/3kernel takes 0.48 ms, logsumexp/3kernel 0.53 ms, against 0.02-0.05 ms for the
+ * block-per-row variants (`redfuzz run --shape 1x4096`, docs/RESULTS.md), and a 1x65536 row
+ * takes milliseconds: the GPU time of such cases set a fuzz campaign's pace. A campaign runs
+ * them up to 4096 elements (rows up to 4096 long: every column loop and tail of theirs);
+ * sweeps, `run` and replays run them at every size. */
+#define RF_ROW_PER_THREAD_FUZZ_MAX (UINT64_C(1) << 12)
+
 /* Formats an `unsupported` reason into a per-thread buffer that lives until the next call. */
 static inline const char *rf_reason(const char *fmt, ...) {
   RF_THREAD_LOCAL char buf[160];

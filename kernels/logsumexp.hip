@@ -408,7 +408,8 @@ static int rf_lse_launch_online(const rf_launch_args *a) {
       LOAD "one thread per row for the max, one per row for the serial exp-sum and its log, "   \
       "one per row writes m + log s", RF_LSE_C3,                                                \
       rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,                    \
-      rf_lse_launch_3kernel<false, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                     \
+      rf_lse_launch_3kernel<false, DT, OT>, RF_ROW_PER_THREAD_FUZZ_MAX, (rf_dtype)DT,           \
+      (rf_dtype)OT};                                                                            \
   static const rf_variant rf_lse_block_##tag = {                                                \
       "logsumexp/" NAME "block" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                  \
       LOAD "one block per row: strided max and exp-sum, each by wave butterflies + first "      \
@@ -426,7 +427,8 @@ static int rf_lse_launch_online(const rf_launch_args *a) {
       LOAD "one thread per row for the max, one per row for the serial exp-sum and its log L, " \
       "one per element writes (x - m) - L", RF_LSE_C3,                                          \
       rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,                    \
-      rf_lse_launch_3kernel<true, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                      \
+      rf_lse_launch_3kernel<true, DT, OT>, RF_ROW_PER_THREAD_FUZZ_MAX, (rf_dtype)DT,            \
+      (rf_dtype)OT};                                                                            \
   static const rf_variant rf_lsm_block_##tag = {                                                \
       "logsoftmax/" NAME "block" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                                \
       LOAD "one block per row: strided max and exp-sum, each by wave butterflies + first "      \

@@ -584,7 +584,8 @@ static const rf_variant rf_sm_3kernel_variant = {
     "+ serial row sum; one thread per element divides",
     "block 1..1024 (any); grid 1..65535 for the per-row kernels (default ceil(rows/block)); "
     "no items",
-    rf_sm_configure_3kernel, rf_sm_3kernel_scratch, rf_sm_plan_3kernel, rf_sm_launch_3kernel, 0};
+    rf_sm_configure_3kernel, rf_sm_3kernel_scratch, rf_sm_plan_3kernel, rf_sm_launch_3kernel,
+    RF_ROW_PER_THREAD_FUZZ_MAX};
 
 static const rf_variant rf_sm_block_lds_variant = {
     "softmax/block-lds", RF_OP_SOFTMAX, 1, 0,

@@ -24,6 +24,23 @@ static void cost_caps(void) {
   CHECK(!rf_fuzz_within_cost(atomic, &c) && rf_fuzz_within_cost(tree, &c));
   c.n = 1u << 22;
   CHECK(!rf_fuzz_within_cost(atomic, &c) && rf_fuzz_within_cost(tree, &c));
+  /* The row-per-thread variants (the 3kernel ones): rows of up to 4096 elements in all; the
+   * block-per-row ones at every size. */
+  size_t row_per_thread = 0;
+  c.op = RF_OP_SOFTMAX;
+  c.n = 0;
+  for (size_t i = 0; i < rf_variant_count(); i++) {
+    const rf_variant *v = rf_variant_at(i);
+    if (!rf_op_has_rows(v->op) || v->is_mutant) continue;
+    const int serial = strstr(v->name, "3kernel") != NULL;
+    row_per_thread += serial;
+    c.rows = 1;
+    c.cols = 4096;
+    CHECK_MSG(rf_fuzz_within_cost(v, &c), "%s", v->name);
+    c.rows = 2;
+    CHECK_MSG(rf_fuzz_within_cost(v, &c) == !serial, "%s", v->name);
+  }
+  CHECK_MSG(row_per_thread >= 3, "%zu row-per-thread variants", row_per_thread);
 }
 
 /* A case through the encoder and the fuzz decode under a thread cap (0: none), as the fuzz
