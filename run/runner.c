@@ -45,6 +45,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   r->serial = set->serial != 0;
   rf_dev_sim_set_target_nvidia(set->sim_target == RF_TARGET_NVIDIA);
   rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
+  rf_dev_sim_set_threads(set->sim_threads ? (unsigned)set->sim_threads : 1u);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   r->judge_threads = set->judge_threads ? (size_t)set->judge_threads
