@@ -29,8 +29,11 @@ static __device__ __forceinline__ int rfs_finite_f(float v) {
   return (__float_as_uint(v) & 0x7f800000u) != 0x7f800000u;
 }
 
-__global__ void rf_smd_oracle_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
-                                     double *__restrict__ y, rf_smd_row *__restrict__ info) {
+/* Launched with RFS_BLOCK threads, bounded for 1024 like every kernel
+ * (scripts/check-launch-resources.sh): with the special-row rules it took 66 registers. */
+__global__ void __launch_bounds__(1024)
+rf_smd_oracle_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+                     double *__restrict__ y, rf_smd_row *__restrict__ info) {
   RF_SHARED(double, buf, RFS_BLOCK);
   const unsigned t = threadIdx.x;
   for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
