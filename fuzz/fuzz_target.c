@@ -15,7 +15,7 @@
  *                         executions a second; `redfuzz sweep` covers 2^24 and 2^26).
  *   REDFUZZ_MAX_THREADS=N cap on GPU threads (blocks x block size) per case: larger grids,
  *                         and rows of row ops, fold below it (default: 2^16 on the simulator,
- *                         where a launch costs its threads times their barriers; none on GPUs).
+ *                         where a launch costs its threads times their barriers; 2^20 on GPUs).
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
  *                         their non-mutant variants are fuzzed by default like built-in ones.
  *
