@@ -10,7 +10,9 @@
  * base-2^32 digits the host keeps, normalises them and rounds them (to float and to double,
  * nearest-even, and Σ|x_i| up to double) with integer operations. The argmax is an integer
  * maximum of (order-preserving key, ~index), so ties go to the lowest index and -0 ties +0.
- * Integer additions are associative: any schedule gives the same bits. */
+ * Integer additions are associative: any schedule gives the same bits. f16 and bf16 inputs are
+ * read as the float32 values they are (exactly), so the answer is the float32 oracle's on the
+ * converted input (docs/ORACLE.md). */
 #ifndef RF_ORACLE_DEVICE_H
 #define RF_ORACLE_DEVICE_H
 #include <stddef.h>
@@ -47,6 +49,11 @@ size_t rf_oracle_dev_scratch_bytes(void);
  * Returns 0 or the first launch error (a hipError_t value). */
 int rf_oracle_dev_launch(const float *x, uint64_t n, void *scratch, rf_oracle_dev_out *out,
                          void *stream);
+/* The same for an input of rf_dtype `dtype` (0 f32, 1 f16, 2 bf16: x holds the 16-bit
+ * encodings, rf_dtype_store's layout): the answer for the exactly converted floats, what
+ * rf_oracle_dev_host gives on them. 1 (invalid value) for another dtype. */
+int rf_oracle_dev_launch_typed(const void *x, uint32_t dtype, uint64_t n, void *scratch,
+                               rf_oracle_dev_out *out, void *stream);
 
 /* Host side (oracle_device_check.c). The host oracle's answer for x[0..n) in the same
  * record (rf_xsum, rf_sum_facts_compute, rf_oracle_argmax): the reference the device oracle

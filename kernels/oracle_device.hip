@@ -1,8 +1,12 @@
 /* The device exact oracle (oracle_device.h): bins per block, one merge block, integer
- * rounding. Written apart from every variant (no shared helper, no shared header but port.h)
- * so that a bug in a variant's building blocks cannot also be in its judge. */
+ * rounding. Written apart from every variant (no shared helper, no shared header but port.h
+ * and model/dtype_bits.h, the model's exact 16-bit-to-float32 conversions that the input's
+ * generator and the host's uploads use too) so that a bug in a variant's building blocks
+ * cannot also be in its judge. f16 and bf16 inputs are read as the float32 values they are
+ * (exactly: docs/ORACLE.md); everything after the load is the float32 oracle's. */
 #include "port.h"
 #include "oracle_device.h"
+#include "model/dtype_bits.h"
 
 typedef unsigned long long rfo_u64;
 typedef long long rfo_i64;
@@ -61,9 +65,18 @@ static __device__ __forceinline__ unsigned rfo_low_key(unsigned b) {
   return (unsigned)(128 - exp);
 }
 
+/* The float32 bits of element i of an input of type dt (rf_dtype: 0 f32, 1 f16, 2 bf16):
+ * exact for the 16-bit types (dtype_bits.h). dt is uniform across the grid. */
+static __device__ __forceinline__ unsigned rfo_load_bits(const void *__restrict__ x, rfo_u64 i,
+                                                         unsigned dt) {
+  if (dt == 0u) return __float_as_uint(((const float *)x)[i]);
+  const uint16_t h = ((const uint16_t *)x)[i];
+  return dt == 2u ? (unsigned)h << 16 : rf_f16_to_f32_bits(h);
+}
+
 /* Block b bins x[b * chunk, min((b + 1) * chunk, n)) and adds its bins into s. */
-__global__ void rfo_bins_kernel(const float *__restrict__ x, rfo_u64 n, rfo_u64 chunk,
-                                rfo_scratch *s) {
+__global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64 n,
+                                rfo_u64 chunk, rfo_scratch *s) {
   RF_SHARED(rfo_u64, bins, RFO_BINS);
   RF_SHARED(rfo_u64, block_best, 1);
   RF_SHARED(rfo_u64, block_special, 3);
@@ -83,7 +96,7 @@ __global__ void rfo_bins_kernel(const float *__restrict__ x, rfo_u64 n, rfo_u64 
   rfo_u64 best = 0, nan = 0, pinf = 0, ninf = 0;
   unsigned low = 0, pzero = 0;
   for (rfo_u64 i = begin + t; i < end; i += blockDim.x) {
-    const unsigned b = __float_as_uint(x[i]);
+    const unsigned b = rfo_load_bits(x, i, dt);
     if (((b >> 23) & 0xffu) == 0xffu) {
       if (b & 0x7fffffu) {
         nan++;
@@ -231,8 +244,8 @@ static __device__ double rfo_to_f64(const rfo_i64 *w, int up) {
 }
 
 /* One block of RFO_BINS threads: the bins into digits, then everything rounded. */
-__global__ void rfo_final_kernel(const float *__restrict__ x, rfo_u64 n, const rfo_scratch *s,
-                                 rf_oracle_dev_out *out) {
+__global__ void rfo_final_kernel(const void *__restrict__ x, unsigned dt, rfo_u64 n,
+                                 const rfo_scratch *s, rf_oracle_dev_out *out) {
   RF_SHARED(rfo_u64, sum_w, RFO_DIGITS);
   RF_SHARED(rfo_u64, abs_w, RFO_DIGITS);
   const unsigned t = threadIdx.x;
@@ -296,7 +309,8 @@ __global__ void rfo_final_kernel(const float *__restrict__ x, rfo_u64 n, const r
   if (best) {
     const rfo_i64 idx = (rfo_i64)(0xffffffffu - (unsigned)(best & 0xffffffffull));
     out->argmax_index = idx;
-    out->max_value = x[idx];             /* the element itself: -0 keeps its sign */
+    /* the element itself: -0 keeps its sign */
+    out->max_value = __uint_as_float(rfo_load_bits(x, (rfo_u64)idx, dt));
   } else {
     out->argmax_index = -1;
     out->max_value = nan ? qnan : -INFINITY;
@@ -312,7 +326,13 @@ extern "C" size_t rf_oracle_dev_scratch_bytes(void) { return sizeof(rfo_scratch)
 
 extern "C" int rf_oracle_dev_launch(const float *x, uint64_t n, void *scratch,
                                     rf_oracle_dev_out *out, void *stream) {
-  if (n >> 32) return 1;   /* invalid value: 1 in both CUDA and HIP (not in port.h's subset) */
+  return rf_oracle_dev_launch_typed(x, 0, n, scratch, out, stream);
+}
+
+extern "C" int rf_oracle_dev_launch_typed(const void *x, uint32_t dtype, uint64_t n,
+                                          void *scratch, rf_oracle_dev_out *out, void *stream) {
+  /* invalid value: 1 in both CUDA and HIP (not in port.h's subset) */
+  if (n >> 32 || dtype > 2u) return 1;
   const hipStream_t st = (hipStream_t)stream;
   rfo_scratch *s = (rfo_scratch *)scratch;
   rfo_u64 chunk = RFO_CHUNK_MIN;
@@ -323,10 +343,10 @@ extern "C" int rf_oracle_dev_launch(const float *x, uint64_t n, void *scratch,
   int err = (int)hipGetLastError();
   if (err) return err;
   hipLaunchKernelGGL(rfo_bins_kernel, dim3((unsigned)grid), dim3(RFO_BLOCK), 0, st, x,
-                     (rfo_u64)n, chunk, s);
+                     (unsigned)dtype, (rfo_u64)n, chunk, s);
   if ((err = (int)hipGetLastError())) return err;
-  hipLaunchKernelGGL(rfo_final_kernel, dim3(1), dim3(RFO_BINS), 0, st, x, (rfo_u64)n,
-                     (const rfo_scratch *)s, out);
+  hipLaunchKernelGGL(rfo_final_kernel, dim3(1), dim3(RFO_BINS), 0, st, x, (unsigned)dtype,
+                     (rfo_u64)n,                     (const rfo_scratch *)s, out);
   return (int)hipGetLastError();
 }
 

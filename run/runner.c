@@ -605,8 +605,9 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
     double t0 = rf_now_ms();
-    if (!rf_runner_device_gen_for(r, c)) rf_generate(c, x);
-    if (c->dtype != RF_DTYPE_F32) {
+    const int dev_gen = rf_runner_device_gen_for(r, c);
+    if (!dev_gen) rf_generate(c, x);
+    if (c->dtype != RF_DTYPE_F32 && !dev_gen) {   /* made on the device: nothing to upload */
       void *xin = rf_host_buf_get(&r->x_in, elems * rf_dtype_bytes(c->dtype) + 1);
       if (!xin) { snprintf(err, errlen, "out of host memory for %llu inputs",
                            (unsigned long long)elems); return -1; }
@@ -644,7 +645,7 @@ static void solve_one(void *arg, size_t i, unsigned worker) {
   double t0 = rf_now_ms();
   bc->dev_gen = rf_runner_device_gen_for(j->r, bc->c);
   if (!bc->dev_gen) rf_generate(bc->c, (float *)bc->x);   /* else made on the device */
-  if (bc->x_in) rf_dtype_store(bc->c->dtype, bc->x, bc->elems, (void *)bc->x_in);
+  if (bc->x_in && !bc->dev_gen) rf_dtype_store(bc->c->dtype, bc->x, bc->elems, (void *)bc->x_in);
   double t1 = rf_now_ms();
   memset(bc->o, 0, sizeof *bc->o);
   rf_compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);

@@ -1,4 +1,4 @@
-/* The runner's device fast path for 1-D cases (sum, max, argmax):
+/* The runner's device fast path for 1-D cases (sum, max, argmax), f32, f16 and bf16 inputs:
  * - inputs made on the device (rf_gen_launch, kernels/gen_device.h) into a persistent buffer
  *   laid out like an arena input, its guard zones written by a device kernel: nothing but the
  *   case crosses the bus;
@@ -44,8 +44,7 @@ void rf_runner_device_init(rf_runner *r, const rf_settings *set) {
 
 int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c) {
   if (c->op != RF_OP_SUM && c->op != RF_OP_MAX && c->op != RF_OP_ARGMAX) return 0;
-  /* The device oracle reads floats: 16-bit cases are generated and solved on the host. */
-  if (c->dtype != RF_DTYPE_F32) return 0;
+  /* Every input type: the oracle reads f16 and bf16 as the floats they are (oracle_device.h). */
   return r->device_oracle == 1 || (r->device_oracle == 2 && rf_case_elems(c) >= r->device_min_elems);
 }
 
@@ -65,17 +64,20 @@ static size_t round256(size_t v) { return (v + RF_GUARD_BYTES - 1) / RF_GUARD_BY
 /* After the commit: where each case's input lives on the device (bc->dev_x, what the
  * variants and the oracle read), and for inputs made on the device, their buffer laid out
  * as the arena lays out an input (guard | misalignment gap | payload | guard, guards of
- * FLT_MAX, buffers.h) with the guards and the payload written on the device. */
+ * FLT_MAX, buffers.h) with the guards and the payload written on the device. A 16-bit
+ * payload (2 bytes an element, misaligned by whole elements) may start or end inside a
+ * 32-bit word: the guard words then cover that word, and the generator, ordered after them
+ * on the default stream, writes the payload's half of it. */
 const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
                                     const rf_arena *inputs) {
   size_t total = 0;
   for (size_t i = 0; i < nc; i++) {
-    const size_t pad = rf_input_misalign(bcs[i].c) * rf_dtype_bytes(bcs[i].c->dtype);
+    const size_t esz = rf_dtype_bytes(bcs[i].c->dtype), pad = rf_input_misalign(bcs[i].c) * esz;
     if (!bcs[i].dev_gen) {
       bcs[i].dev_x = (const float *)((const char *)rf_arena_dev(inputs, bcs[i].in_slot) + pad);
       continue;
     }
-    total = round256(total + RF_GUARD_BYTES + pad + bcs[i].elems * sizeof(float)) + RF_GUARD_BYTES;
+    total = round256(total + RF_GUARD_BYTES + pad + bcs[i].elems * esz) + RF_GUARD_BYTES;
   }
   if (!total) return NULL;
   /* The simulator allocates exactly (AddressSanitizer then bounds the last guard). */
@@ -89,14 +91,18 @@ const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
   size_t off = 0;
   for (size_t i = 0; i < nc; i++) {
     if (!bcs[i].dev_gen) continue;
-    const size_t pad = rf_input_misalign(bcs[i].c) * sizeof(float);
-    const size_t bytes = bcs[i].elems * sizeof(float);
+    const size_t esz = rf_dtype_bytes(bcs[i].c->dtype), pad = rf_input_misalign(bcs[i].c) * esz;
+    const size_t bytes = bcs[i].elems * esz;
     const size_t end = round256(off + RF_GUARD_BYTES + pad + bytes) + RF_GUARD_BYTES;
     unsigned char *base = (unsigned char *)r->gen_dev + off;
-    float *x = (float *)(base + RF_GUARD_BYTES + pad);
+    void *x = base + RF_GUARD_BYTES + pad;
+    /* guard words: up to the word holding the payload's first byte (included when the payload
+     * starts inside it), and from the word holding its last byte (the same) */
+    const size_t lead = (RF_GUARD_BYTES + pad + 3) / 4, words = (end - off) / 4;
+    size_t tail_from = (RF_GUARD_BYTES + pad + bytes) / 4;
+    if (tail_from < lead) tail_from = lead;   /* an empty payload */
     rf_dev_last_error();
-    int e = rf_vd_guards_launch((uint32_t *)base, (RF_GUARD_BYTES + pad) / 4, bytes / 4,
-                                (end - off - RF_GUARD_BYTES - pad - bytes) / 4,
+    int e = rf_vd_guards_launch((uint32_t *)base, lead, tail_from - lead, words - tail_from,
                                 RF_INPUT_GUARD_BITS, NULL);
     if (!e) e = rf_gen_launch(bcs[i].c, x, NULL);
     if (!e) e = rf_dev_last_error();
@@ -139,11 +145,11 @@ const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc) {
   char msg[256];
   for (size_t i = 0; i < nc; i++) {
     if (bcs[i].dev_slot < 0) continue;
-    const float *x = bcs[i].dev_x;
     rf_dev_last_error();
     rf_dev_sim_take_status(msg, sizeof msg);
-    int e = rf_oracle_dev_launch(x, bcs[i].elems, rf_arena_dev(&r->arena, r->oracle_scratch_slot),
-                                 rf_arena_dev(&r->arena, bcs[i].dev_slot), NULL);
+    int e = rf_oracle_dev_launch_typed(bcs[i].dev_x, (uint32_t)bcs[i].c->dtype, bcs[i].elems,
+                                       rf_arena_dev(&r->arena, r->oracle_scratch_slot),
+                                       rf_arena_dev(&r->arena, bcs[i].dev_slot), NULL);
     if (!e) e = rf_dev_last_error();
     if (e || rf_dev_sim_take_status(msg, sizeof msg))
       return "harness failure: the device oracle's launch failed";
@@ -169,7 +175,9 @@ static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out
   static char why[512];
   const double t0 = rf_now_ms();
   const float *x = bc->x;
-  if (bc->dev_gen) {   /* made on the device: made again here, by the host's generator */
+  /* made on the device: made again here, by the host's generator (for a 16-bit case, the
+   * floats it makes are the 16-bit values exactly: what the device oracle read, converted) */
+  if (bc->dev_gen) {
     float *hx = rf_host_buf_get(&r->recheck_x, (bc->elems + 1) * sizeof(float));
     if (!hx) return "out of host memory for the re-check of a device answer";
     rf_generate(bc->c, hx);

@@ -45,6 +45,7 @@
 #include "kernels/verdict_device.h"
 #include "kernels/softmax_device.h"
 #include "model/gen.h"
+#include "model/dtype.h"
 
 void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
   r->device_verdict = set->device_verdict_set ? set->device_verdict != 0
@@ -139,7 +140,9 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
     it->scratch_bytes = (uint32_t)p->sb;
     it->runs = (uint32_t)p->runs;
     it->oracle_off = p->bc->dev_slot >= 0 ? (int64_t)a->slot[p->bc->dev_slot].off : -1;
-    it->check = p->bc->c->op == RF_OP_MAX ? RF_VD_CHECK_MAX
+    /* A 16-bit max output is not the oracle's float bits: the record stays undecided and the
+     * host judges it from got (from_record), as judge_variant does. */
+    it->check = p->bc->c->op == RF_OP_MAX && p->v->out_dtype == RF_DTYPE_F32 ? RF_VD_CHECK_MAX
               : p->bc->c->op == RF_OP_ARGMAX ? RF_VD_CHECK_ARGMAX : RF_VD_CHECK_NONE;
   }
   r->vd_item_slot = rf_arena_add_input(&r->arena, items, n * sizeof *items, 0);
@@ -234,10 +237,15 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
   if (rec->guard[0] || rec->poison[0] >= 0) return FROM_HOST;
   const oracle_answer *o = p->bc->o;
   if (p->bc->c->op == RF_OP_SOFTMAX) return softmax_from_records(r, p, rec, out);
-  float got;
-  memcpy(&got, rec->got, sizeof got);
+  /* The output as judge_variant reads it (runner.c): a 16-bit value converted exactly, and its
+   * poison found as rf_runner_collect_run finds it (the kernel checks whole words only). */
+  const rf_dtype ot = p->v->out_dtype;
+  const int half_out = ot != RF_DTYPE_F32 && p->bc->c->op != RF_OP_ARGMAX;
+  if (half_out && (p->ob > sizeof rec->got || rf_find_poison_half(rec->got, p->ob) != (size_t)-1))
+    return FROM_HOST;
+  const float got = rf_dtype_load(half_out ? ot : RF_DTYPE_F32, rec->got, 0);
   switch (p->bc->c->op) {
-  case RF_OP_SUM: rf_judge_sum(r, o, &p->plan, got, out); break;
+  case RF_OP_SUM: rf_judge_sum_typed(r, o, &p->plan, ot, got, out); break;
   case RF_OP_MAX: rf_judge_max(o, got, out); break;
   case RF_OP_ARGMAX: {
     rf_argmax_out g;

@@ -4,7 +4,10 @@
  * infinities, NaN, signed zeros, ties, subnormals, overflow of the rounded sum, rounding
  * ties, cancellation to zero and to negative values. Runs on whatever backend the build has
  * (the simulator in CI; `ctest -R oracle_device` on a GPU build). The comparison itself is
- * shown to fire on planted differences. */
+ * shown to fire on planted differences. 16-bit inputs (rf_oracle_dev_launch_typed): the
+ * device oracle on the f16/bf16 encodings equals the host oracle on their float values, on
+ * the boundary sweep made in each type, on every encoding of each type, and at a half-word
+ * offset; reading one type's encodings as the other's is caught. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include "rf_test.h"
 #include "model/case.h"
 #include "model/gen.h"
+#include "model/dtype.h"
 #include "kernels/device.h"
 #include "kernels/oracle_device.h"
 #include <stdio.h>
@@ -41,6 +45,115 @@ static int agree(const float *x, uint64_t n, const char *what) {
   int ok = rf_oracle_dev_compare(&want, &got, msg, sizeof msg) == 0;
   CHECK_MSG(ok, "%s (n = %llu): %s", what, (unsigned long long)n, msg);
   return ok ? 0 : -1;
+}
+
+/* Both oracles on the 16-bit encodings h[0..n) of type dt: the device reads h (from a
+ * buffer offset by `shift` elements: a half-word start), the host their floats. 0 when they
+ * agree (else says where). */
+static int agree_half(rf_dtype dt, const uint16_t *h, uint64_t n, size_t shift,
+                      const char *what) {
+  size_t bytes = (n + shift + 1) * sizeof(uint16_t);
+  if (bytes > dev_x_bytes) {
+    rf_dev_free(dev_x);
+    if (rf_dev_alloc(&dev_x, bytes)) { fprintf(stderr, "device allocation failed\n"); exit(2); }
+    dev_x_bytes = bytes;
+  }
+  uint16_t *x_dev = (uint16_t *)dev_x + shift;
+  if (n) CHECK(rf_dev_upload(x_dev, h, n * sizeof(uint16_t)) == 0);
+  rf_oracle_dev_out want, got;
+  memset(&got, 0xa5, sizeof got);
+  CHECK(rf_dev_upload(dev_out, &got, sizeof got) == 0);
+  CHECK(rf_oracle_dev_launch_typed(x_dev, (uint32_t)dt, n, dev_scratch, dev_out, NULL) == 0);
+  CHECK(rf_dev_sync() == 0);
+  char status[512];
+  CHECK_MSG(rf_dev_sim_take_status(status, sizeof status) == 0, "%s: simulator: %s", what, status);
+  CHECK(rf_dev_download(&got, dev_out, sizeof got) == 0);
+  float *x = malloc((n + 1) * sizeof(float));
+  for (uint64_t i = 0; i < n; i++) x[i] = rf_dtype_load(dt, h, i);
+  rf_oracle_dev_host(x, n, &want);
+  free(x);
+  char msg[256];
+  const int ok = rf_oracle_dev_compare(&want, &got, msg, sizeof msg) == 0;
+  CHECK_MSG(ok, "%s %s (n = %llu): %s", rf_dtype_name(dt), what, (unsigned long long)n, msg);
+  return ok ? 0 : -1;
+}
+
+/* The boundary sweep made in each 16-bit type (rf_generate's values are exact in it), at
+ * even and odd half-word offsets. */
+static void half_boundary_sweep(void) {
+  static const uint64_t ns[] = {0, 1, 2, 31, 33, 257, 1027, 4097, 70001};
+  const rf_dtype types[] = {RF_DTYPE_F16, RF_DTYPE_BF16};
+  size_t cases = 0, bad = 0;
+  float *x = malloc(70001 * sizeof(float));
+  uint16_t *h = malloc(70001 * sizeof(uint16_t));
+  for (size_t t = 0; t < 2; t++)
+    for (int d = 0; d < RF_DIST_COUNT; d++)
+      for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+          rf_case c;
+          rf_case_default(&c);
+          c.op = RF_OP_SUM;
+          c.dtype = types[t];
+          c.n = ns[k];
+          c.dist = (rf_dist)d;
+          c.seed = seed;
+          rf_generate(&c, x);
+          rf_dtype_store(c.dtype, x, c.n, h);
+          char what[96];
+          snprintf(what, sizeof what, "dist %s seed %llu", rf_dist_name(c.dist),
+                   (unsigned long long)seed);
+          bad += agree_half(c.dtype, h, c.n, (size_t)seed - 1, what) != 0;
+          cases++;
+        }
+  free(h);
+  free(x);
+  printf("16-bit boundary sweep: %zu inputs, %zu disagreements\n", cases, bad);
+}
+
+/* Every encoding of each 16-bit type (both zeros, subnormals, the largest finite values,
+ * infinities, NaNs with every payload), then the finite ones only (a finite sum to round),
+ * then the finite ones in reverse (the argmax's ties between -0 and +0 and its lowest index).
+ * A planted error: the bf16 encodings read as f16 (and the reverse) must disagree. */
+static void half_every_encoding(void) {
+  const size_t all = 65536;
+  uint16_t *h = malloc(all * sizeof(uint16_t)), *fin = malloc(all * sizeof(uint16_t));
+  const rf_dtype types[] = {RF_DTYPE_F16, RF_DTYPE_BF16};
+  for (size_t t = 0; t < 2; t++) {
+    const rf_dtype dt = types[t];
+    size_t nf = 0;
+    for (size_t i = 0; i < all; i++) {
+      h[i] = (uint16_t)i;
+      if (isfinite(rf_dtype_load(dt, h, i))) fin[nf++] = (uint16_t)i;
+    }
+    agree_half(dt, h, all, 0, "every encoding");
+    agree_half(dt, fin, nf, 1, "every finite encoding");
+    for (size_t i = 0; i < nf / 2; i++) {
+      const uint16_t v = fin[i];
+      fin[i] = fin[nf - 1 - i];
+      fin[nf - 1 - i] = v;
+    }
+    agree_half(dt, fin, nf, 0, "every finite encoding, reversed");
+    /* the conversion matters: the other type's reading of the same encodings differs */
+    const rf_dtype other = dt == RF_DTYPE_F16 ? RF_DTYPE_BF16 : RF_DTYPE_F16;
+    uint16_t three[3] = {fin[0], fin[nf / 3], fin[nf / 2]};
+    char status[512];
+    CHECK(rf_dev_upload(dev_x, three, sizeof three) == 0);
+    CHECK(rf_oracle_dev_launch_typed(dev_x, (uint32_t)other, 3, dev_scratch, dev_out, NULL) == 0);
+    CHECK(rf_dev_sync() == 0);
+    rf_dev_sim_take_status(status, sizeof status);
+    rf_oracle_dev_out got, want;
+    CHECK(rf_dev_download(&got, dev_out, sizeof got) == 0);
+    float xf[3];
+    for (size_t i = 0; i < 3; i++) xf[i] = rf_dtype_load(dt, three, i);
+    rf_oracle_dev_host(xf, 3, &want);
+    char msg[256];
+    CHECK_MSG(rf_oracle_dev_compare(&want, &got, msg, sizeof msg) != 0,
+              "%s read as %s went unnoticed", rf_dtype_name(dt), rf_dtype_name(other));
+  }
+  /* no third 16-bit type */
+  CHECK(rf_oracle_dev_launch_typed(dev_x, 3, 1, dev_scratch, dev_out, NULL) != 0);
+  free(fin);
+  free(h);
 }
 
 static void boundary_sweep(void) {
@@ -178,6 +291,8 @@ int main(void) {
   compare_fires();
   edges();
   boundary_sweep();
+  half_boundary_sweep();
+  half_every_encoding();
   schedules();
   rf_dev_free(dev_x);
   rf_dev_free(dev_scratch);
