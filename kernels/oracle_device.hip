@@ -346,7 +346,7 @@ extern "C" int rf_oracle_dev_launch_typed(const void *x, uint32_t dtype, uint64_
                      (unsigned)dtype, (rfo_u64)n, chunk, s);
   if ((err = (int)hipGetLastError())) return err;
   hipLaunchKernelGGL(rfo_final_kernel, dim3(1), dim3(RFO_BINS), 0, st, x, (unsigned)dtype,
-                     (rfo_u64)n,                     (const rfo_scratch *)s, out);
+                     (rfo_u64)n, (const rfo_scratch *)s, out);
   return (int)hipGetLastError();
 }
 
