@@ -5,7 +5,7 @@
 #  2. host pipeline vs device pipeline (inputs, exact answers and verdict records made on the
 #     device, each answer also re-checked on the host; passing results given from the device's
 #     verdict records): the same verdict, exact answer and bound for every result of the
-#     boundary sweep, mutants included; every record re-checked on the host in a second
+#     boundary sweep, f32, f16 and bf16 inputs, mutants included; every record re-checked on the host in a second
 #     sweep; softmax judged on the device vs on the host: the same verdicts (shapes up to
 #     256x4096, mutants included);
 #  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps, REDFUZZ_MAX_ELEMS=4096,
@@ -44,7 +44,7 @@ else
 fi
 
 echo "== 2. host vs device pipeline: verdicts on the boundary sweep, mutants included ($(date +%T))"
-ARGS=(sweep --op sum,max,argmax --mutants --json --quiet --dist all
+ARGS=(sweep --op sum,max,argmax --dtype f32,f16,bf16 --mutants --json --quiet --dist all
       --n 0,1,31,32,33,255,256,257,1027,4096,16384,65537,$BIG --block 0,32,256,1024 --grid 0,7,300
       --seed 1..3)
 # stdout alone: sweep's progress lines go to stderr and would split JSON lines in one file.
