@@ -385,13 +385,12 @@ void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t) {
   /* |RN_t(v) - v| <= u_t |v| + eta_t (docs/TOLERANCES.md, "Softmax output in a 16-bit type") */
   const double ut = ldexp(1, -ti->p), eta = ldexp(1, ti->emin - ti->p);
   for (uint32_t j = 0; j < cols; j++) {
-    b->rel[j] = up_add(b->rel[j], up_mul(ut, up_add(1.0, b->rel[j])));
-    if (b->rel_kernel) b->rel_kernel[j] = up_add(b->rel_kernel[j], up_mul(ut, up_add(1.0, b->rel_kernel[j])));
+    b->rel[j] = rf_smr_out_rel(b->rel[j], ut);
+    if (b->rel_kernel) b->rel_kernel[j] = rf_smr_out_rel(b->rel_kernel[j], ut);
   }
-  b->abs_floor = up_add(up_mul(b->abs_floor, up_add(1.0, ut)), eta);
-  b->abs_kernel = up_add(up_mul(b->abs_kernel, up_add(1.0, ut)), eta);
-  b->row_sum_bound = up_add(up_add(b->row_sum_bound, up_mul(ut, up_add(1.0, b->row_sum_bound))),
-                            up_mul((double)cols, eta));
+  b->abs_floor = rf_smr_out_abs(b->abs_floor, ut, eta);
+  b->abs_kernel = rf_smr_out_abs(b->abs_kernel, ut, eta);
+  b->row_sum_bound = rf_smr_out_row_sum(b->row_sum_bound, ut, eta, cols);
 }
 
 int rf_softmax_within(const rf_softmax_bound *b, uint32_t j, float y_hat, double y_exact) {

@@ -159,6 +159,19 @@ RF_DR int rf_smr_consts_make(const rf_smr_params *p, const rf_smr_facts *f, doub
   return 0;
 }
 
+/* ---- a 16-bit output's final rounding (bounds.c, rf_bound_softmax_output) ---------------- */
+/* |RN_t(v) - v| <= u_t |v| + eta_t (docs/TOLERANCES.md, "Softmax output in a 16-bit type"):
+ * an element's rel becomes rel + u_t (1 + rel), an absolute term abs (1 + u_t) + eta_t, the
+ * row sum's bound R + u_t (1 + R) + cols eta_t. One definition, so the device judge of 16-bit
+ * outputs (issue 12) widens exactly as the host does. */
+RF_DR double rf_smr_out_rel(double rel, double ut) { return up_add(rel, up_mul(ut, up_add(1.0, rel))); }
+RF_DR double rf_smr_out_abs(double abs, double ut, double eta) {
+  return up_add(up_mul(abs, up_add(1.0, ut)), eta);
+}
+RF_DR double rf_smr_out_row_sum(double row_sum_bound, double ut, double eta, uint32_t cols) {
+  return up_add(rf_smr_out_rel(row_sum_bound, ut), up_mul((double)cols, eta));
+}
+
 /* ---- the element checks (bounds.c: rf_softmax_within, rf_softmax_check) ----------------- */
 RF_DR int rf_smr_finite(double v) { return v - v == 0; }   /* no libm: false for inf, NaN */
 RF_DR double rf_smr_abs(double v) { return v < 0 ? -v : v; }
