@@ -46,12 +46,10 @@ typedef struct {
 size_t rf_oracle_dev_scratch_bytes(void);
 /* Enqueues the oracle of x[0..n) on `stream` (a hipStream_t, NULL = default): out and
  * scratch are device pointers; nothing is allocated and nothing synchronises. n < 2^32.
- * Returns 0 or the first launch error (a hipError_t value). */
-int rf_oracle_dev_launch(const float *x, uint64_t n, void *scratch, rf_oracle_dev_out *out,
-                         void *stream);
-/* The same for an input of rf_dtype `dtype` (0 f32, 1 f16, 2 bf16: x holds the 16-bit
- * encodings, rf_dtype_store's layout): the answer for the exactly converted floats, what
- * rf_oracle_dev_host gives on them. 1 (invalid value) for another dtype. */
+ * dtype is an rf_dtype (0 f32, 1 f16, 2 bf16: x then holds the 16-bit encodings,
+ * rf_dtype_store's layout): the answer for the exactly converted floats, what
+ * rf_oracle_dev_host gives on them. Returns 0, 1 (invalid value) for another dtype or a
+ * larger n, or the first launch error (a hipError_t value). */
 int rf_oracle_dev_launch_typed(const void *x, uint32_t dtype, uint64_t n, void *scratch,
                                rf_oracle_dev_out *out, void *stream);
 

@@ -324,11 +324,6 @@ __global__ void rfo_final_kernel(const void *__restrict__ x, unsigned dt, rfo_u6
 
 extern "C" size_t rf_oracle_dev_scratch_bytes(void) { return sizeof(rfo_scratch); }
 
-extern "C" int rf_oracle_dev_launch(const float *x, uint64_t n, void *scratch,
-                                    rf_oracle_dev_out *out, void *stream) {
-  return rf_oracle_dev_launch_typed(x, 0, n, scratch, out, stream);
-}
-
 extern "C" int rf_oracle_dev_launch_typed(const void *x, uint32_t dtype, uint64_t n,
                                           void *scratch, rf_oracle_dev_out *out, void *stream) {
   /* invalid value: 1 in both CUDA and HIP (not in port.h's subset) */

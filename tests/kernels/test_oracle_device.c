@@ -35,7 +35,7 @@ static int agree(const float *x, uint64_t n, const char *what) {
   rf_oracle_dev_out want, got;
   memset(&got, 0xa5, sizeof got);   /* a field the kernel forgot would show */
   CHECK(rf_dev_upload(dev_out, &got, sizeof got) == 0);
-  CHECK(rf_oracle_dev_launch(dev_x, n, dev_scratch, dev_out, NULL) == 0);
+  CHECK(rf_oracle_dev_launch_typed(dev_x, (uint32_t)RF_DTYPE_F32, n, dev_scratch, dev_out, NULL) == 0);
   CHECK(rf_dev_sync() == 0);
   char status[512];
   CHECK_MSG(rf_dev_sim_take_status(status, sizeof status) == 0, "%s: simulator: %s", what, status);
