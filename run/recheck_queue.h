@@ -21,11 +21,16 @@
 #include "model/case.h"
 #include "kernels/oracle_device.h"
 
-#define RF_RECHECK_QUEUE 4   /* jobs in flight; a job holds an input copy only when the input
+#define RF_RECHECK_QUEUE 8   /* jobs in flight; a job holds an input copy only when the input
                                 was made on the host (else the thread makes it again) */
 #define RF_RECHECK_THREADS 4 /* workers at most (recheck_queue.c: worker_count) */
-#define RF_RECHECK_LAG 64    /* batches from queueing to taking: the default re-check rate is
-                                1 case in 64, so a job is normally long done when taken */
+#define RF_RECHECK_LAG 256   /* batches from queueing to taking. In fuzzing a batch is one
+                                execution: at 1,000 a second a lag of 64 gave a 2^22 case's
+                                re-check (~80 ms on the H200's host) 64 ms, and the pusher
+                                waited 126-163 us an execution for it (docs/RESULTS.md, fourth
+                                GPU session). 256 gives it a quarter of a second at 1,000 and
+                                still 128 ms at 2,000; at the default rate of 1 case in 64 about
+                                four jobs are then in flight, so the queue holds twice that */
 
 /* Another kind of re-check (runner_verdict.c: a softmax batch's verdicts): run on the thread
  * fills why ("" when the device was right); release, on the pusher's thread when the job is

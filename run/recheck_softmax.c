@@ -15,8 +15,9 @@
 #include "runner_internal.h"
 #include "model/gen.h"
 
-/* Bigger jobs are re-checked in the batch: the queue holds RF_RECHECK_QUEUE of them. */
-#define RF_RECHECK_SOFTMAX_MAX_BYTES ((size_t)256 << 20)
+/* Bigger jobs are re-checked in the batch: the queue holds RF_RECHECK_QUEUE of them, so the
+ * outputs it copies stay within 1 GiB. */
+#define RF_RECHECK_SOFTMAX_MAX_BYTES (((size_t)1 << 30) / RF_RECHECK_QUEUE)
 
 enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };   /* runner_verdict.c's */
 
