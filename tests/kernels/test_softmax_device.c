@@ -94,14 +94,15 @@ int main(void) {
     double *relh = malloc(rows * sizeof *relh);
     rf_smd_row *info = malloc(rows * sizeof *info);
     rf_smd_rec *rec = malloc(rows * sizeof *rec);
-    float *dx = dev_alloc(elems * 4), *dgot = dev_alloc(elems * 4);
     double *dy = dev_alloc(elems * 8);
     rf_smd_row *dinfo = dev_alloc(rows * sizeof *dinfo);
     rf_smd_rec *drec = dev_alloc(rows * sizeof *drec);
-    for (size_t tp = 0; tp < N_PAIRS; tp++)
-    for (int d = 0; d < RF_DIST_COUNT; d++)
+    for (size_t tp = 0; tp < N_PAIRS; tp++) {
+      const rf_dtype xt = pairs[tp][0], ot = pairs[tp][1];
+      /* exactly the bytes of each type (the simulator under AddressSanitizer bounds them) */
+      void *dx = dev_alloc(elems * rf_dtype_bytes(xt)), *dgot = dev_alloc(elems * rf_dtype_bytes(ot));
+      for (int d = 0; d < RF_DIST_COUNT; d++)
       for (uint64_t seed = 1; seed <= 2; seed++) {
-        const rf_dtype xt = pairs[tp][0], ot = pairs[tp][1];
         rf_smd_io io = {(uint32_t)xt, (uint32_t)ot, 0, 0};
         rf_softmax_output_rounding(ot, &io.out_ut, &io.out_eta);
         rf_case c;
@@ -197,8 +198,11 @@ int main(void) {
           }
         }
       }
+      rf_dev_free(dx);
+      rf_dev_free(dgot);
+    }
     free(x); free(got); free(enc); free(yh); free(yd); free(relh); free(info); free(rec);
-    rf_dev_free(dx); rf_dev_free(dgot); rf_dev_free(dy); rf_dev_free(dinfo); rf_dev_free(drec);
+    rf_dev_free(dy); rf_dev_free(dinfo); rf_dev_free(drec);
   }
   printf("%zu rows judged, %zu disagreements\n", rows_seen, mismatches);
   for (size_t tp = 0; tp < N_PAIRS; tp++) {
