@@ -1,9 +1,11 @@
 /* The softmax oracle and judge on the device (softmax_device.h): one block per row, the
  * formulas of oracle/softmax_row_math.h, block reductions in LDS. Written apart from the
- * softmax variants (nothing shared but port.h). Summation order differs from the host's
- * left-to-right loop; every bound used holds for any order (a sum of C nonnegative terms in
- * any order is within γ_{C-1}: each term meets at most C - 1 additions), so the verdicts are
- * the host's, the reported figures may differ in their last bits. */
+ * softmax variants (nothing shared but port.h and model/dtype_bits.h, the model's exact 16-bit
+ * conversions). Summation order differs from the host's left-to-right loop; every bound used
+ * holds for any order (a sum of C nonnegative terms in any order is within γ_{C-1}: each term
+ * meets at most C - 1 additions), so the verdicts are the host's, the reported figures may
+ * differ in their last bits. Inputs and outputs may be f16 or bf16, read exactly (rfs_load),
+ * a 16-bit output's bound widened (softmax_device.h). */
 #include "port.h"
 #include "softmax_device.h"
 #include "oracle/softmax_row_math.h"
@@ -138,8 +140,9 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restri
   RF_SHARED(unsigned, wj, RFS_BLOCK);
   const unsigned t = threadIdx.x;
   /* A 16-bit output: every bound widened by its final rounding as bounds.c's
-   * rf_bound_softmax_output widens it (rf_smr_out_*); a float32 output is left as it is. */
-  const int wide = io.out_dtype != 0u;
+   * rf_bound_softmax_output widens it (rf_smr_out_*), under the same condition (u_t != 0); a
+   * float32 output is left as it is. */
+  const int wide = io.out_ut != 0;
   const double ut = io.out_ut, eta = io.out_eta;
   for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
     const rf_smd_row r = info[row];
