@@ -35,7 +35,7 @@
  * only on cases of at most that many elements here, so one slow kernel does not set the
  * campaign's pace; the target prints each cap at start ("redfuzz fuzz: size cap: ...", in
  * the campaign summary of scripts/fuzz.sh); `redfuzz sweep` runs it at every size. Cases the
- * host makes and judges on every backend (16-bit softmax, the log ops) are kept to 2^16
+ * host makes and judges on every backend (the log ops) are kept to 2^16
  * elements (run/fuzz_select.c, cap_host_cost), and GPU threads to 2^16 on the simulator,
  * 2^20 on GPUs (run/backend.c says why). */
 #include <math.h>
@@ -144,8 +144,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
               "(slow beyond; sweeps run it at every size)\n", v->name,
               (unsigned long long)v->fuzz_max_n);
   }
-  fprintf(stderr, "redfuzz fuzz: size cap: cases made and judged on the host (16-bit softmax, "
-          "logsumexp, logsoftmax) have at most %u elements (sweeps take every size)\n",
+  fprintf(stderr, "redfuzz fuzz: size cap: cases made and judged on the host (logsumexp, "
+          "logsoftmax) have at most %u elements (sweeps take every size)\n",
           RF_FUZZ_HOST_MAX_ELEMS);
   if (limits.max_threads)
     fprintf(stderr, "redfuzz fuzz: size cap: cases ask for at most %llu GPU threads (larger "

@@ -9,7 +9,13 @@
  * result, so 1.5 against the exact value); ROCm's ocml exp for double within 1 ulp (HIP math
  * API reference); the simulator runs glibc's (softmax_double.c). The oracle's bound assumes 2
  * (RF_SM_DOUBLE_EXP_ULPS), which covers each. Division and the sums are IEEE binary64 on each
- * (no flush of subnormal doubles). */
+ * (no flush of subnormal doubles).
+ *
+ * Inputs and outputs in float32, f16 or bf16 (rf_dtype numbers: 0, 1, 2): a 16-bit element is
+ * read through model/dtype_bits.h's exact conversion, as the host reads it (the runner's
+ * rf_generate values, rf_dtype_load), and a 16-bit output's bound is widened by its final
+ * rounding with oracle/softmax_row_math.h's rf_smr_out_* (bounds.c's rf_bound_softmax_output),
+ * u_t and eta_t given by the host (rf_softmax_output_rounding, oracle/bounds.h). */
 #ifndef RF_SOFTMAX_DEVICE_H
 #define RF_SOFTMAX_DEVICE_H
 #include <stddef.h>
@@ -50,17 +56,26 @@ typedef struct {
   uint32_t pad;
 } rf_smd_rec;
 
-/* Enqueues the oracle of x (rows x cols, device) into y (rows * cols doubles) and info (rows),
- * on stream (NULL = default). 0 or the launch error. Nothing for an empty shape. */
-int rf_smd_oracle_launch(const float *x, uint32_t rows, uint32_t cols, double *y,
-                         rf_smd_row *info, void *stream);
-/* Enqueues the check of one variant's output `got` against the oracle's y and info, with the
- * variant's bound parameters p (rf_softmax_bound_params), into out (rows records).
- * plant != 0: a test hook that calls every row it decided a pass (a judge that misses a
- * failure), which the host's re-checks must catch. */
-int rf_smd_judge_launch(const float *x, const float *got, const double *y,
+/* The types of a judge launch: the input's and the output's (0 f32, 1 f16, 2 bf16) and, for a
+ * 16-bit output, u_t = 2^-p and eta_t = 2^(emin - p) of its type (0 for a float32 output). */
+typedef struct {
+  uint32_t x_dtype, out_dtype;
+  double out_ut, out_eta;
+} rf_smd_io;
+
+/* Enqueues the oracle of x (rows x cols elements of type x_dtype, device) into y (rows * cols
+ * doubles) and info (rows), on stream (NULL = default). 0 or the launch error (1 for a type
+ * it does not know). Nothing for an empty shape. */
+int rf_smd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
+                         double *y, rf_smd_row *info, void *stream);
+/* Enqueues the check of one variant's output `got` (io->out_dtype) against the oracle's y and
+ * info, with the variant's bound parameters p (rf_softmax_bound_params), into out (rows
+ * records). plant != 0: a test hook that calls every row it decided a pass (a judge that
+ * misses a failure), which the host's re-checks must catch. */
+int rf_smd_judge_launch(const void *x, const void *got, const double *y,
                         const rf_smd_row *info, uint32_t rows, uint32_t cols,
-                        const rf_smr_params *p, uint32_t plant, rf_smd_rec *out, void *stream);
+                        const rf_smr_params *p, const rf_smd_io *io, uint32_t plant,
+                        rf_smd_rec *out, void *stream);
 #ifdef __cplusplus
 }
 #endif

@@ -1,12 +1,15 @@
 /* The softmax oracle and judge on the device (softmax_device.h): one block per row, the
  * formulas of oracle/softmax_row_math.h, block reductions in LDS. Written apart from the
- * softmax variants (nothing shared but port.h). Summation order differs from the host's
- * left-to-right loop; every bound used holds for any order (a sum of C nonnegative terms in
- * any order is within γ_{C-1}: each term meets at most C - 1 additions), so the verdicts are
- * the host's, the reported figures may differ in their last bits. */
+ * softmax variants (nothing shared but port.h and model/dtype_bits.h, the model's exact 16-bit
+ * conversions). Summation order differs from the host's left-to-right loop; every bound used
+ * holds for any order (a sum of C nonnegative terms in any order is within γ_{C-1}: each term
+ * meets at most C - 1 additions), so the verdicts are the host's, the reported figures may
+ * differ in their last bits. Inputs and outputs may be f16 or bf16, read exactly (rfs_load),
+ * a 16-bit output's bound widened (softmax_device.h). */
 #include "port.h"
 #include "softmax_device.h"
 #include "oracle/softmax_row_math.h"
+#include "model/dtype_bits.h"
 
 #define RFS_BLOCK 256u
 #define RFS_MAX_GRID 1024u
@@ -25,6 +28,14 @@ static __device__ double rfs_reduce(double *buf, double v, int op) {
   return r;
 }
 
+/* Element i of a row in type dt (rf_dtype: 0 f32, 1 f16, 2 bf16), as the float it is: the
+ * host judges a 16-bit input or output through the same exact conversion (model/dtype.h's
+ * rf_dtype_load is model/dtype_bits.h's). dt is uniform across the grid. */
+static __device__ __forceinline__ float rfs_load(const void *__restrict__ p, size_t i, unsigned dt) {
+  if (dt == 0u) return ((const float *)p)[i];
+  return rf_half_to_f32(dt, ((const uint16_t *)p)[i]);
+}
+
 static __device__ __forceinline__ int rfs_finite_f(float v) {
   return (__float_as_uint(v) & 0x7f800000u) != 0x7f800000u;
 }
@@ -32,21 +43,22 @@ static __device__ __forceinline__ int rfs_finite_f(float v) {
 /* Launched with RFS_BLOCK threads, bounded for 1024 like every kernel
  * (scripts/check-launch-resources.sh): with the special-row rules it took 66 registers. */
 __global__ void __launch_bounds__(1024)
-rf_smd_oracle_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+rf_smd_oracle_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, unsigned cols,
                      double *__restrict__ y, rf_smd_row *__restrict__ info) {
   RF_SHARED(double, buf, RFS_BLOCK);
   const unsigned t = threadIdx.x;
   for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
-    const float *xr = x + (size_t)row * cols;
+    const size_t x0 = (size_t)row * cols;
     double *yr = y + (size_t)row * cols;
+    const float first = rfs_load(x, x0, dt);
     /* The maximum, and whether the row is finite and constant (softmax_double.c). */
     /* NaN and +inf poison the row; -inf elements are deep ones (softmax_special.h). */
     float m = -1.0f / 0.0f;
     double poisoned = 0, uneq = 0;
     for (unsigned j = t; j < cols; j += blockDim.x) {
-      const float v = xr[j];
+      const float v = rfs_load(x, x0 + j, dt);
       poisoned = rf_smr_poisons(v) ? 1 : poisoned;
-      uneq = v == xr[0] ? uneq : 1;
+      uneq = v == first ? uneq : 1;
       m = v > m ? v : m;
     }
     poisoned = rfs_reduce(buf, poisoned, 1);
@@ -71,7 +83,7 @@ rf_smd_oracle_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
     const double md = m;
     double s = 0, dmax = 0;
     for (unsigned j = t; j < cols; j += blockDim.x) {
-      const double d = (double)xr[j] - md;
+      const double d = (double)rfs_load(x, x0 + j, dt) - md;
       double e = 0;
       if (d >= RF_SMR_DEEP_D) {
         e = exp(d);
@@ -92,9 +104,10 @@ rf_smd_oracle_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
     for (unsigned j = t; j < cols; j += blockDim.x) {
       const double yj = yr[j] / s;
       yr[j] = yj;
-      const double dd = (double)m - (double)xr[j];
+      const float xj = rfs_load(x, x0 + j, dt);
+      const double dd = (double)m - (double)xj;
       span = dd > span ? dd : span;
-      const double D = rf_smr_D(m, xr[j]);
+      const double D = rf_smr_D(m, xj);
       if (D < 0) {
         deep += 1;
       } else {
@@ -117,32 +130,38 @@ static __device__ __forceinline__ int rfs_worse(double q, unsigned j, double bq,
 
 /* Launched with RFS_BLOCK threads, but bounded for 1024 like every kernel
  * (scripts/check-launch-resources.sh): unbounded, nvcc gave it 138 registers a thread. */
-__global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const float *__restrict__ x, const float *__restrict__ got,
+__global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restrict__ x, const void *__restrict__ got,
                                     const double *__restrict__ y,
                                     const rf_smd_row *__restrict__ info, unsigned rows,
-                                    unsigned cols, rf_smr_params p, unsigned plant,
+                                    unsigned cols, rf_smr_params p, rf_smd_io io, unsigned plant,
                                     rf_smd_rec *__restrict__ out) {
   RF_SHARED(double, buf, RFS_BLOCK);
   RF_SHARED(double, wq, RFS_BLOCK);
   RF_SHARED(unsigned, wj, RFS_BLOCK);
   const unsigned t = threadIdx.x;
+  /* A 16-bit output: every bound widened by its final rounding as bounds.c's
+   * rf_bound_softmax_output widens it (rf_smr_out_*), under the same condition (u_t != 0); a
+   * float32 output is left as it is. */
+  const int wide = io.out_ut != 0;
+  const double ut = io.out_ut, eta = io.out_eta;
   for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
     const rf_smd_row r = info[row];
+    const size_t r0 = (size_t)row * cols;
     rf_smd_rec rec = {0, 0, 0, 0, 0, 0, RF_SMD_UNDECIDED, 0};
     if (r.kind == RF_SMD_REFUSED) {
       if (t == 0) out[row] = rec;
       continue;
     }
     if (r.kind == RF_SMD_NAN_ROW) {   /* every output NaN, or the row is wrong */
-      const float *gr = got + (size_t)row * cols;
       double wrong = 0;
-      for (unsigned j = t; j < cols; j += blockDim.x) wrong = rf_smr_nan_row_ok(gr[j]) ? wrong : 1;
+      for (unsigned j = t; j < cols; j += blockDim.x)
+        wrong = rf_smr_nan_row_ok(rfs_load(got, r0 + j, io.out_dtype)) ? wrong : 1;
       wrong = rfs_reduce(buf, wrong, 1);
       if (t == 0) {
         const double nan = 0.0 / 0.0;
         rec.bound = nan;
         rec.want = nan;
-        rec.got = gr[0];
+        rec.got = rfs_load(got, r0, io.out_dtype);
         rec.verdict = wrong != 0 && !plant ? RF_SMD_WRONG : RF_SMD_PASS;
         out[row] = rec;
       }
@@ -158,6 +177,7 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const float *__restr
       const double rel_true = rf_smr_abs((double)q * cols - 1.0);   /* exact */
       rel_c = rf_smr_fold_rel(0x1p-53, dn_one_minus(0x1p-53), rel_true);
       k.row_sum_bound = rel_true;
+      if (wide) rel_c = rf_smr_out_rel(rel_c, ut);
     } else {
       const rf_smr_facts f = {cols, r.n_deep, r.span, r.D_max, r.yd_s};
       useless = rf_smr_consts_make(&p, &f, r.rel, RF_SMR_ABS, &k) != 0;
@@ -166,44 +186,51 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const float *__restr
       if (t == 0) out[row] = rec;
       continue;
     }
-    const float *xr = x + (size_t)row * cols, *gr = got + (size_t)row * cols;
-    const double *yr = y + (size_t)row * cols;
+    if (wide) {   /* a constant row's abs_floor and abs_kernel are 0 before the widening */
+      k.abs_floor = rf_smr_out_abs(k.abs_floor, ut, eta);
+      k.abs_kernel = rf_smr_out_abs(k.abs_kernel, ut, eta);
+      k.row_sum_bound = rf_smr_out_row_sum(k.row_sum_bound, ut, eta, cols);
+    }
+    const double *yr = y + r0;
     double wrong = 0, nonfinite = 0, unsure = 0, sum = 0, asum = 0, not_q = 0;
     const float q_c = 1.0f / (float)cols;   /* constant rows: RN(1/C), the only right output */
     double bq = -1, berr = 0, bbound = 0, bwant = 0;
     float bgot = 0;
     unsigned bj = 0xffffffffu;
     for (unsigned j = t; j < cols; j += blockDim.x) {
-      const float g = gr[j];
+      const float g = rfs_load(got, r0 + j, io.out_dtype);
       const double yv = yr[j];
-      double rel, err;
+      double rel, rel_k = 0;
+      if (r.kind == RF_SMD_CONSTANT) {
+        rel = rel_c;
+      } else {
+        const double D = rf_smr_D(r.m, rfs_load(x, r0 + j, io.x_dtype));
+        rel_k = D >= 0 ? up_mul_add_pos(k.kappa, D, k.beta1) : 0;
+        rel = D >= 0 ? up_mul_add_pos(k.kappa_f, D, k.beta_f) : k.rel_deep;
+        if (wide) {
+          rel_k = rf_smr_out_rel(rel_k, ut);
+          rel = rf_smr_out_rel(rel, ut);
+        }
+      }
+      double err;
       if (!rfs_finite_f(g)) {
         nonfinite = 1;
         err = 1.0 / 0.0;
-        rel = r.kind == RF_SMD_CONSTANT ? rel_c : 0;
-        if (r.kind != RF_SMD_CONSTANT) {
-          const double D = rf_smr_D(r.m, xr[j]);
-          rel = D >= 0 ? up_mul_add_pos(k.kappa_f, D, k.beta_f) : k.rel_deep;
-        }
       } else {
         err = rf_smr_abs((double)g - yv);
         sum += g;
         asum += rf_smr_abs(g);
         if (r.kind == RF_SMD_CONSTANT) {
-          rel = rel_c;
-          if (!rf_smr_within(rel_c, 0, g, yv)) wrong = 1;
+          if (!rf_smr_within(rel_c, k.abs_floor, g, yv)) wrong = 1;
           if (g != q_c) not_q = 1;
         } else {
-          const double D = rf_smr_D(r.m, xr[j]);
-          const double rel_k = D >= 0 ? up_mul_add_pos(k.kappa, D, k.beta1) : 0;
-          rel = D >= 0 ? up_mul_add_pos(k.kappa_f, D, k.beta_f) : k.rel_deep;
           const int c = rf_smr_check(rel_k, k.abs_kernel, r.rel, RF_SMR_ABS, g, yv);
           if (c == RF_SMR_UNSURE) unsure = 1;
           else if (c == RF_SMR_FAIL) wrong = 1;
         }
       }
       /* The worst element as the host judge picks it (err / allowed, the first among equals). */
-      const double allowed = rel * yv + (r.kind == RF_SMD_CONSTANT ? 0 : k.abs_floor);
+      const double allowed = rel * yv + k.abs_floor;
       const double q = err == 0 ? 0 : allowed == 0 ? 1.0 / 0.0 : err / allowed;
       if (rfs_worse(q, j, bq, bj)) {
         bq = q; bj = j; berr = err; bbound = allowed; bwant = yv; bgot = g;
@@ -232,10 +259,12 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const float *__restr
       rec.ratio = bq; rec.err = berr; rec.bound = bbound; rec.want = bwant; rec.got = bgot;
       rec.col = bj;
       /* The row sum (run/judge.c, row_sum_surely_within): decided here only when surely within
-       * its bound; otherwise the host sums exactly. A constant row whose every output is
-       * RN(1/C) sums to C RN(1/C) exactly (48 bits), which is its bound: within. */
+       * its bound; otherwise the host sums exactly. A constant row with a float32 output whose
+       * every element is RN(1/C) sums to C RN(1/C) exactly (48 bits), which is its bound:
+       * within. A 16-bit output's constant row has no such shortcut (its elements are RN_t of
+       * the kernel's value, the bound widened): the surely-within test, as any row. */
       const double serr = 1.01 * (double)cols * 0x1p-53 * asum;
-      const int sum_ok = r.kind == RF_SMD_CONSTANT
+      const int sum_ok = r.kind == RF_SMD_CONSTANT && !wide
                          ? not_q == 0
                          : (rf_smr_abs(sum - 1.0) + serr) * (1 + 0x1p-40) < k.row_sum_bound;
       rec.verdict = nonfinite != 0 ? RF_SMD_NONFINITE : wrong != 0 ? RF_SMD_WRONG
@@ -249,21 +278,23 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const float *__restr
 #if !defined(__HIP_DEVICE_COMPILE__)
 static unsigned rfs_grid(uint32_t rows) { return rows < RFS_MAX_GRID ? rows : RFS_MAX_GRID; }
 
-extern "C" int rf_smd_oracle_launch(const float *x, uint32_t rows, uint32_t cols, double *y,
-                                    rf_smd_row *info, void *stream) {
+extern "C" int rf_smd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
+                                    double *y, rf_smd_row *info, void *stream) {
   if (rows == 0 || cols == 0) return 0;
+  if (x_dtype > 2u) return 1;
   hipLaunchKernelGGL(rf_smd_oracle_kernel, dim3(rfs_grid(rows)), dim3(RFS_BLOCK), 0,
-                     (hipStream_t)stream, x, rows, cols, y, info);
+                     (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, y, info);
   return (int)hipGetLastError();
 }
 
-extern "C" int rf_smd_judge_launch(const float *x, const float *got, const double *y,
+extern "C" int rf_smd_judge_launch(const void *x, const void *got, const double *y,
                                    const rf_smd_row *info, uint32_t rows, uint32_t cols,
-                                   const rf_smr_params *p, uint32_t plant, rf_smd_rec *out,
-                                   void *stream) {
+                                   const rf_smr_params *p, const rf_smd_io *io, uint32_t plant,
+                                   rf_smd_rec *out, void *stream) {
   if (rows == 0 || cols == 0) return 0;
+  if (io->x_dtype > 2u || io->out_dtype > 2u) return 1;
   hipLaunchKernelGGL(rf_smd_judge_kernel, dim3(rfs_grid(rows)), dim3(RFS_BLOCK), 0,
-                     (hipStream_t)stream, x, got, y, info, rows, cols, *p, plant, out);
+                     (hipStream_t)stream, x, got, y, info, rows, cols, *p, *io, plant, out);
   return (int)hipGetLastError();
 }
 #endif

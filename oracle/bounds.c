@@ -379,11 +379,19 @@ rf_smr_params rf_softmax_bound_params(const rf_plan *plan, const rf_exp_model *e
   return p;
 }
 
-void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t) {
+void rf_softmax_output_rounding(rf_dtype t, double *ut, double *eta) {
   const rf_dtype_info *ti = rf_dtype_get(t);
+  *ut = *eta = 0;
   if (!ti || t == RF_DTYPE_F32) return;
   /* |RN_t(v) - v| <= u_t |v| + eta_t (docs/TOLERANCES.md, "Softmax output in a 16-bit type") */
-  const double ut = ldexp(1, -ti->p), eta = ldexp(1, ti->emin - ti->p);
+  *ut = ldexp(1, -ti->p);
+  *eta = ldexp(1, ti->emin - ti->p);
+}
+
+void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t) {
+  double ut, eta;
+  rf_softmax_output_rounding(t, &ut, &eta);
+  if (ut == 0) return;
   for (uint32_t j = 0; j < cols; j++) {
     b->rel[j] = rf_smr_out_rel(b->rel[j], ut);
     if (b->rel_kernel) b->rel_kernel[j] = rf_smr_out_rel(b->rel_kernel[j], ut);

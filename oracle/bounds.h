@@ -101,6 +101,10 @@ void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const
  * f32): rel += u_t (1 + rel), abs += eta_t (half the type's subnormal spacing), the row sum by
  * u_t (1 + its bound) + cols eta_t (docs/TOLERANCES.md, "Softmax output in a 16-bit type"). */
 void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t);
+/* u_t = 2^-p and eta_t = 2^(emin - p) of the 16-bit type t, the constants of that widening
+ * (0 and 0 for f32: no widening); the one definition for the host judge and the device's
+ * (kernels/softmax_device.h). */
+void rf_softmax_output_rounding(rf_dtype t, double *ut, double *eta);
 /* 1 when |y_hat - y_exact| <= rel[j] * y_exact + abs_floor (the right side rounded up, the
  * left side compared exactly); 0 for non-finite y_hat. This is the folded check: use it with
  * the y the bound was computed from (for the final decision, the MPFR oracle's). */

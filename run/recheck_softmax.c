@@ -14,6 +14,7 @@
 #include <string.h>
 #include "runner_internal.h"
 #include "model/gen.h"
+#include "model/dtype.h"
 
 /* Bigger jobs are re-checked in the batch: the queue holds RF_RECHECK_QUEUE of them, so the
  * outputs it copies stay within 1 GiB. */
@@ -24,7 +25,7 @@ enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };   /* runner_verdict.c's *
 typedef struct {
   const rf_variant *v;
   rf_plan plan;
-} sm_item;
+} sm_item;   /* the output's type is v->out_dtype; outs holds it as floats (exact) */
 
 typedef struct {
   rf_runner *r;        /* the caller's: counters, at release (its thread) */
@@ -69,7 +70,8 @@ static void sm_run(void *ctx, char *why, size_t len) {
     rf_result res;
     memset(&res, 0, sizeof res);
     res.variant = j->item[i].v;
-    rf_judge_softmax(jc, &bc, &j->item[i].plan, j->outs + i * j->elems, &res);
+    rf_judge_softmax_typed(jc, &bc, &j->item[i].plan, j->item[i].v->out_dtype,
+                           j->outs + i * j->elems, &res);
     if (res.verdict == RF_V_PASS) continue;
     snprintf(why, len,
              "harness failure: the device verdict record differs from the host judge (host: %s, "
@@ -132,8 +134,11 @@ int rf_runner_softmax_recheck_queue(rf_runner *r, const pending *ps, size_t n,
       continue;
     }
     j->item[j->k] = (sm_item){ps[i].v, ps[i].plan};
-    memcpy(j->outs + j->k * elems, rf_arena_host(&r->arena, ps[i].out_slot[0]),
-           elems * sizeof(float));
+    /* A 16-bit output converted exactly, as judge_variant's got_as_floats does (runner.c). */
+    const void *got = rf_arena_host(&r->arena, ps[i].out_slot[0]);
+    float *o = j->outs + j->k * elems;
+    if (ps[i].v->out_dtype == RF_DTYPE_F32) memcpy(o, got, elems * sizeof(float));
+    else for (uint64_t e = 0; e < elems; e++) o[e] = rf_dtype_load(ps[i].v->out_dtype, got, e);
     j->k++;
   }
   const char *why = rf_recheck_queue_push_fn(&r->rq, sm_run, sm_release, j,

@@ -27,8 +27,10 @@
  * exact answers are all made on the device (REDFUZZ_DEVICE_MIN_ELEMS and up). Never in serial
  * mode (it times and synchronises each variant on its own).
  *
- * Softmax (a case runs alone): the double-precision row oracle with its rigorous margin and
- * every element's check against the variant's bound run on the device
+ * Softmax (a case runs alone; float32, f16 or bf16 input, output in the input's type or
+ * float32): the double-precision row oracle with its rigorous margin and
+ * every element's check against the variant's bound (a 16-bit output's widened by its final
+ * rounding, as the host widens it) run on the device
  * (kernels/softmax_device.h, with oracle/softmax_row_math.h's formulas, the host's); each
  * variant's record per row says pass, or names a failure or a row it could not decide (an
  * element within the oracle's margin of its bound, a row sum not surely within its bound, a
@@ -57,9 +59,9 @@ void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
 #define RF_SMD_MAX_ROWS (1u << 16)
 
 int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c) {
-  /* Up to 2^16 rows: a record per row and variant comes back (48 bytes each). */
-  /* float32 only: 16-bit cases are made and solved on the host (runner_device.c). */
-  if (c->op != RF_OP_SOFTMAX || c->dtype != RF_DTYPE_F32 || !r->device_verdict || r->serial ||
+  /* Up to 2^16 rows: a record per row and variant comes back (48 bytes each). Every input
+   * type: the device reads f16 and bf16 inputs and outputs as the floats they are. */
+  if (c->op != RF_OP_SOFTMAX || !r->device_verdict || r->serial ||
       r->softmax_mpfr_only || r->softmax_upgrade_all || !rf_case_elems(c) ||
       c->rows > RF_SMD_MAX_ROWS)
     return 0;
@@ -172,11 +174,13 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
   double *y = r->smd_dev;
   rf_smd_row *info = (rf_smd_row *)(y + rf_case_elems(c));
   rf_smd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
-  e = rf_smd_oracle_launch(bc->dev_x, c->rows, c->cols, y, info, NULL);
+  e = rf_smd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, y, info, NULL);
   for (size_t i = 0; i < r->vd_n && !e; i++) {
     const rf_smr_params prm = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
+    rf_smd_io io = {(uint32_t)c->dtype, (uint32_t)ps[i].v->out_dtype, 0, 0};
+    rf_softmax_output_rounding(ps[i].v->out_dtype, &io.out_ut, &io.out_eta);   /* as judge.c */
     e = rf_smd_judge_launch(bc->dev_x, rf_arena_dev(&r->arena, ps[i].out_slot[0]), y, info,
-                            c->rows, c->cols, &prm, (uint32_t)r->verdict_plant,
+                            c->rows, c->cols, &prm, &io, (uint32_t)r->verdict_plant,
                             recs + i * c->rows, NULL);
   }
   if (!e) e = rf_dev_last_error();
