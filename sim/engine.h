@@ -141,6 +141,10 @@ extern void (*coverage_hook)(CoveragePhase phase);
 /* True in the fuzz build when the kernels have SanitizerCoverage counters (with or without
  * the hook): one global array per module, so blocks never run on several threads. */
 extern bool coverage_counters;
+/* Defined with the folding (sim/kernel_coverage.cpp), so only where it is linked: true makes
+ * it fold with plain byte loops, the reference its block folds must equal
+ * (tests/sim/coverage_fold.hip; REDFUZZ_COVERAGE_FOLD=reference sets it). */
+extern bool coverage_reference_fold;
 
 /* Relative source path for messages (the project root prefix stripped). */
 const char *short_path(const char *file);

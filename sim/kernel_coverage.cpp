@@ -29,6 +29,9 @@
 #include <string.h>
 #include <vector>
 #include "engine.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 extern "C" {
 // Defined by the linker around the executable's counters and PC table (absent: no counters).
@@ -39,6 +42,9 @@ extern const uintptr_t __stop___sancov_pcs[] __attribute__((weak, visibility("hi
 }
 
 namespace rf_sim {
+
+bool coverage_reference_fold;
+
 namespace {
 
 uint8_t *counters;
@@ -46,14 +52,15 @@ size_t ncounters;
 std::vector<uint8_t> peak;                // per counter: what the launch's end writes back
 std::vector<uint32_t> func_lo, func_hi;   // per counter: its function's counters [lo, hi)
 size_t hot_lo, hot_hi;                    // the functions this launch has run so far
+size_t hot_blo, hot_bhi;                  // the same, widened to whole 32-byte blocks
 unsigned since_full;
 
 /* A switch that folds every counter after this many that fold only the hot range. */
 constexpr unsigned kFullFoldEvery = 64;
 
-/* Counters and peaks never overlap: restrict lets the compiler fold 32 bytes per vector
- * instruction (the byte loop was a sixth of a fuzz execution's time). */
-void fold_bytes(uint8_t *__restrict__ c, uint8_t *__restrict__ p, size_t n) {
+/* The plain byte loop: the reference the block folds below must equal (REDFUZZ_COVERAGE_FOLD=
+ * reference, tests/sim/coverage_fold.hip), and the section's last partial block. */
+void fold_bytes(uint8_t *c, uint8_t *p, size_t n) {
   for (size_t i = 0; i < n; i++) {
     uint8_t v = c[i];
     p[i] = v > p[i] ? v : p[i];
@@ -61,44 +68,105 @@ void fold_bytes(uint8_t *__restrict__ c, uint8_t *__restrict__ p, size_t n) {
   }
 }
 
-/* Folds counters [lo, hi), skipping clean 32-byte blocks with four word loads. The range is
- * widened to whole 32-byte blocks of the section (never past its end): a hot range is a few
- * dozen counters at any offset, and its unaligned ends went through the byte loop, a tenth
- * of a fuzz execution's time. The extra counters belong to neighbouring functions, folded
- * now rather than at the next full fold, which only shortens what their counts sum over. */
-void fold_range(size_t lo, size_t hi) {
+/* One whole 32-byte block: a mask of its nonzero counters (bit i: counter i), and the fold of
+ * a block with explicit vector loads and stores. The byte loop above, compiled, is vectorised
+ * behind run-time overlap and length checks for every call, and the full fold looked at each
+ * byte of a touched block for the hot range: together ~155 instructions per switch, 30 % of
+ * an execution (callgrind, docs/SIMULATOR.md "The fuzz campaign"). */
+#if defined(__SSE2__)
+inline uint32_t nonzero_mask(const uint8_t *c) {
+  const __m128i z = _mm_setzero_si128();
+  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(c));
+  __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(c + 16));
+  uint32_t lo = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(a, z)));
+  uint32_t hi = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(b, z)));
+  return ~(lo | hi << 16);
+}
+
+/* Whether 64 bytes are all zero: the full fold's test for the clean majority of the section. */
+inline bool clean64(const uint8_t *c) {
+  const __m128i *v = reinterpret_cast<const __m128i *>(c);
+  __m128i a = _mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1));
+  __m128i b = _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3));
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(a, b), _mm_setzero_si128())) == 0xffff;
+}
+
+inline void fold_block(uint8_t *__restrict__ c, uint8_t *__restrict__ p) {
+  __m128i *cv = reinterpret_cast<__m128i *>(c), *pv = reinterpret_cast<__m128i *>(p);
+  __m128i a = _mm_loadu_si128(cv), b = _mm_loadu_si128(cv + 1);
+  _mm_storeu_si128(pv, _mm_max_epu8(a, _mm_loadu_si128(pv)));
+  _mm_storeu_si128(pv + 1, _mm_max_epu8(b, _mm_loadu_si128(pv + 1)));
+  _mm_storeu_si128(cv, _mm_setzero_si128());
+  _mm_storeu_si128(cv + 1, _mm_setzero_si128());
+}
+#else
+inline uint32_t nonzero_mask(const uint8_t *c) {
+  uint32_t m = 0;
+  for (unsigned i = 0; i < 32; i++) m |= uint32_t{c[i] != 0} << i;
+  return m;
+}
+
+inline bool clean64(const uint8_t *c) {
+  uint64_t w[8];
+  memcpy(w, c, sizeof w);
+  return (w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) == 0;
+}
+
+inline void fold_block(uint8_t *c, uint8_t *p) { fold_bytes(c, p, 32); }
+#endif
+
+/* Folds the hot range, skipping clean 32-byte blocks. */
+void fold_hot() {
   uint8_t *c = counters, *p = peak.data();
-  lo &= ~size_t{31};
-  hi = (hi + 31) & ~size_t{31};
-  if (hi > ncounters) hi = ncounters;
+  size_t lo = hot_blo, hi = hot_bhi;
+  if (coverage_reference_fold) return fold_bytes(c + lo, p + lo, hi - lo);
   size_t i = lo;
-  for (; i + 32 <= hi; i += 32) {
-    uint64_t w[4];
-    memcpy(w, c + i, sizeof w);
-    if ((w[0] | w[1] | w[2] | w[3]) == 0) continue;
-    fold_bytes(c + i, p + i, 32);
-  }
+  for (; i + 32 <= hi; i += 32)
+    if (nonzero_mask(c + i)) fold_block(c + i, p + i);
   fold_bytes(c + i, p + i, hi - i);
 }
 
-/* Every counter; the functions of those that changed join the hot range. */
+/* Counter i ran: its function joins the hot range. */
+inline void heat(size_t i) {
+  if (hot_lo >= hot_hi) hot_lo = func_lo[i], hot_hi = func_hi[i];
+  if (func_lo[i] < hot_lo) hot_lo = func_lo[i];
+  if (func_hi[i] > hot_hi) hot_hi = func_hi[i];
+}
+
+/* A touched 32-byte block: its functions join the hot range, and it is folded. Functions are
+ * consecutive counter ranges in index order, so the first and the last nonzero counter of the
+ * block give the smallest start and the largest end of its touched functions. */
+inline void fold_touched_block(size_t b) {
+  uint32_t m = nonzero_mask(counters + b);
+  if (!m) return;
+  heat(b + static_cast<unsigned>(__builtin_ctz(m)));
+  heat(b + 31 - static_cast<unsigned>(__builtin_clz(m)));
+  fold_block(counters + b, peak.data() + b);
+}
+
+/* Every counter; the functions of those that changed join the hot range. Most of the
+ * section is clean at any switch: it is tested 64 bytes at a time. */
 void fold_all() {
-  for (size_t b = 0; b < ncounters; b += 32) {
-    size_t e = b + 32 < ncounters ? b + 32 : ncounters;
-    if (e - b == 32) {
-      uint64_t w[4];
-      memcpy(w, counters + b, sizeof w);
-      if ((w[0] | w[1] | w[2] | w[3]) == 0) continue;
+  size_t b = 0;
+  if (!coverage_reference_fold) {
+    for (; b + 64 <= ncounters; b += 64) {
+      if (clean64(counters + b)) continue;
+      fold_touched_block(b);
+      fold_touched_block(b + 32);
     }
-    for (size_t i = b; i < e; i++) {
-      if (!counters[i]) continue;
-      if (hot_lo >= hot_hi) hot_lo = func_lo[i], hot_hi = func_hi[i];
-      if (func_lo[i] < hot_lo) hot_lo = func_lo[i];
-      if (func_hi[i] > hot_hi) hot_hi = func_hi[i];
-    }
-    fold_bytes(counters + b, peak.data() + b, e - b);
+    if (b + 32 <= ncounters) fold_touched_block(b), b += 32;
   }
+  for (size_t i = b; i < ncounters; i++)
+    if (counters[i]) heat(i);
+  fold_bytes(counters + b, peak.data() + b, ncounters - b);
   since_full = 0;
+  // The switches until the next full fold fold the hot range widened to whole 32-byte blocks
+  // of the section (never past its end): a hot range is a few dozen counters at any offset.
+  // The extra counters belong to neighbouring functions, folded now rather than at the next
+  // full fold, which only shortens what their counts sum over.
+  hot_blo = hot_lo & ~size_t{31};
+  hot_bhi = (hot_hi + 31) & ~size_t{31};
+  if (hot_bhi > ncounters) hot_bhi = ncounters;
 }
 
 /* A stretch of one thread touches a few dozen counters of the kernel's own function (and of
@@ -111,7 +179,7 @@ void fold_segment() {
   if (hot_lo >= hot_hi || ++since_full >= kFullFoldEvery)
     fold_all();
   else
-    fold_range(hot_lo, hot_hi);
+    fold_hot();
 }
 
 void on_launch(CoveragePhase phase) {
@@ -153,11 +221,13 @@ void index_functions() {
 
 struct Install {
   Install() {
-    // REDFUZZ_COVERAGE_FOLD=0: plain wrapping counters (to measure what the folding buys).
+    // REDFUZZ_COVERAGE_FOLD=0: plain wrapping counters (to measure what the folding buys);
+    // =reference: the same folds with the byte loops (to measure what the block folds buy).
     if (!__start___sancov_cntrs || __stop___sancov_cntrs <= __start___sancov_cntrs) return;
     coverage_counters = true;  // folded or not, they are global: blocks stay sequential
     const char *fold = getenv("REDFUZZ_COVERAGE_FOLD");
     if (fold && strcmp(fold, "0") == 0) return;
+    if (fold && strcmp(fold, "reference") == 0) coverage_reference_fold = true;
     counters = __start___sancov_cntrs;
     ncounters = static_cast<size_t>(__stop___sancov_cntrs - __start___sancov_cntrs);
     peak.assign(ncounters, 0);

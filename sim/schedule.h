@@ -64,7 +64,11 @@ inline unsigned select_bit(uint64_t v, unsigned n) {
 
 /* One bit per thread of the block: set while the thread can run, with the number of set
  * bits kept per word and in all (the random schedule draws among them at every switch).
- * Inline: the schedule runs at every switch. */
+ * Inline: the schedule runs at every switch.
+ * The words outside [lo_, hi_) are empty: a phase's threads leave the set from the bottom
+ * (in-order) or the top (reverse) as they reach the barrier, and the searches start from
+ * where the last one found its thread instead of word 0 (or the last word): the same thread,
+ * without a pass over the emptied words at every switch (a block of 1024 threads has 16). */
 class RunSet {
  public:
   void set_size(unsigned n) { words_ = (n + 63) / 64; }  // per launch, before any block
@@ -76,11 +80,16 @@ class RunSet {
       c_[k].set(static_cast<uint8_t>(bits));
     }
     total_.set(n < words_ * 64 ? n : words_ * 64);
+    lo_.set(0);
+    hi_.set(words_);
   }
   void add(unsigned i) {
     uint64_t v = word(i).get();
     if (v & bit(i)) return;
     word(i).set(v | bit(i));
+    unsigned k = i >> 6;
+    if (k < lo_.get()) lo_.set(k);
+    if (k >= hi_.get()) hi_.set(k + 1);
     c_[i >> 6].set(static_cast<uint8_t>(c_[i >> 6].get() + 1));
     total_.set(total_.get() + 1);
   }
@@ -91,14 +100,22 @@ class RunSet {
     c_[i >> 6].set(static_cast<uint8_t>(c_[i >> 6].get() - 1));
     total_.set(total_.get() - 1);
   }
-  int lowest() const {  // -1 when empty
-    for (unsigned k = 0; k < words_; k++)
-      if (uint64_t v = w_[k].get()) return static_cast<int>(k * 64 + __builtin_ctzll(v));
+  int lowest() {  // -1 when empty
+    for (unsigned k = lo_.get(), end = hi_.get(); k < end; k++)
+      if (uint64_t v = w_[k].get()) {
+        lo_.set(k);
+        return static_cast<int>(k * 64 + __builtin_ctzll(v));
+      }
+    lo_.set(hi_.get());
     return -1;
   }
-  int highest() const {
-    for (unsigned k = words_; k-- > 0;)
-      if (uint64_t v = w_[k].get()) return static_cast<int>(k * 64 + 63 - __builtin_clzll(v));
+  int highest() {
+    for (unsigned k = hi_.get(), end = lo_.get(); k-- > end;)
+      if (uint64_t v = w_[k].get()) {
+        hi_.set(k + 1);
+        return static_cast<int>(k * 64 + 63 - __builtin_clzll(v));
+      }
+    hi_.set(lo_.get());
     return -1;
   }
   int lowest_in(unsigned lo, unsigned hi) const {  // in [lo, hi)
@@ -112,7 +129,7 @@ class RunSet {
   }
   unsigned count() const { return total_.get(); }
   int nth(unsigned n) const {  // the n-th runnable thread in ascending order
-    for (unsigned k = 0; k < words_; k++) {
+    for (unsigned k = lo_.get(), end = hi_.get(); k < end; k++) {
       unsigned c = c_[k].get();
       if (n >= c) {
         n -= c;
@@ -129,13 +146,14 @@ class RunSet {
   Relaxed<uint64_t> w_[kMaxBlockThreads / 64];
   Relaxed<uint8_t> c_[kMaxBlockThreads / 64];
   Relaxed<unsigned> total_;
+  Relaxed<unsigned> lo_, hi_;  // every word outside [lo_, hi_) is empty
   unsigned words_ = 0;
 };
 
 /* Next thread to run under `schedule` (RF_SIM_SCHED_*), or -1 when none is runnable.
  * wave-skew runs the lanes of skew_wave first (they run ahead to their next barrier or
  * exit), then the rest in order. */
-inline int pick_next(const RunSet &run, int schedule, Prng &rng, unsigned skew_wave, unsigned wave,
+inline int pick_next(RunSet &run, int schedule, Prng &rng, unsigned skew_wave, unsigned wave,
                      unsigned nthreads) {
   switch (schedule) {
     case 1:  // reverse

@@ -3,7 +3,10 @@
  * every thread runs once reads 1 (per-thread maximum), not the wrapped total 1024 % 256 = 0,
  * which is what the plain counters give (the planted failure: the hook switched off); that
  * a per-thread loop's counters follow the trip count; that a second launch does not add up;
- * and that host code's counts around launches are kept. */
+ * that host code's counts around launches are kept; and that the block folds give, counter
+ * for counter, what the reference byte loops give over a sequence of launches whose stretches
+ * reach device functions late (after the hot range has formed), with host code in between
+ * (the planted failure there: the plain counters differ from the reference). */
 #include <stdint.h>
 #include "sim/engine.h"
 #include "sim_test_util.h"
@@ -23,6 +26,42 @@ __global__ void loop_kernel(int *out, int k) {
   for (int i = 0; i < k; i++)
     if ((out[t] + i) % 3 != 0) acc += i;
   out[t] = acc;
+}
+
+/* Reached only by some threads, in a late stretch (after several barriers) and in a loop: the
+ * hot range grows at a full fold, and its counts until then are what the fold schedule
+ * defines (the same for the block folds and the reference). Its conditional stores are one
+ * edge each, so that it spans more than one 32-byte block of counters. */
+#define RF_COV_STEP(b) \
+  if (v & (1 << (b))) o[b] += v;
+__attribute__((noinline)) __device__ int late_helper(int *o, int v, int k) {
+  for (int i = 0; i < k; i++) {
+    v = v % 7 == 0 ? v / 7 : v * 3 + 1;
+    RF_COV_STEP(0) RF_COV_STEP(1) RF_COV_STEP(2) RF_COV_STEP(3) RF_COV_STEP(4) RF_COV_STEP(5)
+    RF_COV_STEP(6) RF_COV_STEP(7) RF_COV_STEP(8) RF_COV_STEP(9) RF_COV_STEP(10) RF_COV_STEP(11)
+    RF_COV_STEP(12) RF_COV_STEP(13) RF_COV_STEP(14) RF_COV_STEP(15) RF_COV_STEP(16)
+    RF_COV_STEP(17) RF_COV_STEP(18) RF_COV_STEP(19) RF_COV_STEP(20) RF_COV_STEP(21)
+    RF_COV_STEP(22) RF_COV_STEP(23)
+  }
+  return v;
+}
+#undef RF_COV_STEP
+
+constexpr unsigned kSteps = 24;  // late_helper's slots per thread
+
+__global__ void staged_kernel(int *out, int *scratch, int k) {
+  RF_SHARED(int, s, 256);
+  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  s[t] = out[g] + static_cast<int>(t);
+  __syncthreads();
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  int v = s[0];
+  if (t >= blockDim.x - 8 || static_cast<int>(t) == k)
+    v = late_helper(scratch + g * kSteps, v + static_cast<int>(t), k);
+  out[g] = v;
 }
 
 int host_steps;  // observed at the end, so the calls stay
@@ -58,10 +97,35 @@ static void clear_counters() {
   memset(__start___sancov_cntrs, 0, static_cast<size_t>(__stop___sancov_cntrs - __start___sancov_cntrs));
 }
 
+static size_t ncounters() { return static_cast<size_t>(__stop___sancov_cntrs - __start___sancov_cntrs); }
+
+/* The fixed sequence: the counters after it, from zeroed counters and buffer. */
+static std::vector<uint8_t> counters_after_sequence(int *out, int *scratch, unsigned threads,
+                                                    unsigned blocks) {
+  clear_counters();
+  hipMemset(out, 0, threads * blocks * sizeof(int));
+  hipMemset(scratch, 0, threads * blocks * kSteps * sizeof(int));
+  for (int round = 0; round < 3; round++) {
+    host_step();
+    hipLaunchKernelGGL(staged_kernel, dim3(blocks), dim3(threads), 0, 0, out, scratch, 5 + 20 * round);
+    hipLaunchKernelGGL(loop_kernel, dim3(blocks), dim3(threads), 0, 0, out, 3 + round);
+    host_step();
+    hipLaunchKernelGGL(staged_kernel, dim3(1), dim3(64), 0, 0, out, scratch, 40);
+  }
+  return std::vector<uint8_t>(__start___sancov_cntrs, __start___sancov_cntrs + ncounters());
+}
+
+static size_t differing(const std::vector<uint8_t> &a, const std::vector<uint8_t> &b) {
+  size_t d = 0;
+  for (size_t i = 0; i < a.size(); i++) d += a[i] != b[i];
+  return d;
+}
+
 int main() {
   CHECK_MSG(rf_sim::coverage_hook != nullptr, "the counter folding is not installed");
   const unsigned threads = 256, blocks = 4;
   int *out = dev_alloc<int>(threads * blocks);
+  int *scratch = dev_alloc<int>(threads * blocks * kSteps);
   rf_sim_configure(RF_SIM_SCHED_IN_ORDER, 1, 32);
   Range once = counters_of(reinterpret_cast<const void *>(&once_kernel));
   Range loop = counters_of(reinterpret_cast<const void *>(&loop_kernel));
@@ -95,9 +159,24 @@ int main() {
   CHECK_MSG(__start___sancov_cntrs[host.lo] == 4 && host_steps == 4, "host_step entry: %u, want 4",
             __start___sancov_cntrs[host.lo]);
 
+  // The block folds against the reference byte loops: every counter equal, so every feature
+  // libFuzzer derives from them is the same. The sequence reaches late_helper's edges.
+  rf_sim::coverage_reference_fold = true;
+  std::vector<uint8_t> reference = counters_after_sequence(out, scratch, threads, blocks);
+  rf_sim::coverage_reference_fold = false;
+  std::vector<uint8_t> fast = counters_after_sequence(out, scratch, threads, blocks);
+  Range late = counters_of(reinterpret_cast<const void *>(&late_helper));
+  CHECK_MSG(reference[late.lo] != 0 && late.hi - late.lo > 32,
+            "late_helper: entry count %u, %zu counters (want > 32)", reference[late.lo], late.hi - late.lo);
+  CHECK_MSG(differing(fast, reference) == 0, "block folds: %zu of %zu counters differ from the reference",
+            differing(fast, reference), reference.size());
+
   // The planted failure: without the folding the wrapped total hides the edge.
   auto hook = rf_sim::coverage_hook;
   rf_sim::coverage_hook = nullptr;
+  // ... and the comparison above sees a fold that does not fold.
+  std::vector<uint8_t> plain = counters_after_sequence(out, scratch, threads, blocks);
+  CHECK_MSG(differing(plain, reference) > 0, "plain counters equal the reference: the sequence shows nothing");
   clear_counters();
   hipLaunchKernelGGL(once_kernel, dim3(blocks), dim3(threads), 0, 0, out);
   CHECK_MSG(__start___sancov_cntrs[once.lo] == 0, "plain counters: once_kernel entry %u, expected to wrap to 0",
@@ -105,5 +184,6 @@ int main() {
   rf_sim::coverage_hook = hook;
   CHECK(rf_sim_take_status(nullptr, 0) == RF_SIM_OK);
   hipFree(out);
+  hipFree(scratch);
   return rf_test_done();
 }

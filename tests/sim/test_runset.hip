@@ -1,7 +1,8 @@
-/* The runnable set behind every schedule (sim/schedule.h): its counts and its n-th member
- * against a plain bit-by-bit reference, over random sequences of additions and removals at
- * every block size, so the random schedule picks exactly the threads it picked when nth
- * dropped the lowest bits one at a time (a found failure's schedule replays). */
+/* The runnable set behind every schedule (sim/schedule.h): its counts, its n-th, lowest and
+ * highest member against a plain bit-by-bit reference, over random sequences of additions and
+ * removals at every block size, so every schedule picks exactly the threads it picked when
+ * nth dropped the lowest bits one at a time and the searches started at word 0 (a found
+ * failure's schedule replays). */
 #include <vector>
 #include "sim/schedule.h"
 #include "sim_test_util.h"
@@ -21,12 +22,15 @@ static unsigned naive_count(const std::vector<bool> &in) {
   return c;
 }
 
-/* Every n of one state: nth and count as the reference says. */
-static bool agrees(const RunSet &run, const std::vector<bool> &in) {
+/* Every n of one state: nth and count as the reference says; the lowest and the highest
+ * member too (in-order's and reverse's picks, which move the set's search bounds). */
+static bool agrees(RunSet &run, const std::vector<bool> &in) {
   std::vector<int> members;  // the reference's n-th member is members[n]
   for (unsigned i = 0; i < in.size(); i++)
     if (in[i]) members.push_back(static_cast<int>(i));
   if (run.count() != members.size()) return false;
+  if (run.lowest() != (members.empty() ? -1 : members.front())) return false;
+  if (run.highest() != (members.empty() ? -1 : members.back())) return false;
   for (unsigned n = 0; n < members.size(); n++)
     if (run.nth(n) != members[n]) return false;
   return run.nth(static_cast<unsigned>(members.size())) == -1;
@@ -43,7 +47,11 @@ static void sizes_and_sequences() {
     std::vector<bool> in(size, true);
     bool ok = agrees(run, in);
     for (int step = 0; step < 3000 && ok; step++) {
-      unsigned i = rng.below(size);
+      // Half of the phases drain the set from the bottom or the top, as in-order and reverse
+      // phases do, with random re-additions below and above what is left.
+      unsigned i = rng.below(size), phase = static_cast<unsigned>(step / 97) % 4;
+      if (phase == 1 && rng.below(4)) i = static_cast<unsigned>(run.lowest() < 0 ? 0 : run.lowest());
+      if (phase == 3 && rng.below(4)) i = static_cast<unsigned>(run.highest() < 0 ? 0 : run.highest());
       // Additions of members and removals of non-members happen (a wave completing re-adds
       // lanes; the counts must not move then).
       if (rng.below(2)) {
