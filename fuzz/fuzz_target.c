@@ -102,6 +102,8 @@ static void print_profile(void) {
           st.verdict_batches, st.verdict_device_runs, st.verdict_host_runs, st.verdict_rechecks);
   fprintf(stderr, "redfuzz fuzz: softmax cases judged on the device: %llu (%llu made again on "
           "the host)\n", st.softmax_device_cases, st.softmax_device_to_host);
+  fprintf(stderr, "redfuzz fuzz: log-op cases judged on the device: %llu (%llu made again on "
+          "the host)\n", st.log_device_cases, st.log_device_to_host);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

@@ -62,9 +62,9 @@ static void cap_thread_cost(rf_case *c, uint64_t max_threads) {
 
 int rf_fuzz_host_path(const rf_case *c) {
   /* 16-bit 1-D cases (sum, max, argmax) are made and judged on the device like float32 ones
-   * (run/runner_device.c); 16-bit row ops and the log ops are not. */
-  return (c->dtype != RF_DTYPE_F32 && rf_op_has_rows(c->op)) || c->op == RF_OP_LOGSUMEXP ||
-         c->op == RF_OP_LOGSOFTMAX;
+   * (run/runner_device.c), and so are float32 log ops (runner_verdict.c); 16-bit row ops,
+   * log ops included, are not. */
+  return c->dtype != RF_DTYPE_F32 && rf_op_has_rows(c->op);
 }
 
 /* A case made and judged on the host costs that host tens of nanoseconds per element and

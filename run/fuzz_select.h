@@ -31,8 +31,8 @@ int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c);
  * (rf_fuzz_host_path) have at most this many elements (fuzz_select.c says why). */
 #define RF_FUZZ_HOST_MAX_ELEMS (1u << 16)
 /* 1 when c is made and judged on the host on every backend: a 16-bit row op (the device path
- * makes and judges 1-D cases of every type, runner_device.c, but float32 softmax only,
- * rf_runner_softmax_device_for) or a log op (no device judge). */
+ * makes and judges 1-D cases of every type, runner_device.c, but row ops in float32 only:
+ * softmax, logsumexp and log-softmax, rf_runner_row_device_for). */
 int rf_fuzz_host_path(const rf_case *c);
 /* The block size the thread cap (rf_limits.max_threads) counts when a case leaves the block
  * to the variant: the registry's usual default (softmax/row-reg's is 64). */

@@ -16,7 +16,7 @@
 
 /* The logf the variants call, as this backend computes it (bounds_log.c has the sources);
  * the simulator runs the host's. */
-static const rf_log_model *log_model(void) {
+const rf_log_model *rf_judge_log_model(void) {
 #if defined(RF_BACKEND_CUDA)
   return &RF_LOG_CUDA_LOGF;
 #elif defined(RF_BACKEND_HIP)
@@ -149,7 +149,7 @@ static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *pl
   const long long base = logsumexp ? i : (long long)i * c->cols;
   rf_lse_bound b, b_hi;
   if (bc->o->row_mpfr[i]) {
-    rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, row, &b);
+    rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, row, &b);
     for (uint32_t j = 0; j < n; j++)
       judge_exact(res, logsumexp, &b, ot, gr[j], logsumexp ? row->lse : yr[j], base + j);
     return 1;
@@ -158,8 +158,8 @@ static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *pl
   const rf_lse_margin *mg = &bc->o->lse_margin[i];
   rf_lse_row lo, hi;
   rf_lse_double_rows(row, mg, &lo, &hi);
-  rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, &lo, &b);
-  rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, &hi, &b_hi);
+  rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, &lo, &b);
+  rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, &hi, &b_hi);
   rf_result row_res = *res;   /* applied only when every output is decided */
   for (uint32_t j = 0; j < n; j++)
     if (!judge_double(&row_res, logsumexp, mg, &b, &b_hi, ot, gr[j],

@@ -51,7 +51,7 @@ int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c) {
 /* The input made on the device: only with its answer made there too (nothing on the host
  * then reads it but the sampled re-check, which makes it again). */
 int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c) {
-  if (rf_runner_softmax_device_for(r, c))   /* judged on the device (runner_verdict.c) */
+  if (rf_runner_row_device_for(r, c))   /* judged on the device (runner_verdict.c) */
     return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
   if (!rf_runner_device_oracle_for(r, c)) return 0;
   return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
