@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "oracle/log_row_types.h"
+#include "softmax_device.h"   /* rf_smd_rec and its verdict codes */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,21 +43,17 @@ typedef struct {
   uint32_t pad;
 } rf_lgd_row;
 
-/* RF_LGD_* verdicts: the codes of log_row_math.h's per-output decision. */
-enum { RF_LGD_PASS = 0, RF_LGD_WRONG = 1, RF_LGD_NONFINITE = 2, RF_LGD_UNDECIDED = 3 };
+/* RF_LGD_* verdicts: the codes of log_row_math.h's per-output decision, and softmax's. */
+enum { RF_LGD_PASS = RF_SMD_PASS, RF_LGD_WRONG = RF_SMD_WRONG, RF_LGD_NONFINITE = RF_SMD_NONFINITE,
+       RF_LGD_UNDECIDED = RF_SMD_UNDECIDED };
 
 /* One variant's verdict on one row and its worst output (the largest err / allowed, the lowest
- * column among equals), as the host judge keeps them (run/judge_log.c). col: the column for
- * log-softmax, 0 for logsumexp. */
-typedef struct {
-  double ratio, err, bound, want;
-  float got;
-  uint32_t col;
-  uint32_t verdict;    /* RF_LGD_*: UNDECIDED when the row is refused or an output is within
-                          the margin of its bound (the host decides it, MPFR); NONFINITE over
-                          WRONG when both occur, as the host's first-failure rule gives */
-  uint32_t pad;
-} rf_lgd_rec;
+ * column among equals), as the host judge keeps them (run/judge_log.c): softmax's record
+ * (softmax_device.h), so the runner reads both alike. col: the column for log-softmax, 0 for
+ * logsumexp. verdict: UNDECIDED when the row is refused or an output is within the margin of
+ * its bound (the host decides it, MPFR); NONFINITE over WRONG when both occur, as the host's
+ * first-failure rule gives. */
+typedef rf_smd_rec rf_lgd_rec;
 
 /* Enqueues the oracle of x (rows x cols, device) into info (rows), on stream (NULL = default).
  * 0 or the launch error. Nothing for an empty shape. */

@@ -34,13 +34,7 @@ void rf_bound_lse_row(const rf_plan *plan, const rf_exp_model *em, const rf_log_
                             plan->rescales},
                            lm->log_ulps};
   /* Fast exps: error grows with the argument, capped at 88 (bounds.c). */
-  double span = 0;
-  if (em->ulps_per_arg > 0 && isfinite(row->lse))
-    for (uint32_t j = 0; j < cols; j++) {
-      if (x[j] == -INFINITY) continue;
-      double dd = (double)row->m - (double)x[j];
-      if (dd > span) span = dd;
-    }
+  const double span = em->ulps_per_arg > 0 && isfinite(row->lse) ? rf_lsr_span(x, cols, row->m) : 0;
   rf_lsr_bound_row(&p, span, cols, row, out);
 }
 

@@ -83,6 +83,18 @@ RF_DR void rf_lsr_double_rows(const rf_lse_row *row, const rf_lse_margin *mg, rf
 }
 
 /* ---- the kernel bound of one row (bounds_log.c, rf_bound_lse_row) ------------------------ */
+/* span = max_j (m - x_j) over the entries that are not -inf, left to right (the device takes
+ * the same maximum in its own order: a maximum is exact in any order). */
+RF_DR double rf_lsr_span(const float *x, uint32_t cols, float m) {
+  double span = 0;
+  for (uint32_t j = 0; j < cols; j++) {
+    if (x[j] == -1.0f / 0.0f) continue;
+    const double dd = (double)m - (double)x[j];
+    if (dd > span) span = dd;
+  }
+  return span;
+}
+
 /* span = max_j (m - x_j) over the entries that are not -inf (used only when the exp's error
  * grows with its argument). */
 RF_DR void rf_lsr_bound_row(const rf_lsr_params *p, double span, uint32_t cols,

@@ -106,10 +106,9 @@ int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size
   if (!r->device_verdict || r->serial || !n) return 0;
   if (nc == 1 && rf_op_has_rows(bcs[0].c->op)) {
     if (!bcs[0].o->sm_device) return 0;
-    const size_t rec = is_log_op(bcs[0].c->op) ? sizeof(rf_lgd_rec) : sizeof(rf_smd_rec);
-    r->vd_on = 1;
+    r->vd_on = 1;   /* the log ops' records are softmax's (log_device.h) */
     r->vd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_vd_record), 1);
-    r->smd_rec_slot = rf_arena_add(&r->arena, n * bcs[0].c->rows * rec, 1);
+    r->smd_rec_slot = rf_arena_add(&r->arena, n * bcs[0].c->rows * sizeof(rf_smd_rec), 1);
     return r->vd_rec_slot < 0 || r->smd_rec_slot < 0 ? -1 : 0;
   }
   for (size_t i = 0; i < nc; i++) {
@@ -250,25 +249,6 @@ const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t 
 
 enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };
 
-/* One row's record, softmax's or a log op's (the same fields). */
-#define ROW_REC_FIELDS(q) (q).verdict, (q).ratio, (q).err, (q).bound, (q).got, (q).want, (q).col
-
-/* Keeps the worst row's figures (the largest ratio, the first among equals); 0 when the row
- * did not pass. */
-static int row_rec_take(uint32_t verdict, double ratio, double err, double bound, float got,
-                        double want, uint32_t col, long long base, rf_result *out) {
-  if (verdict != RF_SMD_PASS) return 0;   /* RF_LGD_PASS too */
-  if (ratio > out->ratio) {
-    out->ratio = ratio;
-    out->err = err;
-    out->bound = bound;
-    out->got = got;
-    out->want = want;
-    out->got_index = out->want_index = base + col;
-  }
-  return 1;
-}
-
 /* Row ops: the result from the variant's row records when every row passed, as
  * rf_judge_softmax and rf_judge_lse keep it (the worst output over the rows, the first among
  * equals); else the host's. A log op's variant of another output type than float32 has no
@@ -279,16 +259,22 @@ static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_r
   const rf_op op = p->bc->c->op;
   if (is_log_op(op) && p->v->out_dtype != RF_DTYPE_F32) return FROM_HOST;
   const uint32_t rows = p->bc->c->rows, cols = p->bc->c->cols;
-  const size_t first = (size_t)(p - r->vd_ps) * rows;
-  const void *recs = rf_arena_host(&r->arena, r->smd_rec_slot);
+  /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
+  const rf_smd_rec *rr = (const rf_smd_rec *)rf_arena_host(&r->arena, r->smd_rec_slot) +
+                         (size_t)(p - r->vd_ps) * rows;
   out->verdict = RF_V_PASS;
   out->ratio = -1;
   for (uint32_t i = 0; i < rows; i++) {
-    const long long base = op == RF_OP_LOGSUMEXP ? i : (long long)i * cols;
-    const int pass = is_log_op(op)
-        ? row_rec_take(ROW_REC_FIELDS(((const rf_lgd_rec *)recs)[first + i]), base, out)
-        : row_rec_take(ROW_REC_FIELDS(((const rf_smd_rec *)recs)[first + i]), base, out);
-    if (!pass) return FROM_HOST;
+    if (rr[i].verdict != RF_SMD_PASS) return FROM_HOST;
+    if (rr[i].ratio > out->ratio) {
+      out->ratio = rr[i].ratio;
+      out->err = rr[i].err;
+      out->bound = rr[i].bound;
+      out->got = rr[i].got;
+      out->want = rr[i].want;
+      out->got_index = out->want_index =
+          (op == RF_OP_LOGSUMEXP ? (long long)i : (long long)i * cols) + rr[i].col;
+    }
   }
   if (out->ratio < 0) out->ratio = 0;
   return FROM_RECORD;

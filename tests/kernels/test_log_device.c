@@ -39,11 +39,8 @@ static int exact_verdict(const rf_lsr_params *p, int is_lse, const float *x, uin
   double *y = malloc(cols * sizeof *y);
   rf_lse_row row;
   rf_oracle_lse_row(x, cols, &row, y);
-  double span = 0;
-  for (uint32_t j = 0; j < cols; j++)
-    if (x[j] != -INFINITY && (double)row.m - x[j] > span) span = (double)row.m - x[j];
   rf_lse_bound b;
-  rf_lsr_bound_row(p, span, cols, &row, &b);
+  rf_lsr_bound_row(p, rf_lsr_span(x, cols, row.m), cols, &row, &b);
   int v = RF_LSR_PASS;
   for (uint32_t j = 0; j < (is_lse ? 1 : cols); j++) {
     double err, allowed;
@@ -63,9 +60,7 @@ static int host_undecided(const rf_lsr_params *p, int is_lse, const float *x, ui
   const int k = rf_oracle_lse_row_double(x, cols, &row, &mg, y);
   int und = k < 0;
   if (k == 0) {
-    double span = 0;
-    for (uint32_t j = 0; j < cols; j++)
-      if (x[j] != -INFINITY && (double)row.m - x[j] > span) span = (double)row.m - x[j];
+    const double span = rf_lsr_span(x, cols, row.m);
     rf_lse_bound b_lo, b_hi;
     rf_lse_double_rows(&row, &mg, &lo, &hi);
     rf_lsr_bound_row(p, span, cols, &lo, &b_lo);
