@@ -46,8 +46,10 @@
  *        W <= N̂ Ur / (Ŝ (1 - γ_C)(1 - u) ρ_lo) + 2^-913,
  *        W >= N̂ Lr / (Ŝ (1 + γ_C)(1 + u) ρ_hi) - 2^-1030.
  *
- * Every bound is evaluated with directed rounding (dir_round.h). Cost: one exp per element,
- * one log per row, O(C) double operations. */
+ * Every bound is evaluated with directed rounding (dir_round.h), in log_row_math.h's functions
+ * (steps 1, 2, 5: rf_lsr_margin_make; 3: rf_lsr_double_range; 4: rf_lsr_double_rows), which
+ * the device oracle evaluates too (kernels/log_device.hip). Cost: one exp per element, one
+ * log per row, O(C) double operations. */
 #include "logsumexp_double.h"
 
 #include <math.h>

@@ -6,7 +6,10 @@
  * as an absolute error: both outputs cancel near 0 (lse = m + L with m near -L,
  * y_j = (x_j - m) - L with x_j the maximum and L near 0), where a relative error means
  * nothing. A double row's verdict is the MPFR row's: it is decided only when every MPFR row
- * the margins allow gives it (docs/ORACLE.md, "The double log oracle"). */
+ * the margins allow gives it (docs/ORACLE.md, "The double log oracle"). A float32 output's
+ * decision is oracle/log_row_math.h's (rf_lsr_judge_exact, rf_lsr_judge_double), the very
+ * one the device judge makes (kernels/log_device.h; docs/ORACLE.md, "Log ops judged on the
+ * device"); a 16-bit output's range check stays here. */
 #include <math.h>
 #include <stdio.h>
 #include "runner_internal.h"

@@ -47,7 +47,7 @@
  * case is reported from the records only when every row of every variant passed; else it is
  * made again on the host and judged there (MPFR for the rows that need it). Their re-check
  * batches are judged on the host in the batch (the background queue is softmax's). 16-bit
- * log ops stay on the host (runner_device.c). */
+ * log ops stay on the host, as 16-bit softmax does (row_device_for). */
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
@@ -173,7 +173,7 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
 
 /* Logsumexp, log-softmax: the oracle into the persistent buffer, then each float32 variant's
  * output against it (a variant of another output type gets no records: the host judges it,
- * log_rows_pass). NULL or the harness failure. */
+ * rows_from_records). NULL or the harness failure. */
 static const char *log_launch(rf_runner *r, const pending *ps, const batch_case *bc) {
   const rf_case *c = bc->c;
   char msg[256];
