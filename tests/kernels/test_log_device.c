@@ -32,6 +32,14 @@ static void *dev_alloc(size_t bytes) {
   return p;
 }
 
+/* After a launch: synchronised, the simulator's status clean, bytes read back. */
+static void fetch(void *host, const void *dev, size_t bytes) {
+  char msg[256];
+  CHECK(rf_dev_sync() == 0);
+  CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
+  CHECK(rf_dev_download(host, dev, bytes) == 0);
+}
+
 /* The exact verdict of a row (RF_LSR_PASS, WRONG or NONFINITE: NONFINITE over WRONG, as the
  * host's first-failure rule gives), from the MPFR row. */
 static int exact_verdict(const rf_lsr_params *p, int is_lse, const float *x, uint32_t cols,
@@ -126,9 +134,7 @@ int main(void) {
             for (uint32_t i = 0; i < rows; i++) special_row(x + (size_t)i * cols, cols, i + seed);
           CHECK(rf_dev_upload(dx, x, elems * 4) == 0);
           CHECK(rf_lgd_oracle_launch(dx, rows, cols, dinfo, NULL) == 0);
-          CHECK(rf_dev_sync() == 0);
-          CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
-          CHECK(rf_dev_download(info, dinfo, rows * sizeof *info) == 0);
+          fetch(info, dinfo, rows * sizeof *info);
           for (uint32_t i = 0; i < rows; i++) {
             const float *xr = x + (size_t)i * cols;
             rf_lse_row hrow;
@@ -165,9 +171,7 @@ int main(void) {
             }
             CHECK(rf_dev_upload(dgot, got, outs * 4) == 0);
             CHECK(rf_lgd_judge_launch(dx, dgot, dinfo, rows, cols, is_lse, &prm, 0, drec, NULL) == 0);
-            CHECK(rf_dev_sync() == 0);
-            CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
-            CHECK(rf_dev_download(rec, drec, rows * sizeof *rec) == 0);
+            fetch(rec, drec, rows * sizeof *rec);
             for (uint32_t i = 0; i < rows; i++) {
               const float *xr = x + (size_t)i * cols;
               const float *gr = is_lse ? got + i : got + (size_t)i * cols;
