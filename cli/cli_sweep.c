@@ -296,6 +296,10 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
       printf("softmax cases judged on the device: %llu (%llu of them made again and judged on "
              "the host: a failure or an undecided row)%s\n", st.softmax_device_cases,
              st.softmax_device_to_host, scope);
+    if (st.log_device_cases)
+      printf("log-op cases judged on the device: %llu (%llu of them made again and judged on "
+             "the host: a failure or an undecided row)%s\n", st.log_device_cases,
+             st.log_device_to_host, scope);
     if (st.softmax_rows_double + st.softmax_rows_mpfr)
       printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN rows: a NaN or +inf, or "
              "only -inf; or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "

@@ -35,7 +35,7 @@
  * only on cases of at most that many elements here, so one slow kernel does not set the
  * campaign's pace; the target prints each cap at start ("redfuzz fuzz: size cap: ...", in
  * the campaign summary of scripts/fuzz.sh); `redfuzz sweep` runs it at every size. Cases the
- * host makes and judges on every backend (the log ops) are kept to 2^16
+ * host makes and judges on every backend (16-bit logsumexp and log-softmax) are kept to 2^16
  * elements (run/fuzz_select.c, cap_host_cost), and GPU threads to 2^16 on the simulator,
  * 2^20 on GPUs (run/backend.c says why). */
 #include <math.h>
@@ -102,6 +102,8 @@ static void print_profile(void) {
           st.verdict_batches, st.verdict_device_runs, st.verdict_host_runs, st.verdict_rechecks);
   fprintf(stderr, "redfuzz fuzz: softmax cases judged on the device: %llu (%llu made again on "
           "the host)\n", st.softmax_device_cases, st.softmax_device_to_host);
+  fprintf(stderr, "redfuzz fuzz: log-op cases judged on the device: %llu (%llu made again on "
+          "the host)\n", st.log_device_cases, st.log_device_to_host);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -144,7 +146,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
               "(slow beyond; sweeps run it at every size)\n", v->name,
               (unsigned long long)v->fuzz_max_n);
   }
-  fprintf(stderr, "redfuzz fuzz: size cap: cases made and judged on the host (logsumexp, "
+  fprintf(stderr, "redfuzz fuzz: size cap: cases made and judged on the host (16-bit logsumexp, "
           "logsoftmax) have at most %u elements (sweeps take every size)\n",
           RF_FUZZ_HOST_MAX_ELEMS);
   if (limits.max_threads)

@@ -9,6 +9,7 @@
 #include "redfuzz/plan.h"
 #include "redfuzz/dtype.h"
 #include "oracle/bounds.h"
+#include "oracle/log_row_types.h"   /* rf_lse_row, rf_lse_bound, RF_LSE_WD_* */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,17 +27,11 @@ extern "C" {
  * Special rows (docs/ORACLE.md): a NaN gives lse = NaN and y = NaN; else a +inf gives
  * lse = +inf and y = NaN; else a row of only -inf gives lse = -inf and y = NaN; a -inf entry
  * in a row with a finite maximum gives y_j = -inf exactly. log_s and wd are then 0.
- * cols == 0: lse = -inf (the empty sum is 0), nothing else written. */
-typedef struct {
-  double lse, log_s, wd;
-  float m;
-} rf_lse_row;
+ * cols == 0: lse = -inf (the empty sum is 0), nothing else written.
+ * (rf_lse_row: log_row_types.h.) */
 /* wd from num (the double sum of e_j |d_j|) and S in double, as the MPFR oracle forms it (the
  * factor and the addend cover num's and S's rounding, logsumexp_oracle.c). */
 static inline double rf_lse_wd_of(double num, double s) { return num / s * (1 + 0x1p-19) + 0x1p-900; }
-#define RF_LSE_WD_REL_LO (1 + 0x1p-21)
-#define RF_LSE_WD_REL_HI (1 + 0x1p-18)
-#define RF_LSE_WD_ABS_HI 0x1p-899
 void rf_oracle_lse_row(const float *x, uint32_t cols, rf_lse_row *out, double *y);
 /* The same for rows x cols (row-major; y: rows*cols or NULL), rows spread over `threads`
  * host threads (at most 64); the same bits whatever the thread count. */
@@ -55,12 +50,8 @@ extern const rf_log_model RF_LOG_HOST_LIBM, RF_LOG_CUDA_LOGF, RF_LOG_OCML_LOGF;
  *   log-softmax ŷ_j = RN(RN(x_j - m) - L̂): |ŷ_j - y_j| <= y_abs + y_rel |y_j| (true y_j).
  * The oracle's own error (its outputs are correctly rounded doubles) is NOT folded in:
  * rf_lse_allowed does that. Every value rounded up; +inf when the plan is beyond the
- * analysis (e.g. h u >= 1). */
-typedef struct {
-  double eps_L;
-  double lse_bound;
-  double y_abs, y_rel;
-} rf_lse_bound;
+ * analysis (e.g. h u >= 1). (rf_lse_bound: log_row_types.h; the formulas are
+ * log_row_math.h's, shared with the device judge.) */
 void rf_bound_lse_row(const rf_plan *plan, const rf_exp_model *em, const rf_log_model *lm,
                       const float *x, uint32_t cols, const rf_lse_row *row, rf_lse_bound *out);
 /* The error allowed between a kernel output and the oracle's double `want` (the correctly

@@ -46,26 +46,23 @@
  *        W <= N̂ Ur / (Ŝ (1 - γ_C)(1 - u) ρ_lo) + 2^-913,
  *        W >= N̂ Lr / (Ŝ (1 + γ_C)(1 + u) ρ_hi) - 2^-1030.
  *
- * Every bound is evaluated with directed rounding (dir_round.h). Cost: one exp per element,
- * one log per row, O(C) double operations. */
+ * Every bound is evaluated with directed rounding (dir_round.h), in log_row_math.h's functions
+ * (steps 1, 2, 5: rf_lsr_margin_make; 3: rf_lsr_double_range; 4: rf_lsr_double_rows), which
+ * the device oracle evaluates too (kernels/log_device.hip). Cost: one exp per element, one
+ * log per row, O(C) double operations. */
 #include "logsumexp_double.h"
 
 #include <math.h>
 
-#include "dir_round.h"
 #include "expsum_double.h"
-#include "softmax_row_math.h"
-
-/* 2^-52 (1 + 2^-52): the margin's relative part, 2u, rounded up with room. */
-#define REL_MARGIN 0x1.0000000000001p-52
+#include "log_row_math.h"   /* the steps' formulas, shared with kernels/log_device.hip */
 
 /* One finite entry, the rest -inf: S = 1, L = 0, lse = m, y_j = 0 at the maximum and -inf
  * elsewhere, all exact, and wd as the MPFR oracle forms it from num = 0: its very row. */
 static int exact_row(const float *x, uint32_t cols, float m, rf_lse_row *row, rf_lse_margin *mg,
                      double *y) {
   const double md = m;
-  *row = (rf_lse_row){.lse = md + 0.0, .log_s = 0, .wd = rf_lse_wd_of(0, 1), .m = m};
-  *mg = (rf_lse_margin){.err_L = 0, .wd_lo = row->wd, .wd_hi = row->wd};
+  rf_lsr_exact_row(m, row, mg);
   if (y)
     for (uint32_t j = 0; j < cols; j++) y[j] = ((double)x[j] - md) - 0.0;
   return 1;
@@ -80,24 +77,9 @@ int rf_oracle_lse_row_double(const float *x, uint32_t cols, rf_lse_row *row, rf_
   if (scan.n_finite == 1) return exact_row(x, cols, scan.m, row, mg, y);
   rf_expsum es;
   rf_expsum_double(x, cols, scan.m, NULL, &es);
-  rf_smr_sum_range sr;                                   /* step 1 */
-  rf_smr_oracle_sum_range(cols, es.dmax, &sr);
-  if (!(sr.L > 0.5) || !(sr.U < 2)) return -1;
+  /* steps 1, 2 and 5 */
   const double Lh = log(es.s);
-  if (!(Lh >= 0)) return -1;
-  /* step 2 */
-  const double u = 0x1p-53, two_ku = 2 * RF_LSE_DOUBLE_LOG_ULPS * u;   /* exact */
-  const double lambda = fmax(up_sub(sr.U, 1.0), up_div(up_sub(1.0, sr.L), sr.L));
-  mg->err_L = up_add(lambda, up_div(up_mul(two_ku, Lh), 1.0 - two_ku));   /* 1 - 2ku exact */
-  /* step 5 */
-  const double Cd = up_count(cols);
-  const double gC = up_div(up_mul(Cd, u), dn_sub(1.0, up_mul(Cd, u)));
-  const double w_hi = up_div(up_mul(es.ds, sr.U),
-                             dn_mul(dn_mul(dn_mul(es.s, dn_sub(1.0, gC)), 1.0 - u), sr.rho_lo));
-  const double w_lo = dn_div(dn_mul(es.ds, sr.L),
-                             up_mul(up_mul(up_mul(es.s, up_add(1.0, gC)), 1.0 + u), sr.rho_hi));
-  mg->wd_hi = up_add(up_mul(up_add(w_hi, 0x1p-913), RF_LSE_WD_REL_HI), RF_LSE_WD_ABS_HI);
-  mg->wd_lo = fmax(0.0, dn_mul(dn_sub(w_lo, 0x1p-1030), RF_LSE_WD_REL_LO));
+  if (rf_lsr_margin_make(cols, es.dmax, es.s, es.ds, Lh, mg)) return -1;
   /* step 3 */
   const double md = scan.m;
   row->m = scan.m;
@@ -110,20 +92,10 @@ int rf_oracle_lse_row_double(const float *x, uint32_t cols, rf_lse_row *row, rf_
 }
 
 void rf_lse_double_range(const rf_lse_margin *mg, double v, double *lo, double *hi) {
-  const double M = up_add(mg->err_L, up_mul(REL_MARGIN, fabs(v)));
-  *lo = dn_sub(v, M);
-  *hi = up_add(v, M);
+  rf_lsr_double_range(mg, v, lo, hi);
 }
 
 void rf_lse_double_rows(const rf_lse_row *row, const rf_lse_margin *mg, rf_lse_row *lo,
                         rf_lse_row *hi) {
-  double a, b;
-  rf_lse_double_range(mg, row->lse, &a, &b);
-  *lo = *hi = *row;
-  hi->lse = fmax(fabs(a), fabs(b));
-  lo->lse = a <= 0 && b >= 0 ? 0 : fmin(fabs(a), fabs(b));
-  lo->log_s = fmax(0.0, dn_sub(row->log_s, mg->err_L));   /* step 4 */
-  hi->log_s = up_add(row->log_s, mg->err_L);
-  lo->wd = mg->wd_lo;
-  hi->wd = mg->wd_hi;
+  rf_lsr_double_rows(row, mg, lo, hi);
 }

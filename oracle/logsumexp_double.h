@@ -11,17 +11,14 @@
 extern "C" {
 #endif
 
-/* The error of glibc's log() this margin assumes, in ulps of the result against the exact
- * value (logsumexp_double.c says where the figure comes from; the unit test measures it). */
-#define RF_LSE_DOUBLE_LOG_ULPS 2.0
+/* RF_LSE_DOUBLE_LOG_ULPS, the error of the double log() the margin assumes: log_row_types.h. */
 
 /* What a double row knows of the true values (L = log Σ_j exp(x_j - m)) and of the MPFR
  * oracle's row for the same input:
  *   |L̂ - L| <= err_L, L̂ the row's log_s as computed here;
  *   the MPFR row's wd lies in [wd_lo, wd_hi]. */
-typedef struct {
-  double err_L, wd_lo, wd_hi;
-} rf_lse_margin;
+/* (rf_lse_margin: log_row_types.h; the formulas are log_row_math.h's, shared with the device
+ * judge, kernels/log_device.h.) */
 
 /* One row: row->lse = RN(m + L̂), row->log_s = L̂, row->m = m, row->wd = wd_hi, and (y not
  * NULL) y[j] = RN(RN(x_j - m) - L̂) (exactly -inf at -inf entries). Every finite value v of

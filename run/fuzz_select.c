@@ -2,6 +2,7 @@
 #include <string.h>
 #include "fuzz_select.h"
 #include "backend.h"
+#include "device_scope.h"
 
 static int name_in_list(const char *name, const char *list) {
   size_t len = strlen(name);
@@ -61,11 +62,8 @@ static void cap_thread_cost(rf_case *c, uint64_t max_threads) {
 }
 
 int rf_fuzz_host_path(const rf_case *c) {
-  /* 16-bit 1-D cases (sum, max, argmax) are made and judged on the device like float32 ones
-   * (run/runner_device.c), and so is 16-bit softmax (run/runner_verdict.c); the other 16-bit
-   * row ops and the log ops are not. */
-  return (c->dtype != RF_DTYPE_F32 && rf_op_has_rows(c->op) && c->op != RF_OP_SOFTMAX) ||
-         c->op == RF_OP_LOGSUMEXP || c->op == RF_OP_LOGSOFTMAX;
+  /* Outside the device path's scope (device_scope.h): 16-bit logsumexp and log-softmax. */
+  return !rf_device_scope_covers(c);
 }
 
 /* A case made and judged on the host costs that host tens of nanoseconds per element and

@@ -30,9 +30,8 @@ int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c);
 /* Fuzz inputs whose inputs, exact answers and verdicts are made on the host on every backend
  * (rf_fuzz_host_path) have at most this many elements (fuzz_select.c says why). */
 #define RF_FUZZ_HOST_MAX_ELEMS (1u << 16)
-/* 1 when c is made and judged on the host on every backend: a 16-bit row op but softmax (the
- * device path makes and judges 1-D cases, runner_device.c, and softmax,
- * rf_runner_softmax_device_for, of every type) or a log op (no device judge). */
+/* 1 when c is made and judged on the host on every backend: outside the device path's scope
+ * (run/device_scope.h), today 16-bit logsumexp and log-softmax. */
 int rf_fuzz_host_path(const rf_case *c);
 /* The block size the thread cap (rf_limits.max_threads) counts when a case leaves the block
  * to the variant: the registry's usual default (softmax/row-reg's is 64). */

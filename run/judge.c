@@ -12,7 +12,7 @@
 
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o) {
-  if (!o->host_only && rf_runner_softmax_device_for(r, c)) {   /* runner_verdict.c */
+  if (!o->host_only && rf_runner_row_device_for(r, c)) {   /* runner_verdict.c */
     o->sm_device = 1;
     return;
   }

@@ -6,16 +6,20 @@
  * as an absolute error: both outputs cancel near 0 (lse = m + L with m near -L,
  * y_j = (x_j - m) - L with x_j the maximum and L near 0), where a relative error means
  * nothing. A double row's verdict is the MPFR row's: it is decided only when every MPFR row
- * the margins allow gives it (docs/ORACLE.md, "The double log oracle"). */
+ * the margins allow gives it (docs/ORACLE.md, "The double log oracle"). A float32 output's
+ * decision is oracle/log_row_math.h's (rf_lsr_judge_exact, rf_lsr_judge_double), the very
+ * one the device judge makes (kernels/log_device.h; docs/ORACLE.md, "Log ops judged on the
+ * device"); a 16-bit output's range check stays here. */
 #include <math.h>
 #include <stdio.h>
 #include "runner_internal.h"
 #include "backend.h"
 #include "model/dtype.h"
+#include "oracle/log_row_math.h"
 
 /* The logf the variants call, as this backend computes it (bounds_log.c has the sources);
  * the simulator runs the host's. */
-static const rf_log_model *log_model(void) {
+const rf_log_model *rf_judge_log_model(void) {
 #if defined(RF_BACKEND_CUDA)
   return &RF_LOG_CUDA_LOGF;
 #elif defined(RF_BACKEND_HIP)
@@ -77,62 +81,61 @@ static void note(rf_result *res, rf_verdict v, double err, double allowed, float
   }
 }
 
-/* A finite want and a NaN, or an infinity the bound does not reach: nonfinite; a special
- * want (NaN, ±inf) and anything else: wrong. */
-static rf_verdict verdict_of(int ok, float got, double want) {
-  if (ok) return RF_V_PASS;
-  return isfinite(want) && !isfinite(got) ? RF_V_NONFINITE : RF_V_WRONG;
+static rf_verdict verdict_from(int k) {
+  return k == RF_LSR_PASS ? RF_V_PASS : k == RF_LSR_NONFINITE ? RF_V_NONFINITE : RF_V_WRONG;
 }
 
-/* One output of type ot against an MPFR want: rf_lse_check_out (rf_lse_check for f32; a
- * 16-bit output's range allows its one more rounding, docs/TOLERANCES.md). */
+/* One output of type ot against an MPFR want: float32 by the decision shared with the device
+ * judge (log_row_math.h, rf_lsr_judge_exact); a 16-bit output by rf_lse_check_out, whose
+ * range allows its one more rounding (docs/TOLERANCES.md). */
 static void judge_exact(rf_result *res, int logsumexp, const rf_lse_bound *b, rf_dtype ot,
                         float got, double want, long long index) {
-  double allowed = rf_lse_allowed_output(b, logsumexp, want), err, reach;
-  int ok = rf_lse_check_out(got, want, allowed, ot, &err, &reach);
-  note(res, verdict_of(ok, got, want), err, reach, got, want, index);
+  double err, reach;
+  int k;
+  if (ot == RF_DTYPE_F32) {
+    k = rf_lsr_judge_exact(logsumexp, b, got, want, &err, &reach);
+  } else {
+    const double allowed = rf_lse_allowed_output(b, logsumexp, want);
+    k = rf_lsr_verdict_of(rf_lse_check_out(got, want, allowed, ot, &err, &reach), got, want);
+  }
+  note(res, verdict_from(k), err, reach, got, want, index);
 }
 
 /* One output against a double oracle's value v: the verdict every MPFR want within the
  * margin gives, bounds taken from the lowest and highest rows (rf_lse_double_rows). 0 when
- * the margins cannot decide it. An exact v (-inf at a -inf entry) is judged as MPFR's. */
+ * the margins cannot decide it. An exact v (-inf at a -inf entry) is judged as MPFR's.
+ * Float32: rf_lsr_judge_double, the device judge's decision too (log_row_math.h). A 16-bit
+ * output: the same quick test first (a value of the type within a want's float32 allowed
+ * error is in that want's range: RN_t is monotone and keeps the type's values), then the
+ * range check of its type. */
 static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
                         const rf_lse_bound *b_lo, const rf_lse_bound *b_hi, rf_dtype ot,
                         float got, double v, long long index) {
+  double err, reach;
+  if (ot == RF_DTYPE_F32) {
+    const int k = rf_lsr_judge_double(logsumexp, mg, b_lo, b_hi, got, v, &err, &reach);
+    if (k == RF_LSR_UNSURE) return 0;
+    note(res, verdict_from(k), err, reach, got, v, index);
+    return 1;
+  }
   if (!isfinite(v)) {
     judge_exact(res, logsumexp, b_hi, ot, got, v, index);
     return 1;
   }
-  /* Most outputs are far inside: a quick test first (the allowed error's slope in |want|:
-   * 2^-52 for logsumexp, y_rel (1 + 2^-50) + 2^-52 for log-softmax, rounded up). It holds
-   * for a 16-bit output too: a value of the type within a want's float32 allowed error is in
-   * that want's range (RN_t is monotone and keeps the type's values). */
-  const double allowed_v = rf_lse_allowed_output(b_lo, logsumexp, v);
-  const double slope = logsumexp ? 0x1p-52 : b_lo->y_rel * (1 + 0x1p-49) + 0x1p-52;
-  if (rf_lse_surely_within(got, v, mg->err_L, allowed_v, slope)) {
-    note(res, RF_V_PASS, fabs((double)got - v), allowed_v, got, v, index);
+  if (rf_lsr_quick_pass(logsumexp, mg, b_lo, got, v, &err, &reach)) {
+    note(res, RF_V_PASS, err, reach, got, v, index);
     return 1;
   }
-  double w_lo, w_hi;
-  rf_lse_double_range(mg, v, &w_lo, &w_hi);
-  const double a_min = w_lo <= 0 && w_hi >= 0 ? 0 : fmin(fabs(w_lo), fabs(w_hi));
-  const double a_max = fmax(fabs(w_lo), fabs(w_hi));
-  const double allowed_lo = rf_lse_allowed_output(b_lo, logsumexp, a_min);
-  const double allowed_hi = rf_lse_allowed_output(b_hi, logsumexp, a_max);
-  int ok;
-  if (ot == RF_DTYPE_F32) {
-    const int k = rf_lse_check_range(got, w_lo, w_hi, allowed_lo, allowed_hi);
-    if (k == RF_LSE_UNSURE) return 0;
-    ok = k == RF_LSE_PASS;
-  } else {
-    const int k = rf_lse_check_range_out(got, w_lo, w_hi, allowed_lo, allowed_hi, ot);
-    if (k == RF_LSE_OUT_UNSURE) return 0;
-    ok = k == RF_LSE_OUT_PASS;
-  }
+  double w[4];
+  rf_lsr_want_range(logsumexp, mg, b_lo, b_hi, v, w);
+  const int k = rf_lse_check_range_out(got, w[0], w[1], w[2], w[3], ot);
+  if (k == RF_LSE_OUT_UNSURE) return 0;
+  const int ok = k == RF_LSE_OUT_PASS;
   /* The report: err and allowed against v (an MPFR want differs in its last bits). */
-  double allowed = rf_lse_allowed_output(b_hi, logsumexp, v), err, reach;
+  const double allowed = rf_lse_allowed_output(b_hi, logsumexp, v);
   rf_lse_check_out(got, v, allowed, ot, &err, &reach);
-  note(res, verdict_of(ok, got, v), ok ? fmin(err, reach) : err, reach, got, v, index);
+  note(res, verdict_from(rf_lsr_verdict_of(ok, got, v)), ok ? fmin(err, reach) : err, reach,
+       got, v, index);
   return 1;
 }
 
@@ -149,7 +152,7 @@ static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *pl
   const long long base = logsumexp ? i : (long long)i * c->cols;
   rf_lse_bound b, b_hi;
   if (bc->o->row_mpfr[i]) {
-    rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, row, &b);
+    rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, row, &b);
     for (uint32_t j = 0; j < n; j++)
       judge_exact(res, logsumexp, &b, ot, gr[j], logsumexp ? row->lse : yr[j], base + j);
     return 1;
@@ -158,8 +161,8 @@ static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *pl
   const rf_lse_margin *mg = &bc->o->lse_margin[i];
   rf_lse_row lo, hi;
   rf_lse_double_rows(row, mg, &lo, &hi);
-  rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, &lo, &b);
-  rf_bound_lse_row(plan, exp_model_for(plan), log_model(), xr, c->cols, &hi, &b_hi);
+  rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, &lo, &b);
+  rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, &hi, &b_hi);
   rf_result row_res = *res;   /* applied only when every output is decided */
   for (uint32_t j = 0; j < n; j++)
     if (!judge_double(&row_res, logsumexp, mg, &b, &b_hi, ot, gr[j],

@@ -597,9 +597,9 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
                   size_t errlen) {
   if (check_case(r, c, err, errlen)) return -1;
   uint64_t elems = rf_case_elems(c);
-  /* A softmax answer left on the device (runner_verdict.c) serves only the device path. */
+  /* A row op's answer left on the device (runner_verdict.c) serves only the device path. */
   if (!r->have_last || !rf_case_same_input(c, &r->last) ||
-      (r->answer.sm_device && !rf_runner_softmax_device_for(r, c))) {
+      (r->answer.sm_device && !rf_runner_row_device_for(r, c))) {
     float *x = rf_host_buf_get(&r->x, elems * sizeof(float));
     r->have_last = 0;
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",

@@ -90,6 +90,8 @@ typedef struct {
   /* Softmax cases judged on the device (oracle and element checks there), and how many of
    * them the host path judged again (a failure, or a row the device could not decide). */
   unsigned long long softmax_device_cases, softmax_device_to_host;
+  /* The same for float32 logsumexp and log-softmax cases (kernels/log_device.h). */
+  unsigned long long log_device_cases, log_device_to_host;
   double ms_recheck;
   /* Background re-checks (rf_runner_recheck_background): the thread's time on them, off the
    * critical path and not in any stage above, and the part of ms_recheck the caller spent

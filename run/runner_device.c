@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner_internal.h"
+#include "device_scope.h"
 #include "model/dtype.h"
 #include "model/gen.h"
 #include "kernels/gen_device.h"
@@ -43,15 +44,14 @@ void rf_runner_device_init(rf_runner *r, const rf_settings *set) {
 }
 
 int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c) {
-  if (c->op != RF_OP_SUM && c->op != RF_OP_MAX && c->op != RF_OP_ARGMAX) return 0;
-  /* Every input type: the oracle reads f16 and bf16 as the floats they are (oracle_device.h). */
+  if (!rf_device_scope_answers(c)) return 0;   /* device_scope.h */
   return r->device_oracle == 1 || (r->device_oracle == 2 && rf_case_elems(c) >= r->device_min_elems);
 }
 
 /* The input made on the device: only with its answer made there too (nothing on the host
  * then reads it but the sampled re-check, which makes it again). */
 int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c) {
-  if (rf_runner_softmax_device_for(r, c))   /* judged on the device (runner_verdict.c) */
+  if (rf_runner_row_device_for(r, c))   /* judged on the device (runner_verdict.c) */
     return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
   if (!rf_runner_device_oracle_for(r, c)) return 0;
   return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);

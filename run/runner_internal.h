@@ -37,8 +37,8 @@ typedef struct {
   int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
   int queued;              /* its re-check is on the background queue (recheck_queue.h) */
   rf_oracle_dev_out dev_answer;  /* the device's record, for a later re-check */
-  int sm_device;           /* softmax: to be judged on the device (runner_verdict.c); no host
-                              answer was made */
+  int sm_device;           /* a row op (softmax, a float32 log op): to be judged on the device
+                              (runner_verdict.c); no host answer was made */
   int host_only;           /* make the host answer even where the device would (fallback) */
 } oracle_answer;
 
@@ -178,6 +178,8 @@ void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *pla
 void rf_judge_max(const oracle_answer *o, float got, rf_result *res);
 /* The exp a softmax variant's plan declares, as this backend computes it. */
 const rf_exp_model *rf_judge_exp_model(const rf_plan *plan);
+/* The logf the log variants call, as this backend computes it (judge_log.c). */
+const rf_log_model *rf_judge_log_model(void);
 /* rf_judge_sum for an output of type t (judge.h, rf_judge_sum_exact_typed). */
 void rf_judge_sum_typed(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
                         rf_dtype t, float got, rf_result *res);
@@ -222,4 +224,7 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
 void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n);
 void rf_runner_verdict_free(rf_runner *r);
 int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c);
+/* A row op (softmax, float32 logsumexp and log-softmax) judged on the device
+ * (runner_verdict.c): its oracle_answer then gets sm_device instead of a host answer. */
+int rf_runner_row_device_for(const rf_runner *r, const rf_case *c);
 #endif

@@ -40,12 +40,23 @@
  * again on the host (input, double oracle, MPFR for the rows that need it) and judged by the
  * host path, as today. Not with REDFUZZ_SOFTMAX_ORACLE=mpfr or upgrade (host cross-checks).
  * In the auto mode, softmax cases of REDFUZZ_DEVICE_MIN_ELEMS elements and more (and at most
- * 2^16 rows). */
+ * 2^16 rows).
+ *
+ * Logsumexp and log-softmax (float32, a case runs alone): the same scheme with the double log
+ * oracle and the host judge's per-output decision (kernels/log_device.h, with
+ * oracle/log_row_math.h's formulas): a row comes back pass, a failure, or undecided (a
+ * refused row, NaN, +inf or only -inf, or an output within the margin of its bound), and a
+ * case is reported from the records only when every row of every variant passed; else it is
+ * made again on the host and judged there (MPFR for the rows that need it). Their re-check
+ * batches are judged on the host in the batch (the background queue is softmax's). 16-bit
+ * log ops stay on the host, as 16-bit softmax does (row_device_for). */
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
+#include "device_scope.h"
 #include "kernels/verdict_device.h"
 #include "kernels/softmax_device.h"
+#include "kernels/log_device.h"
 #include "model/gen.h"
 #include "model/dtype.h"
 
@@ -58,15 +69,26 @@ void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
 
 #define RF_SMD_MAX_ROWS (1u << 16)
 
-int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c) {
-  /* Up to 2^16 rows: a record per row and variant comes back (48 bytes each). Every input
-   * type: the device reads f16 and bf16 inputs and outputs as the floats they are. */
-  if (c->op != RF_OP_SOFTMAX || !r->device_verdict || r->serial ||
+/* A row op judged on the device: in the device path's scope (device_scope.h); up to 2^16
+ * rows (a record per row and variant comes back, 48 bytes each); not with the host
+ * cross-checks of REDFUZZ_SOFTMAX_ORACLE (mpfr, upgrade), which the log ops obey too. */
+static int row_device_for(const rf_runner *r, const rf_case *c) {
+  if (!rf_device_scope_judges_rows(c) || !r->device_verdict || r->serial ||
       r->softmax_mpfr_only || r->softmax_upgrade_all || !rf_case_elems(c) ||
       c->rows > RF_SMD_MAX_ROWS)
     return 0;
   return r->device_verdict == 1 || rf_case_elems(c) >= r->device_min_elems;
 }
+
+int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c) {
+  return c->op == RF_OP_SOFTMAX && row_device_for(r, c);
+}
+
+int rf_runner_row_device_for(const rf_runner *r, const rf_case *c) {
+  return rf_op_has_rows(c->op) && row_device_for(r, c);
+}
+
+static int is_log_op(rf_op op) { return op == RF_OP_LOGSUMEXP || op == RF_OP_LOGSOFTMAX; }
 
 void rf_runner_verdict_free(rf_runner *r) {
   rf_dev_free(r->smd_dev);
@@ -85,9 +107,9 @@ int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size
   r->vd_rec_slot = r->vd_item_slot = r->smd_rec_slot = -1;
   r->vd_n = n;
   if (!r->device_verdict || r->serial || !n) return 0;
-  if (nc == 1 && bcs[0].c->op == RF_OP_SOFTMAX) {
+  if (nc == 1 && rf_op_has_rows(bcs[0].c->op)) {
     if (!bcs[0].o->sm_device) return 0;
-    r->vd_on = 1;
+    r->vd_on = 1;   /* the log ops' records are softmax's (log_device.h) */
     r->vd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_vd_record), 1);
     r->smd_rec_slot = rf_arena_add(&r->arena, n * bcs[0].c->rows * sizeof(rf_smd_rec), 1);
     return r->vd_rec_slot < 0 || r->smd_rec_slot < 0 ? -1 : 0;
@@ -111,9 +133,10 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
   if (!r->vd_on) return 0;
   r->vd_ps = ps;
   r->vd_max_ob = 0;
-  if (r->smd_rec_slot >= 0) {   /* softmax: the device oracle's y and row facts, persistent */
+  if (r->smd_rec_slot >= 0) {   /* row ops: the device oracle's y and row facts, persistent */
     const rf_case *c = bcs[0].c;
-    const size_t bytes = rf_case_elems(c) * sizeof(double) + (size_t)c->rows * sizeof(rf_smd_row);
+    const size_t bytes = is_log_op(c->op) ? (size_t)c->rows * sizeof(rf_lgd_row)
+                       : rf_case_elems(c) * sizeof(double) + (size_t)c->rows * sizeof(rf_smd_row);
     if (bytes > r->smd_cap) {
       void *q = NULL;
       if (rf_dev_alloc(&q, bytes)) return -1;
@@ -151,6 +174,30 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
   return r->vd_item_slot < 0 ? -1 : 0;
 }
 
+/* Logsumexp, log-softmax: the oracle into the persistent buffer, then each float32 variant's
+ * output against it (a variant of another output type gets no records: the host judges it,
+ * rows_from_records). NULL or the harness failure. */
+static const char *log_launch(rf_runner *r, const pending *ps, const batch_case *bc) {
+  const rf_case *c = bc->c;
+  char msg[256];
+  rf_lgd_row *info = r->smd_dev;
+  rf_lgd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
+  int e = rf_lgd_oracle_launch(bc->dev_x, c->rows, c->cols, info, NULL);
+  for (size_t i = 0; i < r->vd_n && !e; i++) {
+    if (ps[i].v->out_dtype != RF_DTYPE_F32) continue;
+    const rf_lsr_params prm = {rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan)),
+                               rf_judge_log_model()->log_ulps};
+    e = rf_lgd_judge_launch(bc->dev_x, rf_arena_dev(&r->arena, ps[i].out_slot[0]), info, c->rows,
+                            c->cols, c->op == RF_OP_LOGSUMEXP, &prm, (uint32_t)r->verdict_plant,
+                            recs + i * c->rows, NULL);
+  }
+  if (!e) e = rf_dev_last_error();
+  if (e || rf_dev_sim_take_status(msg, sizeof msg))
+    return "harness failure: the device log-op judge's launch failed";
+  r->stats.log_device_cases++;
+  return NULL;
+}
+
 /* After the batch's launches: the checks, on the default stream (after every launch of the
  * runner's streams, which synchronise with it). NULL or the harness failure. */
 const char *rf_runner_verdict_launch(rf_runner *r) {
@@ -167,10 +214,11 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device verdict kernel's launch failed";
   if (r->smd_rec_slot < 0) return NULL;
-  /* Softmax: the oracle on the case's input, then each variant's output against it. */
+  /* Row ops: the oracle on the case's input, then each variant's output against it. */
   const pending *ps = r->vd_ps;
   const batch_case *bc = ps[0].bc;
   const rf_case *c = bc->c;
+  if (is_log_op(c->op)) return log_launch(r, ps, bc);
   double *y = r->smd_dev;
   rf_smd_row *info = (rf_smd_row *)(y + rf_case_elems(c));
   rf_smd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
@@ -206,12 +254,17 @@ const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t 
 
 enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };
 
-/* Softmax: the result from the variant's row records when every row passed, as rf_judge_softmax
- * keeps it (the worst element over the rows, the first among equals); else the host's. */
-static int softmax_from_records(const rf_runner *r, const pending *p, const rf_vd_record *rec,
-                                rf_result *out) {
+/* Row ops: the result from the variant's row records when every row passed, as
+ * rf_judge_softmax and rf_judge_lse keep it (the worst output over the rows, the first among
+ * equals); else the host's. A log op's variant of another output type than float32 has no
+ * records (log_launch): the host's. */
+static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_record *rec,
+                             rf_result *out) {
   if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) return FROM_HOST;
+  const rf_op op = p->bc->c->op;
+  if (is_log_op(op) && p->v->out_dtype != RF_DTYPE_F32) return FROM_HOST;
   const uint32_t rows = p->bc->c->rows, cols = p->bc->c->cols;
+  /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
   const rf_smd_rec *rr = (const rf_smd_rec *)rf_arena_host(&r->arena, r->smd_rec_slot) +
                          (size_t)(p - r->vd_ps) * rows;
   out->verdict = RF_V_PASS;
@@ -224,7 +277,8 @@ static int softmax_from_records(const rf_runner *r, const pending *p, const rf_v
       out->bound = rr[i].bound;
       out->got = rr[i].got;
       out->want = rr[i].want;
-      out->got_index = out->want_index = (long long)i * cols + rr[i].col;
+      out->got_index = out->want_index =
+          (op == RF_OP_LOGSUMEXP ? (long long)i : (long long)i * cols) + rr[i].col;
     }
   }
   if (out->ratio < 0) out->ratio = 0;
@@ -240,7 +294,7 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
   if (p->fail[0] != RF_V_PASS || (p->runs == 2 && p->fail[1] != RF_V_PASS)) return FROM_HOST;
   if (rec->guard[0] || rec->poison[0] >= 0) return FROM_HOST;
   const oracle_answer *o = p->bc->o;
-  if (p->bc->c->op == RF_OP_SOFTMAX) return softmax_from_records(r, p, rec, out);
+  if (rf_op_has_rows(p->bc->c->op)) return rows_from_records(r, p, rec, out);
   /* The output as judge_variant reads it (runner.c): a 16-bit value converted exactly, and its
    * poison found as rf_runner_collect_run finds it (the kernel checks whole words only). */
   const rf_dtype ot = p->v->out_dtype;
@@ -274,7 +328,7 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
   return FROM_RECORD;
 }
 
-/* Softmax: the case's input and exact answer made on the host after all, for the host path
+/* Row ops: the case's input and exact answer made on the host after all, for the host path
  * (a failure to report, an undecided row, or a re-check). */
 static void host_answer(rf_runner *r, const batch_case *bc) {
   oracle_answer *o = bc->o;
@@ -283,7 +337,8 @@ static void host_answer(rf_runner *r, const batch_case *bc) {
   o->host_only = 1;
   rf_compute_oracle(r, bc->c, bc->x, bc->elems, o);
   o->sm_device = 0;
-  r->stats.softmax_device_to_host++;
+  if (is_log_op(bc->c->op)) r->stats.log_device_to_host++;
+  else r->stats.softmax_device_to_host++;
 }
 
 /* After the device oracle's answers are collected: every result a record decides is given
@@ -307,7 +362,7 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
   for (size_t i = 0; i < n; i++) how[i] = (unsigned char)from_record(r, &ps[i], &rec[i], &dev[i]);
   /* Softmax in a long run: the expensive part of the re-check (input, oracle and judge on the
    * host) goes to the background thread (recheck_softmax.c); this batch goes on as any. */
-  if (r->vd_recheck_now && r->smd_rec_slot >= 0 && r->rq_on) {
+  if (r->vd_recheck_now && r->smd_rec_slot >= 0 && r->rq_on && ps[0].bc->c->op == RF_OP_SOFTMAX) {
     const double t0 = rf_now_ms();
     if (rf_runner_softmax_recheck_queue(r, ps, n, how, dev) == 0) r->vd_recheck_now = 0;
     r->stats.ms_recheck += rf_now_ms() - t0;
@@ -344,8 +399,8 @@ void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n) {
       r->stats.verdict_host_runs++;
       continue;
     }
-    /* Softmax figures come from the device oracle (last bits may differ): the verdict. */
-    const int same = ps[i].bc->c->op == RF_OP_SOFTMAX ? res->verdict == dev[i].verdict
+    /* Row ops' figures come from the device oracle (last bits may differ): the verdict. */
+    const int same = rf_op_has_rows(ps[i].bc->c->op) ? res->verdict == dev[i].verdict
                    : memcmp(res, &dev[i], sizeof *res) == 0;
     if (how[i] == FROM_RECORD && same) {
       r->stats.verdict_rechecks++;

@@ -6,13 +6,14 @@
 #     device, each answer also re-checked on the host; passing results given from the device's
 #     verdict records): the same verdict, exact answer and bound for every result of the
 #     boundary sweep, f32, f16 and bf16 inputs, mutants included; every record re-checked on the host in a second
-#     sweep; softmax judged on the device vs on the host: the same verdicts (shapes up to
-#     256x4096, mutants included);
+#     sweep; softmax, and float32 logsumexp and log-softmax, judged on the device vs on the
+#     host: the same verdicts (shapes up to 256x4096, mutants included);
 #  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps, REDFUZZ_MAX_ELEMS=4096,
 #     4096 with the sweep's device-path threshold, and default caps with in-batch re-checks;
 #  4. verified runs/s at n = 2^20 (sum without sum/atomic, sum/atomic alone, max, argmax) and
-#     softmax 256x4096, each with the runner's time per case by stage; 2^20 and softmax also
-#     with the host judge (REDFUZZ_DEVICE_VERDICT=0), to see what the device verdicts save;
+#     softmax, logsumexp and logsoftmax 256x4096, each with the runner's time per case by
+#     stage; 2^20 and the row ops also with the host judge (REDFUZZ_DEVICE_VERDICT=0), to see
+#     what the device verdicts save;
 #  5. scripts/throughput.sh as it is (sum there includes sum/atomic).
 #   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR]  (build-cuda, 30, out/gpu12)
 #   Env: GFP_BIG (default 2^20): the big size (a dry run on the simulator: GFP_BIG=2^16).
@@ -83,23 +84,27 @@ REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_VE
   > "$OUT/verdict-recheck.txt" 2>&1 || { status=1; echo "   device verdict records re-checked on the host: FAILED (see $OUT/verdict-recheck.txt)"; }
 grep -aE '^verdicts made on the device|harness failure' "$OUT/verdict-recheck.txt" | head -n 5 | sed 's/^/   re-check: /'
 
-# Softmax judged on the device (oracle and element checks there) against the host path: the
-# same verdicts (the worst element's figures come from the device oracle: not compared).
-SM=(sweep --op softmax --mutants --json --quiet --dist all --shape 1x1,2x31,4x33,3x257,8x1024,16x4099,256x4096
-    --block 0,256 --seed 1..2)
+# Softmax and the log ops judged on the device (oracle and element checks there) against the
+# host path: the same verdicts (the worst element's figures come from the device oracle: not
+# compared).
 strip_sm() { grep -a '^{' "$1" | sed -E 's/"(ms|error|bound|ratio|got|want)":[^,]*,//g'; }
-REDFUZZ_DEVICE_VERDICT=0 "$RF" "${SM[@]}" > "$OUT/sm-host.txt" 2> "$OUT/sm-host.err"
-REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_VERDICT_RECHECK=0 "$RF" "${SM[@]}" > "$OUT/sm-device.txt" 2> "$OUT/sm-device.err"
-strip_sm "$OUT/sm-host.txt" > "$OUT/sm-host.keep"; strip_sm "$OUT/sm-device.txt" > "$OUT/sm-device.keep"
-n=$(wc -l < "$OUT/sm-host.keep")
-if [ "$n" -gt 0 ] && cmp -s "$OUT/sm-host.keep" "$OUT/sm-device.keep"; then
-  echo "   softmax: identical verdicts host vs device judge: $n results"
-else
-  differ=$(diff "$OUT/sm-host.keep" "$OUT/sm-device.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
-  echo "   softmax: verdicts differ ($n host results) for: $(echo $differ)"
-  if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's verdict DIFFERS"; fi
-fi
-grep -aE '^verdicts made on the device|^softmax cases judged' "$OUT/sm-device.txt" | sed 's/^/   /'
+for ops in softmax logsoftmax,logsumexp; do
+  tag=${ops%%,*}
+  SM=(sweep --op "$ops" --mutants --json --quiet --dist all --shape 1x1,2x31,4x33,3x257,8x1024,16x4099,256x4096
+      --block 0,256 --seed 1..2)
+  REDFUZZ_DEVICE_VERDICT=0 "$RF" "${SM[@]}" > "$OUT/$tag-host.txt" 2> "$OUT/$tag-host.err"
+  REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_VERDICT_RECHECK=0 "$RF" "${SM[@]}" > "$OUT/$tag-device.txt" 2> "$OUT/$tag-device.err"
+  strip_sm "$OUT/$tag-host.txt" > "$OUT/$tag-host.keep"; strip_sm "$OUT/$tag-device.txt" > "$OUT/$tag-device.keep"
+  n=$(wc -l < "$OUT/$tag-host.keep")
+  if [ "$n" -gt 0 ] && cmp -s "$OUT/$tag-host.keep" "$OUT/$tag-device.keep"; then
+    echo "   $ops: identical verdicts host vs device judge: $n results"
+  else
+    differ=$(diff "$OUT/$tag-host.keep" "$OUT/$tag-device.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
+    echo "   $ops: verdicts differ ($n host results) for: $(echo $differ)"
+    if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's verdict DIFFERS"; fi
+  fi
+  grep -aE '^verdicts made on the device|^softmax cases judged|^log-op cases judged' "$OUT/$tag-device.txt" | sed 's/^/   /'
+done
 
 echo "== 3. fuzz rate ($(date +%T))"
 if [ -x "$BUILD/fuzz/redfuzz_fuzz" ]; then
@@ -115,7 +120,7 @@ tp() {   # label, sweep arguments...
   local label=$1; shift
   local out; out=$("$RF" sweep --quiet --dist uniform,ones,negative,sorted --seed 1..64 "$@" 2>&1)
   printf '   %-34s %s\n' "$label" "$(echo "$out" | grep -o '[0-9]* verified runs/s')"
-  echo "$out" | grep -E '^time per case|^background|^exact answers|^verdicts made|^softmax oracle|^log-op oracle' | sed 's/^/      /'
+  echo "$out" | grep -E '^time per case|^background|^exact answers|^verdicts made|^softmax oracle|^log-op oracle|cases judged on the device' | sed 's/^/      /'
 }
 tp "sum $BIG (no sum/atomic)" --op sum --n $BIG --skip sum/atomic
 tp "sum/atomic $BIG" --op sum --n $BIG --variant sum/atomic
@@ -127,8 +132,10 @@ REDFUZZ_DEVICE_VERDICT=0 tp "max $BIG, host judge" --op max --n $BIG
 REDFUZZ_DEVICE_VERDICT=0 tp "argmax $BIG, host judge" --op argmax --n $BIG
 tp "softmax 256x4096" --op softmax --shape 256x4096
 REDFUZZ_DEVICE_VERDICT=0 tp "softmax 256x4096, host judge" --op softmax --shape 256x4096
-tp "logsumexp 256x4096 (host judge)" --op logsumexp --shape 256x4096
-tp "logsoftmax 256x4096 (host judge)" --op logsoftmax --shape 256x4096
+tp "logsumexp 256x4096" --op logsumexp --shape 256x4096
+REDFUZZ_DEVICE_VERDICT=0 tp "logsumexp 256x4096, host judge" --op logsumexp --shape 256x4096
+tp "logsoftmax 256x4096" --op logsoftmax --shape 256x4096
+REDFUZZ_DEVICE_VERDICT=0 tp "logsoftmax 256x4096, host judge" --op logsoftmax --shape 256x4096
 tp "sum 4096 (no sum/atomic)" --op sum --n 4096 --skip sum/atomic
 REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1 \
   tp "sum 4096 (no atomic), all on device" --op sum --n 4096 --skip sum/atomic

@@ -8,26 +8,32 @@
 # SOFTMAX_ARGS (optional): a softmax sweep run the same way, judged on the device (oracle and
 # element checks there); its lines must be identical but for the worst element's figures
 # (error, bound, ratio, got, want: from the device oracle, whose last bits may differ).
+# LOG_ARGS (optional): the same for a logsumexp / log-softmax sweep (float32: judged on the
+# device, kernels/log_device.h).
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 separate_arguments(sm_args UNIX_COMMAND "${SOFTMAX_ARGS}")
+separate_arguments(lg_args UNIX_COMMAND "${LOG_ARGS}")
 foreach(mode 0 1)
-  set(sm_out_${mode} "")
-  if(sm_args)
-    execute_process(COMMAND ${CMAKE_COMMAND} -E env REDFUZZ_DEVICE_GEN=${mode}
-                            REDFUZZ_DEVICE_VERDICT=${mode} REDFUZZ_VERDICT_RECHECK=0 ${EXE} ${sm_args}
-                    OUTPUT_VARIABLE sm_out_${mode} RESULT_VARIABLE sm_rc_${mode})
-    if(NOT sm_rc_${mode} EQUAL 0 AND NOT sm_rc_${mode} EQUAL 1)
-      message(FATAL_ERROR "softmax sweep (device ${mode}) exit status ${sm_rc_${mode}}:\n${sm_out_${mode}}")
+  foreach(row sm lg)
+    set(${row}_out_${mode} "")
+    set(${row}_raw_${mode} "")
+    if(${row}_args)
+      execute_process(COMMAND ${CMAKE_COMMAND} -E env REDFUZZ_DEVICE_GEN=${mode}
+                              REDFUZZ_DEVICE_VERDICT=${mode} REDFUZZ_VERDICT_RECHECK=0 ${EXE} ${${row}_args}
+                      OUTPUT_VARIABLE ${row}_out_${mode} RESULT_VARIABLE ${row}_rc)
+      if(NOT ${row}_rc EQUAL 0 AND NOT ${row}_rc EQUAL 1)
+        message(FATAL_ERROR "row-op sweep ${${row}_args} (device ${mode}) exit status ${${row}_rc}:\n${${row}_out_${mode}}")
+      endif()
+      set(${row}_raw_${mode} "${${row}_out_${mode}}")
+      string(REGEX REPLACE "\"(ms|error|bound|ratio|got|want)\":[^,]*," "" ${row}_out_${mode} "${${row}_out_${mode}}")
     endif()
-    set(sm_raw_${mode} "${sm_out_${mode}}")
-    string(REGEX REPLACE "\"(ms|error|bound|ratio|got|want)\":[^,]*," "" sm_out_${mode} "${sm_out_${mode}}")
-  endif()
+  endforeach()
   execute_process(COMMAND ${CMAKE_COMMAND} -E env REDFUZZ_DEVICE_ORACLE=${mode}
                           REDFUZZ_DEVICE_GEN=${mode} REDFUZZ_DEVICE_VERDICT=${mode}
                           REDFUZZ_ORACLE_RECHECK=1 REDFUZZ_VERDICT_RECHECK=0 ${EXE} ${args}
                   OUTPUT_VARIABLE out_${mode} RESULT_VARIABLE rc_${mode})
   string(REGEX REPLACE "\"ms\":[^,]*," "" out_${mode} "${out_${mode}}")
-  string(APPEND out_${mode} "${sm_out_${mode}}")
+  string(APPEND out_${mode} "${sm_out_${mode}}${lg_out_${mode}}")
   string(REGEX MATCHALL "{[^\n]*}" lines_${mode} "${out_${mode}}")
   list(LENGTH lines_${mode} n_${mode})
 endforeach()
@@ -67,6 +73,19 @@ if(sm_args)
   set(sm_note "; ${CMAKE_MATCH_1} softmax cases judged on the device, ${CMAKE_MATCH_2} of them made again on the host (a failure or an undecided row)")
   if(CMAKE_MATCH_1 EQUAL 0 OR CMAKE_MATCH_1 EQUAL CMAKE_MATCH_2)
     message(FATAL_ERROR "softmax: no case was decided on the device${sm_note}")
+  endif()
+endif()
+if(lg_args)
+  if(NOT lg_raw_1 MATCHES "log-op cases judged on the device: ([0-9]+) [(]([0-9]+) of them")
+    message(FATAL_ERROR "the device run judged no log-op case on the device:\n${lg_raw_1}")
+  endif()
+  string(APPEND sm_note "; ${CMAKE_MATCH_1} log-op cases judged on the device, ${CMAKE_MATCH_2} of them made again on the host")
+  if(CMAKE_MATCH_1 EQUAL 0 OR CMAKE_MATCH_1 EQUAL CMAKE_MATCH_2)
+    message(FATAL_ERROR "log ops: no case was decided on the device${sm_note}")
+  endif()
+  string(REGEX MATCHALL "\"verdict\":\"(wrong|nonfinite)\"" lg_failures "${lg_out_0}")
+  if(NOT lg_failures)
+    message(FATAL_ERROR "log ops: expected the mutants to fail somewhere: the comparison saw no failure")
   endif()
 endif()
 if(out_0 MATCHES "exact answers made on the device|verdicts made on the device|judged on the device")

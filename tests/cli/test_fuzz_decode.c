@@ -1,9 +1,9 @@
 /* Fuzz inputs decode with their grid folded to at most RF_FUZZ_MAX_GRID blocks (a 2^31-block
  * launch costs the GPU tens of seconds of empty blocks), and grids below it unchanged. The
  * cost cap (rf_variant.fuzz_max_n) leaves a slow variant out of bigger cases only. Softmax
- * (float32, f16, bf16) and 1-D cases keep their shape up to the limits; cases made and judged
- * on the host (the log ops) are kept to RF_FUZZ_HOST_MAX_ELEMS elements, and those within
- * it unchanged. The thread cap (rf_limits.max_threads) folds grids and rows that ask for more
+ * (float32, f16, bf16), float32 log ops and 1-D cases keep their shape up to the limits;
+ * cases made and judged on the host (16-bit log ops) are kept to RF_FUZZ_HOST_MAX_ELEMS
+ * elements, and those within it unchanged. The thread cap (rf_limits.max_threads) folds grids and rows that ask for more
  * GPU threads, and leaves every case within it as it was. */
 #include <string.h>
 #include "rf_test.h"
@@ -85,8 +85,11 @@ static uint64_t decoded_elems(rf_op op, rf_dtype t, uint32_t rows, uint32_t cols
 
 static void host_path_cap(void) {
   const uint64_t cap = RF_FUZZ_HOST_MAX_ELEMS;
-  /* float32 softmax and 1-D cases are made and judged on the device: every size */
+  /* float32 row ops (softmax and, issue 12, the log ops) and 1-D cases are made and judged
+   * on the device: every size */
   CHECK(decoded_elems(RF_OP_SOFTMAX, RF_DTYPE_F32, 256, 4096, 0) == (1u << 20));
+  CHECK(decoded_elems(RF_OP_LOGSUMEXP, RF_DTYPE_F32, 256, 4096, 0) == (1u << 20));
+  CHECK(decoded_elems(RF_OP_LOGSOFTMAX, RF_DTYPE_F32, 256, 4096, 0) == (1u << 20));
   CHECK(decoded_elems(RF_OP_SUM, RF_DTYPE_F32, 0, 0, 1u << 22) == (1u << 22));
   const rf_op rows_ops[] = {RF_OP_SOFTMAX, RF_OP_LOGSUMEXP, RF_OP_LOGSOFTMAX};
   const rf_dtype types[] = {RF_DTYPE_F32, RF_DTYPE_F16, RF_DTYPE_BF16};
@@ -100,16 +103,19 @@ static void host_path_cap(void) {
       CHECK(decoded_elems(rows_ops[i], types[k], 3, 33, 0) == 99);
     }
   CHECK(!rf_fuzz_host_path(&(rf_case){.op = RF_OP_SOFTMAX, .dtype = RF_DTYPE_F32}));
-  CHECK(rf_fuzz_host_path(&(rf_case){.op = RF_OP_LOGSUMEXP, .dtype = RF_DTYPE_F32}));
+  CHECK(!rf_fuzz_host_path(&(rf_case){.op = RF_OP_LOGSUMEXP, .dtype = RF_DTYPE_F32}));
+  CHECK(!rf_fuzz_host_path(&(rf_case){.op = RF_OP_LOGSOFTMAX, .dtype = RF_DTYPE_F32}));
   /* 16-bit 1-D cases take the device path too (issue 12): not capped */
   CHECK(!rf_fuzz_host_path(&(rf_case){.op = RF_OP_SUM, .dtype = RF_DTYPE_BF16}));
   CHECK(!rf_fuzz_host_path(&(rf_case){.op = RF_OP_ARGMAX, .dtype = RF_DTYPE_F16}));
+  /* 16-bit row ops stay on the host, the log ops included: capped (the loop above) */
   CHECK(rf_fuzz_host_path(&(rf_case){.op = RF_OP_LOGSUMEXP, .dtype = RF_DTYPE_F16}));
   /* 16-bit softmax is judged on the device too (issue 12): every size, as float32's */
   CHECK(!rf_fuzz_host_path(&(rf_case){.op = RF_OP_SOFTMAX, .dtype = RF_DTYPE_F16}));
   CHECK(!rf_fuzz_host_path(&(rf_case){.op = RF_OP_SOFTMAX, .dtype = RF_DTYPE_BF16}));
   CHECK(decoded_elems(RF_OP_SOFTMAX, RF_DTYPE_F16, 256, 4096, 0) == (1u << 20));
   CHECK(decoded_elems(RF_OP_SOFTMAX, RF_DTYPE_BF16, 256, 4096, 0) == (1u << 20));
+  CHECK(rf_fuzz_host_path(&(rf_case){.op = RF_OP_LOGSOFTMAX, .dtype = RF_DTYPE_BF16}));
   CHECK(decoded_elems(RF_OP_SUM, RF_DTYPE_F16, 0, 0, 1u << 20) == (1u << 20));
   CHECK(decoded_elems(RF_OP_MAX, RF_DTYPE_BF16, 0, 0, 1u << 22) == (1u << 22));
   CHECK(decoded_elems(RF_OP_ARGMAX, RF_DTYPE_F16, 0, 0, 1027) == 1027);

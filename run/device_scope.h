@@ -1,0 +1,27 @@
+/* Which cases the device path makes, solves and judges on GPUs (issue 12), by op and input
+ * type alone: the one statement of that scope. The runner's choices add its settings, the
+ * size threshold and the row limit (rf_runner_device_oracle_for in runner_device.c,
+ * row_device_for in runner_verdict.c); the fuzz target caps the cases outside it, which the
+ * host makes and judges on every backend (rf_fuzz_host_path, fuzz_select.c). */
+#ifndef RF_DEVICE_SCOPE_H
+#define RF_DEVICE_SCOPE_H
+#include "model/case.h"
+
+/* 1-D cases of every input type: the exact oracle reads f16 and bf16 as the floats they are
+ * (kernels/oracle_device.h), and the verdict records judge every output (verdict_device.h). */
+static inline int rf_device_scope_answers(const rf_case *c) {
+  return c->op == RF_OP_SUM || c->op == RF_OP_MAX || c->op == RF_OP_ARGMAX;
+}
+
+/* Row ops judged on the device: softmax of every type (kernels/softmax_device.h: 16-bit
+ * inputs and outputs read exactly, a 16-bit output's bound widened), logsumexp and log-softmax
+ * in float32 (kernels/log_device.h; a 16-bit output's range check is the host's alone). */
+static inline int rf_device_scope_judges_rows(const rf_case *c) {
+  if (c->op == RF_OP_SOFTMAX) return 1;
+  return (c->op == RF_OP_LOGSUMEXP || c->op == RF_OP_LOGSOFTMAX) && c->dtype == RF_DTYPE_F32;
+}
+
+static inline int rf_device_scope_covers(const rf_case *c) {
+  return rf_device_scope_answers(c) || rf_device_scope_judges_rows(c);
+}
+#endif

@@ -1,0 +1,208 @@
+/* The log ops' oracle and judge on the device (kernels/log_device.h) against the host's
+ * (oracle/logsumexp_double.h, the MPFR oracle of oracle/logsumexp.h, log_row_math.h's
+ * decision as run/judge_log.c applies it), row by row, for logsumexp and log-softmax on the
+ * boundary shapes over every distribution, two seeds each, and on special rows written in:
+ *  - the oracle: the same refused rows as the host's double oracle (NaN, +inf, only -inf),
+ *    the same exact rows (one finite entry), and a double row whose lse and log_s are within
+ *    both oracles' margins of the host's (err_L each, plus 2^-52 relative);
+ *  - the judge, on an output that is the MPFR oracle's value rounded to float (it must pass
+ *    where MPFR passes) and on the same output with one output of each row planted off by
+ *    2^-10 relative plus 2^-20 (it must fail where MPFR fails): every verdict the device
+ *    decides is the exact one (MPFR's want and the variant's bound from the MPFR row); an
+ *    undecided row is allowed only where the host's double path is undecided too or the row
+ *    is refused (then the host decides it, MPFR);
+ *  - planted NaN and +inf outputs for finite wants must come back NONFINITE, as on the host.
+ * Both outcomes must be seen. Runs on the simulator in CI and on a GPU build
+ * (`ctest -R log_device`). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rf_test.h"
+#include "model/case.h"
+#include "model/gen.h"
+#include "kernels/device.h"
+#include "kernels/log_device.h"
+#include "oracle/logsumexp.h"
+#include "oracle/logsumexp_double.h"
+#include "oracle/log_row_math.h"
+
+static void *dev_alloc(size_t bytes) {
+  void *p = NULL;
+  if (rf_dev_alloc(&p, bytes ? bytes : 1)) { fprintf(stderr, "device allocation failed\n"); exit(2); }
+  return p;
+}
+
+/* After a launch: synchronised, the simulator's status clean, bytes read back. */
+static void fetch(void *host, const void *dev, size_t bytes) {
+  char msg[256];
+  CHECK(rf_dev_sync() == 0);
+  CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
+  CHECK(rf_dev_download(host, dev, bytes) == 0);
+}
+
+/* The exact verdict of a row (RF_LSR_PASS, WRONG or NONFINITE: NONFINITE over WRONG, as the
+ * host's first-failure rule gives), from the MPFR row. */
+static int exact_verdict(const rf_lsr_params *p, int is_lse, const float *x, uint32_t cols,
+                         const float *got) {
+  double *y = malloc(cols * sizeof *y);
+  rf_lse_row row;
+  rf_oracle_lse_row(x, cols, &row, y);
+  rf_lse_bound b;
+  rf_lsr_bound_row(p, rf_lsr_span(x, cols, row.m), cols, &row, &b);
+  int v = RF_LSR_PASS;
+  for (uint32_t j = 0; j < (is_lse ? 1 : cols); j++) {
+    double err, allowed;
+    const int k = rf_lsr_judge_exact(is_lse, &b, got[j], is_lse ? row.lse : y[j], &err, &allowed);
+    if (k == RF_LSR_NONFINITE || (k == RF_LSR_WRONG && v == RF_LSR_PASS)) v = k;
+  }
+  free(y);
+  return v;
+}
+
+/* 1 when the host's double path leaves the row undecided or refuses it. */
+static int host_undecided(const rf_lsr_params *p, int is_lse, const float *x, uint32_t cols,
+                          const float *got) {
+  double *y = malloc(cols * sizeof *y);
+  rf_lse_row row, lo, hi;
+  rf_lse_margin mg;
+  const int k = rf_oracle_lse_row_double(x, cols, &row, &mg, y);
+  int und = k < 0;
+  if (k == 0) {
+    const double span = rf_lsr_span(x, cols, row.m);
+    rf_lse_bound b_lo, b_hi;
+    rf_lse_double_rows(&row, &mg, &lo, &hi);
+    rf_lsr_bound_row(p, span, cols, &lo, &b_lo);
+    rf_lsr_bound_row(p, span, cols, &hi, &b_hi);
+    for (uint32_t j = 0; j < (is_lse ? 1 : cols) && !und; j++) {
+      double err, allowed;
+      und = rf_lsr_judge_double(is_lse, &mg, &b_lo, &b_hi, got[j], is_lse ? row.lse : y[j],
+                                &err, &allowed) == RF_LSR_UNSURE;
+    }
+  }
+  free(y);
+  return und;
+}
+
+/* Special rows written over row i (by index): NaN, +inf, only -inf (refused); one finite
+ * entry (exact); a few -inf entries in a finite row (normal). */
+static void special_row(float *xr, uint32_t cols, uint32_t kind) {
+  switch (kind % 5) {
+  case 0: xr[cols / 2] = NAN; break;
+  case 1: xr[0] = INFINITY; break;
+  case 2: for (uint32_t j = 0; j < cols; j++) xr[j] = -INFINITY; break;
+  case 3: for (uint32_t j = 0; j < cols; j++) if (j != cols / 3) xr[j] = -INFINITY; break;
+  default: for (uint32_t j = 0; j < cols; j += 3) xr[j] = -INFINITY; break;
+  }
+}
+
+int main(void) {
+  char msg[256];
+  if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
+  static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 33}, {5, 1024}, {2, 257}};
+  /* A chain of cols additions, the host's exp and log: the bound of the simplest plan. */
+  rf_lsr_params prm;
+  memset(&prm, 0, sizeof prm);
+  prm.sm.exp_ulps = RF_EXP_HOST_LIBM.exp_ulps;
+  prm.sm.ulps_per_arg = RF_EXP_HOST_LIBM.ulps_per_arg;
+  prm.sm.ftz = RF_EXP_HOST_LIBM.ftz;
+  prm.log_ulps = RF_LOG_HOST_LIBM.log_ulps;
+  size_t rows_seen = 0, pass = 0, fail = 0, nonfinite = 0, undecided = 0, exact_rows = 0;
+  for (int is_lse = 0; is_lse < 2; is_lse++)
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+      const uint32_t rows = shapes[s][0], cols = shapes[s][1];
+      const size_t elems = (size_t)rows * cols, outs = is_lse ? rows : elems;
+      prm.sm.depth = cols;
+      float *x = malloc(elems * sizeof *x), *got = malloc(outs * sizeof *got);
+      double *y = malloc(elems * sizeof *y);
+      rf_lse_row *mrow = malloc(rows * sizeof *mrow);
+      rf_lgd_row *info = malloc(rows * sizeof *info);
+      rf_lgd_rec *rec = malloc(rows * sizeof *rec);
+      float *dx = dev_alloc(elems * 4), *dgot = dev_alloc(outs * 4);
+      rf_lgd_row *dinfo = dev_alloc(rows * sizeof *dinfo);
+      rf_lgd_rec *drec = dev_alloc(rows * sizeof *drec);
+      for (int d = 0; d <= RF_DIST_COUNT; d++)   /* RF_DIST_COUNT: special rows written in */
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+          rf_case c;
+          rf_case_default(&c);
+          c.op = is_lse ? RF_OP_LOGSUMEXP : RF_OP_LOGSOFTMAX;
+          c.rows = rows;
+          c.cols = cols;
+          c.dist = (rf_dist)(d < RF_DIST_COUNT ? d : 0);
+          c.seed = seed;
+          rf_generate(&c, x);
+          if (d == RF_DIST_COUNT)
+            for (uint32_t i = 0; i < rows; i++) special_row(x + (size_t)i * cols, cols, i + seed);
+          CHECK(rf_dev_upload(dx, x, elems * 4) == 0);
+          CHECK(rf_lgd_oracle_launch(dx, rows, cols, dinfo, NULL) == 0);
+          fetch(info, dinfo, rows * sizeof *info);
+          for (uint32_t i = 0; i < rows; i++) {
+            const float *xr = x + (size_t)i * cols;
+            rf_lse_row hrow;
+            rf_lse_margin hmg;
+            const int k = rf_oracle_lse_row_double(xr, cols, &hrow, &hmg, NULL);
+            const uint32_t want = k < 0 ? RF_LGD_REFUSED : k == 1 ? RF_LGD_EXACT : RF_LGD_NORMAL;
+            CHECK_MSG(info[i].kind == want, "%s %ux%u seed %llu row %u: device kind %u, host %u",
+                      rf_dist_name(c.dist), rows, cols, (unsigned long long)seed, i,
+                      info[i].kind, want);
+            exact_rows += want == RF_LGD_EXACT;
+            if (want == RF_LGD_EXACT)
+              CHECK(memcmp(&info[i].row.lse, &hrow.lse, 3 * sizeof(double)) == 0 &&
+                    info[i].row.m == hrow.m && info[i].mg.err_L == 0);
+            if (want != RF_LGD_NORMAL || info[i].kind != want) continue;
+            const double tol = info[i].mg.err_L + hmg.err_L;
+            CHECK_MSG(fabs(info[i].row.log_s - hrow.log_s) <= tol + 0x1p-52 * hrow.log_s &&
+                      fabs(info[i].row.lse - hrow.lse) <= tol + 0x1p-51 * fabs(hrow.lse) &&
+                      info[i].row.m == hrow.m,
+                      "%s %ux%u row %u: device lse %.17g log_s %.17g, host %.17g %.17g",
+                      rf_dist_name(c.dist), rows, cols, i, info[i].row.lse, info[i].row.log_s,
+                      hrow.lse, hrow.log_s);
+          }
+          /* Outputs: MPFR's values as floats, then one of each row planted off. */
+          for (uint32_t i = 0; i < rows; i++)
+            rf_oracle_lse_row(x + (size_t)i * cols, cols, &mrow[i], y + (size_t)i * cols);
+          for (int plant = 0; plant < 4; plant++) {
+            for (uint32_t i = 0; i < rows; i++) {
+              float *gr = is_lse ? got + i : got + (size_t)i * cols;
+              const uint32_t n = is_lse ? 1 : cols, at = is_lse ? 0 : cols / 2;
+              for (uint32_t j = 0; j < n; j++) gr[j] = (float)(is_lse ? mrow[i].lse : y[(size_t)i * cols + j]);
+              if (plant == 1) gr[at] = gr[at] * (1 + 0x1p-10f) + 0x1p-20f;
+              if (plant == 2) gr[at] = NAN;
+              if (plant == 3) gr[at] = INFINITY;
+            }
+            CHECK(rf_dev_upload(dgot, got, outs * 4) == 0);
+            CHECK(rf_lgd_judge_launch(dx, dgot, dinfo, rows, cols, is_lse, &prm, 0, drec, NULL) == 0);
+            fetch(rec, drec, rows * sizeof *rec);
+            for (uint32_t i = 0; i < rows; i++) {
+              const float *xr = x + (size_t)i * cols;
+              const float *gr = is_lse ? got + i : got + (size_t)i * cols;
+              const int h = exact_verdict(&prm, is_lse, xr, cols, gr);
+              const uint32_t v = rec[i].verdict;
+              rows_seen++;
+              if (v == RF_LGD_UNDECIDED) {
+                undecided++;
+                CHECK_MSG(info[i].kind == RF_LGD_REFUSED || host_undecided(&prm, is_lse, xr, cols, gr),
+                          "%s %ux%u seed %llu row %u plant %d: undecided on the device only",
+                          rf_dist_name(c.dist), rows, cols, (unsigned long long)seed, i, plant);
+                continue;
+              }
+              CHECK_MSG((int)v == h, "%s %s %ux%u seed %llu row %u plant %d: device %u, exact %d",
+                        is_lse ? "logsumexp" : "logsoftmax", rf_dist_name(c.dist), rows, cols,
+                        (unsigned long long)seed, i, plant, v, h);
+              /* a finite want and a planted NaN: nonfinite, whatever else */
+              if (plant == 2 && isfinite(is_lse ? mrow[i].lse : y[(size_t)i * cols + cols / 2]))
+                CHECK(v == RF_LGD_NONFINITE);
+              pass += v == RF_LGD_PASS;
+              fail += v == RF_LGD_WRONG;
+              nonfinite += v == RF_LGD_NONFINITE;
+            }
+          }
+        }
+      free(x); free(got); free(y); free(mrow); free(info); free(rec);
+      rf_dev_free(dx); rf_dev_free(dgot); rf_dev_free(dinfo); rf_dev_free(drec);
+    }
+  printf("%zu rows judged: %zu passed, %zu wrong, %zu nonfinite on the device, %zu left to the "
+         "host; %zu exact rows\n", rows_seen, pass, fail, nonfinite, undecided, exact_rows);
+  /* The comparison must have seen every outcome, or it shows nothing. */
+  CHECK(pass > 100 && fail > 100 && nonfinite > 100 && exact_rows > 4 && undecided > 0);
+  return rf_test_done();
+}
