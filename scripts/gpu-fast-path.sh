@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Issue 12 on a GPU, building nothing (the build folder is made elsewhere:
 # cmake --preset cuda -DREDFUZZ_FUZZER=ON; cmake --build build-cuda):
-#  1. the device oracle's own test (every input of the boundary sweep, host == device);
+#  1. the device oracle's own test (every input of the boundary sweep, host == device), and
+#     the row ops' (softmax of every type, the log ops: device verdicts == host verdicts);
 #  2. host pipeline vs device pipeline (inputs, exact answers and verdict records made on the
 #     device, each answer also re-checked on the host; passing results given from the device's
 #     verdict records): the same verdict, exact answer and bound for every result of the
 #     boundary sweep, f32, f16 and bf16 inputs, mutants included; every record re-checked on the host in a second
-#     sweep; softmax, and float32 logsumexp and log-softmax, judged on the device vs on the
-#     host: the same verdicts (shapes up to 256x4096, mutants included);
+#     sweep; softmax, logsumexp and log-softmax (f32, f16, bf16; the device judges softmax of
+#     every type and the log ops in float32) judged on the device vs on the host: the same
+#     verdicts (shapes up to 256x4096, mutants included);
 #  3. scripts/fuzz-rate.sh: libFuzzer executions/s, default caps, REDFUZZ_MAX_ELEMS=4096,
 #     4096 with the sweep's device-path threshold, and default caps with in-batch re-checks;
 #  4. verified runs/s at n = 2^20 (sum without sum/atomic, sum/atomic alone, max, argmax) and
@@ -43,6 +45,15 @@ if [ -x "$BUILD/tests/kernels_test_oracle_device" ]; then
 else
   echo "   $BUILD/tests/kernels_test_oracle_device not built: skipped"
 fi
+# The row ops' device oracles and judges against the host's (softmax of every type, the log ops).
+for t in kernels_test_softmax_device kernels_test_log_device; do
+  if [ -x "$BUILD/tests/$t" ]; then
+    "$BUILD/tests/$t" > "$OUT/$t.txt" 2>&1 || status=1
+    echo "   $t: $(tail -n 1 "$OUT/$t.txt")"
+  else
+    echo "   $BUILD/tests/$t not built: skipped"
+  fi
+done
 
 echo "== 2. host vs device pipeline: verdicts on the boundary sweep, mutants included ($(date +%T))"
 ARGS=(sweep --op sum,max,argmax --dtype f32,f16,bf16 --mutants --json --quiet --dist all
@@ -90,7 +101,7 @@ grep -aE '^verdicts made on the device|harness failure' "$OUT/verdict-recheck.tx
 strip_sm() { grep -a '^{' "$1" | sed -E 's/"(ms|error|bound|ratio|got|want)":[^,]*,//g'; }
 for ops in softmax logsoftmax,logsumexp; do
   tag=${ops%%,*}
-  SM=(sweep --op "$ops" --mutants --json --quiet --dist all --shape 1x1,2x31,4x33,3x257,8x1024,16x4099,256x4096
+  SM=(sweep --op "$ops" --dtype f32,f16,bf16 --mutants --json --quiet --dist all --shape 1x1,2x31,4x33,3x257,8x1024,16x4099,256x4096
       --block 0,256 --seed 1..2)
   REDFUZZ_DEVICE_VERDICT=0 "$RF" "${SM[@]}" > "$OUT/$tag-host.txt" 2> "$OUT/$tag-host.err"
   REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_VERDICT_RECHECK=0 "$RF" "${SM[@]}" > "$OUT/$tag-device.txt" 2> "$OUT/$tag-device.err"
