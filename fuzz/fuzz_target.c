@@ -14,7 +14,7 @@
  *                         on GPUs: big enough for grid > block, small enough for tens of
  *                         executions a second; `redfuzz sweep` covers 2^24 and 2^26).
  *   REDFUZZ_MAX_THREADS=N cap on GPU threads (blocks x block size) per case: larger grids,
- *                         and rows of row ops, fold below it (default: 2^16 on the simulator,
+ *                         and rows of row ops, fold below it (default: 2^14 on the simulator,
  *                         where a launch costs its threads times their barriers; 2^20 on GPUs).
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
  *                         their non-mutant variants are fuzzed by default like built-in ones.
@@ -36,7 +36,7 @@
  * campaign's pace; the target prints each cap at start ("redfuzz fuzz: size cap: ...", in
  * the campaign summary of scripts/fuzz.sh); `redfuzz sweep` runs it at every size. Cases the
  * host makes and judges on every backend (16-bit logsumexp and log-softmax) are kept to 2^16
- * elements (run/fuzz_select.c, cap_host_cost), and GPU threads to 2^16 on the simulator,
+ * elements (run/fuzz_select.c, cap_host_cost), and GPU threads to 2^14 on the simulator,
  * 2^20 on GPUs (run/backend.c says why). */
 #include <math.h>
 #include <stdint.h>

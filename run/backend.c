@@ -24,12 +24,16 @@ const rf_backend_policy rf_backend = {"hip", 0, {1u << 26, 1u << 24, 65536, 0}, 
                                       1u << 20, RF_DEV_STREAMS, &RF_SUM_ATOMIC_FTZ, &RF_EXP_OCML_EXPF};
 #else
 /* The simulator runs one fiber per GPU thread: cases stay small enough for seconds, fuzz
- * inputs at most 2^12 elements and 2^16 GPU threads (a launch's cost is its threads times
- * their barriers, whatever its elements: 2000 rows of 2 columns at one 256-thread block per
- * row were 3 % of a campaign's launches and 60 % of its time; docs/SIMULATOR.md,
- * "Performance"). Its atomics are exact IEEE additions, its expf the host's. */
+ * inputs at most 2^12 elements and 2^14 GPU threads, four per element at the element cap (a
+ * launch's cost is its threads times their barriers, whatever its elements: 2000 rows of 2
+ * columns at one 256-thread block per row were 3 % of a campaign's launches and 60 % of its
+ * time). From 2^16 to 2^14 the campaign's CPU per execution fell by a third with the same
+ * coverage (3,000 executions, two seeds: 13.4 and 16.4 ms against 10.9 and 9.3; cov/ft
+ * 1966/2819 and 2046/2929 against 2128/3006 and 2001/2965), corpus/bench's by half;
+ * docs/SIMULATOR.md, "Performance". Its atomics are exact IEEE additions, its expf the
+ * host's. */
 const rf_backend_policy rf_backend = {"sim", 1, {1u << 18, 1u << 18, 8192, 0}, 1u << 12,
-                                      1u << 16, 1, &RF_SUM_IEEE, &RF_EXP_HOST_LIBM};
+                                      1u << 14, 1, &RF_SUM_IEEE, &RF_EXP_HOST_LIBM};
 #endif
 
 const rf_exp_model *rf_backend_fast_exp(void) {

@@ -16,7 +16,7 @@ void rf_force_op(rf_case *c, int op, const rf_limits *lim);
 /* The limits fuzz inputs decode under: the backend's policy (run/backend.c: at most 2^22
  * elements on GPUs and 2^12 on the simulator, so a campaign makes many executions per
  * second); REDFUZZ_MAX_ELEMS in set overrides (it can only lower the runner's limits), and
- * the cap on GPU threads (2^16 on the simulator, 2^20 on GPUs) REDFUZZ_MAX_THREADS.
+ * the cap on GPU threads (2^14 on the simulator, 2^20 on GPUs) REDFUZZ_MAX_THREADS.
  * Needs no device: decoding 40 bytes never opens one. */
 rf_limits rf_fuzz_limits(const rf_settings *set);
 /* Fuzz inputs launch at most this many blocks (larger grids fold into 1..this): more blocks
