@@ -1,5 +1,5 @@
 /* The host re-checks of device-made 1-D answers (runner_device.c) and of softmax verdict
- * records (recheck_softmax.c) on background threads, off the batch's critical path (issue
+ * records (recheck_rows.c: softmax and the log ops) on background threads, off the batch's critical path (issue
  * 12): the GPU goes on with the next batches while up to RF_RECHECK_THREADS host threads
  * make the sampled cases' inputs and exact answers again and compare them with the device's.
  *

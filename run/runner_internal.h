@@ -133,7 +133,7 @@ struct rf_runner {
   unsigned long long rq_batch;   /* batches collected since rq started (its clock) */
   unsigned long long rq_agreed;  /* rq.agreed already counted in stats */
   char rq_carry[512];            /* a failure taken while queueing a softmax re-check: the
-                                    next batch's (recheck_softmax.c, runner_device.c) */
+                                    next batch's (recheck_rows.c, runner_device.c) */
   /* Verdict records made on the device (runner_verdict.c). */
   int device_verdict;            /* 0 off, 1 every batch of 1-D cases, 2 auto (see there) */
   int vd_on;                     /* this batch is judged from its records */
@@ -164,13 +164,13 @@ double rf_now_ms(void);
 /* Guards, poison and launch status of run k of p, from the fetched arena: 0 when its output
  * can be judged, else -1 with the failure in res (runner.c). */
 int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result *res);
-/* Softmax, a re-check batch in a long run: the host's judgement of the variants given from
- * their records goes to the background queue (recheck_softmax.c). how[i]: runner_verdict.c's
+/* A row op's re-check batch in a long run: the host's judgement of the variants given from
+ * their records goes to the background queue (recheck_rows.c). how[i]: runner_verdict.c's
  * FROM_* of each variant; a record whose guards, poison or repeat the host sees otherwise is
  * turned into a disagreement now (how[i] = 2, dev[i] its result). 0 when queued (or nothing
  * to re-check), -1 when the caller must re-check now (too big, out of memory, no read-back). */
-int rf_runner_softmax_recheck_queue(rf_runner *r, const pending *ps, size_t n,
-                                    unsigned char *how, rf_result *dev);
+int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
+                                 unsigned char *how, rf_result *dev);
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o);
 void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,

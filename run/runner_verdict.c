@@ -17,9 +17,9 @@
  *
  * One batch in REDFUZZ_VERDICT_RECHECK (default 64) is judged both ways, and every result
  * given from a record must equal the host path's byte for byte: any difference is a harness
- * failure (stderr and the result concerned). In sweeps and fuzzing, a softmax batch's
- * re-check (input, oracle and judge made again on the host: tens of ms at 256x4096) runs on
- * the background thread instead (recheck_softmax.c); 1-D batches keep theirs in the batch
+ * failure (stderr and the result concerned). In sweeps and fuzzing, a row op's re-check
+ * (input, oracle and judge made again on the host: tens of ms at 256x4096) runs on the
+ * background thread instead (recheck_rows.c); 1-D batches keep theirs in the batch
  * (a read-back and O(1) host judging a variant: 0.24 us for a sum on the build machine).
  *
  * REDFUZZ_DEVICE_VERDICT: 0 off, 1 every batch of 1-D cases (also on the simulator, where CI
@@ -48,8 +48,8 @@
  * refused row, NaN, +inf or only -inf, or an output within the margin of its bound), and a
  * case is reported from the records only when every row of every variant passed; else it is
  * made again on the host and judged there (MPFR for the rows that need it). Their re-check
- * batches are judged on the host in the batch (the background queue is softmax's). 16-bit
- * log ops stay on the host, as 16-bit softmax does (row_device_for). */
+ * batches go to the background thread as softmax's do (recheck_rows.c). 16-bit log ops stay
+ * on the host (device_scope.h). */
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
@@ -360,11 +360,11 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
                       r->stats.verdict_batches % r->verdict_recheck == 0;
   r->stats.verdict_batches++;
   for (size_t i = 0; i < n; i++) how[i] = (unsigned char)from_record(r, &ps[i], &rec[i], &dev[i]);
-  /* Softmax in a long run: the expensive part of the re-check (input, oracle and judge on the
-   * host) goes to the background thread (recheck_softmax.c); this batch goes on as any. */
-  if (r->vd_recheck_now && r->smd_rec_slot >= 0 && r->rq_on && ps[0].bc->c->op == RF_OP_SOFTMAX) {
+  /* A row op in a long run: the expensive part of the re-check (input, oracle and judge on
+   * the host) goes to the background thread (recheck_rows.c); this batch goes on as any. */
+  if (r->vd_recheck_now && r->smd_rec_slot >= 0 && r->rq_on) {
     const double t0 = rf_now_ms();
-    if (rf_runner_softmax_recheck_queue(r, ps, n, how, dev) == 0) r->vd_recheck_now = 0;
+    if (rf_runner_rows_recheck_queue(r, ps, n, how, dev) == 0) r->vd_recheck_now = 0;
     r->stats.ms_recheck += rf_now_ms() - t0;
   }
   size_t m = 0;

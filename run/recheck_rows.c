@@ -1,12 +1,15 @@
-/* The host re-check of a softmax batch judged from device records (runner_verdict.c,
- * REDFUZZ_VERDICT_RECHECK) on the background thread (recheck_queue.h), in sweeps and fuzzing.
+/* The host re-check of a row-op batch (softmax, logsumexp, log-softmax) judged from device
+ * records (runner_verdict.c, REDFUZZ_VERDICT_RECHECK) on the background thread
+ * (recheck_queue.h), in sweeps and fuzzing. The log ops' re-check ran in the batch at first:
+ * with default caps on the H200 that was ~80 us of every fuzz execution (docs/RESULTS.md,
+ * fifth GPU session), a host input, oracle and judge of a whole case 1 batch in 64.
  *
  * On the caller's thread, at the batch: the outputs are read back, and each variant given from
  * its record gets the host's cheap checks now (launch status, guard zones, poison, the
  * deterministic repeat, rf_runner_collect_run), so a record that hid one of those is a
  * disagreement of this very batch; the outputs are copied into the job. On the thread: the
  * case's input made again, the host oracle (double, MPFR where needed) and the host judge of
- * every copied output (run/judge.c) with a runner of its own (nothing of the caller's runner
+ * every copied output (run/judge.c, judge_log.c) with a runner of its own (nothing of the caller's runner
  * is touched there); any verdict other than the record's pass is a harness failure, with the
  * message of the synchronous re-check and the case named, taken as recheck_queue.h says. */
 #include <stdio.h>
@@ -18,7 +21,7 @@
 
 /* Bigger jobs are re-checked in the batch: the queue holds RF_RECHECK_QUEUE of them, so the
  * outputs it copies stay within 1 GiB. */
-#define RF_RECHECK_SOFTMAX_MAX_BYTES (((size_t)1 << 30) / RF_RECHECK_QUEUE)
+#define RF_RECHECK_ROWS_MAX_BYTES (((size_t)1 << 30) / RF_RECHECK_QUEUE)
 
 enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };   /* runner_verdict.c's */
 
@@ -31,7 +34,8 @@ typedef struct {
   rf_runner *r;        /* the caller's: counters, at release (its thread) */
   rf_case c;
   uint64_t elems;
-  size_t k;            /* outputs */
+  uint64_t out_n;      /* outputs a variant writes: a value per row for logsumexp */
+  size_t k;            /* variants re-checked */
   sm_item *item;
   float *outs;         /* k * elems */
   int agreed;          /* set by run, read at release */
@@ -70,21 +74,26 @@ static void sm_run(void *ctx, char *why, size_t len) {
     rf_result res;
     memset(&res, 0, sizeof res);
     res.variant = j->item[i].v;
-    rf_judge_softmax_typed(jc, &bc, &j->item[i].plan, j->item[i].v->out_dtype,
-                           j->outs + i * j->elems, &res);
+    const float *got = j->outs + i * j->out_n;
+    if (j->c.op == RF_OP_SOFTMAX)
+      rf_judge_softmax_typed(jc, &bc, &j->item[i].plan, j->item[i].v->out_dtype, got, &res);
+    else
+      rf_judge_lse(jc, &bc, &j->item[i].plan, j->item[i].v->out_dtype, got, &res);
     if (res.verdict == RF_V_PASS) continue;
     snprintf(why, len,
              "harness failure: the device verdict record differs from the host judge (host: %s, "
-             "got %.9g, error %.3g; from the record: pass) for %s on op=softmax rows=%u cols=%u "
+             "got %.9g, error %.3g; from the record: pass) for %s on op=%s rows=%u cols=%u "
              "dist=%s seed=%llu", rf_verdict_name(res.verdict), (double)res.got, res.err,
-             j->item[i].v->name, j->c.rows, j->c.cols, rf_dist_name(j->c.dist),
-             (unsigned long long)j->c.seed);
+             j->item[i].v->name, rf_op_name(j->c.op), j->c.rows, j->c.cols,
+             rf_dist_name(j->c.dist), (unsigned long long)j->c.seed);
   }
   j->agreed = !why[0];
   free(x);
   rf_host_buf_free(&h->y_exact);
   rf_host_buf_free(&h->row_rel);
   rf_host_buf_free(&h->row_mpfr);
+  rf_host_buf_free(&h->lse_rows);
+  rf_host_buf_free(&h->lse_margin);
   rf_judge_ctx_free(jc);
   free(h);
 }
@@ -102,25 +111,27 @@ static int cheap_checks_fail(const rf_runner *r, const pending *p, rf_result *re
   return 1;
 }
 
-int rf_runner_softmax_recheck_queue(rf_runner *r, const pending *ps, size_t n,
-                                    unsigned char *how, rf_result *dev) {
+int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
+                                 unsigned char *how, rf_result *dev) {
   const rf_case *c = ps[0].bc->c;
   const uint64_t elems = ps[0].bc->elems;
+  const uint64_t out_n = c->op == RF_OP_LOGSUMEXP ? c->rows : elems;
   size_t k = 0;
   for (size_t i = 0; i < n; i++) k += how[i] == FROM_RECORD;
   if (!k) return 0;
-  if (k * elems * sizeof(float) > RF_RECHECK_SOFTMAX_MAX_BYTES || rf_arena_fetch(&r->arena))
+  if (k * out_n * sizeof(float) > RF_RECHECK_ROWS_MAX_BYTES || rf_arena_fetch(&r->arena))
     return -1;
   sm_job *j = calloc(1, sizeof *j);
   if (j) {
     j->item = malloc(k * sizeof *j->item);
-    j->outs = malloc(k * elems * sizeof(float) + 1);
+    j->outs = malloc(k * out_n * sizeof(float) + 1);
   }
   if (!j || !j->item || !j->outs) {
     if (j) { free(j->item); free(j->outs); free(j); }
     return -1;
   }
-  *j = (sm_job){.r = r, .c = *c, .elems = elems, .item = j->item, .outs = j->outs};
+  *j = (sm_job){.r = r, .c = *c, .elems = elems, .out_n = out_n, .item = j->item,
+                .outs = j->outs};
   for (size_t i = 0; i < n; i++) {
     if (how[i] != FROM_RECORD) continue;
     rf_result host;
@@ -136,9 +147,9 @@ int rf_runner_softmax_recheck_queue(rf_runner *r, const pending *ps, size_t n,
     j->item[j->k] = (sm_item){ps[i].v, ps[i].plan};
     /* A 16-bit output converted exactly, as judge_variant's got_as_floats does (runner.c). */
     const void *got = rf_arena_host(&r->arena, ps[i].out_slot[0]);
-    float *o = j->outs + j->k * elems;
-    if (ps[i].v->out_dtype == RF_DTYPE_F32) memcpy(o, got, elems * sizeof(float));
-    else for (uint64_t e = 0; e < elems; e++) o[e] = rf_dtype_load(ps[i].v->out_dtype, got, e);
+    float *o = j->outs + j->k * out_n;
+    if (ps[i].v->out_dtype == RF_DTYPE_F32) memcpy(o, got, out_n * sizeof(float));
+    else for (uint64_t e = 0; e < out_n; e++) o[e] = rf_dtype_load(ps[i].v->out_dtype, got, e);
     j->k++;
   }
   const char *why = rf_recheck_queue_push_fn(&r->rq, sm_run, sm_release, j,
