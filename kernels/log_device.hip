@@ -140,8 +140,8 @@ rf_lgd_judge_kernel(const float *__restrict__ x, const float *__restrict__ got,
       const double v = is_lse ? r.row.lse : ((double)xr[j] - md) - r.row.log_s;
       double err = 0, allowed = 0;
       const int k = r.kind == RF_LGD_EXACT
-                    ? rf_lsr_judge_exact(is_lse, &b_hi, g, v, &err, &allowed)
-                    : rf_lsr_judge_double(is_lse, &r.mg, &b_lo, &b_hi, g, v, &err, &allowed);
+                    ? rf_lsr_judge_exact(is_lse, 0u, &b_hi, g, v, &err, &allowed)
+                    : rf_lsr_judge_double(is_lse, 0u, &r.mg, &b_lo, &b_hi, g, v, &err, &allowed);
       if (k == RF_LSR_UNSURE) { unsure = 1; continue; }
       if (k == RF_LSR_NONFINITE) nonfinite = 1;
       if (k == RF_LSR_WRONG) wrong = 1;

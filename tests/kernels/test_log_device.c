@@ -52,7 +52,7 @@ static int exact_verdict(const rf_lsr_params *p, int is_lse, const float *x, uin
   int v = RF_LSR_PASS;
   for (uint32_t j = 0; j < (is_lse ? 1 : cols); j++) {
     double err, allowed;
-    const int k = rf_lsr_judge_exact(is_lse, &b, got[j], is_lse ? row.lse : y[j], &err, &allowed);
+    const int k = rf_lsr_judge_exact(is_lse, 0u, &b, got[j], is_lse ? row.lse : y[j], &err, &allowed);
     if (k == RF_LSR_NONFINITE || (k == RF_LSR_WRONG && v == RF_LSR_PASS)) v = k;
   }
   free(y);
@@ -75,7 +75,7 @@ static int host_undecided(const rf_lsr_params *p, int is_lse, const float *x, ui
     rf_lsr_bound_row(p, span, cols, &hi, &b_hi);
     for (uint32_t j = 0; j < (is_lse ? 1 : cols) && !und; j++) {
       double err, allowed;
-      und = rf_lsr_judge_double(is_lse, &mg, &b_lo, &b_hi, got[j], is_lse ? row.lse : y[j],
+      und = rf_lsr_judge_double(is_lse, 0u, &mg, &b_lo, &b_hi, got[j], is_lse ? row.lse : y[j],
                                 &err, &allowed) == RF_LSR_UNSURE;
     }
   }
