@@ -64,10 +64,11 @@ typedef rf_smd_rec rf_lgd_rec;
  * an empty shape. */
 int rf_lgd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
                          rf_lgd_row *info, void *stream);
-/* Enqueues the check of one variant's output `got` of type out_dtype (rows for logsumexp, is_lse != 0;
- * rows x cols for log-softmax) against the oracle's info, with the variant's bound
- * parameters p, into out (rows records). plant != 0: a test hook that calls every row it
- * decided a pass (a judge that misses a failure), which the host's re-checks must catch. */
+/* Enqueues the check of one variant's output `got` of type out_dtype (rows for logsumexp,
+ * is_lse != 0; rows x cols for log-softmax; the input x of type x_dtype) against the oracle's
+ * info, with the variant's bound parameters p, into out (rows records). plant != 0: a test
+ * hook that calls every row it decided a pass (a judge that misses a failure), which the
+ * host's re-checks must catch. 0 or the launch error (1 for a type it does not know). */
 int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const void *got, uint32_t out_dtype,
                         const rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,
                         const rf_lsr_params *p, uint32_t plant, rf_lgd_rec *out, void *stream);

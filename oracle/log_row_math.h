@@ -282,7 +282,8 @@ RF_DR void rf_lsr_out_range(double want, double allowed, uint32_t t, double *lo,
 RF_DR int rf_lsr_check_out(float got, double want, double allowed, uint32_t t, double *err,
                            double *reach) {
   *reach = allowed;
-  if (t == 0u || !rf_smr_finite(want) || rf_lsr_isnan(got)) return rf_lsr_check(got, want, allowed, err);
+  if (t == 0u || !rf_smr_finite(want) || rf_lsr_isnan(got))
+    return rf_lsr_check(got, want, allowed, err);
   double lo, hi;
   rf_lsr_out_range(want, allowed, t, &lo, &hi, reach);
   const int ok = got >= lo && got <= hi;
