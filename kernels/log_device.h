@@ -1,9 +1,13 @@
-/* Logsumexp and log-softmax (float32) judged on the device (issue 12): the double-precision
+/* Logsumexp and log-softmax judged on the device (issue 12): the double-precision
  * row oracle with its rigorous margins and the per-output check of a variant's output against
  * the variant's own bound, with oracle/log_row_math.h's formulas (the host's:
  * logsumexp_double.c, bounds_log.c, run/judge_log.c), one block per row. Rows it cannot decide
  * come back marked, for the host and MPFR (run/runner_verdict.c). The same scheme as
- * softmax_device.h; docs/ORACLE.md, "Log ops judged on the device".
+ * softmax_device.h; docs/ORACLE.md, "Log ops judged on the device". Inputs and outputs in
+ * float32, f16 or bf16 (rf_dtype numbers 0, 1, 2), read exactly as the host reads them
+ * (model/dtype_bits.h); a 16-bit output is decided by the host's rule for it, its range check
+ * (log_row_math.h's rf_lsr_check_out / rf_lsr_check_range_out: the float32 result's range
+ * rounded once more to the type), so the verdicts are the host's for every pairing.
  *
  * exp and log: the device's double exp and log. The double oracle's margin assumes each within
  * 2 ulps of the exact value (exp: RF_SM_DOUBLE_EXP_ULPS, softmax_device.h says why; log:
@@ -55,17 +59,19 @@ enum { RF_LGD_PASS = RF_SMD_PASS, RF_LGD_WRONG = RF_SMD_WRONG, RF_LGD_NONFINITE 
  * first-failure rule gives. */
 typedef rf_smd_rec rf_lgd_rec;
 
-/* Enqueues the oracle of x (rows x cols, device) into info (rows), on stream (NULL = default).
- * 0 or the launch error. Nothing for an empty shape. */
-int rf_lgd_oracle_launch(const float *x, uint32_t rows, uint32_t cols, rf_lgd_row *info,
-                         void *stream);
-/* Enqueues the check of one variant's float32 output `got` (rows for logsumexp, is_lse != 0;
- * rows x cols for log-softmax) against the oracle's info, with the variant's bound
- * parameters p, into out (rows records). plant != 0: a test hook that calls every row it
- * decided a pass (a judge that misses a failure), which the host's re-checks must catch. */
-int rf_lgd_judge_launch(const float *x, const float *got, const rf_lgd_row *info, uint32_t rows,
-                        uint32_t cols, int is_lse, const rf_lsr_params *p, uint32_t plant,
-                        rf_lgd_rec *out, void *stream);
+/* Enqueues the oracle of x (rows x cols elements of type x_dtype, device) into info (rows), on
+ * stream (NULL = default). 0 or the launch error (1 for a type it does not know). Nothing for
+ * an empty shape. */
+int rf_lgd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
+                         rf_lgd_row *info, void *stream);
+/* Enqueues the check of one variant's output `got` of type out_dtype (rows for logsumexp,
+ * is_lse != 0; rows x cols for log-softmax; the input x of type x_dtype) against the oracle's
+ * info, with the variant's bound parameters p, into out (rows records). plant != 0: a test
+ * hook that calls every row it decided a pass (a judge that misses a failure), which the
+ * host's re-checks must catch. 0 or the launch error (1 for a type it does not know). */
+int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const void *got, uint32_t out_dtype,
+                        const rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,
+                        const rf_lsr_params *p, uint32_t plant, rf_lgd_rec *out, void *stream);
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* The log ops' oracle and judge on the device (log_device.h): one block per row, the formulas
- * of oracle/log_row_math.h, block reductions in LDS. Written apart from the log variants
+ * of oracle/log_row_math.h, block reductions in LDS. Inputs and outputs in f32, f16 or bf16,
+ * read exactly (model/dtype_bits.h's rf_db_load, the host's rf_dtype_load). Written apart from the log variants
  * (kernels/logsumexp.hip: nothing shared but port.h). Summation order differs from the host's
  * left-to-right loop; every bound used holds for any order (a sum of C nonnegative terms in
  * any order is within γ_{C-1}, the products' sum within γ_C: each term meets at most C - 1
@@ -8,6 +9,7 @@
 #include "port.h"
 #include "log_device.h"
 #include "oracle/log_row_math.h"
+#include "model/dtype_bits.h"
 
 #define RFL_BLOCK 256u
 #define RFL_MAX_GRID 1024u
@@ -29,17 +31,17 @@ static __device__ double rfl_reduce(double *buf, double v, int op) {
 /* Launched with RFL_BLOCK threads, bounded for 1024 like every kernel
  * (scripts/check-launch-resources.sh). */
 __global__ void __launch_bounds__(1024)
-rf_lgd_oracle_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
+rf_lgd_oracle_kernel(const void *__restrict__ x, unsigned xt, unsigned rows, unsigned cols,
                      rf_lgd_row *__restrict__ info) {
   RF_SHARED(double, buf, RFL_BLOCK);
   const unsigned t = threadIdx.x;
   for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
-    const float *xr = x + (size_t)row * cols;
+    const size_t x0 = (size_t)row * cols;
     /* The scan of rf_row_scan_of: the maximum, NaN or +inf, the finite count. */
     float m = -1.0f / 0.0f;
     double poisoned = 0, n_finite = 0;
     for (unsigned j = t; j < cols; j += blockDim.x) {
-      const float v = xr[j];
+      const float v = rf_db_load(x, x0 + j, xt);
       poisoned = v != v || v == 1.0f / 0.0f ? 1 : poisoned;
       n_finite += v - v == 0;
       m = v > m ? v : m;
@@ -66,7 +68,7 @@ rf_lgd_oracle_kernel(const float *__restrict__ x, unsigned rows, unsigned cols,
     const double md = m;
     double s = 0, ds = 0, dmax = 0, span = 0;
     for (unsigned j = t; j < cols; j += blockDim.x) {
-      const float xv = xr[j];
+      const float xv = rf_db_load(x, x0 + j, xt);
       const double d = (double)xv - md;
       if (d >= RF_SMR_DEEP_D) {   /* false for -inf entries */
         const double e = exp(d);
@@ -101,9 +103,10 @@ static __device__ __forceinline__ int rfl_worse(double q, unsigned j, double bq,
 
 /* Launched with RFL_BLOCK threads, bounded for 1024 like every kernel. */
 __global__ void __launch_bounds__(1024)
-rf_lgd_judge_kernel(const float *__restrict__ x, const float *__restrict__ got,
-                    const rf_lgd_row *__restrict__ info, unsigned rows, unsigned cols,
-                    int is_lse, rf_lsr_params p, unsigned plant, rf_lgd_rec *__restrict__ out) {
+rf_lgd_judge_kernel(const void *__restrict__ x, unsigned xt, const void *__restrict__ got,
+                    unsigned ot, const rf_lgd_row *__restrict__ info, unsigned rows,
+                    unsigned cols, int is_lse, rf_lsr_params p, unsigned plant,
+                    rf_lgd_rec *__restrict__ out) {
   RF_SHARED(double, buf, RFL_BLOCK);
   RF_SHARED(double, wq, RFL_BLOCK);
   RF_SHARED(unsigned, wj, RFL_BLOCK);
@@ -128,20 +131,19 @@ rf_lgd_judge_kernel(const float *__restrict__ x, const float *__restrict__ got,
       rf_lsr_bound_row(&p, r.span, cols, &lo, &b_lo);
       rf_lsr_bound_row(&p, r.span, cols, &hi, &b_hi);
     }
-    const float *xr = x + (size_t)row * cols;
-    const float *gr = is_lse ? got + row : got + (size_t)row * cols;
+    const size_t x0 = (size_t)row * cols, g0 = is_lse ? row : x0;
     const double md = r.row.m;
     double wrong = 0, nonfinite = 0, unsure = 0;
     double bq = -1, berr = 0, bbound = 0, bwant = 0;
     float bgot = 0;
     unsigned bj = 0xffffffffu;
     for (unsigned j = t; j < n; j += blockDim.x) {
-      const float g = gr[j];
-      const double v = is_lse ? r.row.lse : ((double)xr[j] - md) - r.row.log_s;
+      const float g = rf_db_load(got, g0 + j, ot);
+      const double v = is_lse ? r.row.lse : ((double)rf_db_load(x, x0 + j, xt) - md) - r.row.log_s;
       double err = 0, allowed = 0;
       const int k = r.kind == RF_LGD_EXACT
-                    ? rf_lsr_judge_exact(is_lse, &b_hi, g, v, &err, &allowed)
-                    : rf_lsr_judge_double(is_lse, &r.mg, &b_lo, &b_hi, g, v, &err, &allowed);
+                    ? rf_lsr_judge_exact(is_lse, ot, &b_hi, g, v, &err, &allowed)
+                    : rf_lsr_judge_double(is_lse, ot, &r.mg, &b_lo, &b_hi, g, v, &err, &allowed);
       if (k == RF_LSR_UNSURE) { unsure = 1; continue; }
       if (k == RF_LSR_NONFINITE) nonfinite = 1;
       if (k == RF_LSR_WRONG) wrong = 1;
@@ -184,21 +186,24 @@ rf_lgd_judge_kernel(const float *__restrict__ x, const float *__restrict__ got,
 #if !defined(__HIP_DEVICE_COMPILE__)
 static unsigned rfl_grid(uint32_t rows) { return rows < RFL_MAX_GRID ? rows : RFL_MAX_GRID; }
 
-extern "C" int rf_lgd_oracle_launch(const float *x, uint32_t rows, uint32_t cols,
-                                    rf_lgd_row *info, void *stream) {
+extern "C" int rf_lgd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows,
+                                    uint32_t cols, rf_lgd_row *info, void *stream) {
+  if (x_dtype > 2u) return 1;
   if (rows == 0 || cols == 0) return 0;
   hipLaunchKernelGGL(rf_lgd_oracle_kernel, dim3(rfl_grid(rows)), dim3(RFL_BLOCK), 0,
-                     (hipStream_t)stream, x, rows, cols, info);
+                     (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, info);
   return (int)hipGetLastError();
 }
 
-extern "C" int rf_lgd_judge_launch(const float *x, const float *got, const rf_lgd_row *info,
-                                   uint32_t rows, uint32_t cols, int is_lse,
-                                   const rf_lsr_params *p, uint32_t plant, rf_lgd_rec *out,
-                                   void *stream) {
+extern "C" int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const void *got,
+                                   uint32_t out_dtype, const rf_lgd_row *info, uint32_t rows,
+                                   uint32_t cols, int is_lse, const rf_lsr_params *p,
+                                   uint32_t plant, rf_lgd_rec *out, void *stream) {
+  if (x_dtype > 2u || out_dtype > 2u) return 1;
   if (rows == 0 || cols == 0) return 0;
   hipLaunchKernelGGL(rf_lgd_judge_kernel, dim3(rfl_grid(rows)), dim3(RFL_BLOCK), 0,
-                     (hipStream_t)stream, x, got, info, rows, cols, is_lse, *p, plant, out);
+                     (hipStream_t)stream, x, (unsigned)x_dtype, got, (unsigned)out_dtype, info,
+                     rows, cols, is_lse, *p, plant, out);
   return (int)hipGetLastError();
 }
 #endif

@@ -30,10 +30,9 @@ static __device__ double rfs_reduce(double *buf, double v, int op) {
 
 /* Element i of a row in type dt (rf_dtype: 0 f32, 1 f16, 2 bf16), as the float it is: the
  * host judges a 16-bit input or output through the same exact conversion (model/dtype.h's
- * rf_dtype_load is model/dtype_bits.h's). dt is uniform across the grid. */
+ * rf_dtype_load is model/dtype_bits.h's rf_db_load). dt is uniform across the grid. */
 static __device__ __forceinline__ float rfs_load(const void *__restrict__ p, size_t i, unsigned dt) {
-  if (dt == 0u) return ((const float *)p)[i];
-  return rf_half_to_f32(dt, ((const uint16_t *)p)[i]);
+  return rf_db_load(p, i, dt);
 }
 
 static __device__ __forceinline__ int rfs_finite_f(float v) {

@@ -57,8 +57,7 @@ double rf_dtype_round(rf_dtype d, double x) {
 }
 
 float rf_dtype_load(rf_dtype d, const void *buf, uint64_t i) {
-  if (d == RF_DTYPE_F32) return ((const float *)buf)[i];
-  return rf_half_to_f32((uint32_t)d, ((const uint16_t *)buf)[i]);
+  return rf_db_load(buf, (size_t)i, (uint32_t)d);
 }
 
 void rf_dtype_store(rf_dtype d, const float *x, uint64_t n, void *out) {

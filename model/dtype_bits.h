@@ -7,6 +7,7 @@
  * (the simulator) and cheap everywhere (a few integer operations). */
 #ifndef RF_DTYPE_BITS_H
 #define RF_DTYPE_BITS_H
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__HIPCC__) || defined(__CUDACC__) || (defined(RF_SIM) && defined(__cplusplus))
@@ -79,5 +80,12 @@ RF_DB_HD float rf_half_to_f32(uint32_t dtype, uint16_t h) {
 }
 RF_DB_HD uint16_t rf_f32_to_half(uint32_t dtype, float f) {
   return dtype == 2u ? rf_f32_to_bf16(f) : rf_f32_to_f16(f);
+}
+/* Element i of a buffer of type dtype (0 f32, 1 f16, 2 bf16) as the float it is (exact): the
+ * host's rf_dtype_load and the device judges (kernels/softmax_device.hip, log_device.hip)
+ * read inputs and outputs through this one conversion. */
+RF_DB_HD float rf_db_load(const void *p, size_t i, uint32_t dtype) {
+  if (dtype == 0u) return ((const float *)p)[i];
+  return rf_half_to_f32(dtype, ((const uint16_t *)p)[i]);
 }
 #endif

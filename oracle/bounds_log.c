@@ -70,49 +70,20 @@ int rf_lse_check_range(float got, double w_lo, double w_hi, double allowed_lo, d
   return k == RF_LSR_RANGE_PASS ? RF_LSE_PASS : k == RF_LSR_RANGE_FAIL ? RF_LSE_FAIL : RF_LSE_UNSURE;
 }
 
-/* ---- an output in a 16-bit type (docs/TOLERANCES.md, "Log-op output in a 16-bit type") ---- */
+/* ---- an output in a 16-bit type (docs/TOLERANCES.md, "Log-op output in a 16-bit type") ----
+ * log_row_math.h's rule, shared with the device judge. */
 void rf_lse_out_range(double want, double allowed, rf_dtype t, rf_lse_range *out) {
-  /* The float32 result lies in [want - allowed, want + allowed]; RN_t is monotone, so its
-   * rounding to t lies between the roundings of the ends, each widened one step outward
-   * (the subtraction and addition in double are rounded). Ends beyond the type's overflow
-   * threshold round to ±inf, which is how an overflowing result is accepted. */
-  out->lo = rf_dtype_round(t, next_down(want - allowed));
-  out->hi = rf_dtype_round(t, next_up(want + allowed));
-  const double a = up_sub(out->hi, want), c = up_sub(want, out->lo);
-  out->reach = a > c ? a : c;
+  rf_lsr_out_range(want, allowed, (uint32_t)t, &out->lo, &out->hi, &out->reach);
 }
 
 int rf_lse_check_out(float got, double want, double allowed, rf_dtype t, double *err,
                      double *reach) {
-  *reach = allowed;
-  /* float32 outputs, special wants (the IEEE class in any type: inf and NaN convert exactly)
-   * and a NaN for a finite want: as for float32. */
-  if (t == RF_DTYPE_F32 || !isfinite(want) || isnan(got)) return rf_lse_check(got, want, allowed, err);
-  rf_lse_range rg;
-  rf_lse_out_range(want, allowed, t, &rg);
-  *reach = rg.reach;
-  const int ok = got >= rg.lo && got <= rg.hi;
-  if (isinf(got)) {
-    *err = ok ? 0 : INFINITY;
-    return ok;
-  }
-  double s, tt;
-  rf_lsr_abs_err(got, want, &s, &tt, err);
-  return ok;
+  return rf_lsr_check_out(got, want, allowed, (uint32_t)t, err, reach);
 }
 
-/* Every want's range contains [RN_t(w_hi - allowed_lo), RN_t(w_lo + allowed_lo)] and lies in
- * [RN_t(w_lo - allowed_hi), RN_t(w_hi + allowed_hi)]: the double operations, the outward steps
- * and RN_t are all monotone. */
 int rf_lse_check_range_out(float got, double w_lo, double w_hi, double allowed_lo,
                            double allowed_hi, rf_dtype t) {
-  if (!isfinite(w_lo) || !isfinite(w_hi) || !(w_lo <= w_hi)) return RF_LSE_OUT_UNSURE;
-  if (isnan(got)) return RF_LSE_OUT_FAIL;
-  const double in_lo = rf_dtype_round(t, next_down(w_hi - allowed_lo));
-  const double in_hi = rf_dtype_round(t, next_up(w_lo + allowed_lo));
-  if (got >= in_lo && got <= in_hi) return RF_LSE_OUT_PASS;
-  const double out_lo = rf_dtype_round(t, next_down(w_lo - allowed_hi));
-  const double out_hi = rf_dtype_round(t, next_up(w_hi + allowed_hi));
-  if (got < out_lo || got > out_hi) return RF_LSE_OUT_FAIL;
-  return RF_LSE_OUT_UNSURE;
+  const int k = rf_lsr_check_range_out(got, w_lo, w_hi, allowed_lo, allowed_hi, (uint32_t)t);
+  return k == RF_LSR_RANGE_PASS ? RF_LSE_OUT_PASS : k == RF_LSR_RANGE_FAIL ? RF_LSE_OUT_FAIL
+                                                                          : RF_LSE_OUT_UNSURE;
 }

@@ -226,6 +226,91 @@ RF_DR int rf_lsr_check_range(float got, double w_lo, double w_hi, double allowed
   return RF_LSR_RANGE_UNSURE;
 }
 
+/* ---- an output in a 16-bit type (bounds_log.c; docs/TOLERANCES.md, "Log-op output in a
+ * 16-bit type") ------------------------------------------------------------------------------
+ * Types by number (rf_dtype): 0 f32, 1 f16, 2 bf16. */
+
+/* RN_t(x) for t f16 or bf16 as a double, ties to even, ±inf beyond the type's largest finite
+ * value (model/dtype.c's rf_dtype_round, which the host used before: the same function, with
+ * integer operations on x's bits instead of frexp, ldexp and nearbyint, so the device
+ * evaluates it too; tests/oracle/test_lsr_round.c compares the two). */
+RF_DR double rf_lsr_round_t(uint32_t t, double x) {
+  if (x != x || x - x != 0 || x == 0) return x;
+  const int p = t == 2u ? 8 : 11, emin = t == 2u ? -126 : -14;
+  const double max_finite = t == 2u ? 0x1.fep127 : 0x1.ffcp15;
+  uint64_t b;
+  memcpy(&b, &x, sizeof b);
+  const int neg = (int)(b >> 63), E = (int)((b >> 52) & 0x7ffu);
+  /* A subnormal double is far below half the type's least quantum (2^-25, 2^-134): ±0. */
+  if (E == 0) return neg ? -0.0 : 0.0;
+  const int e = E - 1023;                                   /* |x| in [2^e, 2^(e+1)) */
+  const uint64_t M = (b & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);   /* x = M 2^(e-52) */
+  const int q = (e < emin ? emin : e) - (p - 1);            /* the quantum's exponent */
+  const int sh = q - (e - 52);                              /* bits below the quantum */
+  double r;
+  if (sh <= 0) {
+    r = fabs(x);                                            /* already a multiple of 2^q */
+  } else if (sh > 53) {
+    r = 0;                                                  /* |x| < 2^(q-1): below half */
+  } else {
+    uint64_t n = M >> sh;
+    const uint64_t rem = M & ((UINT64_C(1) << sh) - 1), half = UINT64_C(1) << (sh - 1);
+    if (rem > half || (rem == half && (n & 1u))) n++;
+    uint64_t pb = (uint64_t)(q + 1023) << 52;               /* 2^q: q in [-133, 1013] */
+    double pq;
+    memcpy(&pq, &pb, sizeof pq);
+    r = (double)n * pq;                                     /* exact: n <= 2^53 */
+  }
+  if (r > max_finite) r = 1.0 / 0.0;
+  return neg ? -r : r;
+}
+
+/* [*lo, *hi]: the outputs of type t a float32 result within allowed of want can round to (the
+ * ends rounded outward first, then RN_t: monotone); *reach: the larger distance from want to
+ * an end, rounded up (rf_lse_out_range). */
+RF_DR void rf_lsr_out_range(double want, double allowed, uint32_t t, double *lo, double *hi,
+                            double *reach) {
+  *lo = rf_lsr_round_t(t, next_down(want - allowed));
+  *hi = rf_lsr_round_t(t, next_up(want + allowed));
+  const double a = up_sub(*hi, want), c = up_sub(want, *lo);
+  *reach = a > c ? a : c;
+}
+
+/* rf_lsr_check for an output of type t (rf_lse_check_out): float32, a special want or a NaN
+ * got as rf_lsr_check; else got in rf_lsr_out_range. *reach: the range's reach (allowed for
+ * those rf_lsr_check decides). */
+RF_DR int rf_lsr_check_out(float got, double want, double allowed, uint32_t t, double *err,
+                           double *reach) {
+  *reach = allowed;
+  if (t == 0u || !rf_smr_finite(want) || rf_lsr_isnan(got))
+    return rf_lsr_check(got, want, allowed, err);
+  double lo, hi;
+  rf_lsr_out_range(want, allowed, t, &lo, &hi, reach);
+  const int ok = got >= lo && got <= hi;
+  if (rf_lsr_isinf(got)) {
+    *err = ok ? 0 : 1.0 / 0.0;
+    return ok;
+  }
+  double s, tt;
+  rf_lsr_abs_err(got, want, &s, &tt, err);
+  return ok;
+}
+
+/* rf_lsr_check_out's verdict for every want in [w_lo, w_hi] with an allowed error between
+ * allowed_lo and allowed_hi, t 16-bit (rf_lse_check_range_out): RF_LSR_RANGE_*. */
+RF_DR int rf_lsr_check_range_out(float got, double w_lo, double w_hi, double allowed_lo,
+                                 double allowed_hi, uint32_t t) {
+  if (!rf_smr_finite(w_lo) || !rf_smr_finite(w_hi) || !(w_lo <= w_hi)) return RF_LSR_RANGE_UNSURE;
+  if (rf_lsr_isnan(got)) return RF_LSR_RANGE_FAIL;
+  const double in_lo = rf_lsr_round_t(t, next_down(w_hi - allowed_lo));
+  const double in_hi = rf_lsr_round_t(t, next_up(w_lo + allowed_lo));
+  if (got >= in_lo && got <= in_hi) return RF_LSR_RANGE_PASS;
+  const double out_lo = rf_lsr_round_t(t, next_down(w_lo - allowed_hi));
+  const double out_hi = rf_lsr_round_t(t, next_up(w_hi + allowed_hi));
+  if (got < out_lo || got > out_hi) return RF_LSR_RANGE_FAIL;
+  return RF_LSR_RANGE_UNSURE;
+}
+
 /* ---- one output's verdict (run/judge_log.c) ---------------------------------------------- */
 /* UNSURE: the double oracle's margin cannot decide it (the row goes to MPFR). */
 enum { RF_LSR_PASS = 0, RF_LSR_WRONG = 1, RF_LSR_NONFINITE = 2, RF_LSR_UNSURE = 3 };
@@ -242,11 +327,12 @@ RF_DR double rf_lsr_ratio(double err, double allowed) {
   return err == 0 ? 0 : allowed == 0 ? 1.0 / 0.0 : err / allowed;
 }
 
-/* A float32 output against the MPFR oracle's want (or an exact double row's value). */
-RF_DR int rf_lsr_judge_exact(int is_lse, const rf_lse_bound *b, float got, double want,
-                             double *err, double *allowed) {
-  *allowed = rf_lsr_allowed_output(b, is_lse, want);
-  return rf_lsr_verdict_of(rf_lsr_check(got, want, *allowed, err), got, want);
+/* An output of type t (got as the float it is) against the MPFR oracle's want (or an exact
+ * double row's value); *allowed: what it was held to (a 16-bit output's range's reach). */
+RF_DR int rf_lsr_judge_exact(int is_lse, uint32_t t, const rf_lse_bound *b, float got,
+                             double want, double *err, double *allowed) {
+  const double a = rf_lsr_allowed_output(b, is_lse, want);
+  return rf_lsr_verdict_of(rf_lsr_check_out(got, want, a, t, err, allowed), got, want);
 }
 
 /* The quick test of judge_log.c's judge_double (every want within the margin surely passes):
@@ -272,21 +358,24 @@ RF_DR void rf_lsr_want_range(int is_lse, const rf_lse_margin *mg, const rf_lse_b
   w[3] = rf_lsr_allowed_output(b_hi, is_lse, a_max);
 }
 
-/* A float32 output against a double row's value v: the verdict every MPFR want within the
- * margin gives, or UNSURE; err and allowed against v, as the host reports them. */
-RF_DR int rf_lsr_judge_double(int is_lse, const rf_lse_margin *mg, const rf_lse_bound *b_lo,
-                              const rf_lse_bound *b_hi, float got, double v, double *err,
-                              double *allowed) {
-  if (!rf_smr_finite(v)) return rf_lsr_judge_exact(is_lse, b_hi, got, v, err, allowed);
+/* An output of type t against a double row's value v: the verdict every MPFR want within
+ * the margin gives, or UNSURE; err and allowed against v, as the host reports them. A 16-bit
+ * output takes the same quick test (a value of the type within a want's float32 allowed error
+ * is in that want's range: RN_t is monotone and keeps the type's values), then its type's
+ * range check. */
+RF_DR int rf_lsr_judge_double(int is_lse, uint32_t t, const rf_lse_margin *mg,
+                              const rf_lse_bound *b_lo, const rf_lse_bound *b_hi, float got,
+                              double v, double *err, double *allowed) {
+  if (!rf_smr_finite(v)) return rf_lsr_judge_exact(is_lse, t, b_hi, got, v, err, allowed);
   if (rf_lsr_quick_pass(is_lse, mg, b_lo, got, v, err, allowed)) return RF_LSR_PASS;
   double w[4];
   rf_lsr_want_range(is_lse, mg, b_lo, b_hi, v, w);
-  const int k = rf_lsr_check_range(got, w[0], w[1], w[2], w[3]);
+  const int k = t == 0u ? rf_lsr_check_range(got, w[0], w[1], w[2], w[3])
+                        : rf_lsr_check_range_out(got, w[0], w[1], w[2], w[3], t);
   if (k == RF_LSR_RANGE_UNSURE) return RF_LSR_UNSURE;
   const int ok = k == RF_LSR_RANGE_PASS;
   double e;
-  *allowed = rf_lsr_allowed_output(b_hi, is_lse, v);
-  rf_lsr_check(got, v, *allowed, &e);
+  rf_lsr_check_out(got, v, rf_lsr_allowed_output(b_hi, is_lse, v), t, &e, allowed);
   *err = ok ? fmin(e, *allowed) : e;
   return rf_lsr_verdict_of(ok, got, v);
 }

@@ -13,12 +13,12 @@ static inline int rf_device_scope_answers(const rf_case *c) {
   return c->op == RF_OP_SUM || c->op == RF_OP_MAX || c->op == RF_OP_ARGMAX;
 }
 
-/* Row ops judged on the device: softmax of every type (kernels/softmax_device.h: 16-bit
- * inputs and outputs read exactly, a 16-bit output's bound widened), logsumexp and log-softmax
- * in float32 (kernels/log_device.h; a 16-bit output's range check is the host's alone). */
+/* Row ops judged on the device, every input type and every variant's output type: softmax
+ * (kernels/softmax_device.h: 16-bit inputs and outputs read exactly, a 16-bit output's bound
+ * widened), logsumexp and log-softmax (kernels/log_device.h: 16-bit inputs and outputs read
+ * exactly, a 16-bit output decided by the host's range check, oracle/log_row_math.h). */
 static inline int rf_device_scope_judges_rows(const rf_case *c) {
-  if (c->op == RF_OP_SOFTMAX) return 1;
-  return (c->op == RF_OP_LOGSUMEXP || c->op == RF_OP_LOGSOFTMAX) && c->dtype == RF_DTYPE_F32;
+  return c->op == RF_OP_SOFTMAX || c->op == RF_OP_LOGSUMEXP || c->op == RF_OP_LOGSOFTMAX;
 }
 
 static inline int rf_device_scope_covers(const rf_case *c) {

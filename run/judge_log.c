@@ -6,10 +6,10 @@
  * as an absolute error: both outputs cancel near 0 (lse = m + L with m near -L,
  * y_j = (x_j - m) - L with x_j the maximum and L near 0), where a relative error means
  * nothing. A double row's verdict is the MPFR row's: it is decided only when every MPFR row
- * the margins allow gives it (docs/ORACLE.md, "The double log oracle"). A float32 output's
- * decision is oracle/log_row_math.h's (rf_lsr_judge_exact, rf_lsr_judge_double), the very
- * one the device judge makes (kernels/log_device.h; docs/ORACLE.md, "Log ops judged on the
- * device"); a 16-bit output's range check stays here. */
+ * the margins allow gives it (docs/ORACLE.md, "The double log oracle"). Each output's
+ * decision, float32 or 16-bit (its range check), is oracle/log_row_math.h's
+ * (rf_lsr_judge_exact, rf_lsr_judge_double), the very one the device judge makes
+ * (kernels/log_device.h; docs/ORACLE.md, "Log ops judged on the device"). */
 #include <math.h>
 #include <stdio.h>
 #include "runner_internal.h"
@@ -85,57 +85,27 @@ static rf_verdict verdict_from(int k) {
   return k == RF_LSR_PASS ? RF_V_PASS : k == RF_LSR_NONFINITE ? RF_V_NONFINITE : RF_V_WRONG;
 }
 
-/* One output of type ot against an MPFR want: float32 by the decision shared with the device
- * judge (log_row_math.h, rf_lsr_judge_exact); a 16-bit output by rf_lse_check_out, whose
- * range allows its one more rounding (docs/TOLERANCES.md). */
+/* One output of type ot against an MPFR want: the decision shared with the device judge
+ * (log_row_math.h, rf_lsr_judge_exact); a 16-bit output's range allows its one more rounding
+ * (rf_lse_check_out, docs/TOLERANCES.md). */
 static void judge_exact(rf_result *res, int logsumexp, const rf_lse_bound *b, rf_dtype ot,
                         float got, double want, long long index) {
   double err, reach;
-  int k;
-  if (ot == RF_DTYPE_F32) {
-    k = rf_lsr_judge_exact(logsumexp, b, got, want, &err, &reach);
-  } else {
-    const double allowed = rf_lse_allowed_output(b, logsumexp, want);
-    k = rf_lsr_verdict_of(rf_lse_check_out(got, want, allowed, ot, &err, &reach), got, want);
-  }
+  const int k = rf_lsr_judge_exact(logsumexp, (uint32_t)ot, b, got, want, &err, &reach);
   note(res, verdict_from(k), err, reach, got, want, index);
 }
 
 /* One output against a double oracle's value v: the verdict every MPFR want within the
  * margin gives, bounds taken from the lowest and highest rows (rf_lse_double_rows). 0 when
- * the margins cannot decide it. An exact v (-inf at a -inf entry) is judged as MPFR's.
- * Float32: rf_lsr_judge_double, the device judge's decision too (log_row_math.h). A 16-bit
- * output: the same quick test first (a value of the type within a want's float32 allowed
- * error is in that want's range: RN_t is monotone and keeps the type's values), then the
- * range check of its type. */
+ * the margins cannot decide it. rf_lsr_judge_double, the device judge's decision too
+ * (log_row_math.h), for every output type. */
 static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
                         const rf_lse_bound *b_lo, const rf_lse_bound *b_hi, rf_dtype ot,
                         float got, double v, long long index) {
   double err, reach;
-  if (ot == RF_DTYPE_F32) {
-    const int k = rf_lsr_judge_double(logsumexp, mg, b_lo, b_hi, got, v, &err, &reach);
-    if (k == RF_LSR_UNSURE) return 0;
-    note(res, verdict_from(k), err, reach, got, v, index);
-    return 1;
-  }
-  if (!isfinite(v)) {
-    judge_exact(res, logsumexp, b_hi, ot, got, v, index);
-    return 1;
-  }
-  if (rf_lsr_quick_pass(logsumexp, mg, b_lo, got, v, &err, &reach)) {
-    note(res, RF_V_PASS, err, reach, got, v, index);
-    return 1;
-  }
-  double w[4];
-  rf_lsr_want_range(logsumexp, mg, b_lo, b_hi, v, w);
-  const int k = rf_lse_check_range_out(got, w[0], w[1], w[2], w[3], ot);
-  if (k == RF_LSE_OUT_UNSURE) return 0;
-  const int ok = k == RF_LSE_OUT_PASS;
-  /* The report: err and allowed against v (an MPFR want differs in its last bits). */
-  const double allowed = rf_lse_allowed_output(b_hi, logsumexp, v);
-  rf_lse_check_out(got, v, allowed, ot, &err, &reach);
-  note(res, verdict_from(rf_lsr_verdict_of(ok, got, v)), ok ? fmin(err, reach) : err, reach,
-       got, v, index);
+  const int k = rf_lsr_judge_double(logsumexp, (uint32_t)ot, mg, b_lo, b_hi, got, v, &err, &reach);
+  if (k == RF_LSR_UNSURE) return 0;
+  note(res, verdict_from(k), err, reach, got, v, index);
   return 1;
 }
 

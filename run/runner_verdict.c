@@ -42,14 +42,14 @@
  * In the auto mode, softmax cases of REDFUZZ_DEVICE_MIN_ELEMS elements and more (and at most
  * 2^16 rows).
  *
- * Logsumexp and log-softmax (float32, a case runs alone): the same scheme with the double log
- * oracle and the host judge's per-output decision (kernels/log_device.h, with
+ * Logsumexp and log-softmax (every input and output type, a case runs alone): the same
+ * scheme with the double log oracle and the host judge's per-output decision (kernels/log_device.h, with
  * oracle/log_row_math.h's formulas): a row comes back pass, a failure, or undecided (a
  * refused row, NaN, +inf or only -inf, or an output within the margin of its bound), and a
  * case is reported from the records only when every row of every variant passed; else it is
  * made again on the host and judged there (MPFR for the rows that need it). Their re-check
- * batches go to the background thread as softmax's do (recheck_rows.c). 16-bit log ops stay
- * on the host (device_scope.h). */
+ * batches go to the background thread as softmax's do (recheck_rows.c). A 16-bit output is
+ * decided by the host's rule for it (its range check, log_row_math.h). */
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
@@ -174,21 +174,22 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
   return r->vd_item_slot < 0 ? -1 : 0;
 }
 
-/* Logsumexp, log-softmax: the oracle into the persistent buffer, then each float32 variant's
- * output against it (a variant of another output type gets no records: the host judges it,
- * rows_from_records). NULL or the harness failure. */
+/* Logsumexp, log-softmax: the oracle into the persistent buffer, then each variant's output
+ * (float32, f16 or bf16: log_device.h reads both types exactly and decides a 16-bit output by
+ * the host's rule) against it. NULL or the harness failure. */
 static const char *log_launch(rf_runner *r, const pending *ps, const batch_case *bc) {
   const rf_case *c = bc->c;
   char msg[256];
   rf_lgd_row *info = r->smd_dev;
   rf_lgd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
-  int e = rf_lgd_oracle_launch(bc->dev_x, c->rows, c->cols, info, NULL);
+  int e = rf_lgd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, info, NULL);
   for (size_t i = 0; i < r->vd_n && !e; i++) {
-    if (ps[i].v->out_dtype != RF_DTYPE_F32) continue;
     const rf_lsr_params prm = {rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan)),
                                rf_judge_log_model()->log_ulps};
-    e = rf_lgd_judge_launch(bc->dev_x, rf_arena_dev(&r->arena, ps[i].out_slot[0]), info, c->rows,
-                            c->cols, c->op == RF_OP_LOGSUMEXP, &prm, (uint32_t)r->verdict_plant,
+    e = rf_lgd_judge_launch(bc->dev_x, (uint32_t)c->dtype,
+                            rf_arena_dev(&r->arena, ps[i].out_slot[0]),
+                            (uint32_t)ps[i].v->out_dtype, info, c->rows, c->cols,
+                            c->op == RF_OP_LOGSUMEXP, &prm, (uint32_t)r->verdict_plant,
                             recs + i * c->rows, NULL);
   }
   if (!e) e = rf_dev_last_error();
@@ -256,13 +257,11 @@ enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };
 
 /* Row ops: the result from the variant's row records when every row passed, as
  * rf_judge_softmax and rf_judge_lse keep it (the worst output over the rows, the first among
- * equals); else the host's. A log op's variant of another output type than float32 has no
- * records (log_launch): the host's. */
+ * equals); else the host's. */
 static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_record *rec,
                              rf_result *out) {
   if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) return FROM_HOST;
   const rf_op op = p->bc->c->op;
-  if (is_log_op(op) && p->v->out_dtype != RF_DTYPE_F32) return FROM_HOST;
   const uint32_t rows = p->bc->c->rows, cols = p->bc->c->cols;
   /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
   const rf_smd_rec *rr = (const rf_smd_rec *)rf_arena_host(&r->arena, r->smd_rec_slot) +

@@ -8,8 +8,8 @@
 # SOFTMAX_ARGS (optional): a softmax sweep run the same way, judged on the device (oracle and
 # element checks there); its lines must be identical but for the worst element's figures
 # (error, bound, ratio, got, want: from the device oracle, whose last bits may differ).
-# LOG_ARGS (optional): the same for a logsumexp / log-softmax sweep (float32: judged on the
-# device, kernels/log_device.h).
+# LOG_ARGS (optional): the same for a logsumexp / log-softmax sweep (every input and output
+# type: judged on the device, kernels/log_device.h).
 separate_arguments(args UNIX_COMMAND "${ARGS}")
 separate_arguments(sm_args UNIX_COMMAND "${SOFTMAX_ARGS}")
 separate_arguments(lg_args UNIX_COMMAND "${LOG_ARGS}")

@@ -1,18 +1,22 @@
 /* The log ops' oracle and judge on the device (kernels/log_device.h) against the host's
  * (oracle/logsumexp_double.h, the MPFR oracle of oracle/logsumexp.h, log_row_math.h's
  * decision as run/judge_log.c applies it), row by row, for logsumexp and log-softmax on the
- * boundary shapes over every distribution, two seeds each, and on special rows written in:
+ * boundary shapes over every distribution, two seeds each, and on special rows written in, in
+ * each type pairing the variants have (input, output: f32 f32, f16 f16, f16 f32, bf16 bf16,
+ * bf16 f32; 16-bit elements uploaded as their encodings, read exactly on both sides):
  *  - the oracle: the same refused rows as the host's double oracle (NaN, +inf, only -inf),
  *    the same exact rows (one finite entry), and a double row whose lse and log_s are within
  *    both oracles' margins of the host's (err_L each, plus 2^-52 relative);
  *  - the judge, on an output that is the MPFR oracle's value rounded to float (it must pass
  *    where MPFR passes) and on the same output with one output of each row planted off by
- *    2^-10 relative plus 2^-20 (it must fail where MPFR fails): every verdict the device
+ *    2^-10 relative plus 2^-20 (4 u of a 16-bit output's type) and stored in the output's
+ *    type (it must fail where MPFR fails; a 16-bit output by the host's range check, rounded
+ *    once more, log_row_math.h's rf_lsr_check_out): every verdict the device
  *    decides is the exact one (MPFR's want and the variant's bound from the MPFR row); an
  *    undecided row is allowed only where the host's double path is undecided too or the row
  *    is refused (then the host decides it, MPFR);
  *  - planted NaN and +inf outputs for finite wants must come back NONFINITE, as on the host.
- * Both outcomes must be seen. Runs on the simulator in CI and on a GPU build
+ * Both outcomes must be seen in each pairing. Runs on the simulator in CI and on a GPU build
  * (`ctest -R log_device`). */
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +24,7 @@
 #include "rf_test.h"
 #include "model/case.h"
 #include "model/gen.h"
+#include "model/dtype.h"
 #include "kernels/device.h"
 #include "kernels/log_device.h"
 #include "oracle/logsumexp.h"
@@ -42,8 +47,8 @@ static void fetch(void *host, const void *dev, size_t bytes) {
 
 /* The exact verdict of a row (RF_LSR_PASS, WRONG or NONFINITE: NONFINITE over WRONG, as the
  * host's first-failure rule gives), from the MPFR row. */
-static int exact_verdict(const rf_lsr_params *p, int is_lse, const float *x, uint32_t cols,
-                         const float *got) {
+static int exact_verdict(const rf_lsr_params *p, int is_lse, rf_dtype ot, const float *x,
+                         uint32_t cols, const float *got) {
   double *y = malloc(cols * sizeof *y);
   rf_lse_row row;
   rf_oracle_lse_row(x, cols, &row, y);
@@ -52,7 +57,7 @@ static int exact_verdict(const rf_lsr_params *p, int is_lse, const float *x, uin
   int v = RF_LSR_PASS;
   for (uint32_t j = 0; j < (is_lse ? 1 : cols); j++) {
     double err, allowed;
-    const int k = rf_lsr_judge_exact(is_lse, &b, got[j], is_lse ? row.lse : y[j], &err, &allowed);
+    const int k = rf_lsr_judge_exact(is_lse, (uint32_t)ot, &b, got[j], is_lse ? row.lse : y[j], &err, &allowed);
     if (k == RF_LSR_NONFINITE || (k == RF_LSR_WRONG && v == RF_LSR_PASS)) v = k;
   }
   free(y);
@@ -60,8 +65,8 @@ static int exact_verdict(const rf_lsr_params *p, int is_lse, const float *x, uin
 }
 
 /* 1 when the host's double path leaves the row undecided or refuses it. */
-static int host_undecided(const rf_lsr_params *p, int is_lse, const float *x, uint32_t cols,
-                          const float *got) {
+static int host_undecided(const rf_lsr_params *p, int is_lse, rf_dtype ot, const float *x,
+                          uint32_t cols, const float *got) {
   double *y = malloc(cols * sizeof *y);
   rf_lse_row row, lo, hi;
   rf_lse_margin mg;
@@ -75,7 +80,7 @@ static int host_undecided(const rf_lsr_params *p, int is_lse, const float *x, ui
     rf_lsr_bound_row(p, span, cols, &hi, &b_hi);
     for (uint32_t j = 0; j < (is_lse ? 1 : cols) && !und; j++) {
       double err, allowed;
-      und = rf_lsr_judge_double(is_lse, &mg, &b_lo, &b_hi, got[j], is_lse ? row.lse : y[j],
+      und = rf_lsr_judge_double(is_lse, (uint32_t)ot, &mg, &b_lo, &b_hi, got[j], is_lse ? row.lse : y[j],
                                 &err, &allowed) == RF_LSR_UNSURE;
     }
   }
@@ -95,6 +100,12 @@ static void special_row(float *xr, uint32_t cols, uint32_t kind) {
   }
 }
 
+/* The type pairings: input, output (kernels/half/ writes both 16-bit ones). */
+static const rf_dtype pairs[][2] = {{RF_DTYPE_F32, RF_DTYPE_F32}, {RF_DTYPE_F16, RF_DTYPE_F16},
+                                    {RF_DTYPE_F16, RF_DTYPE_F32}, {RF_DTYPE_BF16, RF_DTYPE_BF16},
+                                    {RF_DTYPE_BF16, RF_DTYPE_F32}};
+#define N_PAIRS (sizeof pairs / sizeof pairs[0])
+
 int main(void) {
   char msg[256];
   if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
@@ -107,8 +118,13 @@ int main(void) {
   prm.sm.ftz = RF_EXP_HOST_LIBM.ftz;
   prm.log_ulps = RF_LOG_HOST_LIBM.log_ulps;
   size_t rows_seen = 0, pass = 0, fail = 0, nonfinite = 0, undecided = 0, exact_rows = 0;
+  size_t tp_pass[N_PAIRS] = {0}, tp_fail[N_PAIRS] = {0};
+  for (size_t tp = 0; tp < N_PAIRS; tp++)
   for (int is_lse = 0; is_lse < 2; is_lse++)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+      const rf_dtype xt = pairs[tp][0], ot = pairs[tp][1];
+      /* 2^-10 relative, or 4 u of a 16-bit output's type (2 ulps: u = 2^-11 f16, 2^-8 bf16) */
+      const float plant_rel = ot == RF_DTYPE_F16 ? 0x1p-9f : ot == RF_DTYPE_BF16 ? 0x1p-6f : 0x1p-10f;
       const uint32_t rows = shapes[s][0], cols = shapes[s][1];
       const size_t elems = (size_t)rows * cols, outs = is_lse ? rows : elems;
       prm.sm.depth = cols;
@@ -117,7 +133,8 @@ int main(void) {
       rf_lse_row *mrow = malloc(rows * sizeof *mrow);
       rf_lgd_row *info = malloc(rows * sizeof *info);
       rf_lgd_rec *rec = malloc(rows * sizeof *rec);
-      float *dx = dev_alloc(elems * 4), *dgot = dev_alloc(outs * 4);
+      void *enc = malloc(elems * 4);   /* an upload in its type's encoding */
+      void *dx = dev_alloc(elems * rf_dtype_bytes(xt)), *dgot = dev_alloc(outs * rf_dtype_bytes(ot));
       rf_lgd_row *dinfo = dev_alloc(rows * sizeof *dinfo);
       rf_lgd_rec *drec = dev_alloc(rows * sizeof *drec);
       for (int d = 0; d <= RF_DIST_COUNT; d++)   /* RF_DIST_COUNT: special rows written in */
@@ -125,6 +142,7 @@ int main(void) {
           rf_case c;
           rf_case_default(&c);
           c.op = is_lse ? RF_OP_LOGSUMEXP : RF_OP_LOGSOFTMAX;
+          c.dtype = xt;
           c.rows = rows;
           c.cols = cols;
           c.dist = (rf_dist)(d < RF_DIST_COUNT ? d : 0);
@@ -132,8 +150,9 @@ int main(void) {
           rf_generate(&c, x);
           if (d == RF_DIST_COUNT)
             for (uint32_t i = 0; i < rows; i++) special_row(x + (size_t)i * cols, cols, i + seed);
-          CHECK(rf_dev_upload(dx, x, elems * 4) == 0);
-          CHECK(rf_lgd_oracle_launch(dx, rows, cols, dinfo, NULL) == 0);
+          rf_dtype_store(xt, x, elems, enc);   /* x: values of type xt (specials included) */
+          CHECK(rf_dev_upload(dx, enc, elems * rf_dtype_bytes(xt)) == 0);
+          CHECK(rf_lgd_oracle_launch(dx, (uint32_t)xt, rows, cols, dinfo, NULL) == 0);
           fetch(info, dinfo, rows * sizeof *info);
           for (uint32_t i = 0; i < rows; i++) {
             const float *xr = x + (size_t)i * cols;
@@ -165,28 +184,34 @@ int main(void) {
               float *gr = is_lse ? got + i : got + (size_t)i * cols;
               const uint32_t n = is_lse ? 1 : cols, at = is_lse ? 0 : cols / 2;
               for (uint32_t j = 0; j < n; j++) gr[j] = (float)(is_lse ? mrow[i].lse : y[(size_t)i * cols + j]);
-              if (plant == 1) gr[at] = gr[at] * (1 + 0x1p-10f) + 0x1p-20f;
+              if (plant == 1) gr[at] = gr[at] * (1 + plant_rel) + 0x1p-20f;
               if (plant == 2) gr[at] = NAN;
               if (plant == 3) gr[at] = INFINITY;
             }
-            CHECK(rf_dev_upload(dgot, got, outs * 4) == 0);
-            CHECK(rf_lgd_judge_launch(dx, dgot, dinfo, rows, cols, is_lse, &prm, 0, drec, NULL) == 0);
+            /* The output as a variant of type ot leaves it, and as the judges read it. */
+            rf_dtype_store(ot, got, outs, enc);
+            for (size_t e = 0; e < outs; e++) got[e] = rf_dtype_load(ot, enc, e);
+            CHECK(rf_dev_upload(dgot, enc, outs * rf_dtype_bytes(ot)) == 0);
+            CHECK(rf_lgd_judge_launch(dx, (uint32_t)xt, dgot, (uint32_t)ot, dinfo, rows, cols,
+                                      is_lse, &prm, 0, drec, NULL) == 0);
             fetch(rec, drec, rows * sizeof *rec);
             for (uint32_t i = 0; i < rows; i++) {
               const float *xr = x + (size_t)i * cols;
               const float *gr = is_lse ? got + i : got + (size_t)i * cols;
-              const int h = exact_verdict(&prm, is_lse, xr, cols, gr);
+              const int h = exact_verdict(&prm, is_lse, ot, xr, cols, gr);
               const uint32_t v = rec[i].verdict;
               rows_seen++;
               if (v == RF_LGD_UNDECIDED) {
                 undecided++;
-                CHECK_MSG(info[i].kind == RF_LGD_REFUSED || host_undecided(&prm, is_lse, xr, cols, gr),
-                          "%s %ux%u seed %llu row %u plant %d: undecided on the device only",
-                          rf_dist_name(c.dist), rows, cols, (unsigned long long)seed, i, plant);
+                CHECK_MSG(info[i].kind == RF_LGD_REFUSED || host_undecided(&prm, is_lse, ot, xr, cols, gr),
+                          "%s>%s %s %ux%u seed %llu row %u plant %d: undecided on the device only",
+                          rf_dtype_name(xt), rf_dtype_name(ot), rf_dist_name(c.dist), rows, cols,
+                          (unsigned long long)seed, i, plant);
                 continue;
               }
-              CHECK_MSG((int)v == h, "%s %s %ux%u seed %llu row %u plant %d: device %u, exact %d",
-                        is_lse ? "logsumexp" : "logsoftmax", rf_dist_name(c.dist), rows, cols,
+              CHECK_MSG((int)v == h, "%s>%s %s %s %ux%u seed %llu row %u plant %d: device %u, exact %d",
+                        rf_dtype_name(xt), rf_dtype_name(ot), is_lse ? "logsumexp" : "logsoftmax",
+                        rf_dist_name(c.dist), rows, cols,
                         (unsigned long long)seed, i, plant, v, h);
               /* a finite want and a planted NaN: nonfinite, whatever else */
               if (plant == 2 && isfinite(is_lse ? mrow[i].lse : y[(size_t)i * cols + cols / 2]))
@@ -194,15 +219,22 @@ int main(void) {
               pass += v == RF_LGD_PASS;
               fail += v == RF_LGD_WRONG;
               nonfinite += v == RF_LGD_NONFINITE;
+              tp_pass[tp] += v == RF_LGD_PASS;
+              tp_fail[tp] += v == RF_LGD_WRONG;
             }
           }
         }
-      free(x); free(got); free(y); free(mrow); free(info); free(rec);
+      free(x); free(got); free(y); free(mrow); free(info); free(rec); free(enc);
       rf_dev_free(dx); rf_dev_free(dgot); rf_dev_free(dinfo); rf_dev_free(drec);
     }
   printf("%zu rows judged: %zu passed, %zu wrong, %zu nonfinite on the device, %zu left to the "
          "host; %zu exact rows\n", rows_seen, pass, fail, nonfinite, undecided, exact_rows);
   /* The comparison must have seen every outcome, or it shows nothing. */
   CHECK(pass > 100 && fail > 100 && nonfinite > 100 && exact_rows > 4 && undecided > 0);
+  for (size_t tp = 0; tp < N_PAIRS; tp++) {
+    printf("%s>%s: %zu passed, %zu wrong\n", rf_dtype_name(pairs[tp][0]),
+           rf_dtype_name(pairs[tp][1]), tp_pass[tp], tp_fail[tp]);
+    CHECK_MSG(tp_pass[tp] > 20 && tp_fail[tp] > 20, "pairing %zu: both outcomes", tp);
+  }
   return rf_test_done();
 }
