@@ -34,10 +34,8 @@
  * Cost caps: a variant that declares fuzz_max_n (kernels/variant.h; sum/atomic: 2^16) runs
  * only on cases of at most that many elements here, so one slow kernel does not set the
  * campaign's pace; the target prints each cap at start ("redfuzz fuzz: size cap: ...", in
- * the campaign summary of scripts/fuzz.sh); `redfuzz sweep` runs it at every size. Cases the
- * host makes and judges on every backend (16-bit logsumexp and log-softmax) are kept to 2^16
- * elements (run/fuzz_select.c, cap_host_cost), and GPU threads to 2^14 on the simulator,
- * 2^20 on GPUs (run/backend.c says why). */
+ * the campaign summary of scripts/fuzz.sh); `redfuzz sweep` runs it at every size. GPU
+ * threads are kept to 2^14 on the simulator, 2^20 on GPUs (run/backend.c says why). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -146,9 +144,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
               "(slow beyond; sweeps run it at every size)\n", v->name,
               (unsigned long long)v->fuzz_max_n);
   }
-  fprintf(stderr, "redfuzz fuzz: size cap: cases made and judged on the host (16-bit logsumexp, "
-          "logsoftmax) have at most %u elements (sweeps take every size)\n",
-          RF_FUZZ_HOST_MAX_ELEMS);
   if (limits.max_threads)
     fprintf(stderr, "redfuzz fuzz: size cap: cases ask for at most %llu GPU threads (larger "
             "grids, and rows of row ops, fold below it; REDFUZZ_MAX_THREADS)\n",

@@ -1,8 +1,9 @@
 /* Which cases the device path makes, solves and judges on GPUs (issue 12), by op and input
  * type alone: the one statement of that scope. The runner's choices add its settings, the
  * size threshold and the row limit (rf_runner_device_oracle_for in runner_device.c,
- * row_device_for in runner_verdict.c); the fuzz target caps the cases outside it, which the
- * host makes and judges on every backend (rf_fuzz_host_path, fuzz_select.c). */
+ * row_device_for in runner_verdict.c). Every op of every type is in it since the fifth
+ * session; the fuzz target's cap on cases outside it (2^16 elements, which the host had to
+ * make and judge on every backend) went with the last of them. */
 #ifndef RF_DEVICE_SCOPE_H
 #define RF_DEVICE_SCOPE_H
 #include "model/case.h"
@@ -21,7 +22,4 @@ static inline int rf_device_scope_judges_rows(const rf_case *c) {
   return c->op == RF_OP_SOFTMAX || c->op == RF_OP_LOGSUMEXP || c->op == RF_OP_LOGSOFTMAX;
 }
 
-static inline int rf_device_scope_covers(const rf_case *c) {
-  return rf_device_scope_answers(c) || rf_device_scope_judges_rows(c);
-}
 #endif

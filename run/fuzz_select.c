@@ -2,7 +2,6 @@
 #include <string.h>
 #include "fuzz_select.h"
 #include "backend.h"
-#include "device_scope.h"
 
 static int name_in_list(const char *name, const char *list) {
   size_t len = strlen(name);
@@ -61,37 +60,10 @@ static void cap_thread_cost(rf_case *c, uint64_t max_threads) {
   if (rf_op_has_rows(c->op) && c->rows > blocks) c->rows = (uint32_t)(1 + (c->rows - 1) % blocks);
 }
 
-int rf_fuzz_host_path(const rf_case *c) {
-  /* Outside the device path's scope (device_scope.h): no op of every type today (16-bit
-   * log ops joined it, issue 12); an op added outside it is capped here. */
-  return !rf_device_scope_covers(c);
-}
-
-/* A case made and judged on the host costs that host tens of nanoseconds per element and
- * variant (on the H200's host, logsoftmax 256x4096: input 5.4 ms, double oracle 10.6 ms,
- * upload 4.6 ms, judge 23.5 ms; docs/RESULTS.md), so one case of 2^22 elements takes a GPU
- * campaign a good part of a second while the GPU waits. The fuzz target keeps such cases to
- * RF_FUZZ_HOST_MAX_ELEMS elements: a row op fewer rows, then fewer columns (the columns stay
- * when they fit), a 1-D case folded below it. 2^16 still reaches what the narrow types get
- * wrong by length (an f16 sum of ones stalls at 2048 and overflows past 65504, bf16 stalls
- * at 256). Sweeps, `run` and replays take every size; on the simulator the element cap
- * (2^12) is lower anyway. */
-static void cap_host_cost(rf_case *c) {
-  if (!rf_fuzz_host_path(c) || rf_case_elems(c) <= RF_FUZZ_HOST_MAX_ELEMS) return;
-  if (!rf_op_has_rows(c->op)) {
-    c->n %= (uint64_t)RF_FUZZ_HOST_MAX_ELEMS + 1;
-    return;
-  }
-  if (c->cols > RF_FUZZ_HOST_MAX_ELEMS) c->cols = RF_FUZZ_HOST_MAX_ELEMS;
-  if ((uint64_t)c->rows * c->cols > RF_FUZZ_HOST_MAX_ELEMS)
-    c->rows = c->cols ? RF_FUZZ_HOST_MAX_ELEMS / c->cols : 1;
-}
-
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
                                const char *only, rf_case *c) {
   rf_case_decode(data, size, lim, c);
   rf_force_op(c, rf_only_single_op(only), lim);
-  cap_host_cost(c);
   if (c->grid > RF_FUZZ_MAX_GRID) c->grid = 1 + (c->grid - 1) % RF_FUZZ_MAX_GRID;
   cap_thread_cost(c, lim->max_threads);
   return 0;

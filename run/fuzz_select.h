@@ -27,12 +27,6 @@ rf_limits rf_fuzz_limits(const rf_settings *set);
 /* The fuzz target's cost cap: 0 when v declares fuzz_max_n and c has more elements (the
  * variant is left out of that case), else 1. */
 int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c);
-/* Fuzz inputs whose inputs, exact answers and verdicts are made on the host on every backend
- * (rf_fuzz_host_path) have at most this many elements (fuzz_select.c says why). */
-#define RF_FUZZ_HOST_MAX_ELEMS (1u << 16)
-/* 1 when c is made and judged on the host on every backend: outside the device path's scope
- * (run/device_scope.h), today 16-bit logsumexp and log-softmax. */
-int rf_fuzz_host_path(const rf_case *c);
 /* The block size the thread cap (rf_limits.max_threads) counts when a case leaves the block
  * to the variant: the registry's usual default (softmax/row-reg's is 64). */
 #define RF_FUZZ_DEFAULT_BLOCK 256u
