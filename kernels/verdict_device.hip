@@ -58,12 +58,57 @@ static __device__ void rfv_guard(const unsigned char *base, unsigned long long f
     if (base[i] != ((bits >> (8u * (unsigned)(i & 3u))) & 0xffu)) atomicMax(flag, 1u);
 }
 
+/* Outputs longer than RFV_CHUNK bytes are scanned (poison, repeat) by RFV_CHUNK-byte chunks,
+ * a block each, before the record kernel: one block per variant took 2.2 ms for the eight
+ * 4 MB outputs of a softmax 256x4096 case on an H200 (ncu), more than the variants' own
+ * kernels, while 128 of its 132 SMs idled (docs/RESULTS.md, fifth GPU session). A chunk's
+ * findings, as the record kernel keeps them: the poison key of each run (0xffffffff - first
+ * word, 0 = none) and whether the runs differ. */
+#define RFV_CHUNK (128u << 10)
+#define RFV_SCAN_BLOCK 256u
+typedef struct { unsigned key[2], differ, pad; } rfv_part;
+
+__global__ void rf_vd_scan_kernel(const unsigned char *base, const rf_vd_item *items,
+                                  unsigned n, unsigned chunks, rfv_part *parts,
+                                  unsigned poison_bits) {
+  RF_SHARED(unsigned, acc, 3);
+  const unsigned t = threadIdx.x;
+  for (unsigned long long q = blockIdx.x; q < (unsigned long long)n * chunks; q += gridDim.x) {
+    const rf_vd_item *d = &items[q / chunks];
+    const unsigned long long ob = d->out_bytes, c0 = (q % chunks) * (unsigned long long)RFV_CHUNK;
+    const unsigned long long c1 = c0 + RFV_CHUNK < ob ? c0 + RFV_CHUNK : ob;
+    if (t < 3) acc[t] = 0;
+    __syncthreads();
+    /* Words wholly inside the output (the poison is checked on those, as in one block), then
+     * the bytes of a last partial word for the repeat. c0 is a multiple of 4. */
+    const unsigned long long w0 = c0 / 4, w1 = c1 < (ob & ~3ull) ? c1 / 4 : ob / 4;
+    for (unsigned k = 0; k < d->runs && k < 2; k++) {
+      const unsigned *w = (const unsigned *)(base + d->out_off[k]);
+      for (unsigned long long i = w0 + t; i < w1; i += blockDim.x)
+        if (w[i] == poison_bits) atomicMax(&acc[k], 0xffffffffu - (unsigned)i);
+    }
+    if (d->runs == 2) {
+      const unsigned *a = (const unsigned *)(base + d->out_off[0]);
+      const unsigned *b = (const unsigned *)(base + d->out_off[1]);
+      for (unsigned long long i = w0 + t; i < w1; i += blockDim.x)
+        if (a[i] != b[i]) atomicMax(&acc[2], 1u);
+      for (unsigned long long i = (w1 > w0 ? w1 : w0) * 4 + t; i < c1; i += blockDim.x)
+        if (base[d->out_off[0] + i] != base[d->out_off[1] + i]) atomicMax(&acc[2], 1u);
+    }
+    __syncthreads();
+    if (t == 0) parts[q] = rfv_part{{acc[0], acc[1]}, acc[2], 0};
+    __syncthreads();
+  }
+}
+
 /* One block per item (grid-stride beyond RFV_MAX_GRID). LDS words, each only ever raised by
  * atomicMax (so threads meeting the same finding do not race): per run the four guard flags
- * and the poison key (0xffffffff - first word, 0 = none), and whether the runs differ. */
+ * and the poison key (0xffffffff - first word, 0 = none), and whether the runs differ; taken
+ * from the chunks' findings when parts is not NULL (rf_vd_scan_kernel). */
 __global__ void rf_vd_check_kernel(const unsigned char *base, const rf_vd_item *items,
                                    unsigned n, rf_vd_record *records, unsigned guard_bits,
-                                   unsigned poison_bits, unsigned plant) {
+                                   unsigned poison_bits, unsigned plant, const rfv_part *parts,
+                                   unsigned chunks) {
   RF_SHARED(unsigned, flags, 2 * 4);
   RF_SHARED(unsigned, poison_key, 2);
   RF_SHARED(unsigned, differ, 1);
@@ -83,11 +128,19 @@ __global__ void rf_vd_check_kernel(const unsigned char *base, const rf_vd_item *
         rfv_guard(base, s - RFV_GUARD_BYTES, s, guard_bits, &flags[4 * k + 2]);
         rfv_guard(base, s + d->scratch_bytes, d->scratch_end[k], guard_bits, &flags[4 * k + 3]);
       }
+      if (parts) {
+        for (unsigned j = t; j < chunks; j += blockDim.x)
+          atomicMax(&poison_key[k], parts[(unsigned long long)it * chunks + j].key[k]);
+        continue;
+      }
       const unsigned *w = (const unsigned *)(base + o);   /* payloads are 256-byte aligned */
       for (unsigned i = t; i < ob / 4u; i += blockDim.x)
         if (w[i] == poison_bits) atomicMax(&poison_key[k], 0xffffffffu - i);
     }
-    if (d->runs == 2) {
+    if (parts && d->runs == 2) {
+      for (unsigned j = t; j < chunks; j += blockDim.x)
+        atomicMax(&differ[0], parts[(unsigned long long)it * chunks + j].differ);
+    } else if (d->runs == 2) {
       const unsigned char *a = base + d->out_off[0], *b = base + d->out_off[1];
       for (unsigned i = t; i < d->out_bytes; i += blockDim.x)
         if (a[i] != b[i]) atomicMax(&differ[0], 1u);
@@ -155,11 +208,32 @@ extern "C" int rf_vd_check_launch(const void *arena, const rf_vd_item *items, ui
                                   size_t max_out_bytes, void *stream) {
   if (n == 0) return 0;
   const unsigned grid = n < RFV_MAX_GRID ? n : RFV_MAX_GRID;
-  /* A softmax output is megabytes, scanned twice (poison, repeat) by one block per variant. */
+  /* Outputs over a chunk: the chunked scan first, into a buffer kept for the process (grown
+   * when a batch needs more; one runner launches at a time). */
+  static rfv_part *parts;
+  static size_t parts_cap;
+  const unsigned chunks = max_out_bytes > RFV_CHUNK
+                        ? (unsigned)((max_out_bytes + RFV_CHUNK - 1) / RFV_CHUNK) : 0;
+  if (chunks) {
+    const size_t need = (size_t)n * chunks;
+    if (need > parts_cap) {
+      if (parts) (void)hipFree(parts);
+      parts = NULL;
+      parts_cap = 0;
+      const hipError_t e = hipMalloc((void **)&parts, need * sizeof *parts);
+      if (e != hipSuccess) return (int)e;
+      parts_cap = need;
+    }
+    const unsigned long long blocks = (unsigned long long)need;
+    hipLaunchKernelGGL(rf_vd_scan_kernel, dim3(blocks < 65535u ? (unsigned)blocks : 65535u),
+                       dim3(RFV_SCAN_BLOCK), 0, (hipStream_t)stream,
+                       (const unsigned char *)arena, items, (unsigned)n, chunks, parts,
+                       poison_bits);
+  }
   const unsigned block = max_out_bytes >= (64u << 10) ? 1024u : RFV_BLOCK;
   hipLaunchKernelGGL(rf_vd_check_kernel, dim3(grid), dim3(block), 0, (hipStream_t)stream,
                      (const unsigned char *)arena, items, (unsigned)n, records, guard_bits,
-                     poison_bits, plant);
+                     poison_bits, plant, (const rfv_part *)(chunks ? parts : NULL), chunks);
   return (int)hipGetLastError();
 }
 #endif

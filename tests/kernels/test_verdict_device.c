@@ -27,6 +27,72 @@ static void put(rf_arena *a, int slot, long at, const void *src, size_t bytes) {
   CHECK(rf_dev_upload((unsigned char *)rf_arena_dev(a, slot) + at, src, bytes) == 0);
 }
 
+/* Outputs of several chunks (the scan kernel's, verdict_device.hip: 128 KiB each, a softmax
+ * output is megabytes) and a partial last word: the chunked path gives the records the
+ * one-block path gives (run with max_out_bytes = 4, which takes it), and both find a poison
+ * word in a later chunk (the first of two), a repeat differing only in its last byte, a
+ * poisoned repeat, and a guard after a big output. */
+enum { BIG_CLEAN, BIG_POISON, BIG_DIFFER_TAIL, BIG_GUARD, N_BIG };
+#define BIG_OB (3u * (128u << 10) + 6u)
+
+static void big_outputs(void) {
+  static unsigned char pat[BIG_OB];
+  for (uint32_t i = 0; i < BIG_OB; i++) pat[i] = (unsigned char)(i * 7u + 1u);
+  for (uint32_t w = 0; w < BIG_OB / 4; w++) CHECK(memcmp(pat + 4 * w, &(uint32_t){RF_POISON_BITS}, 4) != 0);
+  rf_arena a;
+  memset(&a, 0, sizeof a);
+  int out[N_BIG][2];
+  for (int i = 0; i < N_BIG; i++)
+    for (int k = 0; k < 2; k++) out[i][k] = rf_arena_add(&a, BIG_OB, 1);
+  CHECK(rf_arena_commit(&a) == 0);
+  for (int i = 0; i < N_BIG; i++)
+    for (int k = 0; k < 2; k++) put(&a, out[i][k], 0, pat, BIG_OB);
+  const uint32_t poison = RF_POISON_BITS;
+  const unsigned char junk = 0, flipped = (unsigned char)(pat[BIG_OB - 1] ^ 0x10u);
+  put(&a, out[BIG_POISON][0], 4 * 70000, &poison, 4);   /* chunk 2 */
+  put(&a, out[BIG_POISON][0], 4 * 40000, &poison, 4);   /* chunk 1: the first */
+  put(&a, out[BIG_POISON][1], 4 * 90000, &poison, 4);
+  put(&a, out[BIG_DIFFER_TAIL][1], BIG_OB - 1, &flipped, 1);
+  put(&a, out[BIG_GUARD][0], BIG_OB, &junk, 1);
+  rf_vd_item items[N_BIG];
+  memset(items, 0, sizeof items);
+  for (int i = 0; i < N_BIG; i++) {
+    for (int k = 0; k < 2; k++) {
+      items[i].out_off[k] = a.slot[out[i][k]].off;
+      items[i].out_end[k] = rf_arena_guard_end(&a, out[i][k]);
+    }
+    items[i].oracle_off = -1;
+    items[i].out_bytes = BIG_OB;
+    items[i].runs = 2;
+    items[i].check = RF_VD_CHECK_NONE;
+  }
+  void *d_items = NULL, *d_rec = NULL;
+  CHECK(rf_dev_alloc(&d_items, sizeof items) == 0 && rf_dev_alloc(&d_rec, sizeof(rf_vd_record) * N_BIG) == 0);
+  CHECK(rf_dev_upload(d_items, items, sizeof items) == 0);
+  rf_vd_record rec[2][N_BIG];
+  const size_t max_ob[2] = {BIG_OB, 4};   /* chunked, then one block per item */
+  for (int m = 0; m < 2; m++) {
+    memset(rec[m], 0xa5, sizeof rec[m]);
+    CHECK(rf_vd_check_launch(a.dev, d_items, N_BIG, d_rec, RF_GUARD_BITS, RF_POISON_BITS, 0,
+                             max_ob[m], NULL) == 0);
+    CHECK(rf_dev_sync() == 0);
+    CHECK(rf_dev_download(rec[m], d_rec, sizeof rec[m]) == 0);
+    CHECK_MSG(rec[m][BIG_CLEAN].poison[0] == -1 && rec[m][BIG_CLEAN].poison[1] == -1 &&
+              rec[m][BIG_CLEAN].differ == 0 && rec[m][BIG_CLEAN].guard[0] == 0, "path %d: clean", m);
+    CHECK_MSG(rec[m][BIG_POISON].poison[0] == 40000 && rec[m][BIG_POISON].poison[1] == 90000 &&
+              rec[m][BIG_POISON].differ == 1, "path %d: poison %d %d", m, rec[m][BIG_POISON].poison[0],
+              rec[m][BIG_POISON].poison[1]);
+    CHECK_MSG(rec[m][BIG_DIFFER_TAIL].differ == 1 && rec[m][BIG_DIFFER_TAIL].poison[0] == -1,
+              "path %d: the last byte's difference", m);
+    CHECK_MSG(rec[m][BIG_GUARD].guard[0] == RF_VD_GUARD_OUT_AFTER && rec[m][BIG_GUARD].differ == 0,
+              "path %d: guard %u", m, rec[m][BIG_GUARD].guard[0]);
+  }
+  CHECK(memcmp(rec[0], rec[1], sizeof rec[0]) == 0);
+  rf_dev_free(d_items);
+  rf_dev_free(d_rec);
+  rf_arena_free(&a);
+}
+
 int main(void) {
   char msg[256];
   if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
@@ -127,6 +193,8 @@ int main(void) {
   rf_dev_free(d_items);
   rf_dev_free(d_rec);
   rf_arena_free(&a);
+
+  big_outputs();
 
   /* rf_arena_commit_device_fill gives the device exactly the bytes rf_arena_commit uploads:
    * big slots (an odd size, so a payload ends inside a word; output and scratch) written by
