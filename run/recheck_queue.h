@@ -23,7 +23,11 @@
 
 #define RF_RECHECK_QUEUE 8   /* jobs in flight; a job holds an input copy only when the input
                                 was made on the host (else the thread makes it again) */
-#define RF_RECHECK_THREADS 4 /* workers at most (recheck_queue.c: worker_count) */
+#define RF_RECHECK_THREADS 8 /* workers at most (recheck_queue.c: worker_count: the cores less
+                                one). A row op's job judges every variant's output again: a
+                                2^22-element softmax case takes seconds of one host thread, so
+                                on the H200's 16-core host 4 workers fell behind (fifth GPU
+                                session) */
 #define RF_RECHECK_LAG 256   /* batches from queueing to taking. In fuzzing a batch is one
                                 execution: at 1,000 a second a lag of 64 gave a 2^22 case's
                                 re-check (~80 ms on the H200's host) 64 ms, and the pusher

@@ -20,8 +20,10 @@
 #include "model/dtype.h"
 
 /* Bigger jobs are re-checked in the batch: the queue holds RF_RECHECK_QUEUE of them, so the
- * outputs it copies stay within 1 GiB. */
-#define RF_RECHECK_ROWS_MAX_BYTES (((size_t)1 << 30) / RF_RECHECK_QUEUE)
+ * outputs it copies stay within 2 GiB. 256 MiB a job holds a fuzz case's biggest softmax
+ * (2^22 elements, every correct variant: ~200 MB); at 128 MiB those went back into the batch
+ * and the fuzz loop waited for them. */
+#define RF_RECHECK_ROWS_MAX_BYTES (((size_t)2 << 30) / RF_RECHECK_QUEUE)
 
 enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };   /* runner_verdict.c's */
 
