@@ -19,7 +19,7 @@ static inline int rf_device_scope_answers(const rf_case *c) {
  * widened), logsumexp and log-softmax (kernels/log_device.h: 16-bit inputs and outputs read
  * exactly, a 16-bit output decided by the host's range check, oracle/log_row_math.h). */
 static inline int rf_device_scope_judges_rows(const rf_case *c) {
-  return c->op == RF_OP_SOFTMAX || c->op == RF_OP_LOGSUMEXP || c->op == RF_OP_LOGSOFTMAX;
+  return rf_op_has_rows(c->op);   /* every row op: the 16-bit log ops were the last */
 }
 
 #endif

@@ -39,7 +39,7 @@ typedef struct {
   uint64_t out_n;      /* outputs a variant writes: a value per row for logsumexp */
   size_t k;            /* variants re-checked */
   sm_item *item;
-  float *outs;         /* k * elems */
+  float *outs;         /* k * out_n */
   int agreed;          /* set by run, read at release */
 } sm_job;
 
@@ -117,7 +117,7 @@ int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
                                  unsigned char *how, rf_result *dev) {
   const rf_case *c = ps[0].bc->c;
   const uint64_t elems = ps[0].bc->elems;
-  const uint64_t out_n = c->op == RF_OP_LOGSUMEXP ? c->rows : elems;
+  const uint64_t out_n = rf_runner_output_elems(c);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) k += how[i] == FROM_RECORD;
   if (!k) return 0;

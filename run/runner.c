@@ -104,9 +104,8 @@ rf_limits rf_runner_limits(const rf_runner *r) {
 }
 
 /* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
-/* Output elements of a case: one (sum, max), one per row (logsumexp), one per input element
- * (softmax, log-softmax). */
-static size_t output_elems(const rf_case *c) {
+/* rf_runner_output_elems (runner_internal.h): also the background re-check's copy size. */
+size_t rf_runner_output_elems(const rf_case *c) {
   switch (c->op) {
   case RF_OP_SOFTMAX:
   case RF_OP_LOGSOFTMAX: return (size_t)c->rows * c->cols;
@@ -116,7 +115,7 @@ static size_t output_elems(const rf_case *c) {
 }
 static size_t out_bytes(const rf_case *c, const rf_variant *v) {
   if (c->op == RF_OP_ARGMAX) return sizeof(rf_argmax_out);
-  return output_elems(c) * rf_dtype_bytes(v->out_dtype);
+  return rf_runner_output_elems(c) * rf_dtype_bytes(v->out_dtype);
 }
 
 /* Resolves the launch; 0 when the variant takes part in the batch, else its result is final. */
@@ -276,7 +275,7 @@ int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result
 static const float *got_as_floats(judge_ctx *jc, const pending *p, const void *got,
                                   rf_result *res) {
   const rf_dtype ot = p->v->out_dtype;
-  const size_t n = output_elems(p->bc->c);
+  const size_t n = rf_runner_output_elems(p->bc->c);
   float *g = rf_host_buf_get(&jc->got_f32, (n + 1) * sizeof(float));
   if (!g) {
     res->verdict = RF_V_LAUNCH_ERROR;

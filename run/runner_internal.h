@@ -164,6 +164,9 @@ double rf_now_ms(void);
 /* Guards, poison and launch status of run k of p, from the fetched arena: 0 when its output
  * can be judged, else -1 with the failure in res (runner.c). */
 int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result *res);
+/* Output elements of a case: one (sum, max), one per row (logsumexp), one per input element
+ * (softmax, log-softmax) (runner.c). */
+size_t rf_runner_output_elems(const rf_case *c);
 /* A row op's re-check batch in a long run: the host's judgement of the variants given from
  * their records goes to the background queue (recheck_rows.c). how[i]: runner_verdict.c's
  * FROM_* of each variant; a record whose guards, poison or repeat the host sees otherwise is
