@@ -16,7 +16,13 @@ typedef long long rfo_i64;
 #define RFO_COUNT_ONE (1ull << 40)       /* LDS bin: count in bits 40.., mantissa sum below */
 #define RFO_FRAC_MASK (RFO_COUNT_ONE - 1)
 /* Elements per block: the LDS bin fields hold 2^17 elements of one bin (2^23 * 2^17 = 2^40).
- * 4096 makes 256 blocks at n = 2^20, enough to fill a GPU. */
+ * 4096 makes 256 blocks at n = 2^20, enough to fill a GPU. Smaller inputs get smaller chunks,
+ * down to one element a thread, so that they still spread over RFO_SPREAD blocks: the LDS bin
+ * adds of one block meet on a few bins (data of one scale share an exponent) and serialise,
+ * (the 32 lanes of a warp adding into one bin are 32 serial adds): a 4096-element input in one
+ * block is 4096 serial adds, 16 blocks share them out over 16 SMs. */
+#define RFO_CHUNK_SMALL 256ull
+#define RFO_SPREAD 16ull
 #define RFO_CHUNK_MIN 4096ull
 #define RFO_CHUNK_MAX (1ull << 17)
 #define RFO_MAX_GRID 65535ull
@@ -330,7 +336,8 @@ extern "C" int rf_oracle_dev_launch_typed(const void *x, uint32_t dtype, uint64_
   if (n >> 32 || dtype > 2u) return 1;
   const hipStream_t st = (hipStream_t)stream;
   rfo_scratch *s = (rfo_scratch *)scratch;
-  rfo_u64 chunk = RFO_CHUNK_MIN;
+  rfo_u64 chunk = RFO_CHUNK_SMALL;
+  while (chunk < RFO_CHUNK_MIN && n > chunk * RFO_SPREAD) chunk *= 2;
   while (chunk < RFO_CHUNK_MAX && (n + chunk - 1) / chunk > RFO_MAX_GRID) chunk *= 2;
   rfo_u64 grid = (n + chunk - 1) / chunk;
   if (grid == 0) grid = 1;
