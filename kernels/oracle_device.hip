@@ -172,16 +172,33 @@ static __device__ int rfo_magnitude(const rfo_i64 *w, unsigned *mag) {
   return neg;
 }
 
+/* The highest set bit of v != 0, by halving (no intrinsic in port.h's subset). */
+static __device__ int rfo_msb32(unsigned v) {
+  int b = 0;
+  if (v >> 16) { v >>= 16; b += 16; }
+  if (v >> 8) { v >>= 8; b += 8; }
+  if (v >> 4) { v >>= 4; b += 4; }
+  if (v >> 2) { v >>= 2; b += 2; }
+  return b + (int)(v >> 1);
+}
+
 static __device__ int rfo_top_bit(const unsigned *mag) {
   for (int i = RFO_DIGITS - 1; i >= 0; i--)
-    if (mag[i])
-      for (int b = 31; b >= 0; b--)
-        if ((mag[i] >> b) & 1u) return 32 * i + b;
+    if (mag[i]) return 32 * i + rfo_msb32(mag[i]);
   return -1;
 }
 
 static __device__ unsigned rfo_bit(const unsigned *mag, int pos) {
   return (mag[pos >> 5] >> (pos & 31)) & 1u;
+}
+
+/* Bits pos .. pos + 63 of the magnitude (0 beyond its top limb). */
+static __device__ rfo_u64 rfo_window(const unsigned *mag, int pos) {
+  const int q = pos >> 5, r = pos & 31;
+  const rfo_u64 lo = mag[q], mid = q + 1 < RFO_DIGITS ? mag[q + 1] : 0u,
+                hi = q + 2 < RFO_DIGITS ? mag[q + 2] : 0u;
+  const rfo_u64 w = (lo | mid << 32) >> r;
+  return r ? w | hi << (64 - r) : w;
 }
 
 /* Any bit set below position pos. */
@@ -199,8 +216,9 @@ static __device__ rfo_u64 rfo_round(const unsigned *mag, int prec, int up, int *
   *shift = 0;
   if (top < 0) return 0;
   const int sh = top - (prec - 1) > 0 ? top - (prec - 1) : 0;
-  rfo_u64 mant = 0;
-  for (int p = top; p >= sh; p--) mant = (mant << 1) | rfo_bit(mag, p);
+  /* Bits sh..top, top - sh < prec <= 53: the window holds them, and every bit above top is 0.
+   * (A loop of one bit at a time took most of rfo_final_kernel's 24,000 cycles on the H200.) */
+  rfo_u64 mant = rfo_window(mag, sh);
   if (sh > 0) {
     const unsigned half = rfo_bit(mag, sh - 1);
     const int rest = rfo_sticky(mag, sh - 1);
@@ -213,14 +231,6 @@ static __device__ rfo_u64 rfo_round(const unsigned *mag, int prec, int up, int *
   }
   *shift = sh;
   return mant;
-}
-
-/* 2^k as a double for |k| < 1022: exact products of exact powers of two. */
-static __device__ double rfo_pow2(int k) {
-  double r = 1.0;
-  const double f = k < 0 ? 0.5 : 2.0;
-  for (int i = 0; i < (k < 0 ? -k : k); i++) r *= f;
-  return r;
 }
 
 /* Round to float, nearest-even, overflow to inf. */
@@ -245,7 +255,8 @@ static __device__ double rfo_to_f64(const rfo_i64 *w, int up) {
   int shift;
   const rfo_u64 mant = rfo_round(mag, 53, up, &shift);
   if (mant == 0) return 0.0;
-  const double v = (double)mant * rfo_pow2(-149) * rfo_pow2(shift);
+  /* exact: mant < 2^53 and the result a normal double */
+  const double v = ldexp((double)mant, shift - 149);
   return neg ? -v : v;
 }
 
