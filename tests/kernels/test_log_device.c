@@ -53,28 +53,10 @@ static void fetch(void *host, const void *dev, size_t bytes) {
   CHECK(rf_dev_download(host, dev, bytes) == 0);
 }
 
-/* The exact verdict of a row (RF_LSR_PASS, WRONG or NONFINITE: NONFINITE over WRONG, as the
- * host's first-failure rule gives), from the MPFR row. */
-static int exact_verdict(const rf_lsr_params *p, int is_lse, rf_dtype ot, const float *x,
-                         uint32_t cols, const float *got) {
-  double *y = malloc(cols * sizeof *y);
-  rf_lse_row row;
-  rf_oracle_lse_row(x, cols, &row, y);
-  rf_lse_bound b;
-  rf_lsr_bound_row(p, rf_lsr_span(x, cols, row.m), cols, &row, &b);
-  int v = RF_LSR_PASS;
-  for (uint32_t j = 0; j < (is_lse ? 1 : cols); j++) {
-    double err, allowed;
-    const int k = rf_lsr_judge_exact(is_lse, (uint32_t)ot, &b, got[j], is_lse ? row.lse : y[j], &err, &allowed);
-    if (k == RF_LSR_NONFINITE || (k == RF_LSR_WRONG && v == RF_LSR_PASS)) v = k;
-  }
-  free(y);
-  return v;
-}
-
 /* The record the host judge keeps for a row of the MPFR oracle (run/judge_log.c, note: the
- * largest err / allowed, the first output among equals, from a start of -1), with the
- * verdict exact_verdict gives. */
+ * largest err / allowed, the first output among equals, from a start of -1) and the row's
+ * exact verdict (RF_LSR_PASS, WRONG or NONFINITE: NONFINITE over WRONG, as the host's
+ * first-failure rule gives); MPFR's wants, the bound from the MPFR row. */
 static rf_lgd_rec host_record(const rf_lsr_params *p, int is_lse, rf_dtype ot, const float *x,
                               uint32_t cols, const float *got) {
   double *y = malloc(cols * sizeof *y);
@@ -85,18 +67,25 @@ static rf_lgd_rec host_record(const rf_lsr_params *p, int is_lse, rf_dtype ot, c
   rf_lgd_rec r;
   memset(&r, 0, sizeof r);
   r.ratio = -1;
+  r.verdict = RF_LSR_PASS;
   for (uint32_t j = 0; j < (is_lse ? 1 : cols); j++) {
     double err, allowed;
     const double want = is_lse ? row.lse : y[j];
-    rf_lsr_judge_exact(is_lse, (uint32_t)ot, &b, got[j], want, &err, &allowed);
+    const int k = rf_lsr_judge_exact(is_lse, (uint32_t)ot, &b, got[j], want, &err, &allowed);
+    if (k == RF_LSR_NONFINITE || (k == RF_LSR_WRONG && r.verdict == RF_LSR_PASS))
+      r.verdict = (uint32_t)k;
     const double q = rf_lsr_ratio(err, allowed);
     if (q > r.ratio) {
       r.ratio = q; r.err = err; r.bound = allowed; r.want = want; r.got = got[j]; r.col = j;
     }
   }
-  r.verdict = (uint32_t)exact_verdict(p, is_lse, ot, x, cols, got);
   free(y);
   return r;
+}
+
+static int exact_verdict(const rf_lsr_params *p, int is_lse, rf_dtype ot, const float *x,
+                         uint32_t cols, const float *got) {
+  return (int)host_record(p, is_lse, ot, x, cols, got).verdict;
 }
 
 /* A row log_special.h calls special, found here by its own scan: a NaN or +inf, or nothing
