@@ -30,9 +30,12 @@ extern "C" {
 #endif
 
 /* NORMAL: a double row with margins; EXACT: one finite entry, the rest -inf (every value
- * exact, the MPFR oracle's own row); REFUSED: a NaN or +inf, no finite entry, or a sum range
- * the margins cannot use (the rows rf_oracle_lse_row_double refuses: MPFR on the host). */
-enum { RF_LGD_NORMAL = 0, RF_LGD_EXACT = 1, RF_LGD_REFUSED = 2 };
+ * exact, the MPFR oracle's own row); SPECIAL: a NaN or +inf, or no entry above -inf
+ * (oracle/log_special.h): row.lse holds its exact want (NaN, +inf or -inf) and row.m, log_s
+ * and wd what the host MPFR oracle gives (m the maximum, 0, 0); every log-softmax output's
+ * want is NaN; REFUSED: a sum range the margins cannot use (the other rows
+ * rf_oracle_lse_row_double refuses: MPFR on the host). */
+enum { RF_LGD_NORMAL = 0, RF_LGD_EXACT = 1, RF_LGD_REFUSED = 2, RF_LGD_SPECIAL = 3 };
 
 /* The oracle's facts about one row (variant-independent): the row as rf_oracle_lse_row_double
  * gives it (lse, log_s, m, wd = the margin's wd_hi), its margins, and span = max_j (m - x_j)
@@ -56,7 +59,10 @@ enum { RF_LGD_PASS = RF_SMD_PASS, RF_LGD_WRONG = RF_SMD_WRONG, RF_LGD_NONFINITE 
  * (softmax_device.h), so the runner reads both alike. col: the column for log-softmax, 0 for
  * logsumexp. verdict: UNDECIDED when the row is refused or an output is within the margin of
  * its bound (the host decides it, MPFR); NONFINITE over WRONG when both occur, as the host's
- * first-failure rule gives. */
+ * first-failure rule gives. A special row is decided by the host's rule for a special want
+ * (log_special.h, through rf_lsr_judge_exact) with the host's figures: a right output has
+ * err 0, bound 0, ratio 0 (the worst: column 0); a wrong one err +inf, bound 0, ratio +inf
+ * (the worst: the first wrong column), verdict WRONG. */
 typedef rf_smd_rec rf_lgd_rec;
 
 /* Enqueues the oracle of x (rows x cols elements of type x_dtype, device) into info (rows), on

@@ -9,6 +9,7 @@
 #include "port.h"
 #include "log_device.h"
 #include "oracle/log_row_math.h"
+#include "oracle/log_special.h"
 #include "model/dtype_bits.h"
 
 #define RFL_BLOCK 256u
@@ -39,14 +40,16 @@ rf_lgd_oracle_kernel(const void *__restrict__ x, unsigned xt, unsigned rows, uns
     const size_t x0 = (size_t)row * cols;
     /* The scan of rf_row_scan_of: the maximum, NaN or +inf, the finite count. */
     float m = -1.0f / 0.0f;
-    double poisoned = 0, n_finite = 0;
+    double has_nan = 0, has_pinf = 0, n_finite = 0;
     for (unsigned j = t; j < cols; j += blockDim.x) {
       const float v = rf_db_load(x, x0 + j, xt);
-      poisoned = v != v || v == 1.0f / 0.0f ? 1 : poisoned;
+      has_nan = v != v ? 1 : has_nan;
+      has_pinf = v == 1.0f / 0.0f ? 1 : has_pinf;
       n_finite += v - v == 0;
       m = v > m ? v : m;
     }
-    poisoned = rfl_reduce(buf, poisoned, 1);
+    has_nan = rfl_reduce(buf, has_nan, 1);
+    has_pinf = rfl_reduce(buf, has_pinf, 1);
     n_finite = rfl_reduce(buf, n_finite, 0);   /* exact: counts below 2^53 */
     m = (float)rfl_reduce(buf, (double)m, 1);  /* exact: a float as a double */
     rf_lgd_row r;
@@ -56,8 +59,14 @@ rf_lgd_oracle_kernel(const void *__restrict__ x, unsigned xt, unsigned rows, uns
     r.span = 0;
     r.kind = RF_LGD_NORMAL;
     r.pad = 0;
-    if (poisoned != 0 || m == -1.0f / 0.0f) {   /* MPFR's special rows */
-      if (t == 0) { r.kind = RF_LGD_REFUSED; info[row] = r; }
+    if (rf_lsp_row_is_special(has_nan != 0 || has_pinf != 0, m)) {
+      /* log_special.h's want, the host MPFR oracle's row bit for bit (lse; log_s, wd 0; m the
+       * maximum, +inf with a +inf: the host's m over the rest is then never read) */
+      if (t == 0) {
+        r.row.lse = rf_lsp_lse(has_nan != 0, has_pinf != 0);
+        r.kind = RF_LGD_SPECIAL;
+        info[row] = r;
+      }
       continue;
     }
     if (n_finite == 1) {   /* exact: the MPFR row itself (logsumexp_double.c, exact_row) */
@@ -119,10 +128,12 @@ rf_lgd_judge_kernel(const void *__restrict__ x, unsigned xt, const void *__restr
       if (t == 0) out[row] = rec;
       continue;
     }
-    /* The bounds (judge_log.c, judge_row): an exact row's own; a double row's at its lowest
-     * and highest MPFR rows. */
+    /* The bounds (judge_log.c, judge_row): an exact or special row's own (a special row's
+     * are 0: rf_lsr_bound_row gives no bound around a NaN or infinite lse, as on the host);
+     * a double row's at its lowest and highest MPFR rows. */
+    const int exact = r.kind == RF_LGD_EXACT || r.kind == RF_LGD_SPECIAL;
     rf_lse_bound b_lo, b_hi;
-    if (r.kind == RF_LGD_EXACT) {
+    if (exact) {
       rf_lsr_bound_row(&p, r.span, cols, &r.row, &b_hi);
       b_lo = b_hi;
     } else {
@@ -139,9 +150,11 @@ rf_lgd_judge_kernel(const void *__restrict__ x, unsigned xt, const void *__restr
     unsigned bj = 0xffffffffu;
     for (unsigned j = t; j < n; j += blockDim.x) {
       const float g = rf_db_load(got, g0 + j, ot);
-      const double v = is_lse ? r.row.lse : ((double)rf_db_load(x, x0 + j, xt) - md) - r.row.log_s;
+      /* the host oracle's want: lse, a special row's NaN outputs, or y_j as the host forms it */
+      const double v = is_lse ? r.row.lse : r.kind == RF_LGD_SPECIAL ? rf_lsp_y()
+                     : ((double)rf_db_load(x, x0 + j, xt) - md) - r.row.log_s;
       double err = 0, allowed = 0;
-      const int k = r.kind == RF_LGD_EXACT
+      const int k = exact
                     ? rf_lsr_judge_exact(is_lse, ot, &b_hi, g, v, &err, &allowed)
                     : rf_lsr_judge_double(is_lse, ot, &r.mg, &b_lo, &b_hi, g, v, &err, &allowed);
       if (k == RF_LSR_UNSURE) { unsure = 1; continue; }

@@ -56,6 +56,7 @@
 
 #include "expsum_double.h"
 #include "log_row_math.h"   /* the steps' formulas, shared with kernels/log_device.hip */
+#include "log_special.h"
 
 /* One finite entry, the rest -inf: S = 1, L = 0, lse = m, y_j = 0 at the maximum and -inf
  * elsewhere, all exact, and wd as the MPFR oracle forms it from num = 0: its very row. */
@@ -73,7 +74,7 @@ int rf_oracle_lse_row_double(const float *x, uint32_t cols, rf_lse_row *row, rf_
   if (cols == 0) return -1;
   rf_row_scan scan;
   rf_row_scan_of(x, cols, &scan);
-  if (scan.poisoned || scan.m == -INFINITY) return -1;   /* MPFR's special rows */
+  if (rf_lsp_row_is_special(scan.poisoned, scan.m)) return -1;   /* log_special.h's rows */
   if (scan.n_finite == 1) return exact_row(x, cols, scan.m, row, mg, y);
   rf_expsum es;
   rf_expsum_double(x, cols, scan.m, NULL, &es);

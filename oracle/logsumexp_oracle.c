@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include "oracle/logsumexp.h"
 #include "oracle/exact.h"
+#include "oracle/log_special.h"
 #include "oracle/ieee_round.h"
 #include "oracle/mpfr_expsum.h"
 #include "oracle/mpfr_interval.h"
@@ -115,16 +116,9 @@ static double weighted_spread(workspace *w, const float *x, float m) {
   return rf_lse_wd_of(num, mpfr_get_d(w->es.s, MPFR_RNDN));
 }
 
-static void special_row(uint32_t cols, double lse, rf_lse_row *out, double *y) {
-  out->lse = lse;
-  out->log_s = 0;
-  out->wd = 0;
-  if (y)
-    for (uint32_t j = 0; j < cols; j++) y[j] = NAN;
-}
-
-/* The special rows (logsumexp.h) are decided here, without MPFR: 1 when x is one of them
- * (out and y written); else 0 with *m = max_j x_j, finite. */
+/* The special rows (logsumexp.h) are decided here, without MPFR, by log_special.h's rules
+ * (the device oracle's too): 1 when x is one of them (out and y written); else 0 with
+ * *m = max_j x_j, finite. */
 static int special_or_max(const float *x, uint32_t cols, rf_lse_row *out, double *y, float *m) {
   int has_nan = 0, has_pinf = 0;
   *m = -INFINITY;
@@ -134,10 +128,12 @@ static int special_or_max(const float *x, uint32_t cols, rf_lse_row *out, double
     else if (x[j] > *m) *m = x[j];
   }
   out->m = has_pinf ? INFINITY : *m;
-  if (has_nan) special_row(cols, NAN, out, y);
-  else if (has_pinf) special_row(cols, INFINITY, out, y);
-  else if (*m == -INFINITY) special_row(cols, -INFINITY, out, y);   /* only -inf, or empty */
-  else return 0;
+  if (!rf_lsp_row_is_special(has_nan || has_pinf, *m)) return 0;
+  out->lse = rf_lsp_lse(has_nan, has_pinf);
+  out->log_s = 0;
+  out->wd = 0;
+  if (y)
+    for (uint32_t j = 0; j < cols; j++) y[j] = rf_lsp_y();
   return 1;
 }
 

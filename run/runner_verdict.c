@@ -44,8 +44,9 @@
  *
  * Logsumexp and log-softmax (every input and output type, a case runs alone): the same
  * scheme with the double log oracle and the host judge's per-output decision (kernels/log_device.h, with
- * oracle/log_row_math.h's formulas): a row comes back pass, a failure, or undecided (a
- * refused row, NaN, +inf or only -inf, or an output within the margin of its bound), and a
+ * oracle/log_row_math.h's formulas): a row comes back pass, a failure, or undecided (a sum
+ * range the margins cannot use, or an output within the margin of its bound; rows with a NaN,
+ * +inf or only -inf are decided by oracle/log_special.h's rules), and a
  * case is reported from the records only when every row of every variant passed; else it is
  * made again on the host and judged there (MPFR for the rows that need it). Their re-check
  * batches go to the background thread as softmax's do (recheck_rows.c). A 16-bit output is
