@@ -128,9 +128,20 @@ size_t rf_case_encode(const rf_case *c, uint8_t *buf);
 
 /* ---- text form (case_text.c): one key=value per line, '#' comments ---------------------- */
 /* Parses text. On error returns -1 and writes "line L: key 'k': value 'v' ...allowed..." to
- * err. Unknown keys are errors. Lines "expect <variant> <verdict>" are collected into
- * expects (may be NULL) for regression files. */
-typedef struct { char variant[RF_VARIANT_NAME_MAX]; char verdict[32]; } rf_expect;
+ * err. Unknown keys are errors. Lines "expect <variant> <verdict> [on <backend>]" are
+ * collected into expects (may be NULL) for regression files; a line "on <backend>" (sim, cuda
+ * or hip: RF_EXPECT_BACKENDS) holds only there, since what a race or a missing barrier does
+ * depends on the backend's schedule (docs/CASE_FORMAT.md, "Expectations"). */
+#define RF_EXPECT_BACKENDS "sim, cuda, hip"
+typedef struct {
+  char variant[RF_VARIANT_NAME_MAX];
+  char verdict[32];
+  char backend[8];   /* "" on every backend */
+} rf_expect;
+/* Whether replay on the backend named `backend` (is_sim: the simulator) holds e against its
+ * result: not when e names another backend, nor, off the simulator, when e's verdict is one
+ * only the simulator gives (verdicts.def's sim_only: race, divergent-barrier). */
+int rf_expect_applies(const rf_expect *e, const char *backend, int is_sim);
 int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_t max_expects,
                        size_t *n_expects, char *err, size_t errlen);
 /* The same over text[0..len): a NUL or other control byte is an error naming its offset

@@ -85,13 +85,25 @@ static int set_field(rf_case *c, int k, span v, unsigned line, char *err, size_t
   return -1;
 }
 
-/* "expect <variant> <verdict>": 1 when the line is an expect line (then *var and *verdict
- * are set, or *var.p is NULL when the shape is wrong). */
-static int split_expect(span line, span *var, span *verdict) {
+/* A name of RF_EXPECT_BACKENDS ("sim, cuda, hip"). */
+static int backend_known(span b) {
+  for (const char *l = RF_EXPECT_BACKENDS; *l;) {
+    size_t k = strcspn(l, ", ");
+    if (k == b.len && memcmp(l, b.p, k) == 0) return 1;
+    l += k;
+    while (*l == ',' || *l == ' ') l++;
+  }
+  return 0;
+}
+
+/* "expect <variant> <verdict> [on <backend>]": 1 when the line is an expect line (then *var,
+ * *verdict and *scope are set, scope empty without "on", or *var.p is NULL when the shape is
+ * wrong or the backend unknown). */
+static int split_expect(span line, span *var, span *verdict, span *scope) {
   if (line.len < 6 || memcmp(line.p, "expect", 6) != 0 ||
       (line.len > 6 && !is_space(line.p[6])))
     return 0;
-  span tok[3];
+  span tok[5];
   int ntok = 0;
   size_t i = 6;
   while (i < line.len) {
@@ -99,12 +111,21 @@ static int split_expect(span line, span *var, span *verdict) {
     if (i == line.len) break;
     size_t start = i;
     while (i < line.len && !is_space(line.p[i])) i++;
-    if (ntok == 3) { ntok++; break; }
+    if (ntok == 5) { ntok++; break; }
     tok[ntok++] = (span){line.p + start, i - start};
   }
   var->p = NULL;
-  if (ntok == 2) { *var = tok[0]; *verdict = tok[1]; }
+  *scope = (span){line.p, 0};
+  if (ntok == 4 && !(span_is(tok[2], "on") && backend_known(tok[3]))) return 1;
+  if (ntok == 2 || ntok == 4) { *var = tok[0]; *verdict = tok[1]; }
+  if (ntok == 4) *scope = tok[3];
   return 1;
+}
+
+int rf_expect_applies(const rf_expect *e, const char *backend, int is_sim) {
+  if (e->backend[0]) return strcmp(e->backend, backend) == 0;
+  rf_verdict v;
+  return is_sim || rf_verdict_parse(e->verdict, &v) != 0 || !rf_verdict_sim_only(v);
 }
 
 static int verdict_known(span v) {
@@ -145,14 +166,14 @@ static int check_expects(const char *text, const rf_case *c, rf_expect *expects,
   const char *opn = rf_op_name(c->op);
   size_t oplen = strlen(opn);
   const char *cursor = text;
-  span line, var, verdict;
+  span line, var, verdict, scope;
   unsigned lineno = 0;
   size_t n = 0, cap = 0;
   named *all = NULL;
   int rc = 0;
   while (rc == 0 && next_line(&cursor, &line)) {
     lineno++;
-    if (!split_expect(line, &var, &verdict)) continue;
+    if (!split_expect(line, &var, &verdict, &scope)) continue;
     int named_ok = var.len < RF_VARIANT_NAME_MAX && var.len > oplen + 1 &&
                    memcmp(var.p, opn, oplen) == 0 && var.p[oplen] == '/';
     for (size_t i = 0; named_ok && i < var.len; i++)
@@ -183,6 +204,8 @@ static int check_expects(const char *text, const rf_case *c, rf_expect *expects,
       expects[n].variant[var.len] = '\0';
       memcpy(expects[n].verdict, verdict.p, verdict.len);
       expects[n].verdict[verdict.len] = '\0';
+      memcpy(expects[n].backend, scope.p, scope.len);   /* "sim", "cuda", "hip" or nothing */
+      expects[n].backend[scope.len] = '\0';
     }
     n++;
   }
@@ -244,14 +267,15 @@ int rf_case_parse_text_len(const char *text, size_t len, rf_case *out, rf_expect
   rf_case_default(&c);
   unsigned key_line[K_COUNT] = {0};
   const char *cursor = text;
-  span line, var, verdict;
+  span line, var, verdict, scope;
   unsigned lineno = 0;
   while (next_line(&cursor, &line)) {
     lineno++;
     if (line.len == 0) continue;
-    if (split_expect(line, &var, &verdict)) {
+    if (split_expect(line, &var, &verdict, &scope)) {
       if (!var.p) {
-        fail(err, errlen, lineno, "expect: '%.*s' is not 'expect <variant> <verdict>'",
+        fail(err, errlen, lineno, "expect: '%.*s' is not 'expect <variant> <verdict>' or "
+             "'expect <variant> <verdict> on <backend>' (backends: " RF_EXPECT_BACKENDS ")",
              SHOW(line));
         return -1;
       }

@@ -4,12 +4,12 @@
 #include "verdict.h"
 
 static const char *const names[RF_V_COUNT] = {
-#define RF_VERDICT(id, name, failure, meaning) name,
+#define RF_VERDICT(id, name, failure, sim_only, meaning) name,
 #include "verdicts.def"
 #undef RF_VERDICT
 };
 static const char *const meanings[RF_V_COUNT] = {
-#define RF_VERDICT(id, name, failure, meaning) meaning,
+#define RF_VERDICT(id, name, failure, sim_only, meaning) meaning,
 #include "verdicts.def"
 #undef RF_VERDICT
 };

@@ -5,7 +5,7 @@
 extern "C" {
 #endif
 typedef enum {
-#define RF_VERDICT(id, name, failure, meaning) RF_V_##id,
+#define RF_VERDICT(id, name, failure, sim_only, meaning) RF_V_##id,
 #include "verdicts.def"
 #undef RF_VERDICT
   RF_V_COUNT
@@ -20,10 +20,19 @@ const char *rf_verdict_list(void);
 /* The table's failure column: pass and unsupported are not failures. */
 static inline int rf_verdict_is_failure(rf_verdict v) {
   switch (v) {
-#define RF_VERDICT(id, name, failure, meaning) case RF_V_##id: return failure;
+#define RF_VERDICT(id, name, failure, sim_only, meaning) case RF_V_##id: return failure;
 #include "verdicts.def"
 #undef RF_VERDICT
   default: return 1;   /* out of range: never taken as a pass */
+  }
+}
+/* The table's sim_only column: race and divergent-barrier, which no GPU reports. */
+static inline int rf_verdict_sim_only(rf_verdict v) {
+  switch (v) {
+#define RF_VERDICT(id, name, failure, sim_only, meaning) case RF_V_##id: return sim_only;
+#include "verdicts.def"
+#undef RF_VERDICT
+  default: return 0;
   }
 }
 #ifdef __cplusplus

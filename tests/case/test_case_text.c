@@ -99,7 +99,7 @@ static void test_write_and_round_trip(void) {
 
 static void test_expects(void) {
   rf_case c;
-  rf_expect ex[3];
+  rf_expect ex[4];
   size_t n = 0;
   const char *text = "op=sum\n"
                      "expect sum/lds pass\n"
@@ -116,6 +116,18 @@ static void test_expects(void) {
   /* an expect may come before the op it belongs to */
   CHECK(rf_case_parse_text("expect max/lds pass\nop=max\n", &c, ex, 3, &n, err, sizeof err) == 0);
   CHECK(n == 1 && c.op == RF_OP_MAX);
+  /* a backend scope; and whether replay holds a line on a backend (rf_expect_applies) */
+  CHECK(rf_case_parse_text("op=sum\nexpect sum/a wrong on sim\nexpect sum/b race\n"
+                           "expect sum/c wrong\nexpect sum/d divergent-barrier on cuda\n",
+                           &c, ex, 4, &n, err, sizeof err) == 0 && n == 4);
+  CHECK(strcmp(ex[0].backend, "sim") == 0 && strcmp(ex[0].verdict, "wrong") == 0);
+  CHECK(ex[1].backend[0] == '\0' && ex[2].backend[0] == '\0');
+  CHECK(strcmp(ex[3].backend, "cuda") == 0);
+  CHECK(rf_expect_applies(&ex[0], "sim", 1) && !rf_expect_applies(&ex[0], "cuda", 0));
+  CHECK(rf_expect_applies(&ex[1], "sim", 1) && !rf_expect_applies(&ex[1], "hip", 0));  /* race */
+  CHECK(rf_expect_applies(&ex[2], "sim", 1) && rf_expect_applies(&ex[2], "cuda", 0));
+  /* scoped to cuda: held there even for a verdict the simulator alone gives by default */
+  CHECK(!rf_expect_applies(&ex[3], "sim", 1) && rf_expect_applies(&ex[3], "cuda", 0));
   static const char *verdicts[] = {"pass", "wrong", "nonfinite", "unwritten", "oob",
                                    "nondeterministic", "race", "divergent-barrier",
                                    "launch-error", "timeout", "unsupported"};
@@ -221,10 +233,17 @@ static void test_errors(void) {
   CHECK(fails_with("n=1\nexpect sum/lds wrongg\n", "line 2: expect: verdict 'wrongg' is unknown "
                    "(allowed: pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, "
                    "divergent-barrier, launch-error, timeout, unsupported, crash)"));
-  CHECK(fails_with("expect sum/lds", "line 1: expect: 'expect sum/lds' is not "
-                   "'expect <variant> <verdict>'"));
+#define EXPECT_SHAPES "'expect <variant> <verdict>' or 'expect <variant> <verdict> on <backend>' " \
+                      "(backends: sim, cuda, hip)"
+  CHECK(fails_with("expect sum/lds", "line 1: expect: 'expect sum/lds' is not " EXPECT_SHAPES));
   CHECK(fails_with("expect sum/lds pass now", "line 1: expect: 'expect sum/lds pass now' is not "
-                   "'expect <variant> <verdict>'"));
+                   EXPECT_SHAPES));
+  CHECK(fails_with("expect sum/lds pass on gpu", "line 1: expect: 'expect sum/lds pass on gpu' "
+                   "is not " EXPECT_SHAPES));
+  CHECK(fails_with("expect sum/lds pass in sim", "line 1: expect: 'expect sum/lds pass in sim' "
+                   "is not " EXPECT_SHAPES));
+  CHECK(fails_with("expect sum/lds pass on sim x", "line 1: expect: 'expect sum/lds pass on sim "
+                   "x' is not " EXPECT_SHAPES));
   CHECK(fails_with("op=max\nexpect sum/lds pass", "line 2: expect: variant 'sum/lds' is not a "
                    "variant of op max (allowed: \"max/<name>\", at most 63 printable "
                    "characters)"));
