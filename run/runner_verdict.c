@@ -235,7 +235,8 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
     vs[i].got = rf_arena_dev(&r->arena, ps[i].out_slot[0]);
     vs[i].p = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
     vs[i].io = (rf_smd_io){(uint32_t)c->dtype, (uint32_t)ps[i].v->out_dtype, 0, 0};
-    rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);   /* as judge.c */
+    /* as judge.c */
+    rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);
   }
   e = rf_smd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, y, info, NULL);
   if (!e)

@@ -44,7 +44,10 @@ static const uint64_t depths[N_KINDS] = {COLS, COLS, 9, 9, COLS, 17};
 
 static void *dev_alloc(size_t bytes) {
   void *p = NULL;
-  if (rf_dev_alloc(&p, bytes ? bytes : 1)) { fprintf(stderr, "device allocation failed\n"); exit(2); }
+  if (rf_dev_alloc(&p, bytes ? bytes : 1)) {
+    fprintf(stderr, "device allocation failed\n");
+    exit(2);
+  }
   return p;
 }
 
@@ -85,7 +88,8 @@ static void check_records(const char *what, const rf_smd_rec *all, const rf_smd_
     for (uint32_t r = 0; r < ROWS; r++) {
       const uint32_t v = all[(size_t)i * ROWS + r].verdict;
       if (k == MUTANT && r == MUTANT_ROW)
-        CHECK_MSG(v == RF_SMD_WRONG, "%s: the mutant (variant %u) row %u: verdict %u", what, i, r, v);
+        CHECK_MSG(v == RF_SMD_WRONG, "%s: the mutant (variant %u) row %u: verdict %u", what, i,
+                  r, v);
       else
         CHECK_MSG(v != RF_SMD_WRONG, "%s: variant %u row %u: wrong (only the mutant's row is)",
                   what, i, r);
@@ -94,23 +98,69 @@ static void check_records(const char *what, const rf_smd_rec *all, const rf_smd_
   /* Discriminating: kinds of other types or parameters get other records (bound, ratio). */
   for (uint32_t a = 0; a < N_KINDS && nv >= N_KINDS; a++)
     for (uint32_t b = a + 1; b < N_KINDS; b++)
-      CHECK_MSG(memcmp(alone + (size_t)a * ROWS, alone + (size_t)b * ROWS, ROWS * sizeof *alone) != 0,
+      CHECK_MSG(memcmp(alone + (size_t)a * ROWS, alone + (size_t)b * ROWS,
+                       ROWS * sizeof *alone) != 0,
                 "%s: variants %u and %u have the same records: the test could not see a mix-up",
                 what, a, b);
 }
 
-static void softmax_case(void) {
-  const size_t elems = (size_t)ROWS * COLS;
+/* The case's input: ROWS x COLS values of type t (as floats) from rf_generate. */
+static void make_input(rf_op op, rf_dtype t, uint64_t seed, float *x) {
   rf_case c;
   rf_case_default(&c);
-  c.op = RF_OP_SOFTMAX;
+  c.op = op;
+  c.dtype = t;
   c.rows = ROWS;
   c.cols = COLS;
   c.dist = RF_DIST_UNIFORM;
-  c.seed = 3;
+  c.seed = seed;
+  rf_generate(&c, x);
+}
+
+/* One op's judge launch as the test calls it: nv variants from vs (an array of the op's
+ * variant type, vsize bytes each) into out, with the op's input and oracle in ctx. */
+typedef struct {
+  const char *what;
+  size_t vsize;
+  int (*launch)(const void *ctx, const void *vs, uint32_t nv, rf_smd_rec *out);
+  const void *ctx;
+} judge;
+
+/* The N_MANY variants at vs judged each alone, then the first N_KINDS and all N_MANY together
+ * (one launch and three), and their records checked. */
+static void judge_and_check(const judge *j, const void *vs) {
+  const size_t rec_bytes = (size_t)N_MANY * ROWS * sizeof(rf_smd_rec);
+  rf_smd_rec *drec = dev_alloc(rec_bytes), *all = malloc(rec_bytes), *alone = malloc(rec_bytes);
+  for (uint32_t i = 0; i < N_MANY; i++)
+    CHECK(j->launch(j->ctx, (const char *)vs + i * j->vsize, 1, drec + (size_t)i * ROWS) == 0);
+  fetch(alone, drec, rec_bytes);
+  const uint32_t counts[2] = {N_KINDS, N_MANY}, launches[2] = {1, 3};
+  for (int m = 0; m < 2; m++) {
+    scrub(drec, rec_bytes);
+    const unsigned long long before = rf_launch_count();
+    CHECK(j->launch(j->ctx, vs, counts[m], drec) == 0);
+    CHECK_MSG(rf_launch_count() - before == launches[m], "%s: %u variants took %llu launches",
+              j->what, counts[m], rf_launch_count() - before);
+    fetch(all, drec, (size_t)counts[m] * ROWS * sizeof *all);
+    check_records(j->what, all, alone, counts[m]);
+  }
+  rf_dev_free(drec);
+  free(all);
+  free(alone);
+}
+
+typedef struct { const void *x; const double *y; const rf_smd_row *info; } softmax_ctx;
+
+static int softmax_launch(const void *ctx, const void *vs, uint32_t nv, rf_smd_rec *out) {
+  const softmax_ctx *c = ctx;
+  return rf_smd_judge_launch(c->x, vs, nv, c->y, c->info, ROWS, COLS, 0, out, NULL);
+}
+
+static void softmax_case(void) {
+  const size_t elems = (size_t)ROWS * COLS;
   float *x = malloc(elems * sizeof *x), *got = malloc(elems * sizeof *got);
   double *y = malloc(elems * sizeof *y);
-  rf_generate(&c, x);
+  make_input(RF_OP_SOFTMAX, RF_DTYPE_F32, 3, x);
   for (uint32_t r = 0; r < ROWS; r++)
     CHECK(rf_oracle_softmax_row_double(x + (size_t)r * COLS, COLS, y + (size_t)r * COLS) > 0);
   void *dx = dev_alloc(elems * 4);
@@ -127,8 +177,8 @@ static void softmax_case(void) {
   void *outs[N_KINDS];
   for (uint32_t k = 0; k < N_KINDS; k++) {
     for (size_t e = 0; e < elems; e++) got[e] = (float)y[e];
-    outs[k] = upload_output(out_types[k], got, elems,
-                            k == MUTANT ? (size_t)MUTANT_ROW * COLS + COLS / 2 : (size_t)-1, 0x1p-10f);
+    const size_t at = k == MUTANT ? (size_t)MUTANT_ROW * COLS + COLS / 2 : (size_t)-1;
+    outs[k] = upload_output(out_types[k], got, elems, at, 0x1p-10f);
     rf_smd_variant *v = &vs[k];
     v->got = outs[k];
     v->p = rf_softmax_bound_params(&plan, &RF_EXP_HOST_LIBM);
@@ -138,45 +188,32 @@ static void softmax_case(void) {
     rf_softmax_output_rounding(out_types[k], &v->io.out_ut, &v->io.out_eta);
   }
   for (uint32_t i = N_KINDS; i < N_MANY; i++) vs[i] = vs[i % N_KINDS];
-  const size_t rec_bytes = (size_t)N_MANY * ROWS * sizeof(rf_smd_rec);
-  rf_smd_rec *drec = dev_alloc(rec_bytes), *all = malloc(rec_bytes), *alone = malloc(rec_bytes);
-  for (uint32_t i = 0; i < N_MANY; i++)
-    CHECK(rf_smd_judge_launch(dx, &vs[i], 1, dy, dinfo, ROWS, COLS, 0, drec + (size_t)i * ROWS,
-                              NULL) == 0);
-  fetch(alone, drec, rec_bytes);
-  const uint32_t counts[2] = {N_KINDS, N_MANY}, launches[2] = {1, 3};
-  for (int m = 0; m < 2; m++) {
-    scrub(drec, rec_bytes);
-    const unsigned long long before = rf_launch_count();
-    CHECK(rf_smd_judge_launch(dx, vs, counts[m], dy, dinfo, ROWS, COLS, 0, drec, NULL) == 0);
-    CHECK_MSG(rf_launch_count() - before == launches[m], "softmax: %u variants took %llu launches",
-              counts[m], rf_launch_count() - before);
-    fetch(all, drec, (size_t)counts[m] * ROWS * sizeof *all);
-    check_records(m ? "softmax, 51 variants" : "softmax, 6 variants", all, alone, counts[m]);
-  }
+  const softmax_ctx ctx = {dx, dy, dinfo};
+  const judge j = {"softmax", sizeof vs[0], softmax_launch, &ctx};
+  judge_and_check(&j, vs);
   for (uint32_t k = 0; k < N_KINDS; k++) rf_dev_free(outs[k]);
-  rf_dev_free(dx); rf_dev_free(dy); rf_dev_free(dinfo); rf_dev_free(drec);
-  free(x); free(got); free(y); free(all); free(alone);
+  rf_dev_free(dx); rf_dev_free(dy); rf_dev_free(dinfo);
+  free(x); free(got); free(y);
+}
+
+typedef struct { const void *x; const rf_lgd_row *info; int is_lse; } log_ctx;
+
+static int log_launch(const void *ctx, const void *vs, uint32_t nv, rf_smd_rec *out) {
+  const log_ctx *c = ctx;
+  return rf_lgd_judge_launch(c->x, RF_DTYPE_F16, vs, nv, c->info, ROWS, COLS, c->is_lse, 0, out,
+                             NULL);
 }
 
 /* Logsumexp (is_lse) or log-softmax on an f16 input. */
 static void log_case(int is_lse) {
-  const char *what = is_lse ? "logsumexp" : "logsoftmax";
   const size_t elems = (size_t)ROWS * COLS, n_out = is_lse ? ROWS : elems;
-  rf_case c;
-  rf_case_default(&c);
-  c.op = is_lse ? RF_OP_LOGSUMEXP : RF_OP_LOGSOFTMAX;
-  c.dtype = RF_DTYPE_F16;
-  c.rows = ROWS;
-  c.cols = COLS;
-  c.dist = RF_DIST_UNIFORM;
-  c.seed = 5;
   float *x = malloc(elems * sizeof *x), *got = malloc(elems * sizeof *got);
   double *y = malloc(elems * sizeof *y);
   uint16_t *enc = malloc(elems * 2);
   rf_lse_row mrow[ROWS];
-  rf_generate(&c, x);   /* values of type f16 */
-  for (uint32_t r = 0; r < ROWS; r++) rf_oracle_lse_row(x + (size_t)r * COLS, COLS, &mrow[r], y + (size_t)r * COLS);
+  make_input(is_lse ? RF_OP_LOGSUMEXP : RF_OP_LOGSOFTMAX, RF_DTYPE_F16, 5, x);
+  for (uint32_t r = 0; r < ROWS; r++)
+    rf_oracle_lse_row(x + (size_t)r * COLS, COLS, &mrow[r], y + (size_t)r * COLS);
   rf_dtype_store(RF_DTYPE_F16, x, elems, enc);
   void *dx = dev_alloc(elems * 2);
   CHECK(rf_dev_upload(dx, enc, elems * 2) == 0);
@@ -198,26 +235,12 @@ static void log_case(int is_lse) {
     v->p.log_ulps = RF_LOG_HOST_LIBM.log_ulps * (1 + (k & 1));
   }
   for (uint32_t i = N_KINDS; i < N_MANY; i++) vs[i] = vs[i % N_KINDS];
-  const size_t rec_bytes = (size_t)N_MANY * ROWS * sizeof(rf_lgd_rec);
-  rf_lgd_rec *drec = dev_alloc(rec_bytes), *all = malloc(rec_bytes), *alone = malloc(rec_bytes);
-  for (uint32_t i = 0; i < N_MANY; i++)
-    CHECK(rf_lgd_judge_launch(dx, RF_DTYPE_F16, &vs[i], 1, dinfo, ROWS, COLS, is_lse, 0,
-                              drec + (size_t)i * ROWS, NULL) == 0);
-  fetch(alone, drec, rec_bytes);
-  const uint32_t counts[2] = {N_KINDS, N_MANY}, launches[2] = {1, 3};
-  for (int m = 0; m < 2; m++) {
-    scrub(drec, rec_bytes);
-    const unsigned long long before = rf_launch_count();
-    CHECK(rf_lgd_judge_launch(dx, RF_DTYPE_F16, vs, counts[m], dinfo, ROWS, COLS, is_lse, 0, drec,
-                              NULL) == 0);
-    CHECK_MSG(rf_launch_count() - before == launches[m], "%s: %u variants took %llu launches",
-              what, counts[m], rf_launch_count() - before);
-    fetch(all, drec, (size_t)counts[m] * ROWS * sizeof *all);
-    check_records(what, all, alone, counts[m]);
-  }
+  const log_ctx ctx = {dx, dinfo, is_lse};
+  const judge j = {is_lse ? "logsumexp" : "logsoftmax", sizeof vs[0], log_launch, &ctx};
+  judge_and_check(&j, vs);
   for (uint32_t k = 0; k < N_KINDS; k++) rf_dev_free(outs[k]);
-  rf_dev_free(dx); rf_dev_free(dinfo); rf_dev_free(drec);
-  free(x); free(got); free(y); free(enc); free(all); free(alone);
+  rf_dev_free(dx); rf_dev_free(dinfo);
+  free(x); free(got); free(y); free(enc);
 }
 
 int main(void) {
