@@ -269,6 +269,13 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              "batches; %llu batches launched from %llu recorded launch graphs)%s\n",
              st.kernel_runs / secs, st.kernel_runs, st.cases, st.batches, st.batches_replayed,
              st.graphs_recorded, scope);
+    /* The harness's kernels are counted exactly; a variant's launch call may enqueue several
+     * kernels, which only its launch function knows (rf_runner_stats). */
+    if (st.cases)
+      printf("launches per case: the harness's %.2f kernels (generator, guards, fill, oracles, "
+             "verdicts, judges), the variants' %.2f launch calls%s\n",
+             (double)st.harness_launches / (double)st.cases,
+             (double)st.kernel_runs / (double)st.cases, scope);
     double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
                    st.ms_download + st.ms_judge + st.ms_recheck;
     if (st.cases && total > 0 && !sh->restarts) {

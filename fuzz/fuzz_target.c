@@ -85,6 +85,12 @@ static void print_profile(void) {
   double k = st.cases ? 1e3 / (double)st.cases : 0;
   fprintf(stderr, "redfuzz fuzz: profile: %llu executions (%llu kernel runs, %llu batches from "
           "launch graphs)\n", st.cases, st.kernel_runs, st.batches_replayed);
+  /* The harness's kernels are counted exactly; a variant's launch call may enqueue several
+   * kernels, which only its launch function knows (rf_runner_stats). */
+  fprintf(stderr, "redfuzz fuzz: launches per execution: harness %.2f kernels (generator, "
+          "guards, fill, oracles, verdicts, judges); variants %.2f launch calls\n",
+          st.cases ? (double)st.harness_launches / (double)st.cases : 0,
+          st.cases ? (double)st.kernel_runs / (double)st.cases : 0);
   fprintf(stderr, "redfuzz fuzz: time per execution (us): generate %.1f, oracle %.1f, upload "
           "%.1f, launch %.1f, sync %.1f, download %.1f, judge %.1f, host re-checks %.1f\n",
           k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,

@@ -3,6 +3,7 @@
  * every backend (tests/kernels/test_gen_device_sim.cpp). */
 #include "port.h"
 #include "gen_device.h"
+#include "launch_count.h"
 #include "model/gen_elem.h"
 #include "model/dtype_bits.h"
 
@@ -37,5 +38,6 @@ extern "C" int rf_gen_launch(const rf_case *c, void *dev_out, void *stream) {
   else
     hipLaunchKernelGGL(rf_gen_kernel, dim3(grid), dim3(RF_GEN_BLOCK), 0, (hipStream_t)stream, p,
                        (float *)dev_out);
+  rf_launch_count_add(1);   /* one of the two */
   return (int)hipGetLastError();
 }

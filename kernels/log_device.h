@@ -70,14 +70,31 @@ typedef rf_smd_rec rf_lgd_rec;
  * an empty shape. */
 int rf_lgd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
                          rf_lgd_row *info, void *stream);
-/* Enqueues the check of one variant's output `got` of type out_dtype (rows for logsumexp,
- * is_lse != 0; rows x cols for log-softmax; the input x of type x_dtype) against the oracle's
- * info, with the variant's bound parameters p, into out (rows records). plant != 0: a test
- * hook that calls every row it decided a pass (a judge that misses a failure), which the
+/* One variant's part of a judge launch: its output `got` of type out_dtype and its bound
+ * parameters p. */
+typedef struct {
+  const void *got;
+  uint32_t out_dtype, pad;
+  rf_lsr_params p;
+} rf_lgd_variant;
+
+/* The variants one kernel launch judges, by value as a kernel parameter, as softmax's
+ * (softmax_device.h says why): 24 of 64 bytes (1,536), well under 4 KiB; more: one launch
+ * per 24. */
+#define RF_LGD_MAX_VARIANTS 24u
+typedef struct {
+  rf_lgd_variant v[RF_LGD_MAX_VARIANTS];
+} rf_lgd_variants;
+
+/* Enqueues the check of nv variants' outputs (vs, host memory, read at the call; rows outputs
+ * each for logsumexp, is_lse != 0; rows x cols for log-softmax; the input x of type x_dtype)
+ * against the oracle's info, in one launch for up to RF_LGD_MAX_VARIANTS variants (grid: rows
+ * x variants), into out: rows records a variant, variant k's from out + k * rows. plant != 0: a
+ * test hook that calls every row it decided a pass (a judge that misses a failure), which the
  * host's re-checks must catch. 0 or the launch error (1 for a type it does not know). */
-int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const void *got, uint32_t out_dtype,
+int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs, uint32_t nv,
                         const rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,
-                        const rf_lsr_params *p, uint32_t plant, rf_lgd_rec *out, void *stream);
+                        uint32_t plant, rf_lgd_rec *out, void *stream);
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,8 @@
 #include "oracle/log_row_math.h"
 #include "oracle/log_special.h"
 #include "model/dtype_bits.h"
+#include "launch_count.h"
+#include <string.h>
 
 #define RFL_BLOCK 256u
 #define RFL_MAX_GRID 1024u
@@ -112,10 +114,16 @@ static __device__ __forceinline__ int rfl_worse(double q, unsigned j, double bq,
 
 /* Launched with RFL_BLOCK threads, bounded for 1024 like every kernel. */
 __global__ void __launch_bounds__(1024)
-rf_lgd_judge_kernel(const void *__restrict__ x, unsigned xt, const void *__restrict__ got,
-                    unsigned ot, const rf_lgd_row *__restrict__ info, unsigned rows,
-                    unsigned cols, int is_lse, rf_lsr_params p, unsigned plant,
-                    rf_lgd_rec *__restrict__ out) {
+rf_lgd_judge_kernel(const void *__restrict__ x, unsigned xt, rf_lgd_variants vs,
+                    const rf_lgd_row *__restrict__ info, unsigned rows, unsigned cols,
+                    int is_lse, unsigned plant, rf_lgd_rec *__restrict__ recs) {
+  /* blockIdx.y: the variant (log_device.h): its output and type, bound parameters and its
+   * rows' records; everything below is one variant's judge, as when each had a launch. */
+  const rf_lgd_variant &jv = vs.v[blockIdx.y];
+  const void *__restrict__ got = jv.got;
+  const unsigned ot = jv.out_dtype;
+  const rf_lsr_params &p = jv.p;
+  rf_lgd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
   RF_SHARED(double, buf, RFL_BLOCK);
   RF_SHARED(double, wq, RFL_BLOCK);
   RF_SHARED(unsigned, wj, RFL_BLOCK);
@@ -205,18 +213,30 @@ extern "C" int rf_lgd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t ro
   if (rows == 0 || cols == 0) return 0;
   hipLaunchKernelGGL(rf_lgd_oracle_kernel, dim3(rfl_grid(rows)), dim3(RFL_BLOCK), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, info);
+  rf_launch_count_add(1);
   return (int)hipGetLastError();
 }
 
-extern "C" int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const void *got,
-                                   uint32_t out_dtype, const rf_lgd_row *info, uint32_t rows,
-                                   uint32_t cols, int is_lse, const rf_lsr_params *p,
-                                   uint32_t plant, rf_lgd_rec *out, void *stream) {
-  if (x_dtype > 2u || out_dtype > 2u) return 1;
-  if (rows == 0 || cols == 0) return 0;
-  hipLaunchKernelGGL(rf_lgd_judge_kernel, dim3(rfl_grid(rows)), dim3(RFL_BLOCK), 0,
-                     (hipStream_t)stream, x, (unsigned)x_dtype, got, (unsigned)out_dtype, info,
-                     rows, cols, is_lse, *p, plant, out);
-  return (int)hipGetLastError();
+extern "C" int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs,
+                                   uint32_t nv, const rf_lgd_row *info, uint32_t rows,
+                                   uint32_t cols, int is_lse, uint32_t plant, rf_lgd_rec *out,
+                                   void *stream) {
+  if (x_dtype > 2u) return 1;
+  for (uint32_t k = 0; k < nv; k++)
+    if (vs[k].out_dtype > 2u) return 1;
+  if (rows == 0 || cols == 0 || nv == 0) return 0;
+  rf_lgd_variants chunk;
+  for (uint32_t k0 = 0; k0 < nv; k0 += RF_LGD_MAX_VARIANTS) {
+    const uint32_t m = nv - k0 < RF_LGD_MAX_VARIANTS ? nv - k0 : RF_LGD_MAX_VARIANTS;
+    memset(&chunk, 0, sizeof chunk);
+    memcpy(chunk.v, vs + k0, m * sizeof *vs);
+    hipLaunchKernelGGL(rf_lgd_judge_kernel, dim3(rfl_grid(rows), m), dim3(RFL_BLOCK), 0,
+                       (hipStream_t)stream, x, (unsigned)x_dtype, chunk, info, rows, cols,
+                       is_lse, plant, out + (size_t)k0 * rows);
+    rf_launch_count_add(1);
+    const int e = (int)hipGetLastError();
+    if (e) return e;
+  }
+  return 0;
 }
 #endif

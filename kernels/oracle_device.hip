@@ -6,6 +6,7 @@
  * (exactly: docs/ORACLE.md); everything after the load is the float32 oracle's. */
 #include "port.h"
 #include "oracle_device.h"
+#include "launch_count.h"
 #include "model/dtype_bits.h"
 
 typedef unsigned long long rfo_u64;
@@ -353,13 +354,16 @@ extern "C" int rf_oracle_dev_launch_typed(const void *x, uint32_t dtype, uint64_
   rfo_u64 grid = (n + chunk - 1) / chunk;
   if (grid == 0) grid = 1;
   hipLaunchKernelGGL(rfo_zero_kernel, dim3(1), dim3(RFO_BLOCK), 0, st, s);
+  rf_launch_count_add(1);
   int err = (int)hipGetLastError();
   if (err) return err;
   hipLaunchKernelGGL(rfo_bins_kernel, dim3((unsigned)grid), dim3(RFO_BLOCK), 0, st, x,
                      (unsigned)dtype, (rfo_u64)n, chunk, s);
+  rf_launch_count_add(1);
   if ((err = (int)hipGetLastError())) return err;
   hipLaunchKernelGGL(rfo_final_kernel, dim3(1), dim3(RFO_BINS), 0, st, x, (unsigned)dtype,
                      (rfo_u64)n, (const rfo_scratch *)s, out);
+  rf_launch_count_add(1);
   return (int)hipGetLastError();
 }
 

@@ -68,13 +68,33 @@ typedef struct {
  * it does not know). Nothing for an empty shape. */
 int rf_smd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
                          double *y, rf_smd_row *info, void *stream);
-/* Enqueues the check of one variant's output `got` (io->out_dtype) against the oracle's y and
- * info, with the variant's bound parameters p (rf_softmax_bound_params), into out (rows
- * records). plant != 0: a test hook that calls every row it decided a pass (a judge that
- * misses a failure), which the host's re-checks must catch. */
-int rf_smd_judge_launch(const void *x, const void *got, const double *y,
-                        const rf_smd_row *info, uint32_t rows, uint32_t cols,
-                        const rf_smr_params *p, const rf_smd_io *io, uint32_t plant,
+/* One variant's part of a judge launch: its output `got` (io.out_dtype) and its bound
+ * parameters p (rf_softmax_bound_params). */
+typedef struct {
+  const void *got;
+  rf_smr_params p;
+  rf_smd_io io;
+} rf_smd_variant;
+
+/* The variants one kernel launch judges, passed by value as a kernel parameter rather than in
+ * a device buffer: they are made from the plans right before the launch and need no upload,
+ * slot or synchronous copy of their own, and 24 of 72 bytes (1,728) stay well under the 4 KiB
+ * of kernel parameters that CUDA and HIP both allow. Every block reads its own variant's
+ * entry (blockIdx.y), uniform across the block; nvcc 13 for sm_90 indexes the parameter space
+ * directly (no stack frame: scripts/check-launch-resources.sh). More variants than this: one
+ * launch per 24. */
+#define RF_SMD_MAX_VARIANTS 24u
+typedef struct {
+  rf_smd_variant v[RF_SMD_MAX_VARIANTS];
+} rf_smd_variants;
+
+/* Enqueues the check of nv variants' outputs (vs, host memory, read at the call) against the
+ * oracle's y and info, in one launch for up to RF_SMD_MAX_VARIANTS variants (grid: rows x
+ * variants), into out: rows records a variant, variant k's from out + k * rows. plant != 0: a
+ * test hook that calls every row it decided a pass (a judge that misses a failure), which the
+ * host's re-checks must catch. 0 or the launch error (1 for a type it does not know). */
+int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv, const double *y,
+                        const rf_smd_row *info, uint32_t rows, uint32_t cols, uint32_t plant,
                         rf_smd_rec *out, void *stream);
 #ifdef __cplusplus
 }

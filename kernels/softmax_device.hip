@@ -10,6 +10,8 @@
 #include "softmax_device.h"
 #include "oracle/softmax_row_math.h"
 #include "model/dtype_bits.h"
+#include "launch_count.h"
+#include <string.h>
 
 #define RFS_BLOCK 256u
 #define RFS_MAX_GRID 1024u
@@ -129,11 +131,18 @@ static __device__ __forceinline__ int rfs_worse(double q, unsigned j, double bq,
 
 /* Launched with RFS_BLOCK threads, but bounded for 1024 like every kernel
  * (scripts/check-launch-resources.sh): unbounded, nvcc gave it 138 registers a thread. */
-__global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restrict__ x, const void *__restrict__ got,
+__global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restrict__ x,
                                     const double *__restrict__ y,
                                     const rf_smd_row *__restrict__ info, unsigned rows,
-                                    unsigned cols, rf_smr_params p, rf_smd_io io, unsigned plant,
-                                    rf_smd_rec *__restrict__ out) {
+                                    unsigned cols, rf_smd_variants vs, unsigned plant,
+                                    rf_smd_rec *__restrict__ recs) {
+  /* blockIdx.y: the variant (softmax_device.h): its output, bound parameters and types, and
+   * its rows' records; everything below is one variant's judge, as when each had a launch. */
+  const rf_smd_variant &jv = vs.v[blockIdx.y];
+  const void *__restrict__ got = jv.got;
+  const rf_smr_params &p = jv.p;
+  const rf_smd_io &io = jv.io;
+  rf_smd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
   RF_SHARED(double, buf, RFS_BLOCK);
   RF_SHARED(double, wq, RFS_BLOCK);
   RF_SHARED(unsigned, wj, RFS_BLOCK);
@@ -283,17 +292,28 @@ extern "C" int rf_smd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t ro
   if (x_dtype > 2u) return 1;
   hipLaunchKernelGGL(rf_smd_oracle_kernel, dim3(rfs_grid(rows)), dim3(RFS_BLOCK), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, y, info);
+  rf_launch_count_add(1);
   return (int)hipGetLastError();
 }
 
-extern "C" int rf_smd_judge_launch(const void *x, const void *got, const double *y,
-                                   const rf_smd_row *info, uint32_t rows, uint32_t cols,
-                                   const rf_smr_params *p, const rf_smd_io *io, uint32_t plant,
-                                   rf_smd_rec *out, void *stream) {
-  if (rows == 0 || cols == 0) return 0;
-  if (io->x_dtype > 2u || io->out_dtype > 2u) return 1;
-  hipLaunchKernelGGL(rf_smd_judge_kernel, dim3(rfs_grid(rows)), dim3(RFS_BLOCK), 0,
-                     (hipStream_t)stream, x, got, y, info, rows, cols, *p, *io, plant, out);
-  return (int)hipGetLastError();
+extern "C" int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv,
+                                   const double *y, const rf_smd_row *info, uint32_t rows,
+                                   uint32_t cols, uint32_t plant, rf_smd_rec *out, void *stream) {
+  if (rows == 0 || cols == 0 || nv == 0) return 0;
+  for (uint32_t k = 0; k < nv; k++)
+    if (vs[k].io.x_dtype > 2u || vs[k].io.out_dtype > 2u) return 1;
+  rf_smd_variants chunk;
+  for (uint32_t k0 = 0; k0 < nv; k0 += RF_SMD_MAX_VARIANTS) {
+    const uint32_t m = nv - k0 < RF_SMD_MAX_VARIANTS ? nv - k0 : RF_SMD_MAX_VARIANTS;
+    memset(&chunk, 0, sizeof chunk);
+    memcpy(chunk.v, vs + k0, m * sizeof *vs);
+    hipLaunchKernelGGL(rf_smd_judge_kernel, dim3(rfs_grid(rows), m), dim3(RFS_BLOCK), 0,
+                       (hipStream_t)stream, x, y, info, rows, cols, chunk, plant,
+                       out + (size_t)k0 * rows);
+    rf_launch_count_add(1);
+    const int e = (int)hipGetLastError();
+    if (e) return e;
+  }
+  return 0;
 }
 #endif

@@ -4,6 +4,7 @@
  * operations only: no floating-point mode (flush-to-zero, fast math) can change a check. */
 #include "port.h"
 #include "verdict_device.h"
+#include "launch_count.h"
 #include "oracle_device.h"
 
 __global__ void rf_vd_guards_kernel(unsigned *p, unsigned long long lead,
@@ -185,6 +186,7 @@ extern "C" int rf_vd_guards_launch(uint32_t *p, size_t lead, size_t skip, size_t
   hipLaunchKernelGGL(rf_vd_guards_kernel, dim3(1), dim3(256), 0, (hipStream_t)stream,
                      (unsigned *)p, (unsigned long long)lead, (unsigned long long)skip,
                      (unsigned long long)tail, bits);
+  rf_launch_count_add(1);
   return (int)hipGetLastError();
 }
 
@@ -199,6 +201,7 @@ extern "C" int rf_vd_fill_launch(void *base, uint64_t from, uint64_t off, uint64
                      (unsigned *)base, (unsigned long long)(from / 4), (unsigned long long)(end / 4),
                      (unsigned long long)off, (unsigned long long)(off + bytes), guard_bits,
                      poison_bits);
+  rf_launch_count_add(1);
   return (int)hipGetLastError();
 }
 
@@ -229,11 +232,13 @@ extern "C" int rf_vd_check_launch(const void *arena, const rf_vd_item *items, ui
                        dim3(RFV_SCAN_BLOCK), 0, (hipStream_t)stream,
                        (const unsigned char *)arena, items, (unsigned)n, chunks, parts,
                        poison_bits);
+    rf_launch_count_add(1);
   }
   const unsigned block = max_out_bytes >= (64u << 10) ? 1024u : RFV_BLOCK;
   hipLaunchKernelGGL(rf_vd_check_kernel, dim3(grid), dim3(block), 0, (hipStream_t)stream,
                      (const unsigned char *)arena, items, (unsigned)n, records, guard_bits,
                      poison_bits, plant, (const rfv_part *)(chunks ? parts : NULL), chunks);
+  rf_launch_count_add(1);
   return (int)hipGetLastError();
 }
 #endif

@@ -11,6 +11,7 @@
 #include "runner_internal.h"
 #include "model/gen.h"
 #include "model/dtype.h"
+#include "kernels/launch_count.h"
 
 void rf_judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel);
@@ -446,6 +447,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   rf_arena_reset(a);
   r->n_descs = 0;
   int host_oom = 0;
+  const unsigned long long launches0 = rf_launch_count();   /* the harness's (launch_count.h) */
   /* Outputs first (read back as one prefix), then scratch (only its guards), then inputs. */
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
@@ -555,6 +557,7 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   r->stats.batches++;
   r->stats.launched_runs += n;
   for (size_t i = 0; i < n; i++) r->stats.kernel_runs += (unsigned long long)ps[i].runs;
+  r->stats.harness_launches += rf_launch_count() - launches0;
 }
 
 /* ---- entry points ----------------------------------------------------------------------- */

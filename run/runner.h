@@ -77,6 +77,11 @@ typedef struct {
   /* GPUs: launch graphs recorded, and batches launched from one (launch_graph.h). */
   unsigned long long graphs_recorded, batches_replayed;
   unsigned long long kernel_runs;              /* launched_runs + determinism repeats */
+  /* Kernels the harness enqueued (input generator and guards, the arena's device fill, exact
+   * oracles, verdict kernels, row oracles and judges: kernels/launch_count.h), counted exactly.
+   * The variants' own kernels are not: each of kernel_runs is one call of a variant's launch
+   * function, which may enqueue several kernels that only it knows of. */
+  unsigned long long harness_launches;
   /* Exact answers made on the device (runner_device.c), and how many of them were also
    * made on the host and compared (REDFUZZ_ORACLE_RECHECK). */
   unsigned long long oracle_device_cases, oracle_rechecks;

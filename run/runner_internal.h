@@ -148,6 +148,7 @@ struct rf_runner {
   unsigned long verdict_recheck; /* 1 in this many such batches is also judged on the host */
   int verdict_plant;             /* REDFUZZ_DEVICE_VERDICT_PLANT=1 (tests the re-checks) */
   rf_host_buf vd_items, vd_res, vd_host;
+  rf_host_buf vd_rowj;           /* row ops: each variant's part of the one judge launch */
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the

@@ -98,6 +98,7 @@ void rf_runner_verdict_free(rf_runner *r) {
   rf_host_buf_free(&r->vd_items);
   rf_host_buf_free(&r->vd_res);
   rf_host_buf_free(&r->vd_host);
+  rf_host_buf_free(&r->vd_rowj);
 }
 
 /* Decides whether this batch is judged from records and, if so, adds the record slot; call
@@ -175,24 +176,28 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
   return r->vd_item_slot < 0 ? -1 : 0;
 }
 
-/* Logsumexp, log-softmax: the oracle into the persistent buffer, then each variant's output
+/* Logsumexp, log-softmax: the oracle into the persistent buffer, then every variant's output
  * (float32, f16 or bf16: log_device.h reads both types exactly and decides a 16-bit output by
- * the host's rule) against it. NULL or the harness failure. */
+ * the host's rule) against it, all in one launch (log_device.h: variant i's records from
+ * recs + i * rows, as rows_from_records reads them). NULL or the harness failure. */
 static const char *log_launch(rf_runner *r, const pending *ps, const batch_case *bc) {
   const rf_case *c = bc->c;
   char msg[256];
   rf_lgd_row *info = r->smd_dev;
   rf_lgd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
-  int e = rf_lgd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, info, NULL);
-  for (size_t i = 0; i < r->vd_n && !e; i++) {
+  rf_lgd_variant *vs = rf_host_buf_get(&r->vd_rowj, r->vd_n * sizeof *vs);
+  if (!vs) return "out of host memory for the device log-op judge's parameters";
+  for (size_t i = 0; i < r->vd_n; i++) {
     const rf_lsr_params prm = {rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan)),
                                rf_judge_log_model()->log_ulps};
-    e = rf_lgd_judge_launch(bc->dev_x, (uint32_t)c->dtype,
-                            rf_arena_dev(&r->arena, ps[i].out_slot[0]),
-                            (uint32_t)ps[i].v->out_dtype, info, c->rows, c->cols,
-                            c->op == RF_OP_LOGSUMEXP, &prm, (uint32_t)r->verdict_plant,
-                            recs + i * c->rows, NULL);
+    vs[i] = (rf_lgd_variant){rf_arena_dev(&r->arena, ps[i].out_slot[0]),
+                             (uint32_t)ps[i].v->out_dtype, 0, prm};
   }
+  int e = rf_lgd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, info, NULL);
+  if (!e)
+    e = rf_lgd_judge_launch(bc->dev_x, (uint32_t)c->dtype, vs, (uint32_t)r->vd_n, info, c->rows,
+                            c->cols, c->op == RF_OP_LOGSUMEXP, (uint32_t)r->verdict_plant, recs,
+                            NULL);
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device log-op judge's launch failed";
@@ -224,15 +229,20 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
   double *y = r->smd_dev;
   rf_smd_row *info = (rf_smd_row *)(y + rf_case_elems(c));
   rf_smd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
-  e = rf_smd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, y, info, NULL);
-  for (size_t i = 0; i < r->vd_n && !e; i++) {
-    const rf_smr_params prm = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
-    rf_smd_io io = {(uint32_t)c->dtype, (uint32_t)ps[i].v->out_dtype, 0, 0};
-    rf_softmax_output_rounding(ps[i].v->out_dtype, &io.out_ut, &io.out_eta);   /* as judge.c */
-    e = rf_smd_judge_launch(bc->dev_x, rf_arena_dev(&r->arena, ps[i].out_slot[0]), y, info,
-                            c->rows, c->cols, &prm, &io, (uint32_t)r->verdict_plant,
-                            recs + i * c->rows, NULL);
+  /* Every variant in one launch (softmax_device.h): variant i's records from recs + i * rows. */
+  rf_smd_variant *vs = rf_host_buf_get(&r->vd_rowj, r->vd_n * sizeof *vs);
+  if (!vs) return "out of host memory for the device softmax judge's parameters";
+  for (size_t i = 0; i < r->vd_n; i++) {
+    vs[i].got = rf_arena_dev(&r->arena, ps[i].out_slot[0]);
+    vs[i].p = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
+    vs[i].io = (rf_smd_io){(uint32_t)c->dtype, (uint32_t)ps[i].v->out_dtype, 0, 0};
+    /* as judge.c */
+    rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);
   }
+  e = rf_smd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, y, info, NULL);
+  if (!e)
+    e = rf_smd_judge_launch(bc->dev_x, vs, (uint32_t)r->vd_n, y, info, c->rows, c->cols,
+                            (uint32_t)r->verdict_plant, recs, NULL);
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device softmax judge's launch failed";

@@ -47,7 +47,7 @@ for caps in default 4096 4096-threshold default-sync-recheck; do
   secs=$(grep -aoE '^stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -n 1)
   printf 'caps %-12s %s executions/s (%s executions in %ss; libFuzzer exit %s)\n' "$caps" \
     "${secs:-?}" "${execs:-?}" "$TIME" "$rc"
-  grep -aE '^redfuzz fuzz: (size cap|profile|time per execution|background re-check|exact answers|verdicts made|softmax cases)' "$log" | sed 's/^/    /' || true
+  grep -aE '^redfuzz fuzz: (size cap|profile|launches per execution|time per execution|background re-check|exact answers|verdicts made|softmax cases)' "$log" | sed 's/^/    /' || true
   if [ "$rc" -ne 0 ]; then
     status=1
     echo "    libFuzzer stopped early (a finding or a crash); its last lines:"

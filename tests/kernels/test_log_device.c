@@ -243,8 +243,9 @@ int main(void) {
             rf_dtype_store(ot, got, outs, enc);
             for (size_t e = 0; e < outs; e++) got[e] = rf_dtype_load(ot, enc, e);
             CHECK(rf_dev_upload(dgot, enc, outs * rf_dtype_bytes(ot)) == 0);
-            CHECK(rf_lgd_judge_launch(dx, (uint32_t)xt, dgot, (uint32_t)ot, dinfo, rows, cols,
-                                      is_lse, &prm, 0, drec, NULL) == 0);
+            const rf_lgd_variant one = {dgot, (uint32_t)ot, 0, prm};
+            CHECK(rf_lgd_judge_launch(dx, (uint32_t)xt, &one, 1, dinfo, rows, cols, is_lse, 0,
+                                      drec, NULL) == 0);
             fetch(rec, drec, rows * sizeof *rec);
             for (uint32_t i = 0; i < rows; i++) {
               const float *xr = x + (size_t)i * cols;

@@ -160,7 +160,8 @@ int main(void) {
           for (size_t e = 0; e < elems; e++) got[e] = in_type(ot, got[e]);   /* what the host reads */
           rf_dtype_store(ot, got, elems, enc);
           CHECK(rf_dev_upload(dgot, enc, elems * rf_dtype_bytes(ot)) == 0);
-          CHECK(rf_smd_judge_launch(dx, dgot, dy, dinfo, rows, cols, &prm, &io, 0, drec, NULL) == 0);
+          const rf_smd_variant one = {dgot, prm, io};
+          CHECK(rf_smd_judge_launch(dx, &one, 1, dy, dinfo, rows, cols, 0, drec, NULL) == 0);
           CHECK(rf_dev_sync() == 0);
           CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
           CHECK(rf_dev_download(rec, drec, rows * sizeof *rec) == 0);
