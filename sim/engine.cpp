@@ -99,7 +99,7 @@ static inline void prefetch_after(Fiber *next) {
   // constants after the thread's last release (see runner), a race in the instrumented build.
   if (san::tsan) return;
   Engine &e = engine();
-  int step = e.schedule == RF_SIM_SCHED_IN_ORDER ? 1 : e.schedule == RF_SIM_SCHED_REVERSE ? -1 : 0;
+  int step = e.prefetch_step;
   if (!step) return;
   // The record two ahead (its stack pointer is read at the next switch), the stack one ahead.
   unsigned k1 = next->index + step, k2 = k1 + step;
@@ -115,7 +115,7 @@ static inline void prefetch_after(Fiber *next) {
 /* Leaves the running code for thread `next` (or the host when null); the running context is
  * saved in *save. A thread that has not started gets an idle stack, where the runner loop
  * starts it. Returns when some switch resumes *save. */
-static void transfer(void **save, Fiber *next) {
+__attribute__((always_inline)) static inline void transfer(void **save, Fiber *next) {
   Engine &e = engine();
   Stack *target;
   void *to;
@@ -153,9 +153,14 @@ static void transfer(void **save, Fiber *next) {
   }
 }
 
-static Fiber *next_runnable() {
+/* In-order and reverse inline here (the same choice pick_next makes: lowest / highest
+ * runnable), the other schedules through pick_next: the common switch makes no call. */
+__attribute__((always_inline)) static inline Fiber *next_runnable() {
   Engine &e = engine();
-  int i = pick_next(e.run, e.schedule, e.rng, e.skew_wave.get(), e.wave, e.nthreads);
+  int i = e.schedule == RF_SIM_SCHED_IN_ORDER ? e.run.lowest()
+          : e.schedule == RF_SIM_SCHED_REVERSE
+              ? e.run.highest()
+              : pick_next(e.run, e.schedule, e.rng, e.skew_wave.get(), e.wave, e.nthreads);
   return i < 0 ? nullptr : &e.fiber(i);
 }
 
@@ -457,6 +462,7 @@ static std::vector<uint64_t> block_order(uint64_t blocks) {
  * `from` (parallel.cpp), as launch() below sets up its own. */
 void adopt_launch(Engine &to, const Engine &from, size_t shmem) {
   to.schedule = from.schedule;
+  to.prefetch_step = from.prefetch_step;
   to.seed = from.seed;
   to.budget = from.budget;
   to.launch_index = from.launch_index;
@@ -506,6 +512,9 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.nthreads = block.x * block.y * block.z;
   e.wave = static_cast<unsigned>(wave_size);
   e.wave_shift = e.wave == 64 ? 6 : 5;
+  e.prefetch_step = e.schedule == RF_SIM_SCHED_IN_ORDER  ? 1
+                    : e.schedule == RF_SIM_SCHED_REVERSE ? -1
+                                                         : 0;
   e.nwaves = (e.nthreads + e.wave - 1) / e.wave;
   e.invoke = invoke;
   e.pack = pack;

@@ -83,6 +83,7 @@ struct Engine {
   // Launch constants: written by the host before the launch, read by fibers.
   unsigned nthreads = 0, wave = 32, nwaves = 0;
   unsigned wave_shift = 5;  // log2(wave): the wave of a thread without a division
+  int prefetch_step = 0;    // in-order 1, reverse -1, else 0: the thread likely run next
   void (*invoke)(void *) = nullptr;
   void *pack = nullptr;
   bool in_launch = false;
