@@ -41,6 +41,9 @@ const char *short_path(const char *file) {
 
 rf_sim_uint3 thread_index_of(unsigned linear) {
   const dim3 &b = launch_view.block_dim;
+  // One-dimensional blocks (nearly every kernel's) without the three divisions: they were
+  // the longest stall of a thread's start (perf, docs/SIMULATOR.md "Performance").
+  if (b.y == 1 && b.z == 1) return rf_sim_uint3{linear, 0, 0};
   return rf_sim_uint3{linear % b.x, linear / b.x % b.y, linear / (b.x * b.y)};
 }
 
