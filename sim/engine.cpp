@@ -41,6 +41,9 @@ const char *short_path(const char *file) {
 
 rf_sim_uint3 thread_index_of(unsigned linear) {
   const dim3 &b = launch_view.block_dim;
+  // One-dimensional blocks (nearly every kernel's) without the three divisions: they were
+  // the longest stall of a thread's start (perf, docs/SIMULATOR.md "Performance").
+  if (b.y == 1 && b.z == 1) return rf_sim_uint3{linear, 0, 0};
   return rf_sim_uint3{linear % b.x, linear / b.x % b.y, linear / (b.x * b.y)};
 }
 
@@ -99,7 +102,7 @@ static inline void prefetch_after(Fiber *next) {
   // constants after the thread's last release (see runner), a race in the instrumented build.
   if (san::tsan) return;
   Engine &e = engine();
-  int step = e.schedule == RF_SIM_SCHED_IN_ORDER ? 1 : e.schedule == RF_SIM_SCHED_REVERSE ? -1 : 0;
+  int step = e.prefetch_step;
   if (!step) return;
   // The record two ahead (its stack pointer is read at the next switch), the stack one ahead.
   unsigned k1 = next->index + step, k2 = k1 + step;
@@ -115,7 +118,7 @@ static inline void prefetch_after(Fiber *next) {
 /* Leaves the running code for thread `next` (or the host when null); the running context is
  * saved in *save. A thread that has not started gets an idle stack, where the runner loop
  * starts it. Returns when some switch resumes *save. */
-static void transfer(void **save, Fiber *next) {
+__attribute__((always_inline)) static inline void transfer(void **save, Fiber *next) {
   Engine &e = engine();
   Stack *target;
   void *to;
@@ -153,9 +156,14 @@ static void transfer(void **save, Fiber *next) {
   }
 }
 
-static Fiber *next_runnable() {
+/* In-order and reverse inline here (the same choice pick_next makes: lowest / highest
+ * runnable), the other schedules through pick_next: the common switch makes no call. */
+__attribute__((always_inline)) static inline Fiber *next_runnable() {
   Engine &e = engine();
-  int i = pick_next(e.run, e.schedule, e.rng, e.skew_wave.get(), e.wave, e.nthreads);
+  int i = e.schedule == RF_SIM_SCHED_IN_ORDER ? e.run.lowest()
+          : e.schedule == RF_SIM_SCHED_REVERSE
+              ? e.run.highest()
+              : pick_next(e.run, e.schedule, e.rng, e.skew_wave.get(), e.wave, e.nthreads);
   return i < 0 ? nullptr : &e.fiber(i);
 }
 
@@ -173,18 +181,31 @@ static void check_abandoned() {
   if (engine().abort_code.get() != RF_SIM_OK) throw AbortUnwind{};
 }
 
-void suspend(Fiber *self) {
+/* What a thread does when it runs again after a scheduling point: it is running, and
+ * under ThreadSanitizer it acquires what the others released at that barrier or wave
+ * operation. Here rather than in the callers, so that they end in a tail call (their frame
+ * is gone before the switch: fewer stack lines to save and reload per switch). */
+__attribute__((always_inline)) static inline uint32_t resumed(Fiber *self) {
+  self->wait.set(kRunning);
+  if (san::tsan) san::acquire(self->sync.get());
+  return self->xout.get();
+}
+
+uint32_t suspend(Fiber *self) {
   count_switch();
   transfer(&self->sp, next_runnable());  // no runnable thread: the host decides
   check_abandoned();
+  return resumed(self);
 }
 
-void yield(Fiber *self) {
+uint32_t yield(Fiber *self) {
   Fiber *next = next_runnable();
-  if (next == self) return;
-  count_switch();
-  transfer(&self->sp, next);
-  check_abandoned();
+  if (next != self) {
+    count_switch();
+    transfer(&self->sp, next);
+    check_abandoned();
+  }
+  return resumed(self);
 }
 
 /* ---- abandoning a launch ------------------------------------------------------------- */
@@ -457,6 +478,7 @@ static std::vector<uint64_t> block_order(uint64_t blocks) {
  * `from` (parallel.cpp), as launch() below sets up its own. */
 void adopt_launch(Engine &to, const Engine &from, size_t shmem) {
   to.schedule = from.schedule;
+  to.prefetch_step = from.prefetch_step;
   to.seed = from.seed;
   to.budget = from.budget;
   to.launch_index = from.launch_index;
@@ -506,6 +528,9 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.nthreads = block.x * block.y * block.z;
   e.wave = static_cast<unsigned>(wave_size);
   e.wave_shift = e.wave == 64 ? 6 : 5;
+  e.prefetch_step = e.schedule == RF_SIM_SCHED_IN_ORDER  ? 1
+                    : e.schedule == RF_SIM_SCHED_REVERSE ? -1
+                                                         : 0;
   e.nwaves = (e.nthreads + e.wave - 1) / e.wave;
   e.invoke = invoke;
   e.pack = pack;

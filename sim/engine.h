@@ -83,6 +83,7 @@ struct Engine {
   // Launch constants: written by the host before the launch, read by fibers.
   unsigned nthreads = 0, wave = 32, nwaves = 0;
   unsigned wave_shift = 5;  // log2(wave): the wave of a thread without a division
+  int prefetch_step = 0;    // in-order 1, reverse -1, else 0: the thread likely run next
   void (*invoke)(void *) = nullptr;
   void *pack = nullptr;
   bool in_launch = false;
@@ -153,9 +154,10 @@ const char *short_path(const char *file);
     __attribute__((format(printf, 2, 3)));
 void abandon_from_host(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Scheduling points of the running fiber. */
-void suspend(Fiber *self);  // self is not runnable: run someone else until it is resumed
-void yield(Fiber *self);    // self stays runnable: let the schedule choose
+/* Scheduling points of the running fiber. Both return with self marked running (and,
+ * under ThreadSanitizer, self->sync acquired) and give self's wave-exchange result. */
+uint32_t suspend(Fiber *self);  // self is not runnable: run someone else until it is resumed
+uint32_t yield(Fiber *self);    // self stays runnable: let the schedule choose
 
 /* The indices of thread `linear` of the running block, computed from launch constants. */
 rf_sim_uint3 thread_index_of(unsigned linear);

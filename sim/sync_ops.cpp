@@ -50,12 +50,10 @@ void syncthreads(const char *file, int line) {
     b.arrived.set(0);
     e.run.fill(e.nthreads);
     e.skew_wave.set(e.rng.below(e.nwaves));
-    yield(self);
+    yield(self);  // tail calls: both mark self running again (engine.cpp, resumed)
   } else {
     suspend(self);
   }
-  self->wait.set(kRunning);
-  if (san::tsan) san::acquire(self->sync.get());
 }
 
 /* ---- wave collectives --------------------------------------------------------------- */
@@ -134,12 +132,9 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
   if (n + 1 == lanes) {
     if (ws.mismatch.get()) abandon_divergent();
     complete_wave(w);
-    yield(self);
-  } else {
-    suspend(self);
+    return yield(self);  // tail calls: the result is self->xout (engine.cpp, resumed)
   }
-  if (san::tsan) san::acquire(self->sync.get());
-  return self->xout.get();
+  return suspend(self);
 }
 
 /* ---- memory ordering ---------------------------------------------------------------- */
