@@ -193,11 +193,20 @@ __attribute__((noinline)) inline int pick_random(RunSet &run, Prng &rng) {
   return c ? run.nth(rng.below(c)) : -1;
 }
 
+/* wave-skew runs the lanes of skew_wave first (they run ahead to their next barrier or
+ * exit), then the rest in order. */
+__attribute__((noinline)) inline int pick_wave_skew(RunSet &run, unsigned skew_wave, unsigned wave,
+                                                    unsigned nthreads) {
+  unsigned lo = skew_wave * wave, hi = lo + wave < nthreads ? lo + wave : nthreads;
+  int i = run.lowest_in(lo, hi);
+  return i >= 0 ? i : run.lowest();
+}
+
 /* Next thread to run under `schedule` (RF_SIM_SCHED_*), or -1 when none is runnable.
- * wave-skew runs the lanes of skew_wave first (they run ahead to their next barrier or
- * exit), then the rest in order. Inlined into the switch, with the random draw out of line:
- * as a call of its own it was ~15 of in-order's ~22 instructions per switch (argument set-up,
- * saved registers; docs/SIMULATOR.md "The fuzz campaign"). */
+ * Inlined into the switch, with the random and wave-skew picks out of line (in-order and
+ * reverse then need no saved registers): as a call of its own it was ~15 of in-order's ~22
+ * instructions per switch (argument set-up, saved registers; docs/SIMULATOR.md "The fuzz
+ * campaign"). */
 __attribute__((always_inline)) inline int pick_next(RunSet &run, int schedule, Prng &rng,
                                                     unsigned skew_wave, unsigned wave,
                                                     unsigned nthreads) {
@@ -206,11 +215,8 @@ __attribute__((always_inline)) inline int pick_next(RunSet &run, int schedule, P
       return run.highest();
     case 2:  // random
       return pick_random(run, rng);
-    case 3: {  // wave-skew
-      unsigned lo = skew_wave * wave, hi = lo + wave < nthreads ? lo + wave : nthreads;
-      int i = run.lowest_in(lo, hi);
-      return i >= 0 ? i : run.lowest();
-    }
+    case 3:
+      return pick_wave_skew(run, skew_wave, wave, nthreads);
     default:  // in-order
       return run.lowest();
   }
