@@ -149,15 +149,33 @@ size_t (*dirty_from)(const uint8_t *, size_t, size_t) = dirty_from_baseline;
  * stretch touched it (a clean block's fold changes nothing, and the test cost as much as the
  * fold: most of the hot range's ~2 blocks are touched at most switches), then the tail. The
  * pointers and counts come from fold_all, so a switch reads no vector and no flag. */
-inline void fold_hot() {
-  uint8_t *c = hot_cnt, *p = hot_peak;
-  for (size_t k = hot_blocks; k; k--, c += 32, p += 32) fold_block(c, p);
+inline void fold_hot_tail(uint8_t *c, uint8_t *p) {
   for (size_t i = 0; i < hot_tail; i++) {
     uint8_t v = c[i];
     p[i] = v > p[i] ? v : p[i];
     c[i] = 0;
   }
 }
+
+inline void fold_hot() {
+  uint8_t *c = hot_cnt, *p = hot_peak;
+  for (size_t k = hot_blocks; k; k--, c += 32, p += 32) fold_block(c, p);
+  fold_hot_tail(c, p);
+}
+
+/* The same with one 32-byte load, max and two stores a block, where the CPU has AVX2 (the
+ * hook itself is chosen at install: on_launch_avx2). */
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) inline void fold_hot_avx2() {
+  uint8_t *c = hot_cnt, *p = hot_peak;
+  for (size_t k = hot_blocks; k; k--, c += 32, p += 32) {
+    __m256i *cv = reinterpret_cast<__m256i *>(c), *pv = reinterpret_cast<__m256i *>(p);
+    _mm256_storeu_si256(pv, _mm256_max_epu8(_mm256_loadu_si256(cv), _mm256_loadu_si256(pv)));
+    _mm256_storeu_si256(cv, _mm256_setzero_si256());
+  }
+  fold_hot_tail(c, p);
+}
+#endif
 
 /* Counter i ran: its function joins the hot range. */
 inline void heat(size_t i) {
@@ -217,17 +235,9 @@ void fold_all() {
  * which adds a newly reached function to the hot range (its counts until then are summed
  * over at most that many stretches, once).
  * Folding every counter at every switch measured 1.8x slower executions. */
-void on_launch(CoveragePhase phase) {
-  // The switch is the hook's one frequent call (~70 instructions, half of them call and
-  // bookkeeping, were 15.7 % of corpus/bench: docs/SIMULATOR.md "The fuzz campaign"); it
-  // comes first and does no more than count down and fold the hot range.
-  if (__builtin_expect(phase == kCoverageSegment, 1)) {
-    if (__builtin_expect(--until_full != 0, 1))
-      fold_hot();
-    else
-      fold_all();
-    return;
-  }
+/* Every call of the hook but a switch that only folds the hot range. */
+void on_launch_rest(CoveragePhase phase) {
+  if (phase == kCoverageSegment) return fold_all();  // the count-down reached 0
   if (phase == kCoverageBegin) {
     // What host code counted so far (and earlier launches' maxima) is the floor.
     memcpy(peak.data(), counters, ncounters);
@@ -240,6 +250,21 @@ void on_launch(CoveragePhase phase) {
   fold_all();  // kCoverageEnd
   memcpy(counters, peak.data(), ncounters);
 }
+
+/* The hook. A switch is its one frequent call (~70 instructions, half of them call and
+ * bookkeeping, were 15.7 % of corpus/bench: docs/SIMULATOR.md "The fuzz campaign"); it comes
+ * first and does no more than count down and fold the hot range. */
+void on_launch(CoveragePhase phase) {
+  if (__builtin_expect(phase == kCoverageSegment && --until_full != 0, 1)) return fold_hot();
+  on_launch_rest(phase);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) void on_launch_avx2(CoveragePhase phase) {
+  if (__builtin_expect(phase == kCoverageSegment && --until_full != 0, 1)) return fold_hot_avx2();
+  on_launch_rest(phase);
+}
+#endif
 
 /* Function ranges from the PC table: one (PC, flags) pair per counter, in the same order,
  * flags bit 0 marking a function's entry block. Without a usable table, one range. */
@@ -263,7 +288,7 @@ struct Install {
   Install() {
     // REDFUZZ_COVERAGE_FOLD=0: plain wrapping counters (to measure what the folding buys);
     // =reference: the same folds with the byte loops (to measure what the block folds buy);
-    // =baseline: no AVX2 pass even where the CPU has it (sim.coverage_fold.baseline).
+    // =baseline: no AVX2 folds even where the CPU has it (sim.coverage_fold.baseline).
     if (!__start___sancov_cntrs || __stop___sancov_cntrs <= __start___sancov_cntrs) return;
     coverage_counters = true;  // folded or not, they are global: blocks stay sequential
     const char *fold = getenv("REDFUZZ_COVERAGE_FOLD");
@@ -271,14 +296,16 @@ struct Install {
     if (fold && strcmp(fold, "reference") == 0) coverage_reference_fold = true;
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && !(fold && strcmp(fold, "baseline") == 0))
-      dirty_from = dirty_from_avx2;
+    bool avx2 = __builtin_cpu_supports("avx2") && !(fold && strcmp(fold, "baseline") == 0);
 #endif
     counters = __start___sancov_cntrs;
     ncounters = static_cast<size_t>(__stop___sancov_cntrs - __start___sancov_cntrs);
     peak.assign(ncounters, 0);
     index_functions();
     coverage_hook = on_launch;
+#if defined(__x86_64__)
+    if (avx2) dirty_from = dirty_from_avx2, coverage_hook = on_launch_avx2;
+#endif
   }
 } install;
 
