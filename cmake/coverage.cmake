@@ -90,4 +90,9 @@ if(REDFUZZ_BACKEND STREQUAL "sim")
     list(APPEND rf_cov_labels tsan)
   endif()
   set_tests_properties(sim.coverage_fold PROPERTIES LABELS "${rf_cov_labels}")
+  # The same with the x86-64 baseline folds, which AVX2 ones replace where the CPU has it
+  # (sim/kernel_coverage.cpp: on_launch_avx2, dirty_from): both checked against the reference.
+  add_test(NAME sim.coverage_fold.baseline COMMAND sim_coverage_fold)
+  set_tests_properties(sim.coverage_fold.baseline PROPERTIES LABELS "${rf_cov_labels}"
+                       ENVIRONMENT REDFUZZ_COVERAGE_FOLD=baseline)
 endif()

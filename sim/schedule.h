@@ -3,6 +3,9 @@
 #define RF_SIM_SCHEDULE_H
 #include <stdint.h>
 #include "relaxed.h"
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace rf_sim {
 
@@ -48,7 +51,7 @@ struct SelectTable {
 };
 inline constexpr SelectTable kSelectTable{};
 
-inline unsigned select_bit(uint64_t v, unsigned n) {
+inline unsigned select_bit_swar(uint64_t v, unsigned n) {
   constexpr uint64_t k1 = 0x0101010101010101ull, k80 = 0x8080808080808080ull;
   uint64_t s = v - ((v >> 1) & 0x5555555555555555ull);
   s = (s & 0x3333333333333333ull) + ((s >> 2) & 0x3333333333333333ull);
@@ -60,6 +63,30 @@ inline unsigned select_bit(uint64_t v, unsigned n) {
   unsigned byte = static_cast<unsigned>(((below >> 7) * k1) >> 56);
   unsigned before = byte ? static_cast<unsigned>(prefix >> (8 * byte - 8) & 0xff) : 0;
   return 8 * byte + kSelectTable.pos[v >> (8 * byte) & 0xff][n - before];
+}
+
+/* The same position with BMI2's pdep, where the CPU has it: the n-th set bit of v is where
+ * pdep deposits bit n of a one-bit mask (~3 instructions against select_bit_swar's ~25, at
+ * every switch of a random schedule: pick_next was 14 % of corpus/bench's instructions,
+ * docs/SIMULATOR.md "The fuzz campaign"). Chosen once per process (kSelectPdep); the result
+ * is the same bit either way, so schedules do not depend on the CPU (sim.test_runset checks
+ * both against a reference). Not inlined into the baseline target's code: it is a call. */
+#if defined(__x86_64__)
+__attribute__((target("bmi2"))) inline unsigned select_bit_pdep(uint64_t v, unsigned n) {
+  return static_cast<unsigned>(__builtin_ctzll(_pdep_u64(uint64_t{1} << n, v)));
+}
+inline bool cpu_has_bmi2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("bmi2");
+}
+inline const bool kSelectPdep = cpu_has_bmi2();
+#endif
+
+inline unsigned select_bit(uint64_t v, unsigned n) {
+#if defined(__x86_64__)
+  if (kSelectPdep) return select_bit_pdep(v, n);
+#endif
+  return select_bit_swar(v, n);
 }
 
 /* One bit per thread of the block: set while the thread can run, with the number of set
@@ -128,16 +155,26 @@ class RunSet {
     return -1;
   }
   unsigned count() const { return total_.get(); }
-  int nth(unsigned n) const {  // the n-th runnable thread in ascending order
-    for (unsigned k = lo_.get(), end = hi_.get(); k < end; k++) {
-      unsigned c = c_[k].get();
-      if (n >= c) {
+  /* The n-th runnable thread in ascending order. The word holding it is found from the
+   * nearer end of [lo_, hi_): a draw in the upper half counts down from the top, where it is
+   * the (total - 1 - n)-th from the highest (half the words passed on average, a quarter of
+   * a 1024-thread block's 16). The same thread either way. */
+  int nth(unsigned n) const {
+    unsigned total = total_.get();
+    if (n >= total) return -1;
+    if (2 * n < total) {
+      for (unsigned k = lo_.get();; k++) {
+        unsigned c = c_[k].get();
+        if (n < c) return static_cast<int>(k * 64 + select_bit(w_[k].get(), n));
         n -= c;
-        continue;
       }
-      return static_cast<int>(k * 64 + select_bit(w_[k].get(), n));
     }
-    return -1;
+    unsigned m = total - 1 - n;  // members above the one sought
+    for (unsigned k = hi_.get();;) {
+      unsigned c = c_[--k].get();
+      if (m < c) return static_cast<int>(k * 64 + select_bit(w_[k].get(), c - 1 - m));
+      m -= c;
+    }
   }
 
  private:
@@ -150,23 +187,36 @@ class RunSet {
   unsigned words_ = 0;
 };
 
-/* Next thread to run under `schedule` (RF_SIM_SCHED_*), or -1 when none is runnable.
- * wave-skew runs the lanes of skew_wave first (they run ahead to their next barrier or
+/* The random schedule's pick: a uniform draw among the runnable threads. */
+__attribute__((noinline)) inline int pick_random(RunSet &run, Prng &rng) {
+  unsigned c = run.count();
+  return c ? run.nth(rng.below(c)) : -1;
+}
+
+/* wave-skew runs the lanes of skew_wave first (they run ahead to their next barrier or
  * exit), then the rest in order. */
-inline int pick_next(RunSet &run, int schedule, Prng &rng, unsigned skew_wave, unsigned wave,
-                     unsigned nthreads) {
+__attribute__((noinline)) inline int pick_wave_skew(RunSet &run, unsigned skew_wave, unsigned wave,
+                                                    unsigned nthreads) {
+  unsigned lo = skew_wave * wave, hi = lo + wave < nthreads ? lo + wave : nthreads;
+  int i = run.lowest_in(lo, hi);
+  return i >= 0 ? i : run.lowest();
+}
+
+/* Next thread to run under `schedule` (RF_SIM_SCHED_*), or -1 when none is runnable.
+ * Inlined into the switch, with the random and wave-skew picks out of line (in-order and
+ * reverse then need no saved registers): as a call of its own it was ~15 of in-order's ~22
+ * instructions per switch (argument set-up, saved registers; docs/SIMULATOR.md "The fuzz
+ * campaign"). */
+__attribute__((always_inline)) inline int pick_next(RunSet &run, int schedule, Prng &rng,
+                                                    unsigned skew_wave, unsigned wave,
+                                                    unsigned nthreads) {
   switch (schedule) {
     case 1:  // reverse
       return run.highest();
-    case 2: {  // random
-      unsigned c = run.count();
-      return c ? run.nth(rng.below(c)) : -1;
-    }
-    case 3: {  // wave-skew
-      unsigned lo = skew_wave * wave, hi = lo + wave < nthreads ? lo + wave : nthreads;
-      int i = run.lowest_in(lo, hi);
-      return i >= 0 ? i : run.lowest();
-    }
+    case 2:  // random
+      return pick_random(run, rng);
+    case 3:
+      return pick_wave_skew(run, skew_wave, wave, nthreads);
     default:  // in-order
       return run.lowest();
   }
