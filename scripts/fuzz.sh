@@ -6,8 +6,10 @@
 #                   [--build DIR] [--out DIR] [--no-shrink]
 # --op/--only: restrict to one op's correct variants, or a REDFUZZ_ONLY list (variant or op
 # names; mutants only by name). Default: every correct variant of every op.
-# --jobs: default one per visible GPU (cuda), else one per core. With several GPUs, one
-# libFuzzer runs per GPU and the jobs are spread over them (REDFUZZ_FUZZ_DEVICES="0 1" picks).
+# --jobs: libFuzzer worker processes on one shared corpus (default one per visible GPU (cuda),
+# else one per core); a worker that stops on a failure starts again for the time left. With
+# several GPUs the workers are spread over them (REDFUZZ_FUZZ_DEVICES="0 1" picks).
+# Logs: OUT/fuzz-w<worker>-<run>.log.
 # --engine libfuzzer (default) | afl: AFL++ on the same target and corpus (scripts/fuzz-afl.sh).
 # Ends with each variant's kernel coverage (scripts/coverage.sh; default on the sim backend,
 # --coverage / --no-coverage). --hybrid: a GPU fuzzer and a ThreadSanitizer simulator fuzzer
@@ -40,7 +42,7 @@ while [ $# -gt 0 ]; do
     --no-shrink) SHRINK=0; shift;;
     --coverage) COVERAGE=1; shift;;
     --no-coverage) COVERAGE=0; shift;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0;;
     *) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -78,48 +80,73 @@ start=$(date +%s)
 # Artifacts newer than this marker are this campaign's (the folder keeps earlier ones).
 marker=$(mktemp); trap 'rm -f "$marker"' EXIT
 set +e
-pids=(); logs=()
+# Workers, not libFuzzer's fork mode: fork mode runs its k-th job for min(k, 300) s in a new
+# process that first re-runs a share of the corpus, so a campaign of a minute spent most of its
+# time starting jobs (on the simulator 133 executions/s with -fork=2 against 250 for two plain
+# processes, docs/SIMULATOR.md, sixth session; on a GPU each job also starts a CUDA context).
+# Each worker is one libFuzzer process on the shared corpus folder (libFuzzer reloads it, so
+# the workers see each other's finds); one that stops early on a failure (its artifact
+# written: crash, timeout, oom) is started again for the time left, as fork mode's
+# -ignore_crashes went on.
+rm -f "$OUT"/fuzz-w*.log
+worker() {   # worker <device> <id>
+  local dev=$1 id=$2 run=0 left rc
+  [ -n "$dev" ] && export CUDA_VISIBLE_DEVICES="$dev"
+  while left=$(( start + TIME - $(date +%s) )); [ "$left" -gt 0 ]; do
+    run=$((run + 1))
+    "$FUZZ" -rss_limit_mb=8192 -timeout=60 -max_total_time="$left" -artifact_prefix="$OUT/artifacts/" \
+      -print_final_stats=1 "$OUT/corpus" corpus/bin > "$OUT/fuzz-w$id-$run.log" 2>&1 &
+    echo $! > "$OUT/.fuzz-w$id.pid"
+    wait $!
+    rc=$?
+    [ $rc -eq 0 ] && break   # its time is up
+  done
+}
+pids=()
 for k in "${!DEVICES[@]}"; do
   jobs=$(( JOBS / ND + (k < JOBS % ND ? 1 : 0) ))
-  log="$OUT/fuzz.log"; [ "$ND" -gt 1 ] && log="$OUT/fuzz-gpu${DEVICES[$k]}.log"
-  logs+=("$log")
-  # Every libFuzzer adds to the same corpus folder and artifacts.
-  ( [ -n "${DEVICES[$k]}" ] && export CUDA_VISIBLE_DEVICES="${DEVICES[$k]}"
-    exec "$FUZZ" -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 -rss_limit_mb=8192 \
-      -timeout=60 -max_total_time="$TIME" -artifact_prefix="$OUT/artifacts/" -print_final_stats=1 \
-      "$OUT/corpus" corpus/bin ) > "$log" 2>&1 &
-  pids+=($!)
+  for j in $(seq 1 "$jobs"); do
+    worker "${DEVICES[$k]}" "$k.$j" &
+    pids+=($!)
+  done
 done
-# The executions so far: libFuzzer's latest status line in each log, summed.
+logs_now() { ls "$OUT"/fuzz-w*.log 2>/dev/null; }
+# The executions so far: each run's final count (or its latest status line), summed.
 executions() {
-  local total=0 n
-  for l in "${logs[@]}"; do
-    n=$(grep -aoE '^#[0-9]+' "$l" 2>/dev/null | tail -n 1 | tr -d '#'); total=$(( total + ${n:-0} ))
+  local total=0 n l
+  for l in $(logs_now); do
+    n=$(grep -aoE 'stat::number_of_executed_units: *[0-9]+' "$l" 2>/dev/null | grep -oE '[0-9]+$')
+    [ -n "$n" ] || n=$(grep -aoE '^#[0-9]+' "$l" 2>/dev/null | tail -n 1 | tr -d '#')
+    total=$(( total + ${n:-0} ))
   done
   echo $total
 }
-# Progress every 10 s. Fork mode can outlive its budget while a job finishes: stop it 30 s
-# after the budget.
+# Progress every 10 s; a run still going 30 s after the budget is stopped.
 running() { for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done; return 1; }
+tick=0
 while running; do
-  sleep 10
-  if [ $(( $(date +%s) - start )) -gt $(( TIME + 30 )) ]; then kill -INT "${pids[@]}" 2>/dev/null || true; fi
-  line=$(grep -aE '^#[0-9]+' "${logs[0]}" | tail -n 1)
-  if [ "$ND" -gt 1 ]; then echo "fuzz.sh: $(( $(date +%s) - start ))s $(executions) executions on $ND GPUs; GPU ${DEVICES[0]}: ${line:0:80}"
-  elif [ -n "$line" ]; then echo "fuzz.sh: $(( $(date +%s) - start ))s ${line:0:100}"; fi
+  sleep 1
+  tick=$((tick + 1)); [ $((tick % 10)) -eq 0 ] || continue
+  if [ $(( $(date +%s) - start )) -gt $(( TIME + 30 )) ]; then
+    for f in "$OUT"/.fuzz-w*.pid; do kill -INT "$(cat "$f")" 2>/dev/null || true; done
+  fi
+  last=$(ls -t "$OUT"/fuzz-w*.log 2>/dev/null | head -n 1)
+  line=$([ -n "$last" ] && grep -aE '^#[0-9]+' "$last" | tail -n 1 | sed -E 's/ +/ /g')
+  echo "fuzz.sh: $(( $(date +%s) - start ))s $(executions) executions in $JOBS workers$([ "$ND" -gt 1 ] && echo " on $ND GPUs"); $(basename "$last" .log): ${line:0:80}"
 done
-rc=0
-for p in "${pids[@]}"; do wait "$p"; r=$?; [ $rc -eq 0 ] && rc=$r; done
+for p in "${pids[@]}"; do wait "$p"; done
+rm -f "$OUT"/.fuzz-w*.pid
 set -e
+mapfile -t logs < <(logs_now)
 elapsed=$(( $(date +%s) - start ))
 execs=$(executions)
-echo "fuzz.sh: libFuzzer exited $rc after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
+echo "fuzz.sh: libFuzzer done after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
 
 grep -ahoE 'size cap: [^ ]+ runs only on cases of at most [0-9]+ elements' "${logs[@]}" 2>/dev/null |
   sort -u | sed 's/^/fuzz.sh: /' || true
 
 # Failures by signature (variant verdict): the target prints "ERROR: redfuzz: VARIANT VERDICT"
-# for each failing variant before aborting, and fork mode copies those lines into the logs.
+# for each failing variant before aborting, into its worker's log.
 echo "== failures by signature"
 cat "${logs[@]}" 2>/dev/null | grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' | cut -d' ' -f3- |
   sort | uniq -c || true
