@@ -34,24 +34,11 @@
 #include "model/gen.h"
 #include "model/dtype.h"
 #include "kernels/device.h"
+#include "device_io.h"
 #include "kernels/log_device.h"
 #include "oracle/logsumexp.h"
 #include "oracle/logsumexp_double.h"
 #include "oracle/log_row_math.h"
-
-static void *dev_alloc(size_t bytes) {
-  void *p = NULL;
-  if (rf_dev_alloc(&p, bytes ? bytes : 1)) { fprintf(stderr, "device allocation failed\n"); exit(2); }
-  return p;
-}
-
-/* After a launch: synchronised, the simulator's status clean, bytes read back. */
-static void fetch(void *host, const void *dev, size_t bytes) {
-  char msg[256];
-  CHECK(rf_dev_sync() == 0);
-  CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
-  CHECK(rf_dev_download(host, dev, bytes) == 0);
-}
 
 /* The record the host judge keeps for a row of the MPFR oracle (run/judge_log.c, note: the
  * largest err / allowed, the first output among equals, from a start of -1) and the row's

@@ -21,6 +21,7 @@
 #include "model/gen.h"
 #include "model/dtype.h"
 #include "kernels/device.h"
+#include "device_io.h"
 #include "kernels/launch_count.h"
 #include "kernels/softmax_device.h"
 #include "kernels/log_device.h"
@@ -41,22 +42,6 @@ static const rf_dtype out_types[N_KINDS] = {RF_DTYPE_F32, RF_DTYPE_F16, RF_DTYPE
                                             RF_DTYPE_F32, RF_DTYPE_F32, RF_DTYPE_F32};
 static const double exp_ulps[N_KINDS] = {1, 1, 2, 4, 1, 3};
 static const uint64_t depths[N_KINDS] = {COLS, COLS, 9, 9, COLS, 17};
-
-static void *dev_alloc(size_t bytes) {
-  void *p = NULL;
-  if (rf_dev_alloc(&p, bytes ? bytes : 1)) {
-    fprintf(stderr, "device allocation failed\n");
-    exit(2);
-  }
-  return p;
-}
-
-static void fetch(void *host, const void *dev, size_t bytes) {
-  char msg[256];
-  CHECK(rf_dev_sync() == 0);
-  CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
-  CHECK(rf_dev_download(host, dev, bytes) == 0);
-}
 
 /* values (n floats) as a variant of type t leaves them, in a new device buffer; wrong_at:
  * the element planted off first (the mutant's), or (size_t)-1. */

@@ -23,16 +23,11 @@
 #include "model/case.h"
 #include "model/gen.h"
 #include "kernels/device.h"
+#include "device_io.h"
 #include "kernels/softmax_device.h"
 #include "oracle/softmax_double.h"
 #include "oracle/bounds.h"
 #include "model/dtype.h"
-
-static void *dev_alloc(size_t bytes) {
-  void *p = NULL;
-  if (rf_dev_alloc(&p, bytes ? bytes : 1)) { fprintf(stderr, "device allocation failed\n"); exit(2); }
-  return p;
-}
 
 /* The host's verdict on row i of got: 0 pass, 1 fail, 2 undecided (as run/judge.c decides it,
  * without the row-sum step, which the device leaves to the host unless surely within). */
