@@ -107,6 +107,7 @@ static const char *take_oldest(rf_recheck_queue *q) {
   while (!j->done) pthread_cond_wait(&q->finished, &q->mu);
   q->head = (q->head + 1) % RF_RECHECK_QUEUE;
   q->count--;
+  q->bytes -= j->bytes;
   q->next--;   /* it was done, so a worker had claimed it */
   pthread_mutex_unlock(&q->mu);
   q->ms_wait += rf_now_ms() - t0;
@@ -137,16 +138,35 @@ static void enqueue(rf_recheck_queue *q, const rf_recheck_job *j, unsigned long 
   slot->why[0] = '\0';
   slot->ms = 0;
   q->count++;
+  q->bytes += j->bytes;
   pthread_cond_signal(&q->work);
   pthread_mutex_unlock(&q->mu);
+}
+
+/* Takes the oldest jobs until one of `bytes` fits (a free slot, and within RF_RECHECK_BYTES
+ * unless the queue is empty); the first harness failure among them, or NULL. */
+static const char *make_room(rf_recheck_queue *q, size_t bytes) {
+  const char *first = NULL;
+  char keep[sizeof q->why];
+  while (q->count == RF_RECHECK_QUEUE || (q->count && q->bytes + bytes > RF_RECHECK_BYTES)) {
+    const char *why = take_oldest(q);
+    if (why && !first) {
+      snprintf(keep, sizeof keep, "%s", why);
+      first = keep;
+    }
+  }
+  if (!first) return NULL;
+  snprintf(q->why, sizeof q->why, "%s", keep);
+  return q->why;
 }
 
 const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const float *x,
                                   uint64_t elems, const rf_oracle_dev_out *dev,
                                   unsigned long long due, int *oom) {
   *oom = 0;
-  const char *why = q->count == RF_RECHECK_QUEUE ? take_oldest(q) : NULL;
-  rf_recheck_job j = {.c = *c, .dev = *dev, .elems = elems};
+  const size_t bytes = x ? (size_t)elems * sizeof(float) : 0;
+  const char *why = make_room(q, bytes);
+  rf_recheck_job j = {.c = *c, .dev = *dev, .elems = elems, .bytes = bytes};
   if (x) {   /* the host's buffer is reused by the next batch */
     j.x = malloc((size_t)(elems ? elems : 1) * sizeof(float));
     if (!j.x) { *oom = 1; return why; }
@@ -157,10 +177,10 @@ const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const f
 }
 
 const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
-                                     rf_recheck_release_fn release, void *ctx,
+                                     rf_recheck_release_fn release, void *ctx, size_t bytes,
                                      unsigned long long due) {
-  const char *why = q->count == RF_RECHECK_QUEUE ? take_oldest(q) : NULL;
-  rf_recheck_job j = {.run = run, .release = release, .ctx = ctx};
+  const char *why = make_room(q, bytes);
+  rf_recheck_job j = {.run = run, .release = release, .ctx = ctx, .bytes = bytes};
   enqueue(q, &j, due);
   return why;
 }

@@ -21,20 +21,33 @@
 #include "model/case.h"
 #include "kernels/oracle_device.h"
 
-#define RF_RECHECK_QUEUE 8   /* jobs in flight; a job holds an input copy only when the input
-                                was made on the host (else the thread makes it again) */
+#define RF_RECHECK_QUEUE 64  /* jobs in flight at most (a ring of small records). A long lag
+                                (below) keeps many jobs in flight: 64 covers 4,096 batches at
+                                the default rate of 1 case in 64 */
+#define RF_RECHECK_BYTES ((size_t)2 << 30)   /* what the queued jobs hold at most (input copies
+                                and copied outputs): a push that would pass it takes the oldest
+                                jobs first, so memory is bounded whatever the queue's length */
 #define RF_RECHECK_THREADS 8 /* workers at most (recheck_queue.c: worker_count: the cores less
                                 one). A row op's job judges every variant's output again: a
                                 2^22-element softmax case takes seconds of one host thread, so
                                 on the H200's 16-core host 4 workers fell behind (fifth GPU
                                 session) */
-#define RF_RECHECK_LAG 256   /* batches from queueing to taking. In fuzzing a batch is one
-                                execution: at 1,000 a second a lag of 64 gave a 2^22 case's
-                                re-check (~80 ms on the H200's host) 64 ms, and the pusher
-                                waited 126-163 us an execution for it (docs/RESULTS.md, fourth
-                                GPU session). 256 gives it a quarter of a second at 1,000 and
-                                still 128 ms at 2,000; at the default rate of 1 case in 64 about
-                                four jobs are then in flight, so the queue holds twice that */
+#define RF_RECHECK_LAG 256   /* batches from queueing to taking, for a small case. In fuzzing a
+                                batch is one execution: at 1,000 a second a lag of 64 gave a
+                                2^22 case's re-check (~80 ms on the H200's host) 64 ms, and the
+                                pusher waited 126-163 us an execution for it (docs/RESULTS.md,
+                                fourth GPU session) */
+#define RF_RECHECK_LAG_ELEMS 512   /* and one batch more for every 512 elements of the case: a
+                                job's host time grows with its size (a whole row-op case judged
+                                again takes up to seconds at 2^22), and with one lag for all
+                                sizes the fuzz loop still waited 87 us an execution for the
+                                big ones at ~1,500 executions/s (seventh GPU session). 2^22
+                                elements: 8,448 batches, ~2.8 s at 3,000 a second */
+
+/* The batch at which a job queued at batch `now` for a case of `elems` elements is taken. */
+static inline unsigned long long rf_recheck_due(unsigned long long now, uint64_t elems) {
+  return now + RF_RECHECK_LAG + elems / RF_RECHECK_LAG_ELEMS;
+}
 
 /* Another kind of re-check (runner_verdict.c: a softmax batch's verdicts): run on the thread
  * fills why ("" when the device was right); release, on the pusher's thread when the job is
@@ -51,6 +64,7 @@ typedef struct {
   float *x;                     /* the input when the host made it (a copy), else NULL */
   uint64_t elems;
   unsigned long long due;       /* the batch number at which it is taken */
+  size_t bytes;                 /* what it holds (x, or the caller's ctx): RF_RECHECK_BYTES */
   int done;                     /* set by the thread under the lock */
   char why[512];                /* the harness failure, or "" when the answers agree */
   double ms;                    /* the thread's time on it */
@@ -64,6 +78,7 @@ typedef struct {
   int started, stop;
   rf_recheck_job job[RF_RECHECK_QUEUE];
   size_t head, count, next;     /* ring: oldest, jobs in it, next for the thread */
+  size_t bytes;                 /* held by the jobs in it */
   /* Totals: device-oracle jobs taken that agreed, the thread's time (every job), and the
    * pusher's waits for it. */
   unsigned long long agreed;
@@ -81,15 +96,18 @@ int rf_recheck_compare(const rf_case *c, const float *x, uint64_t elems,
  * re-checks synchronously). */
 int rf_recheck_queue_start(rf_recheck_queue *q, unsigned threads);
 /* Queues a re-check of case c (x: its host input, copied, or NULL when made on the device)
- * against the device answer dev, due at batch `due`. When the queue is full, the oldest job
- * is taken first: its harness failure (or NULL) is returned, as by rf_recheck_queue_take.
+ * against the device answer dev, due at batch `due` (rf_recheck_due). When the queue is full,
+ * or the new job's bytes would take it past RF_RECHECK_BYTES, the oldest jobs are taken first
+ * until it fits: the first harness failure among them (or NULL) is returned, as by
+ * rf_recheck_queue_take.
  * *oom is set when the input copy cannot be allocated (nothing queued). */
 const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const float *x,
                                   uint64_t elems, const rf_oracle_dev_out *dev,
                                   unsigned long long due, int *oom);
-/* Queues run(ctx) (release(ctx) when it is taken), as rf_recheck_queue_push does. */
+/* Queues run(ctx) (release(ctx) when it is taken), ctx holding `bytes`, as
+ * rf_recheck_queue_push does. */
 const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
-                                     rf_recheck_release_fn release, void *ctx,
+                                     rf_recheck_release_fn release, void *ctx, size_t bytes,
                                      unsigned long long due);
 /* Takes every job due at batch `now` or before (all of them when now is ~0ULL), waiting for
  * the thread where needed; the first harness failure among them (a static buffer, valid

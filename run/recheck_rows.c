@@ -19,11 +19,11 @@
 #include "model/gen.h"
 #include "model/dtype.h"
 
-/* Bigger jobs are re-checked in the batch: the queue holds RF_RECHECK_QUEUE of them, so the
- * outputs it copies stay within 2 GiB. 256 MiB a job holds a fuzz case's biggest softmax
- * (2^22 elements, every correct variant: ~200 MB); at 128 MiB those went back into the batch
- * and the fuzz loop waited for them. */
-#define RF_RECHECK_ROWS_MAX_BYTES (((size_t)2 << 30) / RF_RECHECK_QUEUE)
+/* Bigger jobs are re-checked in the batch (the queue's RF_RECHECK_BYTES bounds what all of
+ * them hold together). 256 MiB a job holds a fuzz case's biggest softmax (2^22 elements, every
+ * correct variant: ~200 MB); at 128 MiB those went back into the batch and the fuzz loop
+ * waited for them. */
+#define RF_RECHECK_ROWS_MAX_BYTES ((size_t)256 << 20)
 
 enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };   /* runner_verdict.c's */
 
@@ -155,7 +155,8 @@ int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
     j->k++;
   }
   const char *why = rf_recheck_queue_push_fn(&r->rq, sm_run, sm_release, j,
-                                             r->rq_batch + RF_RECHECK_LAG);
+                                             j->k * out_n * sizeof(float),
+                                             rf_recheck_due(r->rq_batch, elems));
   /* An older job taken to make room: the next batch's harness failure (runner_device.c). */
   if (why && !r->rq_carry[0]) snprintf(r->rq_carry, sizeof r->rq_carry, "%s", why);
   return 0;

@@ -239,7 +239,7 @@ static const char *recheck_sampled(rf_runner *r, batch_case *bc, const rf_oracle
   int oom = 0;
   const double t0 = rf_now_ms();
   const char *why = rf_recheck_queue_push(&r->rq, bc->c, bc->dev_gen ? NULL : bc->x, bc->elems,
-                                         d, r->rq_batch + RF_RECHECK_LAG, &oom);
+                                         d, rf_recheck_due(r->rq_batch, bc->elems), &oom);
   recheck_stats(r, t0);
   if (oom) return recheck(r, bc, d);
   bc->o->queued = 1;

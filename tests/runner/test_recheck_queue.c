@@ -5,7 +5,9 @@
  *    thread's speed: a job is taken at its due batch, or early when the queue is full (the
  *    taking batch is computed from the rule and compared), and the drain takes the rest;
  *  - inputs copied (made on the host) and inputs made again by the thread give the same;
- *  - at most RF_RECHECK_QUEUE jobs are in flight;
+ *  - at most RF_RECHECK_QUEUE jobs are in flight, and at most RF_RECHECK_BYTES held by them:
+ *    a push that would pass it takes the oldest first (push_fn jobs of a third of it);
+ *  - a bigger case is due later (rf_recheck_due);
  *  - all of it the same with one worker thread and with RF_RECHECK_THREADS of them (jobs
  *    then finish out of order; they are still taken in queue order).
  * Runs under ThreadSanitizer in the TSan CI job (label tsan). */
@@ -96,7 +98,41 @@ static void run_with(unsigned threads) {
   rf_recheck_queue_stop(&q);
 }
 
+/* push_fn jobs: each holds a third of the byte budget and more, so two fit and the third
+ * push takes the oldest (its planted failure comes back from that push), whatever the slots. */
+static int released;
+static void fn_run(void *ctx, char *why, size_t len) {
+  if (*(const int *)ctx) snprintf(why, len, "planted failure of job %d", *(const int *)ctx);
+}
+static void fn_release(void *ctx) { (void)ctx; released++; }
+
+static void bytes_budget(void) {
+  rf_recheck_queue q;
+  CHECK(rf_recheck_queue_start(&q, 2) == 0);
+  static int plant[6] = {0, 1, 0, 0, 0, 0};   /* job 1 fails */
+  const size_t third = RF_RECHECK_BYTES / 3 + 1;
+  released = 0;
+  const char *why[6];
+  for (int k = 0; k < 6; k++) {
+    why[k] = rf_recheck_queue_push_fn(&q, fn_run, fn_release, &plant[k], third, 1000);
+    CHECK_MSG(q.bytes <= RF_RECHECK_BYTES && q.count <= 2, "push %d: %zu bytes in %zu jobs",
+              k, q.bytes, q.count);
+    CHECK_MSG(released == (k < 2 ? 0 : k - 1), "push %d: %d jobs taken early", k, released);
+  }
+  /* job 0 taken at push 2, job 1 (the plant) at push 3 */
+  CHECK(why[0] == NULL && why[1] == NULL && why[2] == NULL);
+  CHECK_MSG(why[3] && strstr(why[3], "planted failure of job 1"), "%s", why[3] ? why[3] : "NULL");
+  CHECK(why[4] == NULL && why[5] == NULL);
+  CHECK(rf_recheck_queue_take(&q, ~0ULL) == NULL);
+  CHECK(q.count == 0 && q.bytes == 0 && released == 6);
+  rf_recheck_queue_stop(&q);
+  /* The lag grows with the case: a 2^22-element case gets 8,192 batches more than a small one. */
+  CHECK(rf_recheck_due(10, 0) == 10 + RF_RECHECK_LAG);
+  CHECK(rf_recheck_due(10, UINT64_C(1) << 22) == 10 + RF_RECHECK_LAG + (UINT64_C(1) << 22) / RF_RECHECK_LAG_ELEMS);
+}
+
 int main(void) {
+  bytes_budget();
   run_with(1);
   run_with(RF_RECHECK_THREADS);
   return rf_test_done();
