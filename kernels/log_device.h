@@ -95,6 +95,14 @@ typedef struct {
 int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs, uint32_t nv,
                         const rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,
                         uint32_t plant, rf_lgd_rec *out, void *stream);
+/* rf_lgd_oracle_launch and rf_lgd_judge_launch with the team told (softmax_device.h's
+ * RF_ROW_TEAM_*; 1 for one it does not know); those two are these with RF_ROW_TEAM_AUTO. */
+int rf_lgd_oracle_launch_team(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
+                              rf_lgd_row *info, uint32_t team, void *stream);
+int rf_lgd_judge_launch_team(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs,
+                             uint32_t nv, const rf_lgd_row *info, uint32_t rows, uint32_t cols,
+                             int is_lse, uint32_t plant, rf_lgd_rec *out, uint32_t team,
+                             void *stream);
 #ifdef __cplusplus
 }
 #endif
