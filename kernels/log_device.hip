@@ -28,6 +28,7 @@ static __device__ __forceinline__ void rfl_oracle_row(const Team &tm, const void
   const size_t x0 = (size_t)row * cols;
   /* The scan of rf_row_scan_of: the maximum, NaN or +inf, the finite count. */
   double nank[RF_RT_SLOTS], pinfk[RF_RT_SLOTS], nfk[RF_RT_SLOTS], mk[RF_RT_SLOTS];
+RF_RT_UNROLL
   for (unsigned k = 0; k < n; k++) {
     float m = -1.0f / 0.0f;
     double has_nan = 0, has_pinf = 0, n_finite = 0;
@@ -67,6 +68,7 @@ static __device__ __forceinline__ void rfl_oracle_row(const Team &tm, const void
   /* rf_expsum_double: s, ds and dmax, and the span of rf_bound_lse_row. */
   const double md = m;
   double sk[RF_RT_SLOTS], dsk[RF_RT_SLOTS], dmk[RF_RT_SLOTS], spank[RF_RT_SLOTS];
+RF_RT_UNROLL
   for (unsigned k = 0; k < n; k++) {
     double s = 0, ds = 0, dmax = 0, span = 0;
     for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
@@ -113,8 +115,8 @@ __global__ void __launch_bounds__(1024)
 rf_lgd_oracle_wave_kernel(const void *__restrict__ x, unsigned xt, unsigned rows, unsigned cols,
                           rf_lgd_row *__restrict__ info) {
   const rf_rt_wave tm;
-  const unsigned per = blockDim.x / warpSize;
-  for (unsigned row = blockIdx.x * per + threadIdx.x / warpSize; row < rows; row += gridDim.x * per)
+  const unsigned per = blockDim.x / RF_RT_WAVE;
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per)
     rfl_oracle_row(tm, x, xt, row, cols, info);
 }
 
@@ -159,6 +161,7 @@ static __device__ __forceinline__ void rfl_judge_row(const Team &tm, const void 
   double bq = -1, berr = 0, bbound = 0, bwant = 0;
   float bgot = 0;
   unsigned bj = 0xffffffffu;
+RF_RT_UNROLL
   for (unsigned k = 0; k < n; k++) {
     double wrong = 0, nonfinite = 0, unsure = 0;
     for (unsigned j = tm.thread(k); j < n_out; j += RF_RT_BLOCK) {
@@ -217,9 +220,9 @@ rf_lgd_judge_wave_kernel(const void *__restrict__ x, unsigned xt, rf_lgd_variant
                          const rf_lgd_row *__restrict__ info, unsigned rows, unsigned cols,
                          int is_lse, unsigned plant, rf_lgd_rec *__restrict__ recs) {
   const rf_rt_wave tm;
-  const unsigned per = blockDim.x / warpSize;
+  const unsigned per = blockDim.x / RF_RT_WAVE;
   rf_lgd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
-  for (unsigned row = blockIdx.x * per + threadIdx.x / warpSize; row < rows; row += gridDim.x * per)
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per)
     rfl_judge_row(tm, x, xt, vs.v[blockIdx.y], info, row, cols, is_lse, plant, out);
 }
 

@@ -26,6 +26,25 @@
  * device has 4 a block and the rows' loop covers the rest. */
 #define RF_RT_ROWS_PER_BLOCK (RF_RT_BLOCK / 32u)
 
+/* The wave's size where the kernel runs: a run-time value on the simulator (32 or 64, as
+ * configured), a constant on a GPU (AMD's per target, gfx1201's 32; NVIDIA's 32), so that a
+ * lane's slots unroll into registers there. */
+#if defined(RF_SIM)
+#define RF_RT_WAVE ((unsigned)warpSize)
+#elif defined(__AMDGCN_WAVEFRONT_SIZE)
+#define RF_RT_WAVE ((unsigned)__AMDGCN_WAVEFRONT_SIZE)
+#else
+#define RF_RT_WAVE 32u
+#endif
+
+/* Unroll a loop over a lane's slots on a GPU (a constant count there); the simulator's count is
+ * a run-time value, left rolled. */
+#if defined(RF_SIM)
+#define RF_RT_UNROLL
+#else
+#define RF_RT_UNROLL _Pragma("unroll")
+#endif
+
 static __device__ __forceinline__ double rf_rt_op(double a, double b, int op) {
   /* buf[t] op buf[t + s], as the block's tree has it: sum (op 0) or maximum (op 1) */
   return op ? (b > a ? b : a) : a + b;
@@ -97,7 +116,8 @@ static __device__ __forceinline__ double rf_rt_shfl0(double v) {
 
 struct rf_rt_wave {
   unsigned lane, w, n;   /* lane, wave size, slots (RF_RT_BLOCK / w) */
-  __device__ rf_rt_wave() : lane(threadIdx.x % warpSize), w(warpSize), n(RF_RT_BLOCK / warpSize) {}
+  __device__ rf_rt_wave()
+      : lane(threadIdx.x % RF_RT_WAVE), w(RF_RT_WAVE), n(RF_RT_BLOCK / RF_RT_WAVE) {}
   __device__ unsigned slots() const { return n; }
   __device__ unsigned thread(unsigned k) const { return lane + w * k; }
   __device__ bool leader() const { return lane == 0; }

@@ -42,6 +42,7 @@ static __device__ __forceinline__ void rfs_oracle_row(const Team &tm, const void
   /* The maximum, and whether the row is finite and constant (softmax_double.c). */
   /* NaN and +inf poison the row; -inf elements are deep ones (softmax_special.h). */
   double poisoned[RF_RT_SLOTS], uneq[RF_RT_SLOTS], mk[RF_RT_SLOTS];
+RF_RT_UNROLL
   for (unsigned k = 0; k < n; k++) {
     float m = -1.0f / 0.0f;
     double po = 0, un = 0;
@@ -66,6 +67,7 @@ static __device__ __forceinline__ void rfs_oracle_row(const Team &tm, const void
   }
   if (!any_uneq) {   /* step 5: y = RN(1/C), rel 2^-53 */
     const double q = 1.0 / (double)cols;
+RF_RT_UNROLL
     for (unsigned k = 0; k < n; k++)
       for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) yr[j] = q;
     if (tm.leader()) { r.kind = RF_SMD_CONSTANT; r.rel = 0x1p-53; info[row] = r; }
@@ -74,6 +76,7 @@ static __device__ __forceinline__ void rfs_oracle_row(const Team &tm, const void
   /* Steps 1-4: exps, their sum, the largest |d| that is not deep, then y = e / S. */
   const double md = m;
   double sk[RF_RT_SLOTS], dk[RF_RT_SLOTS];
+RF_RT_UNROLL
   for (unsigned k = 0; k < n; k++) {
     double s = 0, dmax = 0;
     for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
@@ -97,6 +100,7 @@ static __device__ __forceinline__ void rfs_oracle_row(const Team &tm, const void
   /* The bound's pass 1 (bounds.c) on the y just made: D_j, deep elements, Σ y_j D_j. Each
    * y_j is read back by the thread (or slot) that wrote it: no barrier. */
   double spank[RF_RT_SLOTS], dmk[RF_RT_SLOTS], ydk[RF_RT_SLOTS], deepk[RF_RT_SLOTS];
+RF_RT_UNROLL
   for (unsigned k = 0; k < n; k++) {
     double span = 0, dm = 0, yd = 0, deep = 0;
     for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
@@ -139,8 +143,8 @@ __global__ void __launch_bounds__(1024)
 rf_smd_oracle_wave_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, unsigned cols,
                           double *__restrict__ y, rf_smd_row *__restrict__ info) {
   const rf_rt_wave tm;
-  const unsigned per = blockDim.x / warpSize;
-  for (unsigned row = blockIdx.x * per + threadIdx.x / warpSize; row < rows; row += gridDim.x * per)
+  const unsigned per = blockDim.x / RF_RT_WAVE;
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per)
     rfs_oracle_row(tm, x, dt, row, cols, y, info);
 }
 
@@ -170,7 +174,8 @@ static __device__ __forceinline__ void rfs_judge_row(const Team &tm, const void 
   }
   if (r.kind == RF_SMD_NAN_ROW) {   /* every output NaN, or the row is wrong */
     double wk[RF_RT_SLOTS];
-    for (unsigned k = 0; k < n; k++) {
+  RF_RT_UNROLL
+  for (unsigned k = 0; k < n; k++) {
       double wrong = 0;
       for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK)
         wrong = rf_smr_nan_row_ok(rfs_load(got, r0 + j, io.out_dtype)) ? wrong : 1;
@@ -219,6 +224,7 @@ static __device__ __forceinline__ void rfs_judge_row(const Team &tm, const void 
   double bq = -1, berr = 0, bbound = 0, bwant = 0;
   float bgot = 0;
   unsigned bj = 0xffffffffu;
+RF_RT_UNROLL
   for (unsigned k = 0; k < n; k++) {
     double wrong = 0, nonfinite = 0, unsure = 0, sum = 0, asum = 0, not_q = 0;
     for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
@@ -312,9 +318,9 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_wave_kernel(const void *__r
                                     unsigned cols, rf_smd_variants vs, unsigned plant,
                                     rf_smd_rec *__restrict__ recs) {
   const rf_rt_wave tm;
-  const unsigned per = blockDim.x / warpSize;
+  const unsigned per = blockDim.x / RF_RT_WAVE;
   rf_smd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
-  for (unsigned row = blockIdx.x * per + threadIdx.x / warpSize; row < rows; row += gridDim.x * per)
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per)
     rfs_judge_row(tm, x, y, info, row, cols, vs.v[blockIdx.y], plant, out);
 }
 

@@ -3,7 +3,7 @@
  * ops (logsumexp and log-softmax), on short and long rows (the wave threshold, 1024, and one
  * past it; rows that fill a block's 8 waves and rows that do not), every distribution with
  * special rows written in (NaN, +inf, only -inf, one finite entry, -inf entries, constant),
- * three type pairings, under waves of 32 and 64: the oracle's y and row facts, and the records
+ * three type pairings, under waves of 32 (and 64, a third of the distributions): the oracle's y and row facts, and the records
  * of two variants in one launch (the host oracle's values rounded to the output type, which
  * mostly pass, and the same with one element a row planted off, which mostly fail), are
  * compared with memcmp between the two teams. Every device buffer is filled with a byte
@@ -182,7 +182,7 @@ int main(void) {
     rf_dev_sim_configure(RF_SCHED_IN_ORDER, 0, wave);
     for (size_t s = 0; s < N_SHAPES; s++)
       for (size_t tp = 0; tp < N_PAIRS; tp++)
-        for (int d = 0; d < RF_DIST_COUNT; d++) {
+        for (int d = 0; d < RF_DIST_COUNT; d += wave == 64 ? 3 : 1) {   /* wave64: a third */
           const uint32_t rows = shapes[s][0], cols = shapes[s][1];
           const rf_dtype xt = pairs[tp][0], ot = pairs[tp][1];
           const size_t e = (size_t)rows * cols;
