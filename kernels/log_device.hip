@@ -17,11 +17,11 @@
 
 #define RFL_MAX_GRID 1024u
 
-/* The oracle of one row by a team (row_team.h): every thread of it runs this, the leader
- * writes info[row]. Each slot's share (the block thread's columns, in its order) ends in the
- * arrays' entry k. */
+/* The oracle of one row by a team (row_team.h): every thread of it runs this and gets the
+ * row's facts, the leader writes them to info[row]. Each slot's share (the block thread's
+ * columns, in its order) ends in the arrays' entry k. */
 template <class Team>
-static __device__ __forceinline__ void rfl_oracle_row(const Team &tm, const void *__restrict__ x,
+static __device__ __forceinline__ rf_lgd_row rfl_oracle_row(const Team &tm, const void *__restrict__ x,
                                                       unsigned xt, unsigned row, unsigned cols,
                                                       rf_lgd_row *__restrict__ info) {
   const unsigned n = tm.slots();
@@ -54,16 +54,16 @@ RF_RT_UNROLL
   if (rf_lsp_row_is_special(has_nan || has_pinf, m)) {
     /* log_special.h's want, the host MPFR oracle's row bit for bit (lse; log_s, wd 0; m the
      * maximum, +inf with a +inf: the host's m over the rest is then never read) */
-    if (tm.leader()) {
-      r.row.lse = rf_lsp_lse(has_nan, has_pinf);
-      r.kind = RF_LGD_SPECIAL;
-      info[row] = r;
-    }
-    return;
+    r.row.lse = rf_lsp_lse(has_nan, has_pinf);
+    r.kind = RF_LGD_SPECIAL;
+    if (tm.leader()) info[row] = r;
+    return r;
   }
   if (n_finite == 1) {   /* exact: the MPFR row itself (logsumexp_double.c, exact_row) */
-    if (tm.leader()) { rf_lsr_exact_row(m, &r.row, &r.mg); r.kind = RF_LGD_EXACT; info[row] = r; }
-    return;
+    rf_lsr_exact_row(m, &r.row, &r.mg);
+    r.kind = RF_LGD_EXACT;
+    if (tm.leader()) info[row] = r;
+    return r;
   }
   /* rf_expsum_double: s, ds and dmax, and the span of rf_bound_lse_row. */
   const double md = m;
@@ -86,17 +86,16 @@ RF_RT_UNROLL
   }
   const double s = tm.reduce(sk, 0), ds = tm.reduce(dsk, 0), dmax = tm.reduce(dmk, 1);
   r.span = tm.reduce(spank, 1);
-  if (tm.leader()) {
-    const double Lh = log(s);
-    if (rf_lsr_margin_make(cols, dmax, s, ds, Lh, &r.mg)) {
-      r.kind = RF_LGD_REFUSED;
-    } else {
-      r.row.log_s = Lh;
-      r.row.lse = md + Lh;
-      r.row.wd = r.mg.wd_hi;
-    }
-    info[row] = r;
+  const double Lh = log(s);   /* every thread: the same s, the same facts */
+  if (rf_lsr_margin_make(cols, dmax, s, ds, Lh, &r.mg)) {
+    r.kind = RF_LGD_REFUSED;
+  } else {
+    r.row.log_s = Lh;
+    r.row.lse = md + Lh;
+    r.row.wd = r.mg.wd_hi;
   }
+  if (tm.leader()) info[row] = r;
+  return r;
 }
 
 /* Long rows: a block a row, launched with RF_RT_BLOCK threads, bounded for 1024 like every
@@ -110,7 +109,7 @@ rf_lgd_oracle_kernel(const void *__restrict__ x, unsigned xt, unsigned rows, uns
     rfl_oracle_row(tm, x, xt, row, cols, info);
 }
 
-/* Short rows: a wave a row (row_team.h), RF_RT_BLOCK threads a block, no barrier. */
+/* Short rows: a wave a row (row_team.h), RF_RT_WAVE_BLOCK threads a block, no barrier. */
 __global__ void __launch_bounds__(1024)
 rf_lgd_oracle_wave_kernel(const void *__restrict__ x, unsigned xt, unsigned rows, unsigned cols,
                           rf_lgd_row *__restrict__ info) {
@@ -120,13 +119,13 @@ rf_lgd_oracle_wave_kernel(const void *__restrict__ x, unsigned xt, unsigned rows
     rfl_oracle_row(tm, x, xt, row, cols, info);
 }
 
-/* One variant's judge of one row by a team (row_team.h); the thread (or lane) holding the
- * worst output writes out[row], the leader when every output was undecided (no worst). */
+/* One variant's judge of one row (its oracle's facts r, every thread's copy) by a team
+ * (row_team.h); the thread (or lane) holding the worst output writes out[row], the leader
+ * when every output was undecided (no worst). */
 template <class Team>
 static __device__ __forceinline__ void rfl_judge_row(const Team &tm, const void *__restrict__ x,
                                                      unsigned xt, const rf_lgd_variant &jv,
-                                                     const rf_lgd_row *__restrict__ info,
-                                                     unsigned row, unsigned cols, int is_lse,
+                                                     const rf_lgd_row &r, unsigned row, unsigned cols, int is_lse,
                                                      unsigned plant,
                                                      rf_lgd_rec *__restrict__ out) {
   const void *__restrict__ got = jv.got;
@@ -134,7 +133,6 @@ static __device__ __forceinline__ void rfl_judge_row(const Team &tm, const void 
   const rf_lsr_params &p = jv.p;
   const unsigned n = tm.slots();
   const unsigned n_out = is_lse ? 1u : cols;   /* outputs of a row */
-  const rf_lgd_row r = info[row];
   rf_lgd_rec rec = {0, 0, 0, 0, 0, 0, RF_LGD_UNDECIDED, 0};
   if (r.kind == RF_LGD_REFUSED) {
     if (tm.leader()) out[row] = rec;
@@ -210,11 +208,13 @@ rf_lgd_judge_kernel(const void *__restrict__ x, unsigned xt, rf_lgd_variants vs,
   RF_SHARED(unsigned, wj, RF_RT_BLOCK);
   const rf_rt_block tm = {buf, wq, wj};
   rf_lgd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
-  for (unsigned row = blockIdx.x; row < rows; row += gridDim.x)
-    rfl_judge_row(tm, x, xt, vs.v[blockIdx.y], info, row, cols, is_lse, plant, out);
+  for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
+    const rf_lgd_row r = info[row];
+    rfl_judge_row(tm, x, xt, vs.v[blockIdx.y], r, row, cols, is_lse, plant, out);
+  }
 }
 
-/* Short rows: a wave a (row, variant) (row_team.h), RF_RT_BLOCK threads a block. */
+/* Short rows: a wave a (row, variant) (row_team.h), RF_RT_WAVE_BLOCK threads a block. */
 __global__ void __launch_bounds__(1024)
 rf_lgd_judge_wave_kernel(const void *__restrict__ x, unsigned xt, rf_lgd_variants vs,
                          const rf_lgd_row *__restrict__ info, unsigned rows, unsigned cols,
@@ -222,8 +222,26 @@ rf_lgd_judge_wave_kernel(const void *__restrict__ x, unsigned xt, rf_lgd_variant
   const rf_rt_wave tm;
   const unsigned per = blockDim.x / RF_RT_WAVE;
   rf_lgd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
-  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per)
-    rfl_judge_row(tm, x, xt, vs.v[blockIdx.y], info, row, cols, is_lse, plant, out);
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per) {
+    const rf_lgd_row r = info[row];
+    rfl_judge_row(tm, x, xt, vs.v[blockIdx.y], r, row, cols, is_lse, plant, out);
+  }
+}
+
+/* Short rows, the oracle and the judge in one kernel: a wave makes a row's oracle, keeps its
+ * facts in registers and judges every variant (nv) of the launch on it. info is written as by
+ * the oracle kernel. */
+__global__ void __launch_bounds__(1024)
+rf_lgd_case_wave_kernel(const void *__restrict__ x, unsigned xt, rf_lgd_variants vs, unsigned nv,
+                        rf_lgd_row *__restrict__ info, unsigned rows, unsigned cols, int is_lse,
+                        unsigned plant, rf_lgd_rec *__restrict__ recs) {
+  const rf_rt_wave tm;
+  const unsigned per = blockDim.x / RF_RT_WAVE;
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per) {
+    const rf_lgd_row r = rfl_oracle_row(tm, x, xt, row, cols, info);
+    for (unsigned k = 0; k < nv; k++)
+      rfl_judge_row(tm, x, xt, vs.v[k], r, row, cols, is_lse, plant, recs + (size_t)k * rows);
+  }
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -234,7 +252,7 @@ extern "C" int rf_lgd_oracle_launch_team(const void *x, uint32_t x_dtype, uint32
   if (rows == 0 || cols == 0) return 0;
   const int wave = rf_rt_use_wave(cols, team);
   hipLaunchKernelGGL(wave ? rf_lgd_oracle_wave_kernel : rf_lgd_oracle_kernel,
-                     dim3(rf_rt_grid(rows, wave, RFL_MAX_GRID)), dim3(RF_RT_BLOCK), 0,
+                     dim3(rf_rt_grid(rows, wave, RFL_MAX_GRID)), dim3(rf_rt_block_dim(wave)), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, info);
   rf_launch_count_add(1);
   return (int)hipGetLastError();
@@ -260,9 +278,36 @@ extern "C" int rf_lgd_judge_launch_team(const void *x, uint32_t x_dtype, const r
     memset(&chunk, 0, sizeof chunk);
     memcpy(chunk.v, vs + k0, m * sizeof *vs);
     hipLaunchKernelGGL(wave ? rf_lgd_judge_wave_kernel : rf_lgd_judge_kernel,
-                       dim3(rf_rt_grid(rows, wave, RFL_MAX_GRID), m), dim3(RF_RT_BLOCK), 0,
+                       dim3(rf_rt_grid(rows, wave, RFL_MAX_GRID), m), dim3(rf_rt_block_dim(wave)), 0,
                        (hipStream_t)stream, x, (unsigned)x_dtype, chunk, info, rows, cols,
                        is_lse, plant, out + (size_t)k0 * rows);
+    rf_launch_count_add(1);
+    const int e = (int)hipGetLastError();
+    if (e) return e;
+  }
+  return 0;
+}
+
+extern "C" int rf_lgd_case_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs,
+                                  uint32_t nv, rf_lgd_row *info, uint32_t rows, uint32_t cols,
+                                  int is_lse, uint32_t plant, rf_lgd_rec *out, void *stream) {
+  if (!rf_rt_use_wave(cols, RF_ROW_TEAM_AUTO)) {
+    const int e = rf_lgd_oracle_launch(x, x_dtype, rows, cols, info, stream);
+    return e ? e : rf_lgd_judge_launch(x, x_dtype, vs, nv, info, rows, cols, is_lse, plant,
+                                       out, stream);
+  }
+  if (x_dtype > 2u) return 1;
+  for (uint32_t k = 0; k < nv; k++)
+    if (vs[k].out_dtype > 2u) return 1;
+  if (rows == 0 || cols == 0 || nv == 0) return 0;
+  rf_lgd_variants chunk;
+  for (uint32_t k0 = 0; k0 < nv; k0 += RF_LGD_MAX_VARIANTS) {   /* each chunk remakes the oracle */
+    const uint32_t m = nv - k0 < RF_LGD_MAX_VARIANTS ? nv - k0 : RF_LGD_MAX_VARIANTS;
+    memset(&chunk, 0, sizeof chunk);
+    memcpy(chunk.v, vs + k0, m * sizeof *vs);
+    hipLaunchKernelGGL(rf_lgd_case_wave_kernel, dim3(rf_rt_grid(rows, 1, RFL_MAX_GRID)),
+                       dim3(RF_RT_WAVE_BLOCK), 0, (hipStream_t)stream, x, (unsigned)x_dtype, chunk, m,
+                       info, rows, cols, is_lse, plant, out + (size_t)k0 * rows);
     rf_launch_count_add(1);
     const int e = (int)hipGetLastError();
     if (e) return e;

@@ -1,8 +1,8 @@
 /* Who works on one row in the row ops' device judges (softmax_device.hip, log_device.hip):
  *
  *   rf_rt_block  a block of RF_RT_BLOCK threads, reductions in LDS with barriers (long rows);
- *   rf_rt_wave   one wave standing in for that block (short rows: a block holds one row a wave;
- *                no barrier, no LDS: only shuffles).
+ *   rf_rt_wave   one wave standing in for that block (short rows: a block of RF_RT_WAVE_BLOCK
+ *                threads holds one row a wave; no barrier, no LDS: only shuffles).
  *
  * The wave plays the block: lane l is the block's threads t = l + W k (W = warpSize, k < slots
  * = RF_RT_BLOCK / W), walks each one's columns t, t + RF_RT_BLOCK, ... in the block thread's
@@ -22,9 +22,13 @@
 #define RF_RT_SLOTS 8u   /* RF_RT_BLOCK / 32: a wave32 lane's slots (a wave64 lane uses 4) */
 /* Rows a wave team takes on: the longest rows judged by one wave a row (both families). */
 #define RF_RT_WAVE_MAX_COLS 1024u
-/* The wave teams' grids assume the smallest wave (32): one row a wave, 8 a block; a wave64
- * device has 4 a block and the rows' loop covers the rest. */
-#define RF_RT_ROWS_PER_BLOCK (RF_RT_BLOCK / 32u)
+/* The wave teams' launches: blocks of two wave32s (a row each), small so that a case of few
+ * rows still spreads over the GPU's multiprocessors (the variants of a case launch are judged
+ * one after another by a row's wave: there is no grid dimension for them). Their grids assume
+ * the smallest wave (32); a wave64 device has one row a block and the rows' loop covers the
+ * rest. RF_RT_BLOCK stays the block the wave plays. */
+#define RF_RT_WAVE_BLOCK 64u
+#define RF_RT_ROWS_PER_BLOCK (RF_RT_WAVE_BLOCK / 32u)
 
 /* The wave's size where the kernel runs: a run-time value on the simulator (32 or 64, as
  * configured), a constant on a GPU (AMD's per target, gfx1201's 32; NVIDIA's 32), so that a
@@ -147,6 +151,7 @@ struct rf_rt_wave {
 static inline int rf_rt_use_wave(uint32_t cols, uint32_t team) {
   return team == RF_ROW_TEAM_WAVE || (team == RF_ROW_TEAM_AUTO && cols <= RF_RT_WAVE_MAX_COLS);
 }
+static inline unsigned rf_rt_block_dim(int wave) { return wave ? RF_RT_WAVE_BLOCK : RF_RT_BLOCK; }
 static inline unsigned rf_rt_grid(uint32_t rows, int wave, unsigned cap) {
   const uint32_t g = wave ? (rows + RF_RT_ROWS_PER_BLOCK - 1) / RF_RT_ROWS_PER_BLOCK : rows;
   return g < cap ? g : cap;

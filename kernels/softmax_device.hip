@@ -28,11 +28,12 @@ static __device__ __forceinline__ int rfs_finite_f(float v) {
   return (__float_as_uint(v) & 0x7f800000u) != 0x7f800000u;
 }
 
-/* The oracle of one row by a team (row_team.h): every thread of it runs this, the leader
- * writes info[row]. The loops walk each of the lane's slots (the block's threads it plays)
- * in the block thread's column order; slot k's share ends in the arrays' entry k. */
+/* The oracle of one row by a team (row_team.h): every thread of it runs this and gets the
+ * row's facts, the leader writes them to info[row]. The loops walk each of the lane's slots
+ * (the block's threads it plays) in the block thread's column order; slot k's share ends in
+ * the arrays' entry k. */
 template <class Team>
-static __device__ __forceinline__ void rfs_oracle_row(const Team &tm, const void *__restrict__ x, unsigned dt,
+static __device__ __forceinline__ rf_smd_row rfs_oracle_row(const Team &tm, const void *__restrict__ x, unsigned dt,
                                       unsigned row, unsigned cols, double *__restrict__ y,
                                       rf_smd_row *__restrict__ info) {
   const unsigned n = tm.slots();
@@ -58,20 +59,23 @@ RF_RT_UNROLL
   const float m = (float)tm.reduce(mk, 1);   /* exact: a float as a double */
   rf_smd_row r = {0, 0, 0, 0, m, 0, RF_SMD_NORMAL, 0};
   if (rf_smr_row_is_nan(any_poison, m)) {
-    if (tm.leader()) { r.kind = RF_SMD_NAN_ROW; r.rel = -1; info[row] = r; }
-    return;
+    r.kind = RF_SMD_NAN_ROW; r.rel = -1;
+    if (tm.leader()) info[row] = r;
+    return r;
   }
   if (!any_uneq && cols > (1u << 24)) {
-    if (tm.leader()) { r.kind = RF_SMD_REFUSED; r.rel = -1; info[row] = r; }
-    return;
+    r.kind = RF_SMD_REFUSED; r.rel = -1;
+    if (tm.leader()) info[row] = r;
+    return r;
   }
   if (!any_uneq) {   /* step 5: y = RN(1/C), rel 2^-53 */
     const double q = 1.0 / (double)cols;
 RF_RT_UNROLL
     for (unsigned k = 0; k < n; k++)
       for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) yr[j] = q;
-    if (tm.leader()) { r.kind = RF_SMD_CONSTANT; r.rel = 0x1p-53; info[row] = r; }
-    return;
+    r.kind = RF_SMD_CONSTANT; r.rel = 0x1p-53;
+    if (tm.leader()) info[row] = r;
+    return r;
   }
   /* Steps 1-4: exps, their sum, the largest |d| that is not deep, then y = e / S. */
   const double md = m;
@@ -94,8 +98,9 @@ RF_RT_UNROLL
   const double s = tm.reduce(sk, 0);
   r.rel = rf_smr_oracle_rel(cols, tm.reduce(dk, 1));
   if (r.rel < 0) {
-    if (tm.leader()) { r.kind = RF_SMD_REFUSED; info[row] = r; }
-    return;
+    r.kind = RF_SMD_REFUSED;
+    if (tm.leader()) info[row] = r;
+    return r;
   }
   /* The bound's pass 1 (bounds.c) on the y just made: D_j, deep elements, Σ y_j D_j. Each
    * y_j is read back by the thread (or slot) that wrote it: no barrier. */
@@ -124,6 +129,7 @@ RF_RT_UNROLL
   r.yd_s = tm.reduce(ydk, 0);
   r.n_deep = (uint32_t)tm.reduce(deepk, 0);   /* exact: counts below 2^53 */
   if (tm.leader()) info[row] = r;
+  return r;
 }
 
 /* Long rows: a block a row, launched with RF_RT_BLOCK threads, bounded for 1024 like every
@@ -138,7 +144,7 @@ rf_smd_oracle_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, uns
     rfs_oracle_row(tm, x, dt, row, cols, y, info);
 }
 
-/* Short rows: a wave a row (row_team.h), RF_RT_BLOCK threads a block, no barrier. */
+/* Short rows: a wave a row (row_team.h), RF_RT_WAVE_BLOCK threads a block, no barrier. */
 __global__ void __launch_bounds__(1024)
 rf_smd_oracle_wave_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, unsigned cols,
                           double *__restrict__ y, rf_smd_row *__restrict__ info) {
@@ -148,12 +154,12 @@ rf_smd_oracle_wave_kernel(const void *__restrict__ x, unsigned dt, unsigned rows
     rfs_oracle_row(tm, x, dt, row, cols, y, info);
 }
 
-/* One variant's judge of one row by a team (row_team.h); the thread (or lane) holding the
- * worst element writes out[row]. */
+/* One variant's judge of one row (its oracle's facts r, every thread's copy) by a team
+ * (row_team.h); the thread (or lane) holding the worst element writes out[row]. */
 template <class Team>
 static __device__ __forceinline__ void rfs_judge_row(const Team &tm, const void *__restrict__ x,
-                                     const double *__restrict__ y,
-                                     const rf_smd_row *__restrict__ info, unsigned row,
+                                     const double *__restrict__ y, const rf_smd_row &r,
+                                     unsigned row,
                                      unsigned cols, const rf_smd_variant &jv, unsigned plant,
                                      rf_smd_rec *__restrict__ out) {
   const void *__restrict__ got = jv.got;
@@ -165,7 +171,6 @@ static __device__ __forceinline__ void rfs_judge_row(const Team &tm, const void 
    * float32 output is left as it is. */
   const int wide = io.out_ut != 0;
   const double ut = io.out_ut, eta = io.out_eta;
-  const rf_smd_row r = info[row];
   const size_t r0 = (size_t)row * cols;
   rf_smd_rec rec = {0, 0, 0, 0, 0, 0, RF_SMD_UNDECIDED, 0};
   if (r.kind == RF_SMD_REFUSED) {
@@ -307,11 +312,13 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restri
   RF_SHARED(unsigned, wj, RF_RT_BLOCK);
   const rf_rt_block tm = {buf, wq, wj};
   rf_smd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
-  for (unsigned row = blockIdx.x; row < rows; row += gridDim.x)
-    rfs_judge_row(tm, x, y, info, row, cols, vs.v[blockIdx.y], plant, out);
+  for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
+    const rf_smd_row r = info[row];
+    rfs_judge_row(tm, x, y, r, row, cols, vs.v[blockIdx.y], plant, out);
+  }
 }
 
-/* Short rows: a wave a (row, variant) (row_team.h), RF_RT_BLOCK threads a block. */
+/* Short rows: a wave a (row, variant) (row_team.h), RF_RT_WAVE_BLOCK threads a block. */
 __global__ void __launch_bounds__(1024) rf_smd_judge_wave_kernel(const void *__restrict__ x,
                                     const double *__restrict__ y,
                                     const rf_smd_row *__restrict__ info, unsigned rows,
@@ -320,8 +327,28 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_wave_kernel(const void *__r
   const rf_rt_wave tm;
   const unsigned per = blockDim.x / RF_RT_WAVE;
   rf_smd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
-  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per)
-    rfs_judge_row(tm, x, y, info, row, cols, vs.v[blockIdx.y], plant, out);
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per) {
+    const rf_smd_row r = info[row];
+    rfs_judge_row(tm, x, y, r, row, cols, vs.v[blockIdx.y], plant, out);
+  }
+}
+
+/* Short rows, the oracle and the judge in one kernel: a wave makes a row's oracle, keeps its
+ * facts in registers and judges every variant (nv) of the launch on it; each lane reads back
+ * only the y it wrote (the same slots), so no barrier and no second launch. y and info are
+ * written as by the oracle kernel. */
+__global__ void __launch_bounds__(1024) rf_smd_case_wave_kernel(const void *__restrict__ x,
+                                    unsigned dt, double *__restrict__ y,
+                                    rf_smd_row *__restrict__ info, unsigned rows,
+                                    unsigned cols, rf_smd_variants vs, unsigned nv,
+                                    unsigned plant, rf_smd_rec *__restrict__ recs) {
+  const rf_rt_wave tm;
+  const unsigned per = blockDim.x / RF_RT_WAVE;
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per) {
+    const rf_smd_row r = rfs_oracle_row(tm, x, dt, row, cols, y, info);
+    for (unsigned k = 0; k < nv; k++)
+      rfs_judge_row(tm, x, y, r, row, cols, vs.v[k], plant, recs + (size_t)k * rows);
+  }
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -332,7 +359,7 @@ extern "C" int rf_smd_oracle_launch_team(const void *x, uint32_t x_dtype, uint32
   if (x_dtype > 2u || team > RF_ROW_TEAM_WAVE) return 1;
   const int wave = rf_rt_use_wave(cols, team);
   hipLaunchKernelGGL(wave ? rf_smd_oracle_wave_kernel : rf_smd_oracle_kernel,
-                     dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID)), dim3(RF_RT_BLOCK), 0,
+                     dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID)), dim3(rf_rt_block_dim(wave)), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, y, info);
   rf_launch_count_add(1);
   return (int)hipGetLastError();
@@ -358,9 +385,35 @@ extern "C" int rf_smd_judge_launch_team(const void *x, const rf_smd_variant *vs,
     memset(&chunk, 0, sizeof chunk);
     memcpy(chunk.v, vs + k0, m * sizeof *vs);
     hipLaunchKernelGGL(wave ? rf_smd_judge_wave_kernel : rf_smd_judge_kernel,
-                       dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID), m), dim3(RF_RT_BLOCK), 0,
+                       dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID), m), dim3(rf_rt_block_dim(wave)), 0,
                        (hipStream_t)stream, x, y, info, rows, cols, chunk, plant,
                        out + (size_t)k0 * rows);
+    rf_launch_count_add(1);
+    const int e = (int)hipGetLastError();
+    if (e) return e;
+  }
+  return 0;
+}
+
+extern "C" int rf_smd_case_launch(const void *x, uint32_t x_dtype, const rf_smd_variant *vs,
+                                  uint32_t nv, double *y, rf_smd_row *info, uint32_t rows,
+                                  uint32_t cols, uint32_t plant, rf_smd_rec *out, void *stream) {
+  if (rows == 0 || cols == 0 || nv == 0) return 0;
+  if (!rf_rt_use_wave(cols, RF_ROW_TEAM_AUTO)) {
+    const int e = rf_smd_oracle_launch(x, x_dtype, rows, cols, y, info, stream);
+    return e ? e : rf_smd_judge_launch(x, vs, nv, y, info, rows, cols, plant, out, stream);
+  }
+  if (x_dtype > 2u) return 1;
+  for (uint32_t k = 0; k < nv; k++)
+    if (vs[k].io.x_dtype != x_dtype || vs[k].io.out_dtype > 2u) return 1;
+  rf_smd_variants chunk;
+  for (uint32_t k0 = 0; k0 < nv; k0 += RF_SMD_MAX_VARIANTS) {   /* each chunk remakes the oracle */
+    const uint32_t m = nv - k0 < RF_SMD_MAX_VARIANTS ? nv - k0 : RF_SMD_MAX_VARIANTS;
+    memset(&chunk, 0, sizeof chunk);
+    memcpy(chunk.v, vs + k0, m * sizeof *vs);
+    hipLaunchKernelGGL(rf_smd_case_wave_kernel, dim3(rf_rt_grid(rows, 1, RFS_MAX_GRID)),
+                       dim3(RF_RT_WAVE_BLOCK), 0, (hipStream_t)stream, x, (unsigned)x_dtype, y, info,
+                       rows, cols, chunk, m, plant, out + (size_t)k0 * rows);
     rf_launch_count_add(1);
     const int e = (int)hipGetLastError();
     if (e) return e;

@@ -6,10 +6,12 @@
  * three type pairings, under waves of 32 (and 64, a third of the distributions): the oracle's y and row facts, and the records
  * of two variants in one launch (the host oracle's values rounded to the output type, which
  * mostly pass, and the same with one element a row planted off, which mostly fail), are
- * compared with memcmp between the two teams. Every device buffer is filled with a byte
+ * compared with memcmp between the two teams, and with the case launch's (rf_smd_case_launch,
+ * rf_lgd_case_launch: short rows' oracle and judge in one kernel). Every device buffer is filled with a byte
  * pattern before a launch, so a team that leaves a record or a y unwritten differs; both
  * verdicts must be seen, or the comparison shows nothing. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rf_test.h"
@@ -53,17 +55,27 @@ static void *patterned(size_t n) {
   return d;
 }
 
-/* The n bytes at device addresses a and b agree. */
-static void same(const void *a, const void *b, size_t n, const char *what, uint32_t rows,
-                 uint32_t cols) {
+/* The n bytes at device addresses a and b agree; log row facts (log_rows) but for the
+ * padding after each rf_lse_row's m, whose bytes no kernel sets. */
+static void same_as(const void *a, const void *b, size_t n, const char *what, uint32_t rows,
+                    uint32_t cols, int log_rows) {
   void *ha = malloc(n), *hb = malloc(n);
   fetch(ha, a, n);
   fetch(hb, b, n);
-  CHECK_MSG(memcmp(ha, hb, n) == 0, "%ux%u: %s differs between the block and the wave", rows,
-            cols, what);
+  const size_t pad_at = offsetof(rf_lse_row, m) + sizeof(float);
+  for (uint32_t i = 0; log_rows && i < rows; i++) {
+    memset((char *)&((rf_lgd_row *)ha)[i].row + pad_at, 0, sizeof(rf_lse_row) - pad_at);
+    memset((char *)&((rf_lgd_row *)hb)[i].row + pad_at, 0, sizeof(rf_lse_row) - pad_at);
+  }
+  CHECK_MSG(memcmp(ha, hb, n) == 0, "%ux%u: %s differs from a block a row's", rows, cols, what);
   compared++;
   free(ha);
   free(hb);
+}
+
+static void same(const void *a, const void *b, size_t n, const char *what, uint32_t rows,
+                 uint32_t cols) {
+  same_as(a, b, n, what, rows, cols, 0);
 }
 
 /* Tallies the verdicts of n records on the device (a log record is softmax's type). */
@@ -103,9 +115,9 @@ static void softmax_case(const float *x, const void *dx, rf_dtype xt, rf_dtype o
   plan.level[0].adds = cols;
   rf_smd_io io = {(uint32_t)xt, (uint32_t)ot, 0, 0};
   rf_softmax_output_rounding(ot, &io.out_ut, &io.out_eta);
-  double *yd[2];
-  rf_smd_row *info[2];
-  rf_smd_rec *rec[2];
+  double *yd[3];
+  rf_smd_row *info[3];
+  rf_smd_rec *rec[3];
   float *v = malloc(e * sizeof *v);
   double *y = malloc(cols * sizeof *y);
   for (uint32_t i = 0; i < rows; i++) {
@@ -116,20 +128,27 @@ static void softmax_case(const float *x, const void *dx, rf_dtype xt, rf_dtype o
   outputs(ot, v, rows, cols, dgot, dbad);
   const rf_smr_params p = rf_softmax_bound_params(&plan, &RF_EXP_HOST_LIBM);
   const rf_smd_variant vs[2] = {{dgot, p, io}, {dbad, p, io}};
-  for (int t = 0; t < 2; t++) {
+  for (int t = 0; t < 3; t++) {   /* a block a row, a wave a row, the case launch */
     const uint32_t team = t ? RF_ROW_TEAM_WAVE : RF_ROW_TEAM_BLOCK;
     yd[t] = patterned(e * 8);
     info[t] = patterned(rows * sizeof **info);
     rec[t] = patterned(2 * rows * sizeof **rec);
+    if (t == 2) {
+      CHECK(rf_smd_case_launch(dx, (uint32_t)xt, vs, 2, yd[t], info[t], rows, cols, 0, rec[t],
+                               NULL) == 0);
+      continue;
+    }
     CHECK(rf_smd_oracle_launch_team(dx, (uint32_t)xt, rows, cols, yd[t], info[t], team, NULL) == 0);
     CHECK(rf_smd_judge_launch_team(dx, vs, 2, yd[t], info[t], rows, cols, 0, rec[t], team,
                                    NULL) == 0);
   }
-  same(yd[0], yd[1], e * 8, "softmax y", rows, cols);
-  same(info[0], info[1], rows * sizeof **info, "softmax row facts", rows, cols);
-  same(rec[0], rec[1], 2 * rows * sizeof **rec, "softmax records", rows, cols);
+  for (int t = 1; t < 3; t++) {
+    same(yd[0], yd[t], e * 8, "softmax y", rows, cols);
+    same(info[0], info[t], rows * sizeof **info, "softmax row facts", rows, cols);
+    same(rec[0], rec[t], 2 * rows * sizeof **rec, "softmax records", rows, cols);
+  }
   count(rec[0], 2 * rows);
-  for (int t = 0; t < 2; t++) { rf_dev_free(yd[t]); rf_dev_free(info[t]); rf_dev_free(rec[t]); }
+  for (int t = 0; t < 3; t++) { rf_dev_free(yd[t]); rf_dev_free(info[t]); rf_dev_free(rec[t]); }
   rf_dev_free(dgot); rf_dev_free(dbad);
   free(v); free(y);
 }
@@ -156,21 +175,28 @@ static void log_case(const float *x, const void *dx, rf_dtype xt, rf_dtype ot, u
   void *dgot = dev_alloc(e * rf_dtype_bytes(ot)), *dbad = dev_alloc(e * rf_dtype_bytes(ot));
   outputs(ot, v, rows, n, dgot, dbad);
   const rf_lgd_variant vs[2] = {{dgot, (uint32_t)ot, 0, p}, {dbad, (uint32_t)ot, 0, p}};
-  rf_lgd_row *info[2];
-  rf_lgd_rec *rec[2];
-  for (int t = 0; t < 2; t++) {
+  rf_lgd_row *info[3];
+  rf_lgd_rec *rec[3];
+  for (int t = 0; t < 3; t++) {   /* a block a row, a wave a row, the case launch */
     const uint32_t team = t ? RF_ROW_TEAM_WAVE : RF_ROW_TEAM_BLOCK;
     info[t] = patterned(rows * sizeof **info);
     rec[t] = patterned(2 * rows * sizeof **rec);
+    if (t == 2) {
+      CHECK(rf_lgd_case_launch(dx, (uint32_t)xt, vs, 2, info[t], rows, cols, is_lse, 0, rec[t],
+                               NULL) == 0);
+      continue;
+    }
     CHECK(rf_lgd_oracle_launch_team(dx, (uint32_t)xt, rows, cols, info[t], team, NULL) == 0);
     CHECK(rf_lgd_judge_launch_team(dx, (uint32_t)xt, vs, 2, info[t], rows, cols, is_lse, 0,
                                    rec[t], team, NULL) == 0);
   }
-  same(info[0], info[1], rows * sizeof **info, "log row facts", rows, cols);
-  same(rec[0], rec[1], 2 * rows * sizeof **rec, is_lse ? "logsumexp records"
-                                                       : "log-softmax records", rows, cols);
+  for (int t = 1; t < 3; t++) {
+    same_as(info[0], info[t], rows * sizeof **info, "log row facts", rows, cols, 1);
+    same(rec[0], rec[t], 2 * rows * sizeof **rec, is_lse ? "logsumexp records"
+                                                         : "log-softmax records", rows, cols);
+  }
   count(rec[0], 2 * rows);
-  for (int t = 0; t < 2; t++) { rf_dev_free(info[t]); rf_dev_free(rec[t]); }
+  for (int t = 0; t < 3; t++) { rf_dev_free(info[t]); rf_dev_free(rec[t]); }
   rf_dev_free(dgot); rf_dev_free(dbad);
   free(v); free(y);
 }
