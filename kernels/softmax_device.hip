@@ -1,5 +1,6 @@
 /* The softmax oracle and judge on the device (softmax_device.h): one block per row, the
- * formulas of oracle/softmax_row_math.h, block reductions in LDS. Written apart from the
+ * formulas of oracle/softmax_row_math.h, block reductions in LDS; short rows a wave a row
+ * (row_team.h: the same sums, bit for bit). Written apart from the
  * softmax variants (nothing shared but port.h and model/dtype_bits.h, the model's exact 16-bit
  * conversions). Summation order differs from the host's left-to-right loop; every bound used
  * holds for any order (a sum of C nonnegative terms in any order is within γ_{C-1}: each term
@@ -11,24 +12,10 @@
 #include "oracle/softmax_row_math.h"
 #include "model/dtype_bits.h"
 #include "launch_count.h"
+#include "row_team.h"
 #include <string.h>
 
-#define RFS_BLOCK 256u
 #define RFS_MAX_GRID 1024u
-
-/* Sum (op 0) or maximum (op 1) of v over the block; every thread gets it. */
-static __device__ double rfs_reduce(double *buf, double v, int op) {
-  const unsigned t = threadIdx.x;
-  buf[t] = v;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) buf[t] = op ? (buf[t + s] > buf[t] ? buf[t + s] : buf[t]) : buf[t] + buf[t + s];
-    __syncthreads();
-  }
-  const double r = buf[0];
-  __syncthreads();
-  return r;
-}
 
 /* Element i of a row in type dt (rf_dtype: 0 f32, 1 f16, 2 bf16), as the float it is: the
  * host judges a 16-bit input or output through the same exact conversion (model/dtype.h's
@@ -41,49 +28,62 @@ static __device__ __forceinline__ int rfs_finite_f(float v) {
   return (__float_as_uint(v) & 0x7f800000u) != 0x7f800000u;
 }
 
-/* Launched with RFS_BLOCK threads, bounded for 1024 like every kernel
- * (scripts/check-launch-resources.sh): with the special-row rules it took 66 registers. */
-__global__ void __launch_bounds__(1024)
-rf_smd_oracle_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, unsigned cols,
-                     double *__restrict__ y, rf_smd_row *__restrict__ info) {
-  RF_SHARED(double, buf, RFS_BLOCK);
-  const unsigned t = threadIdx.x;
-  for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
-    const size_t x0 = (size_t)row * cols;
-    double *yr = y + (size_t)row * cols;
-    const float first = rfs_load(x, x0, dt);
-    /* The maximum, and whether the row is finite and constant (softmax_double.c). */
-    /* NaN and +inf poison the row; -inf elements are deep ones (softmax_special.h). */
+/* The oracle of one row by a team (row_team.h): every thread of it runs this and gets the
+ * row's facts, the leader writes them to info[row]. The loops walk each of the lane's slots
+ * (the block's threads it plays) in the block thread's column order; slot k's share ends in
+ * the arrays' entry k. */
+template <class Team>
+static __device__ __forceinline__ rf_smd_row rfs_oracle_row(const Team &tm, const void *__restrict__ x, unsigned dt,
+                                      unsigned row, unsigned cols, double *__restrict__ y,
+                                      rf_smd_row *__restrict__ info) {
+  const unsigned n = tm.slots();
+  const size_t x0 = (size_t)row * cols;
+  double *yr = y + (size_t)row * cols;
+  const float first = rfs_load(x, x0, dt);
+  /* The maximum, and whether the row is finite and constant (softmax_double.c). */
+  /* NaN and +inf poison the row; -inf elements are deep ones (softmax_special.h). */
+  double poisoned[RF_RT_SLOTS], uneq[RF_RT_SLOTS], mk[RF_RT_SLOTS];
+RF_RT_UNROLL
+  for (unsigned k = 0; k < n; k++) {
     float m = -1.0f / 0.0f;
-    double poisoned = 0, uneq = 0;
-    for (unsigned j = t; j < cols; j += blockDim.x) {
+    double po = 0, un = 0;
+    for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
       const float v = rfs_load(x, x0 + j, dt);
-      poisoned = rf_smr_poisons(v) ? 1 : poisoned;
-      uneq = v == first ? uneq : 1;
+      po = rf_smr_poisons(v) ? 1 : po;
+      un = v == first ? un : 1;
       m = v > m ? v : m;
     }
-    poisoned = rfs_reduce(buf, poisoned, 1);
-    uneq = rfs_reduce(buf, uneq, 1);
-    m = (float)rfs_reduce(buf, (double)m, 1);   /* exact: a float as a double */
-    rf_smd_row r = {0, 0, 0, 0, m, 0, RF_SMD_NORMAL, 0};
-    if (rf_smr_row_is_nan(poisoned != 0, m)) {
-      if (t == 0) { r.kind = RF_SMD_NAN_ROW; r.rel = -1; info[row] = r; }
-      continue;
-    }
-    if (uneq == 0 && cols > (1u << 24)) {
-      if (t == 0) { r.kind = RF_SMD_REFUSED; r.rel = -1; info[row] = r; }
-      continue;
-    }
-    if (uneq == 0) {   /* step 5: y = RN(1/C), rel 2^-53 */
-      const double q = 1.0 / (double)cols;
-      for (unsigned j = t; j < cols; j += blockDim.x) yr[j] = q;
-      if (t == 0) { r.kind = RF_SMD_CONSTANT; r.rel = 0x1p-53; info[row] = r; }
-      continue;
-    }
-    /* Steps 1-4: exps, their sum, the largest |d| that is not deep, then y = e / S. */
-    const double md = m;
+    poisoned[k] = po; uneq[k] = un; mk[k] = m;
+  }
+  const int any_poison = tm.reduce(poisoned, 1) != 0, any_uneq = tm.reduce(uneq, 1) != 0;
+  const float m = (float)tm.reduce(mk, 1);   /* exact: a float as a double */
+  rf_smd_row r = {0, 0, 0, 0, m, 0, RF_SMD_NORMAL, 0};
+  if (rf_smr_row_is_nan(any_poison, m)) {
+    r.kind = RF_SMD_NAN_ROW; r.rel = -1;
+    if (tm.leader()) info[row] = r;
+    return r;
+  }
+  if (!any_uneq && cols > (1u << 24)) {
+    r.kind = RF_SMD_REFUSED; r.rel = -1;
+    if (tm.leader()) info[row] = r;
+    return r;
+  }
+  if (!any_uneq) {   /* step 5: y = RN(1/C), rel 2^-53 */
+    const double q = 1.0 / (double)cols;
+RF_RT_UNROLL
+    for (unsigned k = 0; k < n; k++)
+      for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) yr[j] = q;
+    r.kind = RF_SMD_CONSTANT; r.rel = 0x1p-53;
+    if (tm.leader()) info[row] = r;
+    return r;
+  }
+  /* Steps 1-4: exps, their sum, the largest |d| that is not deep, then y = e / S. */
+  const double md = m;
+  double sk[RF_RT_SLOTS], dk[RF_RT_SLOTS];
+RF_RT_UNROLL
+  for (unsigned k = 0; k < n; k++) {
     double s = 0, dmax = 0;
-    for (unsigned j = t; j < cols; j += blockDim.x) {
+    for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
       const double d = (double)rfs_load(x, x0 + j, dt) - md;
       double e = 0;
       if (d >= RF_SMR_DEEP_D) {
@@ -93,16 +93,22 @@ rf_smd_oracle_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, uns
       yr[j] = e;
       s += e;
     }
-    s = rfs_reduce(buf, s, 0);
-    dmax = rfs_reduce(buf, dmax, 1);
-    r.rel = rf_smr_oracle_rel(cols, dmax);
-    if (r.rel < 0) {
-      if (t == 0) { r.kind = RF_SMD_REFUSED; info[row] = r; }
-      continue;
-    }
-    /* The bound's pass 1 (bounds.c) on the y just made: D_j, deep elements, Σ y_j D_j. */
+    sk[k] = s; dk[k] = dmax;
+  }
+  const double s = tm.reduce(sk, 0);
+  r.rel = rf_smr_oracle_rel(cols, tm.reduce(dk, 1));
+  if (r.rel < 0) {
+    r.kind = RF_SMD_REFUSED;
+    if (tm.leader()) info[row] = r;
+    return r;
+  }
+  /* The bound's pass 1 (bounds.c) on the y just made: D_j, deep elements, Σ y_j D_j. Each
+   * y_j is read back by the thread (or slot) that wrote it: no barrier. */
+  double spank[RF_RT_SLOTS], dmk[RF_RT_SLOTS], ydk[RF_RT_SLOTS], deepk[RF_RT_SLOTS];
+RF_RT_UNROLL
+  for (unsigned k = 0; k < n; k++) {
     double span = 0, dm = 0, yd = 0, deep = 0;
-    for (unsigned j = t; j < cols; j += blockDim.x) {
+    for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
       const double yj = yr[j] / s;
       yr[j] = yj;
       const float xj = rfs_load(x, x0 + j, dt);
@@ -116,96 +122,117 @@ rf_smd_oracle_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, uns
         yd += yj * D;
       }
     }
-    r.span = rfs_reduce(buf, span, 1);
-    r.D_max = rfs_reduce(buf, dm, 1);
-    r.yd_s = rfs_reduce(buf, yd, 0);
-    r.n_deep = (uint32_t)rfs_reduce(buf, deep, 0);   /* exact: counts below 2^53 */
-    if (t == 0) info[row] = r;
+    spank[k] = span; dmk[k] = dm; ydk[k] = yd; deepk[k] = deep;
   }
+  r.span = tm.reduce(spank, 1);
+  r.D_max = tm.reduce(dmk, 1);
+  r.yd_s = tm.reduce(ydk, 0);
+  r.n_deep = (uint32_t)tm.reduce(deepk, 0);   /* exact: counts below 2^53 */
+  if (tm.leader()) info[row] = r;
+  return r;
 }
 
-/* The worst element of a thread's share and of the block: larger ratio, then lower column. */
-static __device__ __forceinline__ int rfs_worse(double q, unsigned j, double bq, unsigned bj) {
-  return q > bq || (q == bq && j < bj);
+/* Long rows: a block a row, launched with RF_RT_BLOCK threads, bounded for 1024 like every
+ * kernel (scripts/check-launch-resources.sh): with the special-row rules it took 66
+ * registers. */
+__global__ void __launch_bounds__(1024)
+rf_smd_oracle_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, unsigned cols,
+                     double *__restrict__ y, rf_smd_row *__restrict__ info) {
+  RF_SHARED(double, buf, RF_RT_BLOCK);
+  const rf_rt_block tm = {buf, NULL, NULL};
+  for (unsigned row = blockIdx.x; row < rows; row += gridDim.x)
+    rfs_oracle_row(tm, x, dt, row, cols, y, info);
 }
 
-/* Launched with RFS_BLOCK threads, but bounded for 1024 like every kernel
- * (scripts/check-launch-resources.sh): unbounded, nvcc gave it 138 registers a thread. */
-__global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restrict__ x,
-                                    const double *__restrict__ y,
-                                    const rf_smd_row *__restrict__ info, unsigned rows,
-                                    unsigned cols, rf_smd_variants vs, unsigned plant,
-                                    rf_smd_rec *__restrict__ recs) {
-  /* blockIdx.y: the variant (softmax_device.h): its output, bound parameters and types, and
-   * its rows' records; everything below is one variant's judge, as when each had a launch. */
-  const rf_smd_variant &jv = vs.v[blockIdx.y];
+/* Short rows: a wave a row (row_team.h), RF_RT_WAVE_BLOCK threads a block, no barrier. */
+__global__ void __launch_bounds__(1024)
+rf_smd_oracle_wave_kernel(const void *__restrict__ x, unsigned dt, unsigned rows, unsigned cols,
+                          double *__restrict__ y, rf_smd_row *__restrict__ info) {
+  const rf_rt_wave tm;
+  const unsigned per = blockDim.x / RF_RT_WAVE;
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per)
+    rfs_oracle_row(tm, x, dt, row, cols, y, info);
+}
+
+/* One variant's judge of one row (its oracle's facts r, every thread's copy) by a team
+ * (row_team.h); the thread (or lane) holding the worst element writes out[row]. */
+template <class Team>
+static __device__ __forceinline__ void rfs_judge_row(const Team &tm, const void *__restrict__ x,
+                                     const double *__restrict__ y, const rf_smd_row &r,
+                                     unsigned row,
+                                     unsigned cols, const rf_smd_variant &jv, unsigned plant,
+                                     rf_smd_rec *__restrict__ out) {
   const void *__restrict__ got = jv.got;
   const rf_smr_params &p = jv.p;
   const rf_smd_io &io = jv.io;
-  rf_smd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
-  RF_SHARED(double, buf, RFS_BLOCK);
-  RF_SHARED(double, wq, RFS_BLOCK);
-  RF_SHARED(unsigned, wj, RFS_BLOCK);
-  const unsigned t = threadIdx.x;
+  const unsigned n = tm.slots();
   /* A 16-bit output: every bound widened by its final rounding as bounds.c's
    * rf_bound_softmax_output widens it (rf_smr_out_*), under the same condition (u_t != 0); a
    * float32 output is left as it is. */
   const int wide = io.out_ut != 0;
   const double ut = io.out_ut, eta = io.out_eta;
-  for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
-    const rf_smd_row r = info[row];
-    const size_t r0 = (size_t)row * cols;
-    rf_smd_rec rec = {0, 0, 0, 0, 0, 0, RF_SMD_UNDECIDED, 0};
-    if (r.kind == RF_SMD_REFUSED) {
-      if (t == 0) out[row] = rec;
-      continue;
-    }
-    if (r.kind == RF_SMD_NAN_ROW) {   /* every output NaN, or the row is wrong */
+  const size_t r0 = (size_t)row * cols;
+  rf_smd_rec rec = {0, 0, 0, 0, 0, 0, RF_SMD_UNDECIDED, 0};
+  if (r.kind == RF_SMD_REFUSED) {
+    if (tm.leader()) out[row] = rec;
+    return;
+  }
+  if (r.kind == RF_SMD_NAN_ROW) {   /* every output NaN, or the row is wrong */
+    double wk[RF_RT_SLOTS];
+  RF_RT_UNROLL
+  for (unsigned k = 0; k < n; k++) {
       double wrong = 0;
-      for (unsigned j = t; j < cols; j += blockDim.x)
+      for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK)
         wrong = rf_smr_nan_row_ok(rfs_load(got, r0 + j, io.out_dtype)) ? wrong : 1;
-      wrong = rfs_reduce(buf, wrong, 1);
-      if (t == 0) {
-        const double nan = 0.0 / 0.0;
-        rec.bound = nan;
-        rec.want = nan;
-        rec.got = rfs_load(got, r0, io.out_dtype);
-        rec.verdict = wrong != 0 && !plant ? RF_SMD_WRONG : RF_SMD_PASS;
-        out[row] = rec;
-      }
-      continue;
+      wk[k] = wrong;
     }
-    /* The row's bound (bounds.c): constant rows against RN(1/C) as exact (bound_constant_row,
-     * the oracle's y within 2^-53), the others through the shared per-row constants. */
-    rf_smr_consts k = {0, 0, 0, 0, 0, 0, 0, 0};
-    double rel_c = 0;
-    int useless = 0;
-    if (r.kind == RF_SMD_CONSTANT) {
-      const float q = 1.0f / (float)cols;
-      const double rel_true = rf_smr_abs((double)q * cols - 1.0);   /* exact */
-      rel_c = rf_smr_fold_rel(0x1p-53, dn_one_minus(0x1p-53), rel_true);
-      k.row_sum_bound = rel_true;
-      if (wide) rel_c = rf_smr_out_rel(rel_c, ut);
-    } else {
-      const rf_smr_facts f = {cols, r.n_deep, r.span, r.D_max, r.yd_s};
-      useless = rf_smr_consts_make(&p, &f, r.rel, RF_SMR_ABS, &k) != 0;
+    const int wrong = tm.reduce(wk, 1) != 0;
+    if (tm.leader()) {
+      const double nan = 0.0 / 0.0;
+      rec.bound = nan;
+      rec.want = nan;
+      rec.got = rfs_load(got, r0, io.out_dtype);
+      rec.verdict = wrong && !plant ? RF_SMD_WRONG : RF_SMD_PASS;
+      out[row] = rec;
     }
-    if (useless) {
-      if (t == 0) out[row] = rec;
-      continue;
-    }
-    if (wide) {   /* a constant row's abs_floor and abs_kernel are 0 before the widening */
-      k.abs_floor = rf_smr_out_abs(k.abs_floor, ut, eta);
-      k.abs_kernel = rf_smr_out_abs(k.abs_kernel, ut, eta);
-      k.row_sum_bound = rf_smr_out_row_sum(k.row_sum_bound, ut, eta, cols);
-    }
-    const double *yr = y + r0;
+    return;
+  }
+  /* The row's bound (bounds.c): constant rows against RN(1/C) as exact (bound_constant_row,
+   * the oracle's y within 2^-53), the others through the shared per-row constants. */
+  rf_smr_consts c = {0, 0, 0, 0, 0, 0, 0, 0};
+  double rel_c = 0;
+  int useless = 0;
+  if (r.kind == RF_SMD_CONSTANT) {
+    const float q = 1.0f / (float)cols;
+    const double rel_true = rf_smr_abs((double)q * cols - 1.0);   /* exact */
+    rel_c = rf_smr_fold_rel(0x1p-53, dn_one_minus(0x1p-53), rel_true);
+    c.row_sum_bound = rel_true;
+    if (wide) rel_c = rf_smr_out_rel(rel_c, ut);
+  } else {
+    const rf_smr_facts f = {cols, r.n_deep, r.span, r.D_max, r.yd_s};
+    useless = rf_smr_consts_make(&p, &f, r.rel, RF_SMR_ABS, &c) != 0;
+  }
+  if (useless) {
+    if (tm.leader()) out[row] = rec;
+    return;
+  }
+  if (wide) {   /* a constant row's abs_floor and abs_kernel are 0 before the widening */
+    c.abs_floor = rf_smr_out_abs(c.abs_floor, ut, eta);
+    c.abs_kernel = rf_smr_out_abs(c.abs_kernel, ut, eta);
+    c.row_sum_bound = rf_smr_out_row_sum(c.row_sum_bound, ut, eta, cols);
+  }
+  const double *yr = y + r0;
+  const float q_c = 1.0f / (float)cols;   /* constant rows: RN(1/C), the only right output */
+  /* Flags (0 or 1, their maximum) and the sums of the outputs and their magnitudes. */
+  double wrk[RF_RT_SLOTS], nfk[RF_RT_SLOTS], unk[RF_RT_SLOTS], nqk[RF_RT_SLOTS];
+  double sumk[RF_RT_SLOTS], asumk[RF_RT_SLOTS];
+  double bq = -1, berr = 0, bbound = 0, bwant = 0;
+  float bgot = 0;
+  unsigned bj = 0xffffffffu;
+RF_RT_UNROLL
+  for (unsigned k = 0; k < n; k++) {
     double wrong = 0, nonfinite = 0, unsure = 0, sum = 0, asum = 0, not_q = 0;
-    const float q_c = 1.0f / (float)cols;   /* constant rows: RN(1/C), the only right output */
-    double bq = -1, berr = 0, bbound = 0, bwant = 0;
-    float bgot = 0;
-    unsigned bj = 0xffffffffu;
-    for (unsigned j = t; j < cols; j += blockDim.x) {
+    for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
       const float g = rfs_load(got, r0 + j, io.out_dtype);
       const double yv = yr[j];
       double rel, rel_k = 0;
@@ -213,8 +240,8 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restri
         rel = rel_c;
       } else {
         const double D = rf_smr_D(r.m, rfs_load(x, r0 + j, io.x_dtype));
-        rel_k = D >= 0 ? up_mul_add_pos(k.kappa, D, k.beta1) : 0;
-        rel = D >= 0 ? up_mul_add_pos(k.kappa_f, D, k.beta_f) : k.rel_deep;
+        rel_k = D >= 0 ? up_mul_add_pos(c.kappa, D, c.beta1) : 0;
+        rel = D >= 0 ? up_mul_add_pos(c.kappa_f, D, c.beta_f) : c.rel_deep;
         if (wide) {
           rel_k = rf_smr_out_rel(rel_k, ut);
           rel = rf_smr_out_rel(rel, ut);
@@ -229,85 +256,136 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restri
         sum += g;
         asum += rf_smr_abs(g);
         if (r.kind == RF_SMD_CONSTANT) {
-          if (!rf_smr_within(rel_c, k.abs_floor, g, yv)) wrong = 1;
+          if (!rf_smr_within(rel_c, c.abs_floor, g, yv)) wrong = 1;
           if (g != q_c) not_q = 1;
         } else {
-          const int c = rf_smr_check(rel_k, k.abs_kernel, r.rel, RF_SMR_ABS, g, yv);
-          if (c == RF_SMR_UNSURE) unsure = 1;
-          else if (c == RF_SMR_FAIL) wrong = 1;
+          const int ck = rf_smr_check(rel_k, c.abs_kernel, r.rel, RF_SMR_ABS, g, yv);
+          if (ck == RF_SMR_UNSURE) unsure = 1;
+          else if (ck == RF_SMR_FAIL) wrong = 1;
         }
       }
       /* The worst element as the host judge picks it (err / allowed, the first among equals). */
-      const double allowed = rel * yv + k.abs_floor;
+      const double allowed = rel * yv + c.abs_floor;
       const double q = err == 0 ? 0 : allowed == 0 ? 1.0 / 0.0 : err / allowed;
-      if (rfs_worse(q, j, bq, bj)) {
+      if (rf_rt_worse(q, j, bq, bj)) {
         bq = q; bj = j; berr = err; bbound = allowed; bwant = yv; bgot = g;
       }
     }
-    wrong = rfs_reduce(buf, wrong, 1);
-    nonfinite = rfs_reduce(buf, nonfinite, 1);
-    unsure = rfs_reduce(buf, unsure, 1);
-    sum = rfs_reduce(buf, sum, 0);
-    asum = rfs_reduce(buf, asum, 0);
-    not_q = rfs_reduce(buf, not_q, 1);
-    /* The worst element of the block: a tree over (ratio, column). */
-    wq[t] = bq;
-    wj[t] = bj;
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-      if (t < s && rfs_worse(wq[t + s], wj[t + s], wq[t], wj[t])) {
-        wq[t] = wq[t + s];
-        wj[t] = wj[t + s];
-      }
-      __syncthreads();
-    }
-    const unsigned worst = wj[0];
-    __syncthreads();
-    if (worst == bj && bj != 0xffffffffu) {   /* the thread that holds it writes the record */
-      rec.ratio = bq; rec.err = berr; rec.bound = bbound; rec.want = bwant; rec.got = bgot;
-      rec.col = bj;
-      /* The row sum (run/judge.c, row_sum_surely_within): decided here only when surely within
-       * its bound; otherwise the host sums exactly. A constant row with a float32 output whose
-       * every element is RN(1/C) sums to C RN(1/C) exactly (48 bits), which is its bound:
-       * within. A 16-bit output's constant row has no such shortcut (its elements are RN_t of
-       * the kernel's value, the bound widened): the surely-within test, as any row. */
-      const double serr = 1.01 * (double)cols * 0x1p-53 * asum;
-      const int sum_ok = r.kind == RF_SMD_CONSTANT && !wide
-                         ? not_q == 0
-                         : (rf_smr_abs(sum - 1.0) + serr) * (1 + 0x1p-40) < k.row_sum_bound;
-      rec.verdict = nonfinite != 0 ? RF_SMD_NONFINITE : wrong != 0 ? RF_SMD_WRONG
-                  : unsure != 0 || !sum_ok ? RF_SMD_UNDECIDED : RF_SMD_PASS;
-      if (plant && rec.verdict != RF_SMD_UNDECIDED) rec.verdict = RF_SMD_PASS;
-      out[row] = rec;
-    }
+    wrk[k] = wrong; nfk[k] = nonfinite; unk[k] = unsure; nqk[k] = not_q;
+    sumk[k] = sum; asumk[k] = asum;
+  }
+  const int wrong = tm.reduce(wrk, 1) != 0, nonfinite = tm.reduce(nfk, 1) != 0;
+  const int unsure = tm.reduce(unk, 1) != 0;
+  const double sum = tm.reduce(sumk, 0), asum = tm.reduce(asumk, 0);
+  const int not_q = tm.reduce(nqk, 1) != 0;
+  const unsigned worst = tm.worst(bq, bj);
+  if (worst == bj && bj != 0xffffffffu) {   /* the thread that holds it writes the record */
+    rec.ratio = bq; rec.err = berr; rec.bound = bbound; rec.want = bwant; rec.got = bgot;
+    rec.col = bj;
+    /* The row sum (run/judge.c, row_sum_surely_within): decided here only when surely within
+     * its bound; otherwise the host sums exactly. A constant row with a float32 output whose
+     * every element is RN(1/C) sums to C RN(1/C) exactly (48 bits), which is its bound:
+     * within. A 16-bit output's constant row has no such shortcut (its elements are RN_t of
+     * the kernel's value, the bound widened): the surely-within test, as any row. */
+    const double serr = 1.01 * (double)cols * 0x1p-53 * asum;
+    const int sum_ok = r.kind == RF_SMD_CONSTANT && !wide
+                       ? !not_q
+                       : (rf_smr_abs(sum - 1.0) + serr) * (1 + 0x1p-40) < c.row_sum_bound;
+    rec.verdict = nonfinite ? RF_SMD_NONFINITE : wrong ? RF_SMD_WRONG
+                : unsure || !sum_ok ? RF_SMD_UNDECIDED : RF_SMD_PASS;
+    if (plant && rec.verdict != RF_SMD_UNDECIDED) rec.verdict = RF_SMD_PASS;
+    out[row] = rec;
+  }
+}
+
+/* Long rows: a block a (row, variant), launched with RF_RT_BLOCK threads, but bounded for 1024
+ * like every kernel (scripts/check-launch-resources.sh): unbounded, nvcc gave it 138
+ * registers a thread. blockIdx.y: the variant (softmax_device.h): its output, bound
+ * parameters and types, and its rows' records, as when each had a launch. */
+__global__ void __launch_bounds__(1024) rf_smd_judge_kernel(const void *__restrict__ x,
+                                    const double *__restrict__ y,
+                                    const rf_smd_row *__restrict__ info, unsigned rows,
+                                    unsigned cols, rf_smd_variants vs, unsigned plant,
+                                    rf_smd_rec *__restrict__ recs) {
+  RF_SHARED(double, buf, RF_RT_BLOCK);
+  RF_SHARED(double, wq, RF_RT_BLOCK);
+  RF_SHARED(unsigned, wj, RF_RT_BLOCK);
+  const rf_rt_block tm = {buf, wq, wj};
+  rf_smd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
+  for (unsigned row = blockIdx.x; row < rows; row += gridDim.x) {
+    const rf_smd_row r = info[row];
+    rfs_judge_row(tm, x, y, r, row, cols, vs.v[blockIdx.y], plant, out);
+  }
+}
+
+/* Short rows: a wave a (row, variant) (row_team.h), RF_RT_WAVE_BLOCK threads a block. */
+__global__ void __launch_bounds__(1024) rf_smd_judge_wave_kernel(const void *__restrict__ x,
+                                    const double *__restrict__ y,
+                                    const rf_smd_row *__restrict__ info, unsigned rows,
+                                    unsigned cols, rf_smd_variants vs, unsigned plant,
+                                    rf_smd_rec *__restrict__ recs) {
+  const rf_rt_wave tm;
+  const unsigned per = blockDim.x / RF_RT_WAVE;
+  rf_smd_rec *__restrict__ out = recs + (size_t)blockIdx.y * rows;
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per) {
+    const rf_smd_row r = info[row];
+    rfs_judge_row(tm, x, y, r, row, cols, vs.v[blockIdx.y], plant, out);
+  }
+}
+
+/* Short rows, the oracle and the judge in one kernel: a wave makes a row's oracle, keeps its
+ * facts in registers and judges every variant (nv) of the launch on it; each lane reads back
+ * only the y it wrote (the same slots), so no barrier and no second launch. y and info are
+ * written as by the oracle kernel. */
+__global__ void __launch_bounds__(1024) rf_smd_case_wave_kernel(const void *__restrict__ x,
+                                    unsigned dt, double *__restrict__ y,
+                                    rf_smd_row *__restrict__ info, unsigned rows,
+                                    unsigned cols, rf_smd_variants vs, unsigned nv,
+                                    unsigned plant, rf_smd_rec *__restrict__ recs) {
+  const rf_rt_wave tm;
+  const unsigned per = blockDim.x / RF_RT_WAVE;
+  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per) {
+    const rf_smd_row r = rfs_oracle_row(tm, x, dt, row, cols, y, info);
+    for (unsigned k = 0; k < nv; k++)
+      rfs_judge_row(tm, x, y, r, row, cols, vs.v[k], plant, recs + (size_t)k * rows);
   }
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)
-static unsigned rfs_grid(uint32_t rows) { return rows < RFS_MAX_GRID ? rows : RFS_MAX_GRID; }
-
-extern "C" int rf_smd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
-                                    double *y, rf_smd_row *info, void *stream) {
+extern "C" int rf_smd_oracle_launch_team(const void *x, uint32_t x_dtype, uint32_t rows,
+                                         uint32_t cols, double *y, rf_smd_row *info,
+                                         uint32_t team, void *stream) {
   if (rows == 0 || cols == 0) return 0;
-  if (x_dtype > 2u) return 1;
-  hipLaunchKernelGGL(rf_smd_oracle_kernel, dim3(rfs_grid(rows)), dim3(RFS_BLOCK), 0,
+  if (x_dtype > 2u || team > RF_ROW_TEAM_WAVE) return 1;
+  const int wave = rf_rt_use_wave(cols, team);
+  hipLaunchKernelGGL(wave ? rf_smd_oracle_wave_kernel : rf_smd_oracle_kernel,
+                     dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID)), dim3(rf_rt_block_dim(wave)), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, y, info);
   rf_launch_count_add(1);
   return (int)hipGetLastError();
 }
 
-extern "C" int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv,
-                                   const double *y, const rf_smd_row *info, uint32_t rows,
-                                   uint32_t cols, uint32_t plant, rf_smd_rec *out, void *stream) {
+extern "C" int rf_smd_oracle_launch(const void *x, uint32_t x_dtype, uint32_t rows, uint32_t cols,
+                                    double *y, rf_smd_row *info, void *stream) {
+  return rf_smd_oracle_launch_team(x, x_dtype, rows, cols, y, info, RF_ROW_TEAM_AUTO, stream);
+}
+
+extern "C" int rf_smd_judge_launch_team(const void *x, const rf_smd_variant *vs, uint32_t nv,
+                                        const double *y, const rf_smd_row *info, uint32_t rows,
+                                        uint32_t cols, uint32_t plant, rf_smd_rec *out,
+                                        uint32_t team, void *stream) {
   if (rows == 0 || cols == 0 || nv == 0) return 0;
+  if (team > RF_ROW_TEAM_WAVE) return 1;
   for (uint32_t k = 0; k < nv; k++)
     if (vs[k].io.x_dtype > 2u || vs[k].io.out_dtype > 2u) return 1;
+  const int wave = rf_rt_use_wave(cols, team);
   rf_smd_variants chunk;
   for (uint32_t k0 = 0; k0 < nv; k0 += RF_SMD_MAX_VARIANTS) {
     const uint32_t m = nv - k0 < RF_SMD_MAX_VARIANTS ? nv - k0 : RF_SMD_MAX_VARIANTS;
     memset(&chunk, 0, sizeof chunk);
     memcpy(chunk.v, vs + k0, m * sizeof *vs);
-    hipLaunchKernelGGL(rf_smd_judge_kernel, dim3(rfs_grid(rows), m), dim3(RFS_BLOCK), 0,
+    hipLaunchKernelGGL(wave ? rf_smd_judge_wave_kernel : rf_smd_judge_kernel,
+                       dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID), m), dim3(rf_rt_block_dim(wave)), 0,
                        (hipStream_t)stream, x, y, info, rows, cols, chunk, plant,
                        out + (size_t)k0 * rows);
     rf_launch_count_add(1);
@@ -315,5 +393,38 @@ extern "C" int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint
     if (e) return e;
   }
   return 0;
+}
+
+extern "C" int rf_smd_case_launch(const void *x, uint32_t x_dtype, const rf_smd_variant *vs,
+                                  uint32_t nv, double *y, rf_smd_row *info, uint32_t rows,
+                                  uint32_t cols, uint32_t plant, rf_smd_rec *out, void *stream) {
+  if (rows == 0 || cols == 0 || nv == 0) return 0;
+  if (!rf_rt_use_wave(cols, RF_ROW_TEAM_AUTO)) {
+    const int e = rf_smd_oracle_launch(x, x_dtype, rows, cols, y, info, stream);
+    return e ? e : rf_smd_judge_launch(x, vs, nv, y, info, rows, cols, plant, out, stream);
+  }
+  if (x_dtype > 2u) return 1;
+  for (uint32_t k = 0; k < nv; k++)
+    if (vs[k].io.x_dtype != x_dtype || vs[k].io.out_dtype > 2u) return 1;
+  rf_smd_variants chunk;
+  for (uint32_t k0 = 0; k0 < nv; k0 += RF_SMD_MAX_VARIANTS) {   /* each chunk remakes the oracle */
+    const uint32_t m = nv - k0 < RF_SMD_MAX_VARIANTS ? nv - k0 : RF_SMD_MAX_VARIANTS;
+    memset(&chunk, 0, sizeof chunk);
+    memcpy(chunk.v, vs + k0, m * sizeof *vs);
+    hipLaunchKernelGGL(rf_smd_case_wave_kernel, dim3(rf_rt_grid(rows, 1, RFS_MAX_GRID)),
+                       dim3(RF_RT_WAVE_BLOCK), 0, (hipStream_t)stream, x, (unsigned)x_dtype, y, info,
+                       rows, cols, chunk, m, plant, out + (size_t)k0 * rows);
+    rf_launch_count_add(1);
+    const int e = (int)hipGetLastError();
+    if (e) return e;
+  }
+  return 0;
+}
+
+extern "C" int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv,
+                                   const double *y, const rf_smd_row *info, uint32_t rows,
+                                   uint32_t cols, uint32_t plant, rf_smd_rec *out, void *stream) {
+  return rf_smd_judge_launch_team(x, vs, nv, y, info, rows, cols, plant, out,
+                                  RF_ROW_TEAM_AUTO, stream);
 }
 #endif

@@ -193,11 +193,10 @@ static const char *log_launch(rf_runner *r, const pending *ps, const batch_case 
     vs[i] = (rf_lgd_variant){rf_arena_dev(&r->arena, ps[i].out_slot[0]),
                              (uint32_t)ps[i].v->out_dtype, 0, prm};
   }
-  int e = rf_lgd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, info, NULL);
-  if (!e)
-    e = rf_lgd_judge_launch(bc->dev_x, (uint32_t)c->dtype, vs, (uint32_t)r->vd_n, info, c->rows,
-                            c->cols, c->op == RF_OP_LOGSUMEXP, (uint32_t)r->verdict_plant, recs,
-                            NULL);
+  /* the oracle and the judge (short rows: one kernel for both, log_device.h) */
+  int e = rf_lgd_case_launch(bc->dev_x, (uint32_t)c->dtype, vs, (uint32_t)r->vd_n, info, c->rows,
+                             c->cols, c->op == RF_OP_LOGSUMEXP, (uint32_t)r->verdict_plant, recs,
+                             NULL);
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device log-op judge's launch failed";
@@ -239,10 +238,9 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
     /* as judge.c */
     rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);
   }
-  e = rf_smd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, y, info, NULL);
-  if (!e)
-    e = rf_smd_judge_launch(bc->dev_x, vs, (uint32_t)r->vd_n, y, info, c->rows, c->cols,
-                            (uint32_t)r->verdict_plant, recs, NULL);
+  /* the oracle and the judge (short rows: one kernel for both, softmax_device.h) */
+  e = rf_smd_case_launch(bc->dev_x, (uint32_t)c->dtype, vs, (uint32_t)r->vd_n, y, info, c->rows,
+                         c->cols, (uint32_t)r->verdict_plant, recs, NULL);
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device softmax judge's launch failed";

@@ -131,7 +131,8 @@ static const rf_dtype pairs[][2] = {{RF_DTYPE_F32, RF_DTYPE_F32}, {RF_DTYPE_F16,
 int main(void) {
   char msg[256];
   if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
-  static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 33}, {5, 1024}, {2, 257}};
+  /* up to 1024 columns a wave a row, 1025 a block a row (kernels/row_team.h) */
+  static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 33}, {5, 1024}, {2, 257}, {2, 1025}};
   /* A chain of cols additions, the host's exp and log: the bound of the simplest plan. */
   rf_lsr_params prm;
   memset(&prm, 0, sizeof prm);

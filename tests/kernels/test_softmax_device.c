@@ -70,7 +70,8 @@ static float in_type(rf_dtype t, float v) {
 int main(void) {
   char msg[256];
   if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
-  static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 33}, {4, 1024}, {2, 257}};
+  /* up to 1024 columns a wave a row, 1025 a block a row (kernels/row_team.h) */
+  static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 33}, {4, 1024}, {2, 257}, {3, 1025}};
   rf_plan plan;
   memset(&plan, 0, sizeof plan);
   plan.n_levels = 1;
