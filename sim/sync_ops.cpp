@@ -124,47 +124,53 @@ static unsigned source_lane(unsigned lane, int kind, int arg, int width, unsigne
   return static_cast<unsigned>(src) & (wave - 1);  // the hardware lane index wraps
 }
 
+/* The lanes of wave w: a whole wave, or the block's last, partial one. */
+static inline unsigned wave_lanes(const Engine &e, unsigned w) {
+  unsigned first = w * e.wave;
+  return e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
+}
+
 static void complete_wave(unsigned w) {
   Engine &e = engine();
   unsigned first = w * e.wave;
-  unsigned lanes = e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
+  unsigned lanes = wave_lanes(e, w);
   for (unsigned l = 0; l < lanes; l++) {
     Fiber &f = e.fiber(first + l);
     unsigned src = source_lane(l, f.xkind.get(), f.xarg.get(), f.xwidth.get(), e.wave);
     // A lane past the end of a partial wave does not exist: it reads as poison.
     f.xout.set(src < lanes ? e.fiber(first + src).xin.get() : kPoisonBits);
     f.wait.set(kRunning);
-    e.run.add(first + l);
   }
+  e.run.add_span(first, lanes);  // every lane had left the set when it arrived
   e.waves[w].arrived.set(0);
 }
 
-uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line) {
+/* Split like the barrier above: the common arrival makes no call but its tail call. */
+
+[[noreturn]] __attribute__((noinline, cold)) static void bad_width(const char *file, int line,
+                                                                   int width) {
+  abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
+                   "launch error: wave operation at %s:%d with width %d (must be a power of "
+                   "two <= warpSize %u)",
+                   short_path(file), line, width, engine().wave);
+}
+
+/* Self is the last lane of its wave to arrive: every lane receives its value. */
+__attribute__((noinline)) static uint32_t wave_complete(Fiber *self) {
   Engine &e = engine();
-  Fiber *self = running_fiber("wave operation", file, line);
-  if (!self) return bits;
-  if (width <= 0 || (width & (width - 1)) || static_cast<unsigned>(width) > e.wave)
-    abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
-                     "launch error: wave operation at %s:%d with width %d (must be a power of "
-                     "two <= warpSize %u)",
-                     short_path(file), line, width, e.wave);
   unsigned w = self->index >> e.wave_shift;
-  unsigned first = w * e.wave;
-  unsigned lanes = e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
+  if (e.waves[w].mismatch.get()) abandon_divergent();
+  complete_wave(w);
+  return yield(self);  // tail calls: the result is self->xout (engine.cpp, resumed)
+}
+
+/* Self, whose exchange arguments are stored, is the (n+1)-th lane of its wave to arrive,
+ * from file:line, which was compared with the collective's site already. */
+__attribute__((always_inline)) static inline uint32_t wave_arrive(Engine &e, Fiber *self,
+                                                                  unsigned n, const char *file,
+                                                                  int line) {
+  unsigned w = self->index >> e.wave_shift;
   WaveState &ws = e.waves[w];
-  unsigned n = ws.arrived.get();
-  if (n == 0) {
-    ws.file.set(file);
-    ws.line.set(line);
-    if (san::tsan) ws.sync.set(e.cells.take());  // a fresh sync object per (wave, collective)
-    ws.mismatch.set(false);
-  } else if (!same_site(ws.file.get(), ws.line.get(), file, line)) {
-    ws.mismatch.set(true);
-  }
-  self->xin.set(bits);
-  self->xkind.set(kind);
-  self->xarg.set(arg);
-  self->xwidth.set(width);
   self->site_file.set(file);
   self->site_line.set(line);
   self->wait.set(kAtWave);
@@ -174,12 +180,40 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
     san::release(self->sync.get());
   }
   ws.arrived.set(n + 1);
-  if (n + 1 == lanes) {
-    if (ws.mismatch.get()) abandon_divergent();
-    complete_wave(w);
-    return yield(self);  // tail calls: the result is self->xout (engine.cpp, resumed)
-  }
+  if (n + 1 == wave_lanes(e, w)) return wave_complete(self);
   return suspend(self);
+}
+
+/* An arrival whose site's line or file-name pointer differs from the collective's first. */
+__attribute__((noinline)) static uint32_t wave_arrive_elsewhere(Fiber *self, unsigned n,
+                                                                const char *file, int line) {
+  Engine &e = engine();
+  WaveState &ws = e.waves[self->index >> e.wave_shift];
+  if (!same_site(ws.file.get(), ws.line.get(), file, line)) ws.mismatch.set(true);
+  return wave_arrive(e, self, n, file, line);
+}
+
+uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line) {
+  Engine &e = engine();
+  Fiber *self = running_fiber("wave operation", file, line);
+  if (!self) return bits;
+  if (width <= 0 || (width & (width - 1)) || static_cast<unsigned>(width) > e.wave)
+    bad_width(file, line, width);
+  self->xin.set(bits);
+  self->xkind.set(kind);
+  self->xarg.set(arg);
+  self->xwidth.set(width);
+  WaveState &ws = e.waves[self->index >> e.wave_shift];
+  unsigned n = ws.arrived.get();
+  if (n == 0) {
+    ws.file.set(file);
+    ws.line.set(line);
+    if (san::tsan) ws.sync.set(e.cells.take());  // a fresh sync object per (wave, collective)
+    ws.mismatch.set(false);
+  } else if (ws.file.get() != file || ws.line.get() != line) {
+    return wave_arrive_elsewhere(self, n, file, line);
+  }
+  return wave_arrive(e, self, n, file, line);
 }
 
 /* ---- memory ordering ---------------------------------------------------------------- */
