@@ -4,7 +4,6 @@
 
 #if defined(__x86_64__)
 
-extern "C" void rf_sim_context_switch(void **save, void *to);
 extern "C" void rf_sim_context_start();
 
 /* rdi = save, rsi = to. The saved context is the stack pointer after the six pushes; a
@@ -61,8 +60,6 @@ __asm__(
     ".size rf_sim_context_start,.-rf_sim_context_start\n");
 
 namespace rf_sim {
-
-void context_switch(void **save, void *to) { rf_sim_context_switch(save, to); }
 
 void *context_make(char *top, size_t, void (*entry)()) {
   void **sp = reinterpret_cast<void **>(reinterpret_cast<uintptr_t>(top) & ~uintptr_t{15});

@@ -105,10 +105,11 @@ static inline void prefetch_after(Fiber *next) {
   int step = e.prefetch_step;
   if (!step) return;
   // The record two ahead (its stack pointer is read at the next switch), the stack one ahead.
-  unsigned k1 = next->index + step, k2 = k1 + step;
-  if (k2 < e.nthreads) __builtin_prefetch(&e.fiber(k2));
-  if (k1 >= e.nthreads) return;
-  Fiber &f = e.fiber(k1);
+  // Records are contiguous (next is record next->index): no reload of the records' base.
+  unsigned k1 = next->index + step;
+  if (k1 >= e.nthreads) return;  // past either end (-1 wraps), and so is the one after it
+  Fiber &f = next[step];
+  if (k1 + step < e.nthreads) __builtin_prefetch(&f + step);
   const char *sp =
       static_cast<const char *>(f.stack.get() ? f.sp : e.free_stacks ? e.free_stacks->sp : nullptr);
   if (!sp) return;
@@ -117,8 +118,9 @@ static inline void prefetch_after(Fiber *next) {
 
 /* Leaves the running code for thread `next` (or the host when null); the running context is
  * saved in *save. A thread that has not started gets an idle stack, where the runner loop
- * starts it. Returns when some switch resumes *save. */
-__attribute__((always_inline)) static inline void transfer(void **save, Fiber *next) {
+ * starts it. Returns when some switch resumes *save. Every case: the out-of-line path of
+ * transfer below (and the only one of the sanitizer builds). */
+__attribute__((noinline)) static void transfer_any(void **save, Fiber *next) {
   Engine &e = engine();
   Stack *target;
   void *to;
@@ -156,11 +158,33 @@ __attribute__((always_inline)) static inline void transfer(void **save, Fiber *n
   }
 }
 
+/* The same switch. Inline, the common case of the plain build only: to a thread that has
+ * started (nearly every switch at a barrier or wave operation), no coverage hook. What
+ * transfer_any does then, minus its tests; the rarer cases are a call, so that the inline
+ * part holds nothing across a call but the switch itself and the callers keep only their
+ * own values in callee-saved registers (fewer pushes and pops, fewer stack lines per
+ * switch). sim.test_trace_pin pins the interleavings either path gives. */
+__attribute__((always_inline)) static inline void transfer(void **save, Fiber *next) {
+  Stack *s;
+  if (san::tsan || san::asan || !next || !(s = next->stack.get()) || coverage_hook) {
+    transfer_any(save, next);
+    return;
+  }
+  Engine &e = engine();
+  prefetch_after(next);
+  e.current.set(next);
+  __atomic_store_n(&current_view, &next->view, __ATOMIC_RELAXED);
+  e.running_stack.set(s);
+  context_switch(save, next->sp);
+}
+
 /* In-order and reverse inline here (the same choice pick_next makes: lowest / highest
- * runnable), the other schedules through pick_next: the common switch makes no call. */
+ * runnable), the other schedules through pick_next: the common switch makes no call.
+ * In-order expected: a compare and a branch instead of the jump table the compiler makes
+ * of the four cases (an indirect jump at every switch). */
 __attribute__((always_inline)) static inline Fiber *next_runnable() {
   Engine &e = engine();
-  int i = e.schedule == RF_SIM_SCHED_IN_ORDER ? e.run.lowest()
+  int i = __builtin_expect(e.schedule == RF_SIM_SCHED_IN_ORDER, 1) ? e.run.lowest()
           : e.schedule == RF_SIM_SCHED_REVERSE
               ? e.run.highest()
               : pick_next(e.run, e.schedule, e.rng, e.skew_wave.get(), e.wave, e.nthreads);

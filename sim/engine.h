@@ -94,7 +94,9 @@ struct Engine {
   Relaxed<int> abort_code;     // RF_SIM_* once the launch is being abandoned
   Relaxed<uint64_t> switches;  // this launch
   Relaxed<unsigned> skew_wave;
-  Relaxed<Fiber *> current;
+  /* The running GPU thread's record, or `host` whenever no GPU thread runs (never null:
+   * one comparison tells a kernel's call from the host's, sync_ops.cpp). */
+  Relaxed<Fiber *> current{&host};
   RunSet run;
   Prng rng;
   BarrierState barrier;

@@ -6,20 +6,84 @@
 
 namespace rf_sim {
 
-static bool same_site(const char *f1, int l1, const char *f2, int l2) {
-  return l1 == l2 && (f1 == f2 || strcmp(f1, f2) == 0);
+/* Two spellings of one file name (the same __FILE__ from two translation units whose
+ * literals were not merged). Out of line: a call on the common path (the pointers equal)
+ * would make the barrier save and restore callee-saved registers at every arrival. */
+__attribute__((noinline, cold)) static bool same_file(const char *f1, const char *f2) {
+  return strcmp(f1, f2) == 0;
 }
 
+static bool same_site(const char *f1, int l1, const char *f2, int l2) {
+  return l1 == l2 && (f1 == f2 || same_file(f1, f2));
+}
+
+/* Kept out of line: the barrier's frame stays small. */
+__attribute__((noinline, cold)) static Fiber *outside_kernel(const char *what, const char *file,
+                                                             int line) {
+  abandon_from_host(RF_SIM_LAUNCH_ERROR, "%s outside a kernel at %s:%d", what, short_path(file),
+                    line);
+  return nullptr;
+}
+
+/* The calling GPU thread, or null (a launch error) when the host called. `current` is the
+ * host's record whenever no GPU thread runs, outside launches too (engine.h), and a GPU
+ * thread's only inside one. */
 static Fiber *running_fiber(const char *what, const char *file, int line) {
   Engine &e = engine();
   Fiber *f = e.current.get();
-  if (!e.in_launch || f == nullptr || f == &e.host)
-    abandon_from_host(RF_SIM_LAUNCH_ERROR, "%s outside a kernel at %s:%d", what, short_path(file),
-                      line);
-  return f == &e.host ? nullptr : f;
+  if (__builtin_expect(f == &e.host, 0)) return outside_kernel(what, file, line);
+  return f;
 }
 
 /* ---- __syncthreads ------------------------------------------------------------------ */
+
+/* The barrier is split so that an arrival makes no call but the tail call that suspends
+ * it: syncthreads itself then needs no callee-saved registers (no pushes and pops, one
+ * stack line fewer per switch). The rarer parts are functions of their own, tail-called:
+ * an arrival from another call site than the generation's first (or one spelt with
+ * another file-name pointer), and the last arrival, which completes the generation. */
+
+/* Every thread is here: the generation completes and a new phase starts. (Each thread
+ * marks itself running when it resumes: no pass over all the records here.) */
+__attribute__((noinline)) static void barrier_complete(Fiber *self) {
+  Engine &e = engine();
+  BarrierState &b = e.barrier;
+  if (b.mismatch.get()) abandon_divergent();
+  b.arrived.set(0);
+  e.run.fill(e.nthreads);
+  e.skew_wave.set(e.rng.below(e.nwaves));
+  yield(self);  // tail calls: both mark self running again (engine.cpp, resumed)
+}
+
+/* Thread self is the (n+1)-th of the generation to arrive, from file:line, which was
+ * compared with the generation's site already. */
+__attribute__((always_inline)) static inline void barrier_arrive(Engine &e, Fiber *self,
+                                                                 unsigned n, const char *file,
+                                                                 int line) {
+  BarrierState &b = e.barrier;
+  self->site_file.set(file);
+  self->site_line.set(line);
+  self->wait.set(kAtBarrier);
+  e.run.remove(self->index);
+  if (san::tsan) {
+    self->sync.set(b.sync.get());
+    san::release(self->sync.get());
+  }
+  b.arrived.set(n + 1);
+  if (n + 1 == e.nthreads)
+    barrier_complete(self);
+  else
+    suspend(self);
+}
+
+/* An arrival whose site's line or file-name pointer differs from the generation's first. */
+__attribute__((noinline)) static void barrier_arrive_elsewhere(Fiber *self, unsigned n,
+                                                               const char *file, int line) {
+  Engine &e = engine();
+  BarrierState &b = e.barrier;
+  if (!same_site(b.file.get(), b.line.get(), file, line)) b.mismatch.set(true);
+  barrier_arrive(e, self, n, file, line);
+}
 
 void syncthreads(const char *file, int line) {
   Engine &e = engine();
@@ -31,29 +95,10 @@ void syncthreads(const char *file, int line) {
     b.file.set(file);
     b.line.set(line);
     if (san::tsan) b.sync.set(e.cells.take());  // a fresh sync object per barrier generation
-  } else if (!same_site(b.file.get(), b.line.get(), file, line)) {
-    b.mismatch.set(true);
+  } else if (b.file.get() != file || b.line.get() != line) {
+    return barrier_arrive_elsewhere(self, n, file, line);
   }
-  self->site_file.set(file);
-  self->site_line.set(line);
-  self->wait.set(kAtBarrier);
-  e.run.remove(self->index);
-  if (san::tsan) {
-    self->sync.set(b.sync.get());
-    san::release(self->sync.get());
-  }
-  b.arrived.set(n + 1);
-  if (n + 1 == e.nthreads) {
-    if (b.mismatch.get()) abandon_divergent();
-    // Every thread is here: the generation completes and a new phase starts. (Each thread
-    // marks itself running when it resumes: no pass over all the records here.)
-    b.arrived.set(0);
-    e.run.fill(e.nthreads);
-    e.skew_wave.set(e.rng.below(e.nwaves));
-    yield(self);  // tail calls: both mark self running again (engine.cpp, resumed)
-  } else {
-    suspend(self);
-  }
+  barrier_arrive(e, self, n, file, line);
 }
 
 /* ---- wave collectives --------------------------------------------------------------- */
@@ -79,47 +124,53 @@ static unsigned source_lane(unsigned lane, int kind, int arg, int width, unsigne
   return static_cast<unsigned>(src) & (wave - 1);  // the hardware lane index wraps
 }
 
+/* The lanes of wave w: a whole wave, or the block's last, partial one. */
+static inline unsigned wave_lanes(const Engine &e, unsigned w) {
+  unsigned first = w * e.wave;
+  return e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
+}
+
 static void complete_wave(unsigned w) {
   Engine &e = engine();
   unsigned first = w * e.wave;
-  unsigned lanes = e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
+  unsigned lanes = wave_lanes(e, w);
   for (unsigned l = 0; l < lanes; l++) {
     Fiber &f = e.fiber(first + l);
     unsigned src = source_lane(l, f.xkind.get(), f.xarg.get(), f.xwidth.get(), e.wave);
     // A lane past the end of a partial wave does not exist: it reads as poison.
     f.xout.set(src < lanes ? e.fiber(first + src).xin.get() : kPoisonBits);
     f.wait.set(kRunning);
-    e.run.add(first + l);
   }
+  e.run.add_span(first, lanes);  // every lane had left the set when it arrived
   e.waves[w].arrived.set(0);
 }
 
-uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line) {
+/* Split like the barrier above: the common arrival makes no call but its tail call. */
+
+[[noreturn]] __attribute__((noinline, cold)) static void bad_width(const char *file, int line,
+                                                                   int width) {
+  abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
+                   "launch error: wave operation at %s:%d with width %d (must be a power of "
+                   "two <= warpSize %u)",
+                   short_path(file), line, width, engine().wave);
+}
+
+/* Self is the last lane of its wave to arrive: every lane receives its value. */
+__attribute__((noinline)) static uint32_t wave_complete(Fiber *self) {
   Engine &e = engine();
-  Fiber *self = running_fiber("wave operation", file, line);
-  if (!self) return bits;
-  if (width <= 0 || (width & (width - 1)) || static_cast<unsigned>(width) > e.wave)
-    abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
-                     "launch error: wave operation at %s:%d with width %d (must be a power of "
-                     "two <= warpSize %u)",
-                     short_path(file), line, width, e.wave);
   unsigned w = self->index >> e.wave_shift;
-  unsigned first = w * e.wave;
-  unsigned lanes = e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
+  if (e.waves[w].mismatch.get()) abandon_divergent();
+  complete_wave(w);
+  return yield(self);  // tail calls: the result is self->xout (engine.cpp, resumed)
+}
+
+/* Self, whose exchange arguments are stored, is the (n+1)-th lane of its wave to arrive,
+ * from file:line, which was compared with the collective's site already. */
+__attribute__((always_inline)) static inline uint32_t wave_arrive(Engine &e, Fiber *self,
+                                                                  unsigned n, const char *file,
+                                                                  int line) {
+  unsigned w = self->index >> e.wave_shift;
   WaveState &ws = e.waves[w];
-  unsigned n = ws.arrived.get();
-  if (n == 0) {
-    ws.file.set(file);
-    ws.line.set(line);
-    if (san::tsan) ws.sync.set(e.cells.take());  // a fresh sync object per (wave, collective)
-    ws.mismatch.set(false);
-  } else if (!same_site(ws.file.get(), ws.line.get(), file, line)) {
-    ws.mismatch.set(true);
-  }
-  self->xin.set(bits);
-  self->xkind.set(kind);
-  self->xarg.set(arg);
-  self->xwidth.set(width);
   self->site_file.set(file);
   self->site_line.set(line);
   self->wait.set(kAtWave);
@@ -129,12 +180,40 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
     san::release(self->sync.get());
   }
   ws.arrived.set(n + 1);
-  if (n + 1 == lanes) {
-    if (ws.mismatch.get()) abandon_divergent();
-    complete_wave(w);
-    return yield(self);  // tail calls: the result is self->xout (engine.cpp, resumed)
-  }
+  if (n + 1 == wave_lanes(e, w)) return wave_complete(self);
   return suspend(self);
+}
+
+/* An arrival whose site's line or file-name pointer differs from the collective's first. */
+__attribute__((noinline)) static uint32_t wave_arrive_elsewhere(Fiber *self, unsigned n,
+                                                                const char *file, int line) {
+  Engine &e = engine();
+  WaveState &ws = e.waves[self->index >> e.wave_shift];
+  if (!same_site(ws.file.get(), ws.line.get(), file, line)) ws.mismatch.set(true);
+  return wave_arrive(e, self, n, file, line);
+}
+
+uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line) {
+  Engine &e = engine();
+  Fiber *self = running_fiber("wave operation", file, line);
+  if (!self) return bits;
+  if (width <= 0 || (width & (width - 1)) || static_cast<unsigned>(width) > e.wave)
+    bad_width(file, line, width);
+  self->xin.set(bits);
+  self->xkind.set(kind);
+  self->xarg.set(arg);
+  self->xwidth.set(width);
+  WaveState &ws = e.waves[self->index >> e.wave_shift];
+  unsigned n = ws.arrived.get();
+  if (n == 0) {
+    ws.file.set(file);
+    ws.line.set(line);
+    if (san::tsan) ws.sync.set(e.cells.take());  // a fresh sync object per (wave, collective)
+    ws.mismatch.set(false);
+  } else if (ws.file.get() != file || ws.line.get() != line) {
+    return wave_arrive_elsewhere(self, n, file, line);
+  }
+  return wave_arrive(e, self, n, file, line);
 }
 
 /* ---- memory ordering ---------------------------------------------------------------- */

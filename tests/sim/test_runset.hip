@@ -1,8 +1,8 @@
 /* The runnable set behind every schedule (sim/schedule.h): its counts, its n-th, lowest and
- * highest member against a plain bit-by-bit reference, over random sequences of additions and
- * removals at every block size, so every schedule picks exactly the threads it picked when
- * nth dropped the lowest bits one at a time and the searches started at word 0 (a found
- * failure's schedule replays). */
+ * highest member against a plain bit-by-bit reference, over random sequences of additions
+ * (one thread, or a wave's span) and removals at every block size, so every schedule picks
+ * exactly the threads it picked when nth dropped the lowest bits one at a time and the
+ * searches started at word 0 (a found failure's schedule replays). */
 #include <vector>
 #include "sim/schedule.h"
 #include "sim_test_util.h"
@@ -54,7 +54,12 @@ static void sizes_and_sequences() {
       if (phase == 3 && rng.below(4)) i = static_cast<unsigned>(run.highest() < 0 ? 0 : run.highest());
       // Additions of members and removals of non-members happen (a wave completing re-adds
       // lanes; the counts must not move then).
-      if (rng.below(2)) {
+      if (rng.below(8) == 0) {  // a wave's lanes at once, some of them members already
+        unsigned wave = rng.below(2) ? 32 : 64, first = i / wave * wave;
+        unsigned n = size - first < wave ? size - first : wave;
+        run.add_span(first, n);
+        for (unsigned j = first; j < first + n; j++) in[j] = true;
+      } else if (rng.below(2)) {
         run.add(i);
         in[i] = true;
       } else {
