@@ -251,7 +251,7 @@ extern "C" int rf_lgd_oracle_launch_team(const void *x, uint32_t x_dtype, uint32
   if (x_dtype > 2u || team > RF_ROW_TEAM_WAVE) return 1;
   if (rows == 0 || cols == 0) return 0;
   const int wave = rf_rt_use_wave(cols, team);
-  hipLaunchKernelGGL(wave ? rf_lgd_oracle_wave_kernel : rf_lgd_oracle_kernel,
+  hipLaunchKernelGGL((wave ? rf_lgd_oracle_wave_kernel : rf_lgd_oracle_kernel),
                      dim3(rf_rt_grid(rows, wave, RFL_MAX_GRID)), dim3(rf_rt_block_dim(wave)), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, info);
   rf_launch_count_add(1);
@@ -277,7 +277,7 @@ extern "C" int rf_lgd_judge_launch_team(const void *x, uint32_t x_dtype, const r
     const uint32_t m = nv - k0 < RF_LGD_MAX_VARIANTS ? nv - k0 : RF_LGD_MAX_VARIANTS;
     memset(&chunk, 0, sizeof chunk);
     memcpy(chunk.v, vs + k0, m * sizeof *vs);
-    hipLaunchKernelGGL(wave ? rf_lgd_judge_wave_kernel : rf_lgd_judge_kernel,
+    hipLaunchKernelGGL((wave ? rf_lgd_judge_wave_kernel : rf_lgd_judge_kernel),
                        dim3(rf_rt_grid(rows, wave, RFL_MAX_GRID), m), dim3(rf_rt_block_dim(wave)), 0,
                        (hipStream_t)stream, x, (unsigned)x_dtype, chunk, info, rows, cols,
                        is_lse, plant, out + (size_t)k0 * rows);

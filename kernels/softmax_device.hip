@@ -358,7 +358,7 @@ extern "C" int rf_smd_oracle_launch_team(const void *x, uint32_t x_dtype, uint32
   if (rows == 0 || cols == 0) return 0;
   if (x_dtype > 2u || team > RF_ROW_TEAM_WAVE) return 1;
   const int wave = rf_rt_use_wave(cols, team);
-  hipLaunchKernelGGL(wave ? rf_smd_oracle_wave_kernel : rf_smd_oracle_kernel,
+  hipLaunchKernelGGL((wave ? rf_smd_oracle_wave_kernel : rf_smd_oracle_kernel),
                      dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID)), dim3(rf_rt_block_dim(wave)), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, y, info);
   rf_launch_count_add(1);
@@ -384,7 +384,7 @@ extern "C" int rf_smd_judge_launch_team(const void *x, const rf_smd_variant *vs,
     const uint32_t m = nv - k0 < RF_SMD_MAX_VARIANTS ? nv - k0 : RF_SMD_MAX_VARIANTS;
     memset(&chunk, 0, sizeof chunk);
     memcpy(chunk.v, vs + k0, m * sizeof *vs);
-    hipLaunchKernelGGL(wave ? rf_smd_judge_wave_kernel : rf_smd_judge_kernel,
+    hipLaunchKernelGGL((wave ? rf_smd_judge_wave_kernel : rf_smd_judge_kernel),
                        dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID), m), dim3(rf_rt_block_dim(wave)), 0,
                        (hipStream_t)stream, x, y, info, rows, cols, chunk, plant,
                        out + (size_t)k0 * rows);
