@@ -667,6 +667,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
   size_t np = 0, k = prepare_case(r, &bc, out, max, ps, &np);
   if (np) run_batch(r, &bc, 1, ps, np);
   if (np) host_tally(r, &bc, 1, m0);
+  else r->stats.cases_unlaunched++;
   return (int)k;
 }
 
@@ -749,8 +750,9 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
   solve_all(r, bcs, m);
   size_t np = 0;
   for (size_t b = 0; b < m; b++) {
-    size_t i = (size_t)(bcs[b].c - cs);
+    size_t i = (size_t)(bcs[b].c - cs), np0 = np;
     counts[i] = (int)prepare_case(r, &bcs[b], out + i * max, max, ps, &np);
+    r->stats.cases_unlaunched += np == np0;
   }
   r->stats.cases += m;
   if (np) run_batch(r, bcs, m, ps, np);

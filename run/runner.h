@@ -109,6 +109,9 @@ typedef struct {
    * the batch's in proportion to their elements). */
   unsigned long long host_cases[RF_HOST_COUNT];
   double host_ms[RF_HOST_COUNT];
+  /* Cases with no variant to launch (every one unsupported, or left out by the caller's
+   * filter: the fuzz target's cost caps): no batch, so neither device nor host verdicts. */
+  unsigned long long cases_unlaunched;
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
 
