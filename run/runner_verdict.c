@@ -77,7 +77,10 @@ rf_host_reason rf_runner_row_scope(const rf_runner *r, const rf_case *c) {
   if (!rf_device_scope_judges_rows(c) || !r->device_verdict) return RF_HOST_OFF;
   if (r->serial) return RF_HOST_SERIAL;
   if (r->softmax_mpfr_only || r->softmax_upgrade_all) return RF_HOST_CROSS_CHECK;
-  if (!rf_case_elems(c)) return RF_HOST_EMPTY;
+  /* No rows: no record to write or read (the oracle and judge launches are empty), so the
+   * result is the verdict kernel's guards and the host judge's empty pass. Rows of no
+   * column: their records would stay unwritten (the launches skip empty shapes). */
+  if (!rf_case_elems(c) && c->rows) return RF_HOST_EMPTY;
   if (c->rows > RF_SMD_MAX_ROWS) return RF_HOST_ROWS;
   if (r->device_verdict != 1 && rf_case_elems(c) < r->device_min_elems) return RF_HOST_SMALL;
   return RF_HOST_NONE;

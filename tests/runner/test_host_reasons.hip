@@ -153,7 +153,15 @@ int main(void) {
   c = softmax_case("softmax/online", 4, 66);
   expect(r, &c, RF_HOST_REUSED, 0, "softmax after a host answer");
   c = softmax_case("softmax/online", 0, 64);
-  expect(r, &c, RF_HOST_EMPTY, 0, "empty softmax");
+  expect(r, &c, RF_HOST_NONE, 0, "softmax of no row (on the device too)");
+  c = softmax_case("softmax/online", 3, 0);
+  expect(r, &c, RF_HOST_EMPTY, 0, "softmax of rows of no column");
+  c = softmax_case("logsumexp/online", 3, 0);
+  c.op = RF_OP_LOGSUMEXP;
+  expect(r, &c, RF_HOST_EMPTY, 0, "logsumexp of rows of no column (each -inf)");
+  c = softmax_case("logsumexp/online", 0, 5);
+  c.op = RF_OP_LOGSUMEXP;
+  expect(r, &c, RF_HOST_NONE, 0, "logsumexp of no row");
   c = softmax_case("softmax/online", 65537, 1);
   c.grid = 64;   /* blocks stride over the rows: within the simulator's thread cap */
   expect(r, &c, RF_HOST_ROWS, 0, "2^16 + 1 rows");
@@ -163,6 +171,9 @@ int main(void) {
   r = make((setup){1, 1, 1, 0, 1, 0});
   c = sum_case("sum/hr-correct", 38, RF_DIST_UNIFORM);
   if (r) expect(r, &c, RF_HOST_RECHECK, 0, "verdict re-check");
+  /* a row op of no row: the host judge agrees with the device's empty pass */
+  c = softmax_case("softmax/online", 0, 64);
+  if (r) expect(r, &c, RF_HOST_RECHECK, 0, "verdict re-check, softmax of no row");
   rf_runner_destroy(r);
   r = make((setup){1, 1, 1, 1, 0, 0});
   c = sum_case("sum/hr-correct", 39, RF_DIST_UNIFORM);
