@@ -77,10 +77,11 @@ rf_host_reason rf_runner_row_scope(const rf_runner *r, const rf_case *c) {
   if (!rf_device_scope_judges_rows(c) || !r->device_verdict) return RF_HOST_OFF;
   if (r->serial) return RF_HOST_SERIAL;
   if (r->softmax_mpfr_only || r->softmax_upgrade_all) return RF_HOST_CROSS_CHECK;
-  /* No rows: no record to write or read (the oracle and judge launches are empty), so the
-   * result is the verdict kernel's guards and the host judge's empty pass. Rows of no
-   * column: their records would stay unwritten (the launches skip empty shapes). */
-  if (!rf_case_elems(c) && c->rows) return RF_HOST_EMPTY;
+  /* No element: the oracle and judge launches skip empty shapes and write no record. With
+   * no output either (no row; softmax and log-softmax rows of no column) the result is the
+   * verdict kernel's guards and the empty pass the host judge gives too (rows_from_records);
+   * logsumexp's rows of no column each owe a -inf, which only the host judges. */
+  if (!rf_case_elems(c) && rf_runner_output_elems(c)) return RF_HOST_EMPTY;
   if (c->rows > RF_SMD_MAX_ROWS) return RF_HOST_ROWS;
   if (r->device_verdict != 1 && rf_case_elems(c) < r->device_min_elems) return RF_HOST_SMALL;
   return RF_HOST_NONE;
@@ -286,6 +287,9 @@ static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_r
   }
   const rf_op op = p->bc->c->op;
   const uint32_t rows = p->bc->c->rows, cols = p->bc->c->cols;
+  out->verdict = RF_V_PASS;
+  out->ratio = 0;
+  if (!rf_runner_output_elems(p->bc->c)) return FROM_RECORD;   /* no output, no record (row_scope) */
   /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
   const rf_smd_rec *rr = (const rf_smd_rec *)rf_arena_host(&r->arena, r->smd_rec_slot) +
                          (size_t)(p - r->vd_ps) * rows;

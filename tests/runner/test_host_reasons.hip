@@ -155,7 +155,10 @@ int main(void) {
   c = softmax_case("softmax/online", 0, 64);
   expect(r, &c, RF_HOST_NONE, 0, "softmax of no row (on the device too)");
   c = softmax_case("softmax/online", 3, 0);
-  expect(r, &c, RF_HOST_EMPTY, 0, "softmax of rows of no column");
+  expect(r, &c, RF_HOST_NONE, 0, "softmax of rows of no column (no output)");
+  c = softmax_case("logsoftmax/online", 3, 0);
+  c.op = RF_OP_LOGSOFTMAX;
+  expect(r, &c, RF_HOST_NONE, 0, "logsoftmax of rows of no column (no output)");
   c = softmax_case("logsumexp/online", 3, 0);
   c.op = RF_OP_LOGSUMEXP;
   expect(r, &c, RF_HOST_EMPTY, 0, "logsumexp of rows of no column (each -inf)");
@@ -174,6 +177,11 @@ int main(void) {
   /* a row op of no row: the host judge agrees with the device's empty pass */
   c = softmax_case("softmax/online", 0, 64);
   if (r) expect(r, &c, RF_HOST_RECHECK, 0, "verdict re-check, softmax of no row");
+  c = softmax_case("softmax/online", 3, 0);
+  if (r) expect(r, &c, RF_HOST_RECHECK, 0, "verdict re-check, softmax of rows of no column");
+  c = softmax_case("logsoftmax/online", 3, 0);
+  c.op = RF_OP_LOGSOFTMAX;
+  if (r) expect(r, &c, RF_HOST_RECHECK, 0, "verdict re-check, logsoftmax of rows of no column");
   rf_runner_destroy(r);
   r = make((setup){1, 1, 1, 1, 0, 0});
   c = sum_case("sum/hr-correct", 39, RF_DIST_UNIFORM);
