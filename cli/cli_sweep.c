@@ -307,6 +307,7 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
       printf("log-op cases judged on the device: %llu (%llu of them made again and judged on "
              "the host: a failure or an undecided row)%s\n", st.log_device_cases,
              st.log_device_to_host, scope);
+    if (!sh->restarts) rf_host_reasons_print(stdout, "", st.host_cases, st.host_ms);
     if (st.softmax_rows_double + st.softmax_rows_mpfr)
       printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN rows: a NaN or +inf, or "
              "only -inf; or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "

@@ -108,6 +108,11 @@ static void print_profile(void) {
           "the host)\n", st.softmax_device_cases, st.softmax_device_to_host);
   fprintf(stderr, "redfuzz fuzz: log-op cases judged on the device: %llu (%llu made again on "
           "the host)\n", st.log_device_cases, st.log_device_to_host);
+  /* Why executions were not wholly made and judged on the device (run/host_reasons.def). */
+  rf_host_reasons_print(stderr, "redfuzz fuzz: ", st.host_cases, st.host_ms);
+  if (st.cases_unlaunched)
+    fprintf(stderr, "redfuzz fuzz: no variant to launch (all unsupported or over a cost cap): "
+            "%llu executions\n", st.cases_unlaunched);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

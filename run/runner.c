@@ -560,6 +560,38 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   r->stats.harness_launches += rf_launch_count() - launches0;
 }
 
+/* ---- why cases went to the host path (host_reasons.def) -------------------------------- */
+/* The host path's clock (the stages the device path replaces) and its MPFR row counters,
+ * taken before a case or a batch of cases. */
+typedef struct { double ms; unsigned long long upgraded, mpfr; } host_mark;
+static host_mark host_mark_now(const rf_runner *r) {
+  const rf_runner_stats *s = &r->stats;
+  return (host_mark){s->ms_generate + s->ms_oracle + s->ms_judge + s->ms_recheck,
+                     s->softmax_rows_upgraded + s->lse_rows_upgraded,
+                     s->softmax_rows_mpfr + s->lse_rows_mpfr};
+}
+
+/* After the batch: a 1-D case judged without records, and which kind an undecided row was
+ * (what the host path then needed: a row op runs alone, so the counters are its own); then
+ * each case's reason and its share of the host time since m0 (by elements) into the stats. */
+static void host_tally(rf_runner *r, batch_case *bcs, size_t nc, host_mark m0) {
+  const host_mark m1 = host_mark_now(r);
+  double total = 0;
+  for (size_t i = 0; i < nc; i++) {
+    batch_case *bc = &bcs[i];
+    if (!rf_op_has_rows(bc->c->op) && !r->vd_on) rf_runner_host_note(bc, RF_HOST_NO_RECORDS);
+    if (bc->host_reason == RF_HOST_ROW_HOST_DOUBLE)
+      bc->host_reason = m1.upgraded > m0.upgraded ? RF_HOST_ROW_MARGIN
+                      : m1.mpfr > m0.mpfr ? RF_HOST_ROW_MPFR : RF_HOST_ROW_HOST_DOUBLE;
+    if (bc->host_reason != RF_HOST_NONE) total += (double)bc->elems + 1;
+  }
+  for (size_t i = 0; i < nc; i++) {
+    if (bcs[i].host_reason == RF_HOST_NONE) continue;
+    r->stats.host_cases[bcs[i].host_reason]++;
+    r->stats.host_ms[bcs[i].host_reason] += (m1.ms - m0.ms) * ((double)bcs[i].elems + 1) / total;
+  }
+}
+
 /* ---- entry points ----------------------------------------------------------------------- */
 static int check_case(const rf_runner *r, const rf_case *c, char *err, size_t errlen) {
   rf_limits lim = rf_runner_limits(r);
@@ -599,6 +631,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
                   size_t errlen) {
   if (check_case(r, c, err, errlen)) return -1;
   uint64_t elems = rf_case_elems(c);
+  const host_mark m0 = host_mark_now(r);
   /* A row op's answer left on the device (runner_verdict.c) serves only the device path. */
   if (!r->have_last || !rf_case_same_input(c, &r->last) ||
       (r->answer.sm_device && !rf_runner_row_device_for(r, c))) {
@@ -626,11 +659,15 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
   r->stats.cases++;
   batch_case bc = {.c = c, .x = r->x.p, .elems = elems, .o = &r->answer,
                    .x_in = c->dtype != RF_DTYPE_F32 ? r->x_in.p : NULL,
-                   .dev_gen = rf_runner_device_gen_for(r, c)};
+                   .dev_gen = rf_runner_device_gen_for(r, c),
+                   .host_reason = rf_runner_case_scope(r, c)};
+  if (rf_op_has_rows(c->op) && !r->answer.sm_device) rf_runner_host_note(&bc, RF_HOST_REUSED);
   pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);
   if (!ps && max) { snprintf(err, errlen, "out of host memory"); return -1; }
   size_t np = 0, k = prepare_case(r, &bc, out, max, ps, &np);
   if (np) run_batch(r, &bc, 1, ps, np);
+  if (np) host_tally(r, &bc, 1, m0);
+  else r->stats.cases_unlaunched++;
   return (int)k;
 }
 
@@ -689,6 +726,7 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
     failed |= counts[i] < 0;
   }
   if (alone) return failed ? -1 : 0;
+  const host_mark m0 = host_mark_now(r);
   batch_case *bcs = rf_host_buf_get(&r->many_case, nc * sizeof *bcs);
   oracle_answer *os = rf_host_buf_get(&r->many_answer, nc * sizeof *os);
   float *xs = rf_host_buf_get(&r->many_x, (total + 1) * sizeof(float));
@@ -705,16 +743,19 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
   for (size_t i = 0; i < nc; i++) {
     if (rf_op_has_rows(cs[i].op) || counts[i] < 0) continue;
     bcs[m] = (batch_case){.c = &cs[i], .x = xs + off, .elems = rf_case_elems(&cs[i]), .o = &os[m],
-                          .x_in = cs[i].dtype != RF_DTYPE_F32 ? xs_in + off : NULL};
+                          .x_in = cs[i].dtype != RF_DTYPE_F32 ? xs_in + off : NULL,
+                          .host_reason = rf_runner_case_scope(r, &cs[i])};
     off += bcs[m++].elems;
   }
   solve_all(r, bcs, m);
   size_t np = 0;
   for (size_t b = 0; b < m; b++) {
-    size_t i = (size_t)(bcs[b].c - cs);
+    size_t i = (size_t)(bcs[b].c - cs), np0 = np;
     counts[i] = (int)prepare_case(r, &bcs[b], out + i * max, max, ps, &np);
+    r->stats.cases_unlaunched += np == np0;
   }
   r->stats.cases += m;
   if (np) run_batch(r, bcs, m, ps, np);
+  if (np) host_tally(r, bcs, m, m0);
   return failed ? -1 : 0;
 }

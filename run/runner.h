@@ -8,6 +8,7 @@
 #include "model/case.h"
 #include "model/verdict.h"
 #include "settings.h"
+#include "host_reason.h"
 #include "redfuzz/variant.h"
 #include "kernels/device.h"
 #ifdef __cplusplus
@@ -102,6 +103,15 @@ typedef struct {
    * critical path and not in any stage above, and the part of ms_recheck the caller spent
    * waiting for it (a job due, or the queue full). */
   double ms_recheck_thread, ms_recheck_wait;
+  /* Why cases were not wholly made and judged on the device (host_reasons.def): one reason a
+   * case, and that case's host milliseconds (its generate, oracle, judge and host re-check
+   * time: the stages the device path replaces; several cases of one run_many batch share
+   * the batch's in proportion to their elements). */
+  unsigned long long host_cases[RF_HOST_COUNT];
+  double host_ms[RF_HOST_COUNT];
+  /* Cases with no variant to launch (every one unsupported, or left out by the caller's
+   * filter: the fuzz target's cost caps): no batch, so neither device nor host verdicts. */
+  unsigned long long cases_unlaunched;
 } rf_runner_stats;
 rf_runner_stats rf_runner_get_stats(const rf_runner *r);
 

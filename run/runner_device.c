@@ -57,6 +57,21 @@ int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c) {
   return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
 }
 
+rf_host_reason rf_runner_case_scope(const rf_runner *r, const rf_case *c) {
+  rf_host_reason why;
+  if (rf_op_has_rows(c->op)) {
+    why = rf_runner_row_scope(r, c);   /* runner_verdict.c */
+  } else if (r->serial) {
+    why = RF_HOST_SERIAL;
+  } else if (!rf_runner_device_oracle_for(r, c)) {   /* (0 elements: the device's too) */
+    why = r->device_oracle ? RF_HOST_SMALL : RF_HOST_OFF;
+  } else {
+    why = RF_HOST_NONE;   /* verdicts off: NO_RECORDS after the batch, unless it failed */
+  }
+  if (why == RF_HOST_NONE && !rf_runner_device_gen_for(r, c)) why = RF_HOST_HOST_INPUT;
+  return why;
+}
+
 static void recheck_stop(rf_runner *r);
 
 static size_t round256(size_t v) { return (v + RF_GUARD_BYTES - 1) / RF_GUARD_BYTES * RF_GUARD_BYTES; }
@@ -235,13 +250,19 @@ static void recheck_stop(rf_runner *r) {
 /* The sampled case bc: on the queue (its harness failure, if any, comes from an older job
  * taken to make room), or now when there is no queue. */
 static const char *recheck_sampled(rf_runner *r, batch_case *bc, const rf_oracle_dev_out *d) {
-  if (!r->rq_on) return recheck(r, bc, d);
+  if (!r->rq_on) {
+    rf_runner_host_note(bc, RF_HOST_ORACLE_RECHECK);
+    return recheck(r, bc, d);
+  }
   int oom = 0;
   const double t0 = rf_now_ms();
   const char *why = rf_recheck_queue_push(&r->rq, bc->c, bc->dev_gen ? NULL : bc->x, bc->elems,
                                          d, rf_recheck_due(r->rq_batch, bc->elems), &oom);
   recheck_stats(r, t0);
-  if (oom) return recheck(r, bc, d);
+  if (oom) {
+    rf_runner_host_note(bc, RF_HOST_ORACLE_RECHECK);
+    return recheck(r, bc, d);
+  }
   bc->o->queued = 1;
   return why;
 }
@@ -297,6 +318,7 @@ const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc) {
  * rf_runner_device_harness turns every result of that case into it. */
 void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res) {
   if (!bc->o->dev_answered || bc->o->rechecked || !rf_verdict_is_failure(res->verdict)) return;
+  rf_runner_host_note(bc, RF_HOST_CONFIRM);
   bc->harness = recheck(r, bc, &bc->o->dev_answer);
 }
 

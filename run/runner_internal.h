@@ -55,6 +55,8 @@ typedef struct {
   int dev_gen;             /* the input is made on the device (runner_device.c); x unused */
   const float *dev_x;      /* the input on the device (after the commit) */
   const char *harness;     /* the host disagreed with the device: the harness failure */
+  rf_host_reason host_reason;   /* why it went to the host path (host_reasons.def), the
+                                   first met; RF_HOST_NONE: wholly on the device */
 } batch_case;
 
 /* One variant in the batch: run 0, and for deterministic variants run 1 into its own output
@@ -231,4 +233,14 @@ int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c);
 /* A row op (softmax, float32 logsumexp and log-softmax) judged on the device
  * (runner_verdict.c): its oracle_answer then gets sm_device instead of a host answer. */
 int rf_runner_row_device_for(const rf_runner *r, const rf_case *c);
+/* Why the settings or the case keep a row op off the device judge, or RF_HOST_NONE
+ * (runner_verdict.c; rf_runner_row_device_for is its RF_HOST_NONE). */
+rf_host_reason rf_runner_row_scope(const rf_runner *r, const rf_case *c);
+/* The same for any case before its batch (runner_device.c): the row op's, or why a 1-D case's
+ * input, answer or verdict is not made on the device. */
+rf_host_reason rf_runner_case_scope(const rf_runner *r, const rf_case *c);
+/* bc->host_reason = why unless it already has one: the first reason met counts. */
+static inline void rf_runner_host_note(batch_case *bc, rf_host_reason why) {
+  if (bc->host_reason == RF_HOST_NONE) bc->host_reason = why;
+}
 #endif

@@ -73,12 +73,22 @@ void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
 /* A row op judged on the device: in the device path's scope (device_scope.h); up to 2^16
  * rows (a record per row and variant comes back, 48 bytes each); not with the host
  * cross-checks of REDFUZZ_SOFTMAX_ORACLE (mpfr, upgrade), which the log ops obey too. */
+rf_host_reason rf_runner_row_scope(const rf_runner *r, const rf_case *c) {
+  if (!rf_device_scope_judges_rows(c) || !r->device_verdict) return RF_HOST_OFF;
+  if (r->serial) return RF_HOST_SERIAL;
+  if (r->softmax_mpfr_only || r->softmax_upgrade_all) return RF_HOST_CROSS_CHECK;
+  /* No element: the oracle and judge launches skip empty shapes and write no record. With
+   * no output either (no row; softmax and log-softmax rows of no column) the result is the
+   * verdict kernel's guards and the empty pass the host judge gives too (rows_from_records);
+   * logsumexp's rows of no column each owe a -inf, which only the host judges. */
+  if (!rf_case_elems(c) && rf_runner_output_elems(c)) return RF_HOST_EMPTY;
+  if (c->rows > RF_SMD_MAX_ROWS) return RF_HOST_ROWS;
+  if (r->device_verdict != 1 && rf_case_elems(c) < r->device_min_elems) return RF_HOST_SMALL;
+  return RF_HOST_NONE;
+}
+
 static int row_device_for(const rf_runner *r, const rf_case *c) {
-  if (!rf_device_scope_judges_rows(c) || !r->device_verdict || r->serial ||
-      r->softmax_mpfr_only || r->softmax_upgrade_all || !rf_case_elems(c) ||
-      c->rows > RF_SMD_MAX_ROWS)
-    return 0;
-  return r->device_verdict == 1 || rf_case_elems(c) >= r->device_min_elems;
+  return rf_runner_row_scope(r, c) == RF_HOST_NONE;
 }
 
 int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c) {
@@ -268,17 +278,28 @@ enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };
  * rf_judge_softmax and rf_judge_lse keep it (the worst output over the rows, the first among
  * equals); else the host's. */
 static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_record *rec,
-                             rf_result *out) {
-  if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) return FROM_HOST;
+                             rf_result *out, rf_host_reason *why) {
+  if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) {
+    *why = RF_HOST_REPEAT;
+    return FROM_HOST;
+  }
   const rf_op op = p->bc->c->op;
   const uint32_t rows = p->bc->c->rows, cols = p->bc->c->cols;
+  out->verdict = RF_V_PASS;
+  out->ratio = 0;
+  if (!rf_runner_output_elems(p->bc->c)) return FROM_RECORD;   /* no output, no record (row_scope) */
   /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
   const rf_smd_rec *rr = (const rf_smd_rec *)rf_arena_host(&r->arena, r->smd_rec_slot) +
                          (size_t)(p - r->vd_ps) * rows;
   out->verdict = RF_V_PASS;
   out->ratio = -1;
   for (uint32_t i = 0; i < rows; i++) {
-    if (rr[i].verdict != RF_SMD_PASS) return FROM_HOST;
+    if (rr[i].verdict != RF_SMD_PASS) {
+      /* undecided: the host path says which kind (rf_runner_host_tally) */
+      *why = rr[i].verdict == RF_SMD_WRONG ? RF_HOST_ROW_WRONG
+           : rr[i].verdict == RF_SMD_NONFINITE ? RF_HOST_ROW_NONFINITE : RF_HOST_ROW_HOST_DOUBLE;
+      return FROM_HOST;
+    }
     if (rr[i].ratio > out->ratio) {
       out->ratio = rr[i].ratio;
       out->err = rr[i].err;
@@ -297,16 +318,19 @@ static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_r
  * it is final (a pass), FROM_HOST when the host path must judge it, DISAGREE when the device's
  * own decision contradicts the host judge's (out->detail says how). */
 static int from_record(const rf_runner *r, const pending *p, const rf_vd_record *rec,
-                       rf_result *out) {
+                       rf_result *out, rf_host_reason *why) {
   memcpy(out, p->res, sizeof *out);
+  *why = RF_HOST_LAUNCH;
   if (p->fail[0] != RF_V_PASS || (p->runs == 2 && p->fail[1] != RF_V_PASS)) return FROM_HOST;
+  *why = rec->guard[0] ? RF_HOST_GUARD : RF_HOST_POISON;
   if (rec->guard[0] || rec->poison[0] >= 0) return FROM_HOST;
   const oracle_answer *o = p->bc->o;
-  if (rf_op_has_rows(p->bc->c->op)) return rows_from_records(r, p, rec, out);
+  if (rf_op_has_rows(p->bc->c->op)) return rows_from_records(r, p, rec, out, why);
   /* The output as judge_variant reads it (runner.c): a 16-bit value converted exactly, and its
    * poison found as rf_runner_collect_run finds it (the kernel checks whole words only). */
   const rf_dtype ot = p->v->out_dtype;
   const int half_out = ot != RF_DTYPE_F32 && p->bc->c->op != RF_OP_ARGMAX;
+  *why = RF_HOST_VALUE;   /* (a 16-bit output the record cannot hold, or its poison) */
   if (half_out && (p->ob > sizeof rec->got || rf_find_poison_half(rec->got, p->ob) != (size_t)-1))
     return FROM_HOST;
   const float got = rf_dtype_load(half_out ? ot : RF_DTYPE_F32, rec->got, 0);
@@ -332,6 +356,7 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
     return DISAGREE;
   }
   if (out->verdict != RF_V_PASS) return FROM_HOST;
+  *why = RF_HOST_REPEAT;
   if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) return FROM_HOST;
   return FROM_RECORD;
 }
@@ -367,7 +392,11 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
   r->vd_recheck_now = r->verdict_recheck &&
                       r->stats.verdict_batches % r->verdict_recheck == 0;
   r->stats.verdict_batches++;
-  for (size_t i = 0; i < n; i++) how[i] = (unsigned char)from_record(r, &ps[i], &rec[i], &dev[i]);
+  for (size_t i = 0; i < n; i++) {
+    rf_host_reason why;
+    how[i] = (unsigned char)from_record(r, &ps[i], &rec[i], &dev[i], &why);
+    if (how[i] == FROM_HOST) rf_runner_host_note(ps[i].bc, why);
+  }
   /* A row op in a long run: the expensive part of the re-check (input, oracle and judge on
    * the host) goes to the background thread (recheck_rows.c); this batch goes on as any. */
   if (r->vd_recheck_now && r->smd_rec_slot >= 0 && r->rq_on) {
@@ -378,7 +407,10 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
   size_t m = 0;
   for (size_t i = 0; i < n; i++) m += how[i] == FROM_HOST;
   if (r->smd_rec_slot >= 0 && (m || r->vd_recheck_now)) host_answer(r, ps[0].bc);
-  if (r->vd_recheck_now) return ps;   /* every variant on the host too; compared in finish */
+  if (r->vd_recheck_now) {   /* every variant on the host too; compared in finish */
+    for (size_t i = 0; i < n; i++) rf_runner_host_note(ps[i].bc, RF_HOST_RECHECK);
+    return ps;
+  }
   m = 0;
   for (size_t i = 0; i < n; i++) {
     if (how[i] == FROM_HOST) {

@@ -4,6 +4,9 @@
 #define RF_SETTINGS_H
 #include <stddef.h>
 #include <stdint.h>
+#ifdef __cplusplus
+extern "C" {   /* C++ tests create runners from settings */
+#endif
 
 typedef enum { RF_SET_BOOL, RF_SET_COUNT, RF_SET_ORACLE, RF_SET_TARGET, RF_SET_TEXT } rf_setting_type;
 enum { RF_ORACLE_DOUBLE, RF_ORACLE_MPFR, RF_ORACLE_UPGRADE };
@@ -28,4 +31,7 @@ int rf_settings_read(rf_settings *s, const char *(*lookup)(const char *name), ch
                      size_t errlen);
 /* One "  VAR  help" line per variable, for --help. */
 void rf_settings_help(char *buf, size_t len);
+#ifdef __cplusplus
+}
+#endif
 #endif
