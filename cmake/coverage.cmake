@@ -20,7 +20,9 @@ option(REDFUZZ_KERNEL_COVERAGE "simulator fuzz build: SanitizerCoverage in the k
 option(REDFUZZ_COVERAGE_REPORT "build redfuzz_cov_replay with source-based coverage in the kernels" OFF)
 
 # trace-cmp: libFuzzer also learns the values kernels compare against (sizes, thread and
-# block indices) for its mutations; measured, it costs nothing visible (docs/RESULTS.md).
+# block indices) for its mutations. The GPU threads' compares, once per thread, were 8 % of an
+# execution's instructions: the fuzz target keeps only the launch functions'
+# (sim/kernel_cmp.cpp, rf_kernel_cmp_link below).
 set(REDFUZZ_KERNEL_COVERAGE_FLAGS
     -fsanitize-coverage=inline-8bit-counters,pc-table,trace-cmp
     -fsanitize-coverage-ignorelist=${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt)
@@ -32,6 +34,24 @@ list(APPEND REDFUZZ_KERNEL_COVERAGE_FLAGS ${REDFUZZ_KERNEL_COVERAGE_EXTRA})
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt)
 file(MD5 ${CMAKE_SOURCE_DIR}/cmake/sancov-ignore.txt rf_sancov_ignore_md5)
 list(APPEND REDFUZZ_KERNEL_COVERAGE_FLAGS -DRF_SANCOV_IGNORELIST_MD5=${rf_sancov_ignore_md5})
+
+# rf_kernel_cmp_link(target): the kernels' trace-cmp callbacks go through sim/kernel_cmp.cpp
+# (compares made by GPU threads stop there, the launch functions' reach libFuzzer): each
+# callback wrapped by the linker, the wrappers linked in. Not instrumented, not under TSan.
+set(rf_kernel_cmp_callbacks cmp1 cmp2 cmp4 cmp8 const_cmp1 const_cmp2 const_cmp4 const_cmp8 switch)
+function(rf_kernel_cmp_link target)
+  if(NOT TARGET rf_sim_kernel_cmp)
+    add_library(rf_sim_kernel_cmp OBJECT ${CMAKE_SOURCE_DIR}/sim/kernel_cmp.cpp)
+    target_link_libraries(rf_sim_kernel_cmp PRIVATE rf_sim)
+    if(REDFUZZ_SANITIZE STREQUAL "thread")
+      target_compile_options(rf_sim_kernel_cmp PRIVATE -fno-sanitize=thread)
+    endif()
+  endif()
+  target_link_libraries(${target} PRIVATE rf_sim_kernel_cmp)
+  foreach(cb IN LISTS rf_kernel_cmp_callbacks)
+    target_link_options(${target} PRIVATE "LINKER:--wrap=__sanitizer_cov_trace_${cb}")
+  endforeach()
+endfunction()
 
 # rf_cov_kernel_flags(target flags...): the flags on a target's kernel sources only (the .hip
 # files compile as CXX on the simulator; the registry and loaders are C and stay plain).
@@ -58,6 +78,7 @@ if(REDFUZZ_BACKEND STREQUAL "sim" AND REDFUZZ_FUZZER AND REDFUZZ_KERNEL_COVERAGE
     target_compile_options(rf_sim_kernel_coverage PRIVATE -fno-sanitize=thread)
   endif()
   target_link_libraries(redfuzz_fuzz PRIVATE rf_sim_kernel_coverage)
+  rf_kernel_cmp_link(redfuzz_fuzz)
 endif()
 
 if(REDFUZZ_COVERAGE_REPORT)
@@ -95,4 +116,18 @@ if(REDFUZZ_BACKEND STREQUAL "sim")
   add_test(NAME sim.coverage_fold.baseline COMMAND sim_coverage_fold)
   set_tests_properties(sim.coverage_fold.baseline PROPERTIES LABELS "${rf_cov_labels}"
                        ENVIRONMENT REDFUZZ_COVERAGE_FOLD=baseline)
+  # The kernels' trace-cmp callbacks through the fuzz target's wrappers (sim/kernel_cmp.cpp):
+  # GPU threads' compares stop there by default, pass with REDFUZZ_COVERAGE_CMP=all.
+  add_executable(sim_coverage_cmp ${CMAKE_SOURCE_DIR}/kernels/sancov_stubs.c
+                 ${CMAKE_SOURCE_DIR}/tests/sim/coverage_cmp_record.c)
+  rf_hip_sources(sim_coverage_cmp ${CMAKE_SOURCE_DIR}/tests/sim/coverage_cmp.hip)
+  rf_cov_kernel_flags(sim_coverage_cmp ${REDFUZZ_KERNEL_COVERAGE_FLAGS})
+  target_include_directories(sim_coverage_cmp PRIVATE ${CMAKE_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/tests
+                             ${CMAKE_SOURCE_DIR}/tests/sim)
+  target_link_libraries(sim_coverage_cmp PRIVATE rf_sim)
+  rf_kernel_cmp_link(sim_coverage_cmp)
+  add_test(NAME sim.coverage_cmp COMMAND sim_coverage_cmp)
+  add_test(NAME sim.coverage_cmp.all COMMAND sim_coverage_cmp)
+  set_tests_properties(sim.coverage_cmp sim.coverage_cmp.all PROPERTIES LABELS "${rf_cov_labels}")
+  set_tests_properties(sim.coverage_cmp.all PROPERTIES ENVIRONMENT REDFUZZ_COVERAGE_CMP=all)
 endif()
