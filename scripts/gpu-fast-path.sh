@@ -17,17 +17,19 @@
 #     stage; 2^20 and the row ops also with the host judge (REDFUZZ_DEVICE_VERDICT=0), to see
 #     what the device verdicts save;
 #  5. scripts/throughput.sh as it is (sum there includes sum/atomic).
-#   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR]  (build-cuda, 30, out/gpu12)
+#   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR] [--steps LIST]
+#   (defaults: build-cuda, 30, out/gpu12, every step; LIST: comma list of step numbers)
 #   Env: GFP_BIG (default 2^20): the big size (a dry run on the simulator: GFP_BIG=2^16).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-BUILD=build-cuda; TIME=30; OUT=out/gpu12
+BUILD=build-cuda; TIME=30; OUT=out/gpu12; STEPS=1,2,3,4,5
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$2; shift 2;;
     --time) TIME=$2; shift 2;;
     --out) OUT=$2; shift 2;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0;;
+    --steps) STEPS=$2; shift 2;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0;;
     *) echo "gpu-fast-path.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -35,9 +37,12 @@ RF=$BUILD/fuzz/redfuzz
 [ -x "$RF" ] || { echo "gpu-fast-path.sh: $RF not built" >&2; exit 2; }
 mkdir -p "$OUT"
 status=0
+[[ "$STEPS" =~ ^[1-5](,[1-5])*$ ]] || { echo "gpu-fast-path.sh: --steps: '$STEPS' is not a comma list of steps 1..5" >&2; exit 2; }
+want() { [[ ",$STEPS," == *",$1,"* ]]; }
 BIG=${GFP_BIG:-2^20}
 export CUDA_MODULE_LOADING=EAGER
 
+if want 1; then
 echo "== 1. device oracle == host oracle on every boundary-sweep input ($(date +%T))"
 if [ -x "$BUILD/tests/kernels_test_oracle_device" ]; then
   "$BUILD/tests/kernels_test_oracle_device" > "$OUT/oracle-device.txt" 2>&1 || status=1
@@ -54,7 +59,9 @@ for t in kernels_test_softmax_device kernels_test_log_device; do
     echo "   $BUILD/tests/$t not built: skipped"
   fi
 done
+fi
 
+if want 2; then
 echo "== 2. host vs device pipeline: verdicts on the boundary sweep, mutants included ($(date +%T))"
 ARGS=(sweep --op sum,max,argmax --dtype f32,f16,bf16 --mutants --json --quiet --dist all
       --n 0,1,31,32,33,255,256,257,1027,4096,16384,65537,$BIG --block 0,32,256,1024 --grid 0,7,300
@@ -116,14 +123,18 @@ for ops in softmax logsoftmax,logsumexp; do
   fi
   grep -aE '^verdicts made on the device|^softmax cases judged|^log-op cases judged' "$OUT/$tag-device.txt" | sed 's/^/   /'
 done
+fi
 
+if want 3; then
 echo "== 3. fuzz rate ($(date +%T))"
 if [ -x "$BUILD/fuzz/redfuzz_fuzz" ]; then
   bash scripts/fuzz-rate.sh --build "$BUILD" --time "$TIME" 2>&1 | tee "$OUT/fuzz-rate.txt" || status=1
 else
   echo "   $BUILD/fuzz/redfuzz_fuzz not built (-DREDFUZZ_FUZZER=ON): skipped"
 fi
+fi
 
+if want 4; then
 echo "== 4. throughput, verified runs/s ($(date +%T))"
 # 256 cases each (4 distributions x 64 seeds): with the 1-in-64 host re-check the last sampled
 # case's re-check is waited for at the end of the sweep, which a 64-case sweep mostly measures.
@@ -150,7 +161,11 @@ REDFUZZ_DEVICE_VERDICT=0 tp "logsoftmax 256x4096, host judge" --op logsoftmax --
 tp "sum 4096 (no sum/atomic)" --op sum --n 4096 --skip sum/atomic
 REDFUZZ_DEVICE_ORACLE=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_DEVICE_VERDICT=1 \
   tp "sum 4096 (no atomic), all on device" --op sum --n 4096 --skip sum/atomic
+fi
+
+if want 5; then
 echo "== 5. scripts/throughput.sh (every op, n = 4096 and $BIG, softmax 4x1024 and 256x4096) ($(date +%T))"
 bash scripts/throughput.sh --build "$BUILD" 2>&1 | tee "$OUT/throughput.txt" | sed 's/^/   /'
+fi
 echo "== done ($(date +%T)); logs in $OUT"
 exit $status
