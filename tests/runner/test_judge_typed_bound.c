@@ -12,9 +12,10 @@
 #include "run/judge.h"
 
 int main(void) {
-  /* Terms near FLT_MAX of both signs: the exact sum is finite, some orders overflow. */
+  /* Terms near FLT_MAX of alternating signs: the exact sum (~3e37) is finite in float32 and
+   * bf16, and an order that adds the positive terms first overflows. */
   float x[64];
-  for (int i = 0; i < 64; i++) x[i] = (i % 3 == 2 ? -1.0f : 1.0f) * 0x1.8p127f * (1.0f - (float)i / 256);
+  for (int i = 0; i < 64; i++) x[i] = (i % 2 ? -1.0f : 1.0f) * 0x1.8p127f * (1.0f - 0.0137f * (float)i + 1e-7f * (float)(i * i));
   rf_xsum xs;
   rf_xsum_init(&xs);
   rf_xsum_add(&xs, x, 64);
@@ -25,8 +26,9 @@ int main(void) {
   plan.n_levels = 1;
   plan.level[0].kind = RF_LEVEL_CHAIN;
   plan.level[0].adds = 64;
-  const rf_dtype types[] = {RF_DTYPE_BF16, RF_DTYPE_F16};
-  for (int k = 0; k < 2; k++) {
+  const rf_dtype types[] = {RF_DTYPE_BF16};   /* f16 cannot hold the sum itself */
+  CHECK(isfinite(rf_xsum_round_f32(&xs)));
+  for (int k = 0; k < 1; k++) {
     rf_sum_bound b;
     rf_bound_sum_model(&plan, &f, &RF_SUM_IEEE, &b);
     CHECK(b.overflow_possible);
@@ -41,7 +43,7 @@ int main(void) {
     CHECK_MSG(fin.bound == rg.bound && inf.bound == rg.bound,
               "type %d: bound %.17g for a finite output, %.17g for +inf, the type's %.17g", k,
               fin.bound, inf.bound, rg.bound);
-    CHECK(rg.bound != b.bound);   /* else the check above could not tell them apart */
+    CHECK(!b.exact && isfinite(rg.bound) && rg.bound > 1e30 && rg.bound != b.bound);   /* else the check could not tell them apart */
   }
   return rf_test_done();
 }
