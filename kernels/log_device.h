@@ -95,10 +95,8 @@ typedef struct {
 int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs, uint32_t nv,
                         const rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,
                         uint32_t plant, rf_lgd_rec *out, void *stream);
-/* The oracle and the judge of one case: rf_lgd_oracle_launch then rf_lgd_judge_launch, except
- * for rows a wave judges (RF_ROW_TEAM_AUTO's), where one kernel a chunk of
- * RF_LGD_MAX_VARIANTS does both (softmax_device.h's rf_smd_case_launch). info and out as
- * those two give them, bit for bit. */
+/* The oracle and the judge of one case (what the runner calls): rf_lgd_oracle_launch then
+ * rf_lgd_judge_launch, each with the team RF_ROW_TEAM_AUTO picks for the shape. */
 int rf_lgd_case_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs, uint32_t nv,
                        rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,
                        uint32_t plant, rf_lgd_rec *out, void *stream);

@@ -228,29 +228,13 @@ rf_lgd_judge_wave_kernel(const void *__restrict__ x, unsigned xt, rf_lgd_variant
   }
 }
 
-/* Short rows, the oracle and the judge in one kernel: a wave makes a row's oracle, keeps its
- * facts in registers and judges every variant (nv) of the launch on it. info is written as by
- * the oracle kernel. */
-__global__ void __launch_bounds__(1024)
-rf_lgd_case_wave_kernel(const void *__restrict__ x, unsigned xt, rf_lgd_variants vs, unsigned nv,
-                        rf_lgd_row *__restrict__ info, unsigned rows, unsigned cols, int is_lse,
-                        unsigned plant, rf_lgd_rec *__restrict__ recs) {
-  const rf_rt_wave tm;
-  const unsigned per = blockDim.x / RF_RT_WAVE;
-  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per) {
-    const rf_lgd_row r = rfl_oracle_row(tm, x, xt, row, cols, info);
-    for (unsigned k = 0; k < nv; k++)
-      rfl_judge_row(tm, x, xt, vs.v[k], r, row, cols, is_lse, plant, recs + (size_t)k * rows);
-  }
-}
-
 #if !defined(__HIP_DEVICE_COMPILE__)
 extern "C" int rf_lgd_oracle_launch_team(const void *x, uint32_t x_dtype, uint32_t rows,
                                          uint32_t cols, rf_lgd_row *info, uint32_t team,
                                          void *stream) {
   if (x_dtype > 2u || team > RF_ROW_TEAM_WAVE) return 1;
   if (rows == 0 || cols == 0) return 0;
-  const int wave = rf_rt_use_wave(cols, team);
+  const int wave = rf_rt_use_wave(rows, cols, team);
   hipLaunchKernelGGL((wave ? rf_lgd_oracle_wave_kernel : rf_lgd_oracle_kernel),
                      dim3(rf_rt_grid(rows, wave, RFL_MAX_GRID)), dim3(rf_rt_block_dim(wave)), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, info);
@@ -271,7 +255,7 @@ extern "C" int rf_lgd_judge_launch_team(const void *x, uint32_t x_dtype, const r
   for (uint32_t k = 0; k < nv; k++)
     if (vs[k].out_dtype > 2u) return 1;
   if (rows == 0 || cols == 0 || nv == 0) return 0;
-  const int wave = rf_rt_use_wave(cols, team);
+  const int wave = rf_rt_use_wave(rows, cols, team);
   rf_lgd_variants chunk;
   for (uint32_t k0 = 0; k0 < nv; k0 += RF_LGD_MAX_VARIANTS) {
     const uint32_t m = nv - k0 < RF_LGD_MAX_VARIANTS ? nv - k0 : RF_LGD_MAX_VARIANTS;
@@ -291,28 +275,9 @@ extern "C" int rf_lgd_judge_launch_team(const void *x, uint32_t x_dtype, const r
 extern "C" int rf_lgd_case_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs,
                                   uint32_t nv, rf_lgd_row *info, uint32_t rows, uint32_t cols,
                                   int is_lse, uint32_t plant, rf_lgd_rec *out, void *stream) {
-  if (!rf_rt_use_wave(cols, RF_ROW_TEAM_AUTO)) {
-    const int e = rf_lgd_oracle_launch(x, x_dtype, rows, cols, info, stream);
-    return e ? e : rf_lgd_judge_launch(x, x_dtype, vs, nv, info, rows, cols, is_lse, plant,
-                                       out, stream);
-  }
-  if (x_dtype > 2u) return 1;
-  for (uint32_t k = 0; k < nv; k++)
-    if (vs[k].out_dtype > 2u) return 1;
-  if (rows == 0 || cols == 0 || nv == 0) return 0;
-  rf_lgd_variants chunk;
-  for (uint32_t k0 = 0; k0 < nv; k0 += RF_LGD_MAX_VARIANTS) {   /* each chunk remakes the oracle */
-    const uint32_t m = nv - k0 < RF_LGD_MAX_VARIANTS ? nv - k0 : RF_LGD_MAX_VARIANTS;
-    memset(&chunk, 0, sizeof chunk);
-    memcpy(chunk.v, vs + k0, m * sizeof *vs);
-    hipLaunchKernelGGL(rf_lgd_case_wave_kernel, dim3(rf_rt_grid(rows, 1, RFL_MAX_GRID)),
-                       dim3(RF_RT_WAVE_BLOCK), 0, (hipStream_t)stream, x, (unsigned)x_dtype, chunk, m,
-                       info, rows, cols, is_lse, plant, out + (size_t)k0 * rows);
-    rf_launch_count_add(1);
-    const int e = (int)hipGetLastError();
-    if (e) return e;
-  }
-  return 0;
+  const int e = rf_lgd_oracle_launch(x, x_dtype, rows, cols, info, stream);
+  return e ? e : rf_lgd_judge_launch(x, x_dtype, vs, nv, info, rows, cols, is_lse, plant, out,
+                                     stream);
 }
 
 extern "C" int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs,

@@ -21,7 +21,16 @@
 #define RF_RT_BLOCK 256u
 #define RF_RT_SLOTS 8u   /* RF_RT_BLOCK / 32: a wave32 lane's slots (a wave64 lane uses 4) */
 /* Rows a wave team takes on: the longest rows judged by one wave a row (both families). */
-#define RF_RT_WAVE_MAX_COLS 1024u
+#define RF_RT_WAVE_MAX_COLS 256u   /* AUTO: a wave a row for rows of at most this many columns */
+#define RF_RT_WAVE_MIN_ROWS 64u    /* ... and cases of at least this many rows. Measured on the H200
+  (tests/bench/bench_row_judge, docs/RESULTS.md, seventh GPU session; 8 variants, oracle + judge,
+  us a case, block a row / wave a row): 1x33 20.9 / 21.8, 64x33 27.8 / 22.6, 1024x8 240 / 69,
+  8x256 21.4 / 38.4, 256x256 75 / 54, 4x1024 27.8 / 87.9, 64x1024 39.8 / 88.9, 16384x4 3,588 /
+  727. A block a row wins for few rows (each judge block is short-lived, rows x variants of
+  them run at once) and for long rows (a wave's lane plays eight threads one after another); a
+  wave a row wins once many short rows would queue blocks. A kernel judging every variant in one
+  wave after the oracle (tried: one launch fewer) was 4-17 times slower than either, its
+  variants judged one after another. */
 /* The wave teams' launches: blocks of two wave32s (a row each), small so that a case of few
  * rows still spreads over the GPU's multiprocessors (the variants of a case launch are judged
  * one after another by a row's wave: there is no grid dimension for them). Their grids assume
@@ -146,10 +155,12 @@ struct rf_rt_wave {
   }
 };
 #if !defined(__HIP_DEVICE_COMPILE__)
-/* The host's pick (softmax_device.h's RF_ROW_TEAM_*): a wave a row up to RF_RT_WAVE_MAX_COLS
- * columns unless told, and the grid: rows, or their blocks of RF_RT_ROWS_PER_BLOCK, capped. */
-static inline int rf_rt_use_wave(uint32_t cols, uint32_t team) {
-  return team == RF_ROW_TEAM_WAVE || (team == RF_ROW_TEAM_AUTO && cols <= RF_RT_WAVE_MAX_COLS);
+/* The host's pick (softmax_device.h's RF_ROW_TEAM_*): unless told, a wave a row for cases of
+ * at least RF_RT_WAVE_MIN_ROWS rows of at most RF_RT_WAVE_MAX_COLS columns; and the grid: rows,
+ * or their blocks of RF_RT_ROWS_PER_BLOCK, capped. */
+static inline int rf_rt_use_wave(uint32_t rows, uint32_t cols, uint32_t team) {
+  return team == RF_ROW_TEAM_WAVE ||
+         (team == RF_ROW_TEAM_AUTO && rows >= RF_RT_WAVE_MIN_ROWS && cols <= RF_RT_WAVE_MAX_COLS);
 }
 static inline unsigned rf_rt_block_dim(int wave) { return wave ? RF_RT_WAVE_BLOCK : RF_RT_BLOCK; }
 static inline unsigned rf_rt_grid(uint32_t rows, int wave, unsigned cap) {

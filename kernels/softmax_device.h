@@ -96,17 +96,15 @@ typedef struct {
 int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv, const double *y,
                         const rf_smd_row *info, uint32_t rows, uint32_t cols, uint32_t plant,
                         rf_smd_rec *out, void *stream);
-/* The oracle and the judge of one case: rf_smd_oracle_launch then rf_smd_judge_launch, except
- * for rows a wave judges (RF_ROW_TEAM_AUTO's), where one kernel a chunk of
- * RF_SMD_MAX_VARIANTS does both (a wave makes a row's oracle and judges every variant on it).
- * y, info and out as those two give them, bit for bit; every variant's io.x_dtype must be
- * x_dtype (1 otherwise). */
+/* The oracle and the judge of one case (what the runner calls): rf_smd_oracle_launch then
+ * rf_smd_judge_launch, each with the team RF_ROW_TEAM_AUTO picks for the shape; every
+ * variant's io.x_dtype must be x_dtype (1 otherwise). */
 int rf_smd_case_launch(const void *x, uint32_t x_dtype, const rf_smd_variant *vs, uint32_t nv,
                        double *y, rf_smd_row *info, uint32_t rows, uint32_t cols,
                        uint32_t plant, rf_smd_rec *out, void *stream);
-/* Which team judges a row (kernels/row_team.h): AUTO, a wave a row for rows of up to 1024
- * columns (RF_RT_WAVE_MAX_COLS) and a block a row beyond; BLOCK and WAVE force one, for any
- * shape. Both give the same y, facts and records, bit for bit (tests/kernels: both run). */
+/* Which team judges a row (kernels/row_team.h): AUTO, a wave a row for cases of at least 64
+ * rows of at most 256 columns (RF_RT_WAVE_MIN_ROWS, RF_RT_WAVE_MAX_COLS, measured) and a
+ * block a row otherwise; BLOCK and WAVE force one, for any shape. Both give the same y, facts and records, bit for bit (tests/kernels: both run). */
 enum { RF_ROW_TEAM_AUTO = 0, RF_ROW_TEAM_BLOCK = 1, RF_ROW_TEAM_WAVE = 2 };
 /* rf_smd_oracle_launch and rf_smd_judge_launch with the team told (1 for one it does not
  * know); those two are these with RF_ROW_TEAM_AUTO. */

@@ -333,31 +333,13 @@ __global__ void __launch_bounds__(1024) rf_smd_judge_wave_kernel(const void *__r
   }
 }
 
-/* Short rows, the oracle and the judge in one kernel: a wave makes a row's oracle, keeps its
- * facts in registers and judges every variant (nv) of the launch on it; each lane reads back
- * only the y it wrote (the same slots), so no barrier and no second launch. y and info are
- * written as by the oracle kernel. */
-__global__ void __launch_bounds__(1024) rf_smd_case_wave_kernel(const void *__restrict__ x,
-                                    unsigned dt, double *__restrict__ y,
-                                    rf_smd_row *__restrict__ info, unsigned rows,
-                                    unsigned cols, rf_smd_variants vs, unsigned nv,
-                                    unsigned plant, rf_smd_rec *__restrict__ recs) {
-  const rf_rt_wave tm;
-  const unsigned per = blockDim.x / RF_RT_WAVE;
-  for (unsigned row = blockIdx.x * per + threadIdx.x / RF_RT_WAVE; row < rows; row += gridDim.x * per) {
-    const rf_smd_row r = rfs_oracle_row(tm, x, dt, row, cols, y, info);
-    for (unsigned k = 0; k < nv; k++)
-      rfs_judge_row(tm, x, y, r, row, cols, vs.v[k], plant, recs + (size_t)k * rows);
-  }
-}
-
 #if !defined(__HIP_DEVICE_COMPILE__)
 extern "C" int rf_smd_oracle_launch_team(const void *x, uint32_t x_dtype, uint32_t rows,
                                          uint32_t cols, double *y, rf_smd_row *info,
                                          uint32_t team, void *stream) {
   if (rows == 0 || cols == 0) return 0;
   if (x_dtype > 2u || team > RF_ROW_TEAM_WAVE) return 1;
-  const int wave = rf_rt_use_wave(cols, team);
+  const int wave = rf_rt_use_wave(rows, cols, team);
   hipLaunchKernelGGL((wave ? rf_smd_oracle_wave_kernel : rf_smd_oracle_kernel),
                      dim3(rf_rt_grid(rows, wave, RFS_MAX_GRID)), dim3(rf_rt_block_dim(wave)), 0,
                      (hipStream_t)stream, x, (unsigned)x_dtype, rows, cols, y, info);
@@ -378,7 +360,7 @@ extern "C" int rf_smd_judge_launch_team(const void *x, const rf_smd_variant *vs,
   if (team > RF_ROW_TEAM_WAVE) return 1;
   for (uint32_t k = 0; k < nv; k++)
     if (vs[k].io.x_dtype > 2u || vs[k].io.out_dtype > 2u) return 1;
-  const int wave = rf_rt_use_wave(cols, team);
+  const int wave = rf_rt_use_wave(rows, cols, team);
   rf_smd_variants chunk;
   for (uint32_t k0 = 0; k0 < nv; k0 += RF_SMD_MAX_VARIANTS) {
     const uint32_t m = nv - k0 < RF_SMD_MAX_VARIANTS ? nv - k0 : RF_SMD_MAX_VARIANTS;
@@ -398,27 +380,10 @@ extern "C" int rf_smd_judge_launch_team(const void *x, const rf_smd_variant *vs,
 extern "C" int rf_smd_case_launch(const void *x, uint32_t x_dtype, const rf_smd_variant *vs,
                                   uint32_t nv, double *y, rf_smd_row *info, uint32_t rows,
                                   uint32_t cols, uint32_t plant, rf_smd_rec *out, void *stream) {
-  if (rows == 0 || cols == 0 || nv == 0) return 0;
-  if (!rf_rt_use_wave(cols, RF_ROW_TEAM_AUTO)) {
-    const int e = rf_smd_oracle_launch(x, x_dtype, rows, cols, y, info, stream);
-    return e ? e : rf_smd_judge_launch(x, vs, nv, y, info, rows, cols, plant, out, stream);
-  }
-  if (x_dtype > 2u) return 1;
   for (uint32_t k = 0; k < nv; k++)
-    if (vs[k].io.x_dtype != x_dtype || vs[k].io.out_dtype > 2u) return 1;
-  rf_smd_variants chunk;
-  for (uint32_t k0 = 0; k0 < nv; k0 += RF_SMD_MAX_VARIANTS) {   /* each chunk remakes the oracle */
-    const uint32_t m = nv - k0 < RF_SMD_MAX_VARIANTS ? nv - k0 : RF_SMD_MAX_VARIANTS;
-    memset(&chunk, 0, sizeof chunk);
-    memcpy(chunk.v, vs + k0, m * sizeof *vs);
-    hipLaunchKernelGGL(rf_smd_case_wave_kernel, dim3(rf_rt_grid(rows, 1, RFS_MAX_GRID)),
-                       dim3(RF_RT_WAVE_BLOCK), 0, (hipStream_t)stream, x, (unsigned)x_dtype, y, info,
-                       rows, cols, chunk, m, plant, out + (size_t)k0 * rows);
-    rf_launch_count_add(1);
-    const int e = (int)hipGetLastError();
-    if (e) return e;
-  }
-  return 0;
+    if (vs[k].io.x_dtype != x_dtype) return 1;
+  const int e = rf_smd_oracle_launch(x, x_dtype, rows, cols, y, info, stream);
+  return e ? e : rf_smd_judge_launch(x, vs, nv, y, info, rows, cols, plant, out, stream);
 }
 
 extern "C" int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv,
