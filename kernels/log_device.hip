@@ -51,7 +51,7 @@ RF_RT_UNROLL
   r.span = 0;
   r.kind = RF_LGD_NORMAL;
   r.pad = 0;
-  if (rf_lsp_row_is_special(has_nan || has_pinf, m)) {
+  if (rf_smr_row_is_nan(has_nan || has_pinf, m)) {
     /* log_special.h's want, the host MPFR oracle's row bit for bit (lse; log_s, wd 0; m the
      * maximum, +inf with a +inf: the host's m over the rest is then never read) */
     r.row.lse = rf_lsp_lse(has_nan, has_pinf);

@@ -18,12 +18,12 @@
 #include <stdint.h>
 #include <string.h>
 #include "dir_round.h"   /* RF_DR: host and device code */
+#include "softmax_special.h"   /* rf_smr_poisons, rf_smr_row_is_nan: the special rows */
 
-/* An entry that makes its row special whatever else it holds: a NaN or +inf. */
-RF_DR int rf_lsp_poisons(float v) { return v != v || v == 1.0f / 0.0f; }
-/* The row is special, given whether an entry poisons it and its maximum m over the entries
- * that are not NaN (-inf when there is none: only -inf entries, or cols = 0). */
-RF_DR int rf_lsp_row_is_special(int poisoned, float m) { return poisoned || m == -1.0f / 0.0f; }
+/* Which rows are special is softmax's rule (softmax_special.h): a row is special exactly when
+ * rf_smr_row_is_nan(poisoned, m) holds, poisoned by a NaN or +inf (rf_smr_poisons), m the
+ * maximum over the entries that are not NaN (-inf when there is none). One predicate for both
+ * families, so that they cannot drift apart. */
 
 /* The quiet NaN of the host's NAN macro (0x7fc00000) as a double, built from its bits so that
  * the device writes the very bits the host oracle writes (0.0 / 0.0 gives the sign-set NaN

@@ -74,7 +74,7 @@ int rf_oracle_lse_row_double(const float *x, uint32_t cols, rf_lse_row *row, rf_
   if (cols == 0) return -1;
   rf_row_scan scan;
   rf_row_scan_of(x, cols, &scan);
-  if (rf_lsp_row_is_special(scan.poisoned, scan.m)) return -1;   /* log_special.h's rows */
+  if (rf_smr_row_is_nan(scan.poisoned, scan.m)) return -1;   /* log_special.h's rows */
   if (scan.n_finite == 1) return exact_row(x, cols, scan.m, row, mg, y);
   rf_expsum es;
   rf_expsum_double(x, cols, scan.m, NULL, &es);

@@ -128,7 +128,7 @@ static int special_or_max(const float *x, uint32_t cols, rf_lse_row *out, double
     else if (x[j] > *m) *m = x[j];
   }
   out->m = has_pinf ? INFINITY : *m;
-  if (!rf_lsp_row_is_special(has_nan || has_pinf, *m)) return 0;
+  if (!rf_smr_row_is_nan(has_nan || has_pinf, *m)) return 0;
   out->lse = rf_lsp_lse(has_nan, has_pinf);
   out->log_s = 0;
   out->wd = 0;

@@ -143,12 +143,22 @@ static void enqueue(rf_recheck_queue *q, const rf_recheck_job *j, unsigned long 
   pthread_mutex_unlock(&q->mu);
 }
 
-/* Takes the oldest jobs until one of `bytes` fits (a free slot, and within RF_RECHECK_BYTES
- * unless the queue is empty); the first harness failure among them, or NULL. */
-static const char *make_room(rf_recheck_queue *q, size_t bytes) {
+/* Whether the oldest job must be taken now: at a push of `bytes` (pushing), while the queue is
+ * full or the new job would take it past RF_RECHECK_BYTES (an empty queue takes any job); at
+ * batch `now` otherwise, while it is due. */
+static int must_take(const rf_recheck_queue *q, int pushing, size_t bytes, unsigned long long now) {
+  if (!q->count) return 0;
+  if (pushing) return q->count == RF_RECHECK_QUEUE || q->bytes + bytes > RF_RECHECK_BYTES;
+  return q->job[q->head].due <= now;
+}
+
+/* Takes the oldest jobs while must_take says so; the first harness failure among them (in
+ * q->why), or NULL. */
+static const char *take_while(rf_recheck_queue *q, int pushing, size_t bytes,
+                              unsigned long long now) {
   const char *first = NULL;
   char keep[sizeof q->why];
-  while (q->count == RF_RECHECK_QUEUE || (q->count && q->bytes + bytes > RF_RECHECK_BYTES)) {
+  while (must_take(q, pushing, bytes, now)) {
     const char *why = take_oldest(q);
     if (why && !first) {
       snprintf(keep, sizeof keep, "%s", why);
@@ -165,7 +175,7 @@ const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const f
                                   unsigned long long due, int *oom) {
   *oom = 0;
   const size_t bytes = x ? (size_t)elems * sizeof(float) : 0;
-  const char *why = make_room(q, bytes);
+  const char *why = take_while(q, 1, bytes, 0);
   rf_recheck_job j = {.c = *c, .dev = *dev, .elems = elems, .bytes = bytes};
   if (x) {   /* the host's buffer is reused by the next batch */
     j.x = malloc((size_t)(elems ? elems : 1) * sizeof(float));
@@ -179,25 +189,14 @@ const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const f
 const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
                                      rf_recheck_release_fn release, void *ctx, size_t bytes,
                                      unsigned long long due) {
-  const char *why = make_room(q, bytes);
+  const char *why = take_while(q, 1, bytes, 0);
   rf_recheck_job j = {.run = run, .release = release, .ctx = ctx, .bytes = bytes};
   enqueue(q, &j, due);
   return why;
 }
 
 const char *rf_recheck_queue_take(rf_recheck_queue *q, unsigned long long now) {
-  const char *first = NULL;
-  char keep[sizeof q->why];
-  while (q->count && q->job[q->head].due <= now) {
-    const char *why = take_oldest(q);
-    if (why && !first) {
-      snprintf(keep, sizeof keep, "%s", why);
-      first = keep;
-    }
-  }
-  if (!first) return NULL;
-  snprintf(q->why, sizeof q->why, "%s", keep);
-  return q->why;
+  return take_while(q, 0, 0, now);
 }
 
 void rf_recheck_queue_stop(rf_recheck_queue *q) {
