@@ -104,7 +104,8 @@ int rf_smd_case_launch(const void *x, uint32_t x_dtype, const rf_smd_variant *vs
                        uint32_t plant, rf_smd_rec *out, void *stream);
 /* Which team judges a row (kernels/row_team.h): AUTO, a wave a row for cases of at least 64
  * rows of at most 256 columns (RF_RT_WAVE_MIN_ROWS, RF_RT_WAVE_MAX_COLS, measured) and a
- * block a row otherwise; BLOCK and WAVE force one, for any shape. Both give the same y, facts and records, bit for bit (tests/kernels: both run). */
+ * block a row otherwise; BLOCK and WAVE force one, for any shape. Both give the same y, facts
+ * and records, bit for bit (tests/kernels: both run). */
 enum { RF_ROW_TEAM_AUTO = 0, RF_ROW_TEAM_BLOCK = 1, RF_ROW_TEAM_WAVE = 2 };
 /* rf_smd_oracle_launch and rf_smd_judge_launch with the team told (1 for one it does not
  * know); those two are these with RF_ROW_TEAM_AUTO. */

@@ -179,8 +179,8 @@ static __device__ __forceinline__ void rfs_judge_row(const Team &tm, const void 
   }
   if (r.kind == RF_SMD_NAN_ROW) {   /* every output NaN, or the row is wrong */
     double wk[RF_RT_SLOTS];
-  RF_RT_UNROLL
-  for (unsigned k = 0; k < n; k++) {
+RF_RT_UNROLL
+    for (unsigned k = 0; k < n; k++) {
       double wrong = 0;
       for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK)
         wrong = rf_smr_nan_row_ok(rfs_load(got, r0 + j, io.out_dtype)) ? wrong : 1;

@@ -203,7 +203,7 @@ static const char *log_launch(rf_runner *r, const pending *ps, const batch_case 
     vs[i] = (rf_lgd_variant){rf_arena_dev(&r->arena, ps[i].out_slot[0]),
                              (uint32_t)ps[i].v->out_dtype, 0, prm};
   }
-  /* the oracle and the judge (short rows: one kernel for both, log_device.h) */
+  /* the oracle, then every variant's judge (a block or a wave a row by shape) */
   int e = rf_lgd_case_launch(bc->dev_x, (uint32_t)c->dtype, vs, (uint32_t)r->vd_n, info, c->rows,
                              c->cols, c->op == RF_OP_LOGSUMEXP, (uint32_t)r->verdict_plant, recs,
                              NULL);
@@ -248,7 +248,7 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
     /* as judge.c */
     rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);
   }
-  /* the oracle and the judge (short rows: one kernel for both, softmax_device.h) */
+  /* the oracle, then every variant's judge (a block or a wave a row by shape) */
   e = rf_smd_case_launch(bc->dev_x, (uint32_t)c->dtype, vs, (uint32_t)r->vd_n, y, info, c->rows,
                          c->cols, (uint32_t)r->verdict_plant, recs, NULL);
   if (!e) e = rf_dev_last_error();
@@ -291,7 +291,6 @@ static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_r
   /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
   const rf_smd_rec *rr = (const rf_smd_rec *)rf_arena_host(&r->arena, r->smd_rec_slot) +
                          (size_t)(p - r->vd_ps) * rows;
-  out->verdict = RF_V_PASS;
   out->ratio = -1;
   for (uint32_t i = 0; i < rows; i++) {
     if (rr[i].verdict != RF_SMD_PASS) {
