@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
     --time) TIME=$2; shift 2;;
     --out) OUT=$2; shift 2;;
     --steps) STEPS=$2; shift 2;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0;;
     *) echo "gpu-fast-path.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
