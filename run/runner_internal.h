@@ -142,10 +142,14 @@ struct rf_runner {
   int vd_rec_slot, vd_item_slot; /* its records (fetched) and item descriptions (uploaded) */
   size_t vd_n;                   /* its variants (records) */
   size_t vd_max_ob;              /* its largest output */
-  int smd_rec_slot;              /* softmax: the per-row records (fetched with the others) */
-  const struct pending *vd_ps;   /* the batch's variants (softmax: record i is ps[i]'s) */
-  void *smd_dev;                 /* softmax: the device oracle's y and row facts (persistent) */
+  int smd_rec_slot;              /* row ops: a summary of each variant's rows (kernels/
+                                    row_summary.h; fetched with the records) */
+  const struct pending *vd_ps;   /* the batch's variants (row ops: summary i is ps[i]'s) */
+  void *smd_dev;                 /* row ops: the device oracle's y and row facts, then one
+                                    chunk's per-row records (persistent; never read back) */
   size_t smd_cap;
+  size_t smd_rec_off;            /* where the records start in smd_dev */
+  uint32_t row_chunk;            /* rows judged per launch (REDFUZZ_ROW_CHUNK; 0: derived) */
   int vd_recheck_now;            /* this batch is also judged on the host and compared */
   unsigned long verdict_recheck; /* 1 in this many such batches is also judged on the host */
   int verdict_plant;             /* REDFUZZ_DEVICE_VERDICT_PLANT=1 (tests the re-checks) */

@@ -39,8 +39,9 @@
  * from the host oracle's in the last bits; the verdict is the same); any other case is made
  * again on the host (input, double oracle, MPFR for the rows that need it) and judged by the
  * host path, as today. Not with REDFUZZ_SOFTMAX_ORACLE=mpfr or upgrade (host cross-checks).
- * In the auto mode, softmax cases of REDFUZZ_DEVICE_MIN_ELEMS elements and more (and at most
- * 2^16 rows).
+ * In the auto mode, softmax cases of REDFUZZ_DEVICE_MIN_ELEMS elements and more, of any
+ * number of rows: the per-row records stay on the device, judged a chunk of rows at a time
+ * and folded into one summary a variant (kernels/row_summary.h), which is what comes back.
  *
  * Logsumexp and log-softmax (every input and output type, a case runs alone): the same
  * scheme with the double log oracle and the host judge's per-output decision (kernels/log_device.h, with
@@ -58,6 +59,7 @@
 #include "kernels/verdict_device.h"
 #include "kernels/softmax_device.h"
 #include "kernels/log_device.h"
+#include "kernels/row_summary.h"
 #include "model/gen.h"
 #include "model/dtype.h"
 
@@ -66,13 +68,31 @@ void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
                       : rf_backend.is_sim ? 0 : 2;
   r->verdict_recheck = (unsigned long)set->verdict_recheck;
   r->verdict_plant = set->verdict_plant != 0;
+  r->row_chunk = (uint32_t)set->row_chunk;
 }
 
-#define RF_SMD_MAX_ROWS (1u << 16)
+/* The per-row records of one judge launch stay on the device, at most this many bytes of
+ * them: a case of more rows is judged a chunk of rows at a time, each chunk folded into the
+ * summaries (row_summary.h) that come back, so neither the read-back nor the buffer grows
+ * with the rows (issue 12: the bound of 2^16 rows this replaces sent the default-caps
+ * campaign's largest row cases to the host). */
+#define RF_ROW_REC_BYTES ((size_t)64 << 20)
 
-/* A row op judged on the device: in the device path's scope (device_scope.h); up to 2^16
- * rows (a record per row and variant comes back, 48 bytes each); not with the host
- * cross-checks of REDFUZZ_SOFTMAX_ORACLE (mpfr, upgrade), which the log ops obey too. */
+/* Rows a judge launch takes for nv variants: REDFUZZ_ROW_CHUNK, else the largest power of
+ * two whose records fit RF_ROW_REC_BYTES (a power of two keeps the chunks alike; at least 1). */
+static uint32_t row_chunk(const rf_runner *r, size_t nv, uint32_t rows) {
+  uint32_t k = r->row_chunk;
+  if (!k) {
+    const size_t fit = RF_ROW_REC_BYTES / ((nv ? nv : 1) * sizeof(rf_smd_rec));
+    k = 1;
+    while ((size_t)k * 2 <= fit && k < (1u << 31)) k *= 2;
+  }
+  return k < rows ? k : rows;
+}
+
+/* A row op judged on the device: in the device path's scope (device_scope.h), of any number
+ * of rows (judged a chunk at a time, row_chunk); not with the host cross-checks of
+ * REDFUZZ_SOFTMAX_ORACLE (mpfr, upgrade), which the log ops obey too. */
 rf_host_reason rf_runner_row_scope(const rf_runner *r, const rf_case *c) {
   if (!rf_device_scope_judges_rows(c) || !r->device_verdict) return RF_HOST_OFF;
   if (r->serial) return RF_HOST_SERIAL;
@@ -82,7 +102,6 @@ rf_host_reason rf_runner_row_scope(const rf_runner *r, const rf_case *c) {
    * verdict kernel's guards and the empty pass the host judge gives too (rows_from_records);
    * logsumexp's rows of no column each owe a -inf, which only the host judges. */
   if (!rf_case_elems(c) && rf_runner_output_elems(c)) return RF_HOST_EMPTY;
-  if (c->rows > RF_SMD_MAX_ROWS) return RF_HOST_ROWS;
   if (r->device_verdict != 1 && rf_case_elems(c) < r->device_min_elems) return RF_HOST_SMALL;
   return RF_HOST_NONE;
 }
@@ -123,7 +142,7 @@ int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size
     if (!bcs[0].o->sm_device) return 0;
     r->vd_on = 1;   /* the log ops' records are softmax's (log_device.h) */
     r->vd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_vd_record), 1);
-    r->smd_rec_slot = rf_arena_add(&r->arena, n * bcs[0].c->rows * sizeof(rf_smd_rec), 1);
+    r->smd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_rs_summary), 1);
     return r->vd_rec_slot < 0 || r->smd_rec_slot < 0 ? -1 : 0;
   }
   for (size_t i = 0; i < nc; i++) {
@@ -145,10 +164,12 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
   if (!r->vd_on) return 0;
   r->vd_ps = ps;
   r->vd_max_ob = 0;
-  if (r->smd_rec_slot >= 0) {   /* row ops: the device oracle's y and row facts, persistent */
+  if (r->smd_rec_slot >= 0) {   /* row ops: the device oracle's y and row facts, then one
+                                   chunk's records (every size a multiple of 8), persistent */
     const rf_case *c = bcs[0].c;
-    const size_t bytes = is_log_op(c->op) ? (size_t)c->rows * sizeof(rf_lgd_row)
-                       : rf_case_elems(c) * sizeof(double) + (size_t)c->rows * sizeof(rf_smd_row);
+    r->smd_rec_off = is_log_op(c->op) ? (size_t)c->rows * sizeof(rf_lgd_row)
+                   : rf_case_elems(c) * sizeof(double) + (size_t)c->rows * sizeof(rf_smd_row);
+    const size_t bytes = r->smd_rec_off + n * row_chunk(r, n, c->rows) * sizeof(rf_smd_rec);
     if (bytes > r->smd_cap) {
       void *q = NULL;
       if (rf_dev_alloc(&q, bytes)) return -1;
@@ -186,31 +207,89 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
   return r->vd_item_slot < 0 ? -1 : 0;
 }
 
-/* Logsumexp, log-softmax: the oracle into the persistent buffer, then every variant's output
- * (float32, f16 or bf16: log_device.h reads both types exactly and decides a 16-bit output by
- * the host's rule) against it, all in one launch (log_device.h: variant i's records from
- * recs + i * rows, as rows_from_records reads them). NULL or the harness failure. */
-static const char *log_launch(rf_runner *r, const pending *ps, const batch_case *bc) {
-  const rf_case *c = bc->c;
-  char msg[256];
-  rf_lgd_row *info = r->smd_dev;
-  rf_lgd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
-  rf_lgd_variant *vs = rf_host_buf_get(&r->vd_rowj, r->vd_n * sizeof *vs);
-  if (!vs) return "out of host memory for the device log-op judge's parameters";
-  for (size_t i = 0; i < r->vd_n; i++) {
-    const rf_lsr_params prm = {rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan)),
-                               rf_judge_log_model()->log_ulps};
-    vs[i] = (rf_lgd_variant){rf_arena_dev(&r->arena, ps[i].out_slot[0]),
-                             (uint32_t)ps[i].v->out_dtype, 0, prm};
+/* One chunk of a row op, rows r0 .. r0 + m - 1 of every variant, judged into recs (variant i's
+ * m records from recs + i * m; softmax_device.h, log_device.h): the row kernels use a row's
+ * index only to address the row, so the chunk is the case seen through offset pointers (the
+ * input, each variant's output, the oracle's y and facts), and one chunk of all the rows is
+ * the whole case's launch. Softmax's vs or the log ops' lv hold every variant's part for the
+ * whole case and are offset here. 0 or the launch error. */
+static int chunk_launch(rf_runner *r, const rf_case *c, const void *x, rf_smd_variant *vs,
+                        rf_lgd_variant *lv, void *info, double *y, uint32_t r0, uint32_t m,
+                        rf_smd_rec *recs) {
+  const size_t n = r->vd_n, row_out = c->op == RF_OP_LOGSUMEXP ? 1 : c->cols;
+  const char *xr = (const char *)x + (size_t)r0 * c->cols * rf_dtype_bytes(c->dtype);
+  for (size_t i = 0; i < n; i++) {   /* the chunk's parts after the case's, in the same buffer */
+    const size_t off = (size_t)r0 * row_out * rf_dtype_bytes(r->vd_ps[i].v->out_dtype);
+    if (vs) {
+      vs[n + i] = vs[i];
+      vs[n + i].got = (const char *)vs[i].got + off;
+    } else {
+      lv[n + i] = lv[i];
+      lv[n + i].got = (const char *)lv[i].got + off;
+    }
   }
-  /* the oracle, then every variant's judge (a block or a wave a row by shape) */
-  int e = rf_lgd_case_launch(bc->dev_x, (uint32_t)c->dtype, vs, (uint32_t)r->vd_n, info, c->rows,
-                             c->cols, c->op == RF_OP_LOGSUMEXP, (uint32_t)r->verdict_plant, recs,
-                             NULL);
+  if (!vs)
+    return rf_lgd_judge_launch(xr, (uint32_t)c->dtype, lv + n, (uint32_t)n,
+                               (const rf_lgd_row *)info + r0, m, c->cols,
+                               c->op == RF_OP_LOGSUMEXP, (uint32_t)r->verdict_plant, recs, NULL);
+  return rf_smd_judge_launch(xr, vs + n, (uint32_t)n, y + (size_t)r0 * c->cols,
+                             (const rf_smd_row *)info + r0, m, c->cols,
+                             (uint32_t)r->verdict_plant, recs, NULL);
+}
+
+/* Row ops: the oracle of the case's input into the persistent buffer (softmax: y and each
+ * row's facts; the log ops: the facts), then every variant's output against it a chunk of rows
+ * at a time (row_chunk), each chunk's records folded into the variants' summaries
+ * (row_summary.h), which alone come back. Every variant's bound parameters as the host judge
+ * makes them (judge.c, judge_log.c); a 16-bit output is decided by the host's rule for it.
+ * NULL or the harness failure. */
+static const char *rows_launch(rf_runner *r) {
+  const pending *ps = r->vd_ps;
+  const batch_case *bc = ps[0].bc;
+  const rf_case *c = bc->c;
+  const int log = is_log_op(c->op);
+  const size_t n = r->vd_n;
+  const char *failed = log ? "harness failure: the device log-op judge's launch failed"
+                           : "harness failure: the device softmax judge's launch failed";
+  /* twice the variants: the case's parts, then the chunk's (chunk_launch) */
+  void *parts = rf_host_buf_get(&r->vd_rowj, 2 * n * (log ? sizeof(rf_lgd_variant)
+                                                          : sizeof(rf_smd_variant)));
+  if (!parts) return "out of host memory for the device row judge's parameters";
+  rf_smd_variant *vs = log ? NULL : parts;
+  rf_lgd_variant *lv = log ? parts : NULL;
+  for (size_t i = 0; i < n; i++) {
+    const void *got = rf_arena_dev(&r->arena, ps[i].out_slot[0]);
+    const rf_smr_params p = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
+    if (log) {
+      lv[i] = (rf_lgd_variant){got, (uint32_t)ps[i].v->out_dtype, 0,
+                               (rf_lsr_params){p, rf_judge_log_model()->log_ulps}};
+      continue;
+    }
+    vs[i].got = got;
+    vs[i].p = p;
+    vs[i].io = (rf_smd_io){(uint32_t)c->dtype, (uint32_t)ps[i].v->out_dtype, 0, 0};
+    /* as judge.c */
+    rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);
+  }
+  double *y = log ? NULL : r->smd_dev;
+  void *info = log ? r->smd_dev : (void *)(y + rf_case_elems(c));
+  rf_smd_rec *recs = (rf_smd_rec *)((char *)r->smd_dev + r->smd_rec_off);
+  rf_rs_summary *sums = rf_arena_dev(&r->arena, r->smd_rec_slot);
+  int e = log ? rf_lgd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, info, NULL)
+              : rf_smd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, y, info,
+                                     NULL);
+  /* No element: no record to fold (no output either: rf_runner_row_scope, rows_from_records). */
+  const uint32_t k = row_chunk(r, n, c->rows);
+  for (uint32_t r0 = 0; !e && rf_case_elems(c) && r0 < c->rows; r0 += k) {
+    const uint32_t m = c->rows - r0 < k ? c->rows - r0 : k;
+    e = chunk_launch(r, c, bc->dev_x, vs, lv, info, y, r0, m, recs);
+    if (!e) e = rf_rs_fold_launch(recs, (uint32_t)n, m, r0, sums, NULL);
+  }
+  char msg[256];
   if (!e) e = rf_dev_last_error();
-  if (e || rf_dev_sim_take_status(msg, sizeof msg))
-    return "harness failure: the device log-op judge's launch failed";
-  r->stats.log_device_cases++;
+  if (e || rf_dev_sim_take_status(msg, sizeof msg)) return failed;
+  if (log) r->stats.log_device_cases++;
+  else r->stats.softmax_device_cases++;
   return NULL;
 }
 
@@ -229,33 +308,7 @@ const char *rf_runner_verdict_launch(rf_runner *r) {
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device verdict kernel's launch failed";
-  if (r->smd_rec_slot < 0) return NULL;
-  /* Row ops: the oracle on the case's input, then each variant's output against it. */
-  const pending *ps = r->vd_ps;
-  const batch_case *bc = ps[0].bc;
-  const rf_case *c = bc->c;
-  if (is_log_op(c->op)) return log_launch(r, ps, bc);
-  double *y = r->smd_dev;
-  rf_smd_row *info = (rf_smd_row *)(y + rf_case_elems(c));
-  rf_smd_rec *recs = rf_arena_dev(&r->arena, r->smd_rec_slot);
-  /* Every variant in one launch (softmax_device.h): variant i's records from recs + i * rows. */
-  rf_smd_variant *vs = rf_host_buf_get(&r->vd_rowj, r->vd_n * sizeof *vs);
-  if (!vs) return "out of host memory for the device softmax judge's parameters";
-  for (size_t i = 0; i < r->vd_n; i++) {
-    vs[i].got = rf_arena_dev(&r->arena, ps[i].out_slot[0]);
-    vs[i].p = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
-    vs[i].io = (rf_smd_io){(uint32_t)c->dtype, (uint32_t)ps[i].v->out_dtype, 0, 0};
-    /* as judge.c */
-    rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);
-  }
-  /* the oracle, then every variant's judge (a block or a wave a row by shape) */
-  e = rf_smd_case_launch(bc->dev_x, (uint32_t)c->dtype, vs, (uint32_t)r->vd_n, y, info, c->rows,
-                         c->cols, (uint32_t)r->verdict_plant, recs, NULL);
-  if (!e) e = rf_dev_last_error();
-  if (e || rf_dev_sim_take_status(msg, sizeof msg))
-    return "harness failure: the device softmax judge's launch failed";
-  r->stats.softmax_device_cases++;
-  return NULL;
+  return r->smd_rec_slot < 0 ? NULL : rows_launch(r);
 }
 
 /* After the synchronisation: the records and the device oracle's answers (consecutive slots)
@@ -274,42 +327,36 @@ const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t 
 
 enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };
 
-/* Row ops: the result from the variant's row records when every row passed, as
- * rf_judge_softmax and rf_judge_lse keep it (the worst output over the rows, the first among
- * equals); else the host's. */
+/* Row ops: the result from the variant's summary of its rows (row_summary.h) when every row
+ * passed, as rf_judge_softmax and rf_judge_lse keep it (the worst output over the rows, the
+ * first among equals, from a scan above -1); else the host's. */
 static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_record *rec,
                              rf_result *out, rf_host_reason *why) {
   if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) {
     *why = RF_HOST_REPEAT;
     return FROM_HOST;
   }
-  const rf_op op = p->bc->c->op;
-  const uint32_t rows = p->bc->c->rows, cols = p->bc->c->cols;
   out->verdict = RF_V_PASS;
   out->ratio = 0;
   if (!rf_runner_output_elems(p->bc->c)) return FROM_RECORD;   /* no output, no record (row_scope) */
-  /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
-  const rf_smd_rec *rr = (const rf_smd_rec *)rf_arena_host(&r->arena, r->smd_rec_slot) +
-                         (size_t)(p - r->vd_ps) * rows;
-  out->ratio = -1;
-  for (uint32_t i = 0; i < rows; i++) {
-    if (rr[i].verdict != RF_SMD_PASS) {
-      /* undecided: the host path says which kind (rf_runner_host_tally) */
-      *why = rr[i].verdict == RF_SMD_WRONG ? RF_HOST_ROW_WRONG
-           : rr[i].verdict == RF_SMD_NONFINITE ? RF_HOST_ROW_NONFINITE : RF_HOST_ROW_HOST_DOUBLE;
-      return FROM_HOST;
-    }
-    if (rr[i].ratio > out->ratio) {
-      out->ratio = rr[i].ratio;
-      out->err = rr[i].err;
-      out->bound = rr[i].bound;
-      out->got = rr[i].got;
-      out->want = rr[i].want;
-      out->got_index = out->want_index =
-          (op == RF_OP_LOGSUMEXP ? (long long)i : (long long)i * cols) + rr[i].col;
-    }
+  const rf_rs_summary *sm = (const rf_rs_summary *)rf_arena_host(&r->arena, r->smd_rec_slot) +
+                            (p - r->vd_ps);
+  if (sm->bad_row != RF_RS_NONE) {
+    /* undecided: the host path says which kind (rf_runner_host_tally) */
+    *why = sm->bad_verdict == RF_SMD_WRONG ? RF_HOST_ROW_WRONG
+         : sm->bad_verdict == RF_SMD_NONFINITE ? RF_HOST_ROW_NONFINITE : RF_HOST_ROW_HOST_DOUBLE;
+    return FROM_HOST;
   }
-  if (out->ratio < 0) out->ratio = 0;
+  if (sm->worst_row == RF_RS_NONE) return FROM_RECORD;   /* no ratio above -1: ratio 0 */
+  const rf_smd_rec *w = &sm->worst;   /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
+  out->ratio = w->ratio < 0 ? 0 : w->ratio;
+  out->err = w->err;
+  out->bound = w->bound;
+  out->got = w->got;
+  out->want = w->want;
+  out->got_index = out->want_index =
+      (p->bc->c->op == RF_OP_LOGSUMEXP ? (long long)sm->worst_row
+                                       : (long long)sm->worst_row * p->bc->c->cols) + w->col;
   return FROM_RECORD;
 }
 

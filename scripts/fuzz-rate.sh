@@ -8,26 +8,34 @@
 # its stages (generate, oracle, upload, launch, sync, download, judge, host re-checks; the
 # background thread's time and the waits for it) and how many answers and verdicts the
 # device made.
-#   scripts/fuzz-rate.sh [--build DIR] [--time S]      (defaults: build-cuda, 30 s)
+#   scripts/fuzz-rate.sh [--build DIR] [--time S] [--caps LIST]
+#   (defaults: build-cuda, 30 s, every run; LIST: a comma list of the runs default, 4096,
+#   4096-threshold, default-sync-recheck)
 # Env: FUZZ_RATE_EXTRA="..." more libFuzzer flags; REDFUZZ_* as the fuzz target reads them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD=build-cuda; TIME=30
+BUILD=build-cuda; TIME=30; CAPS=default,4096,4096-threshold,default-sync-recheck
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$2; shift 2;;
     --time) TIME=$2; shift 2;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0;;
+    --caps) CAPS=$2; shift 2;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0;;
     *) echo "fuzz-rate.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
 [[ "$TIME" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz-rate.sh: --time: '$TIME' is not a positive number of seconds" >&2; exit 2; }
+runs=(default 4096 4096-threshold default-sync-recheck)
+for c in ${CAPS//,/ }; do
+  [[ " ${runs[*]} " == *" $c "* ]] || { echo "fuzz-rate.sh: --caps: '$c' is not one of ${runs[*]}" >&2; exit 2; }
+done
+[ -n "${CAPS//,/}" ] || { echo "fuzz-rate.sh: --caps: empty (one or more of ${runs[*]})" >&2; exit 2; }
 FUZZ=$BUILD/fuzz/redfuzz_fuzz
 [ -x "$FUZZ" ] || { echo "fuzz-rate.sh: $FUZZ not built (configure with -DREDFUZZ_FUZZER=ON)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for caps in default 4096 4096-threshold default-sync-recheck; do
+for caps in ${CAPS//,/ }; do
   rm -rf "$work/corpus"; mkdir -p "$work/corpus" "$work/artifacts"
   log="$work/fuzz-$caps.log"
   env_caps=()
@@ -47,7 +55,7 @@ for caps in default 4096 4096-threshold default-sync-recheck; do
   secs=$(grep -aoE '^stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -n 1)
   printf 'caps %-12s %s executions/s (%s executions in %ss; libFuzzer exit %s)\n' "$caps" \
     "${secs:-?}" "${execs:-?}" "$TIME" "$rc"
-  grep -aE '^redfuzz fuzz: (size cap|profile|launches per execution|time per execution|background re-check|exact answers|verdicts made|softmax cases)' "$log" | sed 's/^/    /' || true
+  grep -aE '^redfuzz fuzz: (size cap|profile|launches per execution|time per execution|background re-check|exact answers|verdicts made|softmax cases|log-op cases|host path|no variant)' "$log" | sed 's/^/    /' || true
   if [ "$rc" -ne 0 ]; then
     status=1
     echo "    libFuzzer stopped early (a finding or a crash); its last lines:"

@@ -16,20 +16,23 @@
 #     softmax, logsumexp and logsoftmax 256x4096, each with the runner's time per case by
 #     stage; 2^20 and the row ops also with the host judge (REDFUZZ_DEVICE_VERDICT=0), to see
 #     what the device verdicts save;
-#  5. scripts/throughput.sh as it is (sum there includes sum/atomic).
+#  5. scripts/throughput.sh as it is (sum there includes sum/atomic);
+#  6. row ops of more rows than a judge launch takes: device == host verdicts, chunks of 4099
+#     rows == one chunk (kernels/row_summary.h).
 #   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR] [--steps LIST]
 #   (defaults: build-cuda, 30, out/gpu12, every step; LIST: comma list of step numbers)
-#   Env: GFP_BIG (default 2^20): the big size (a dry run on the simulator: GFP_BIG=2^16).
+#   Env: GFP_BIG (default 2^20): the big size (a dry run on the simulator: GFP_BIG=2^16);
+#   GFP_MANY_ROWS (default 65537x3,131073x2,70000x40): step 6's row-op shapes of many rows.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-BUILD=build-cuda; TIME=30; OUT=out/gpu12; STEPS=1,2,3,4,5
+BUILD=build-cuda; TIME=30; OUT=out/gpu12; STEPS=1,2,3,4,5,6
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) BUILD=$2; shift 2;;
     --time) TIME=$2; shift 2;;
     --out) OUT=$2; shift 2;;
     --steps) STEPS=$2; shift 2;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0;;
     *) echo "gpu-fast-path.sh: unknown option '$1' (see --help)" >&2; exit 2;;
   esac
 done
@@ -37,10 +40,13 @@ RF=$BUILD/fuzz/redfuzz
 [ -x "$RF" ] || { echo "gpu-fast-path.sh: $RF not built" >&2; exit 2; }
 mkdir -p "$OUT"
 status=0
-[[ "$STEPS" =~ ^[1-5](,[1-5])*$ ]] || { echo "gpu-fast-path.sh: --steps: '$STEPS' is not a comma list of steps 1..5" >&2; exit 2; }
+[[ "$STEPS" =~ ^[1-6](,[1-6])*$ ]] || { echo "gpu-fast-path.sh: --steps: '$STEPS' is not a comma list of steps 1..6" >&2; exit 2; }
 want() { [[ ",$STEPS," == *",$1,"* ]]; }
 BIG=${GFP_BIG:-2^20}
+MANY_ROWS=${GFP_MANY_ROWS:-65537x3,131073x2,70000x40}
 export CUDA_MODULE_LOADING=EAGER
+# A row-op result line without the figures that come from the oracle that made it (steps 2, 6).
+strip_sm() { grep -a '^{' "$1" | sed -E 's/"(ms|error|bound|ratio|got|want)":[^,]*,//g'; }
 
 if want 1; then
 echo "== 1. device oracle == host oracle on every boundary-sweep input ($(date +%T))"
@@ -105,7 +111,6 @@ grep -aE '^verdicts made on the device|harness failure' "$OUT/verdict-recheck.tx
 # Softmax and the log ops judged on the device (oracle and element checks there) against the
 # host path: the same verdicts (the worst element's figures come from the device oracle: not
 # compared).
-strip_sm() { grep -a '^{' "$1" | sed -E 's/"(ms|error|bound|ratio|got|want)":[^,]*,//g'; }
 for ops in softmax logsoftmax,logsumexp; do
   tag=${ops%%,*}
   SM=(sweep --op "$ops" --dtype f32,f16,bf16 --mutants --json --quiet --dist all --shape 1x1,2x31,4x33,3x257,8x1024,16x4099,256x4096
@@ -166,6 +171,37 @@ fi
 if want 5; then
 echo "== 5. scripts/throughput.sh (every op, n = 4096 and $BIG, softmax 4x1024 and 256x4096) ($(date +%T))"
 bash scripts/throughput.sh --build "$BUILD" 2>&1 | tee "$OUT/throughput.txt" | sed 's/^/   /'
+fi
+if want 6; then
+echo "== 6. row ops of many rows judged on the device a chunk at a time ($(date +%T))"
+# Row ops of more rows than one judge launch takes (kernels/row_summary.h): judged on the
+# device a chunk at a time (REDFUZZ_ROW_CHUNK=4099 forces many chunks; the default takes the
+# rows whose records fit 64 MiB), the same verdicts as the host judge, and the same results,
+# worst element included, as one chunk of every row.
+MR=(sweep --op softmax,logsumexp,logsoftmax --dtype f32,bf16 --mutants --json --quiet
+    --dist uniform,near-overflow,nan-sprinkled,all-neg-inf,ties --shape "$MANY_ROWS" --seed 1)
+REDFUZZ_DEVICE_VERDICT=0 "$RF" "${MR[@]}" > "$OUT/many-rows-host.txt" 2> "$OUT/many-rows-host.err"
+for k in default 4099 2147483648; do
+  env $( [ $k = default ] || echo REDFUZZ_ROW_CHUNK=$k ) REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_DEVICE_GEN=1 \
+    REDFUZZ_VERDICT_RECHECK=0 "$RF" "${MR[@]}" > "$OUT/many-rows-$k.txt" 2> "$OUT/many-rows-$k.err"
+done
+strip_sm "$OUT/many-rows-host.txt" > "$OUT/many-rows-host.keep"
+strip_sm "$OUT/many-rows-default.txt" > "$OUT/many-rows-default.keep"
+notime() { grep -a '^{' "$1" | sed -E 's/"ms":[^,]*,//g'; }
+n=$(wc -l < "$OUT/many-rows-host.keep")
+if [ "$n" -gt 0 ] && cmp -s "$OUT/many-rows-host.keep" "$OUT/many-rows-default.keep"; then
+  echo "   many rows: identical verdicts host vs device judge: $n results"
+else
+  differ=$(diff "$OUT/many-rows-host.keep" "$OUT/many-rows-default.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
+  echo "   many rows: verdicts differ ($n host results) for: $(echo $differ)"
+  if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's verdict DIFFERS"; fi
+fi
+if cmp -s <(notime "$OUT/many-rows-4099.txt") <(notime "$OUT/many-rows-2147483648.txt"); then
+  echo "   many rows: chunks of 4099 rows give exactly one chunk's results: $(notime "$OUT/many-rows-4099.txt" | wc -l) results"
+else
+  status=1; echo "   many rows: chunks of 4099 rows and one chunk DIFFER"
+fi
+grep -aE '^host path|cases judged on the device|^launches per case' "$OUT/many-rows-default.txt" | sed 's/^/   default chunk: /'
 fi
 echo "== done ($(date +%T)); logs in $OUT"
 exit $status
