@@ -196,10 +196,16 @@ else
   echo "   many rows: verdicts differ ($n host results) for: $(echo $differ)"
   if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's verdict DIFFERS"; fi
 fi
-if cmp -s <(notime "$OUT/many-rows-4099.txt") <(notime "$OUT/many-rows-2147483648.txt"); then
-  echo "   many rows: chunks of 4099 rows give exactly one chunk's results: $(notime "$OUT/many-rows-4099.txt" | wc -l) results"
+notime "$OUT/many-rows-4099.txt" > "$OUT/many-rows-4099.keep"
+notime "$OUT/many-rows-2147483648.txt" > "$OUT/many-rows-whole.keep"
+n=$(wc -l < "$OUT/many-rows-4099.keep")
+if [ "$n" -gt 0 ] && cmp -s "$OUT/many-rows-4099.keep" "$OUT/many-rows-whole.keep"; then
+  echo "   many rows: chunks of 4099 rows give exactly one chunk's results: $n results"
 else
-  status=1; echo "   many rows: chunks of 4099 rows and one chunk DIFFER"
+  # As in step 2: only a mutant whose race makes its output vary from run to run may differ.
+  differ=$(diff "$OUT/many-rows-4099.keep" "$OUT/many-rows-whole.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
+  echo "   many rows: chunks of 4099 rows and one chunk differ ($n results) for: $(echo $differ)"
+  if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's result DIFFERS"; fi
 fi
 grep -aE '^host path|cases judged on the device|^launches per case' "$OUT/many-rows-default.txt" | sed 's/^/   default chunk: /'
 fi
