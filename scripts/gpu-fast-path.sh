@@ -45,6 +45,15 @@ want() { [[ ",$STEPS," == *",$1,"* ]]; }
 BIG=${GFP_BIG:-2^20}
 MANY_ROWS=${GFP_MANY_ROWS:-65537x3,131073x2,70000x40}
 export CUDA_MODULE_LOADING=EAGER
+# same LABEL A B: the kept result lines A and B must be identical, or differ only for mutants
+# (their bugs are races whose results vary between runs on a GPU); else status 1.
+same() {
+  local n differ; n=$(wc -l < "$2")
+  if [ "$n" -gt 0 ] && cmp -s "$2" "$3"; then echo "   $1: identical: $n results"; return; fi
+  differ=$(diff "$2" "$3" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
+  echo "   $1: differ ($n results) for: $(echo $differ)"
+  if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's result DIFFERS"; fi
+}
 # A row-op result line without the figures that come from the oracle that made it (steps 2, 6).
 strip_sm() { grep -a '^{' "$1" | sed -E 's/"(ms|error|bound|ratio|got|want)":[^,]*,//g'; }
 
@@ -118,14 +127,7 @@ for ops in softmax logsoftmax,logsumexp; do
   REDFUZZ_DEVICE_VERDICT=0 "$RF" "${SM[@]}" > "$OUT/$tag-host.txt" 2> "$OUT/$tag-host.err"
   REDFUZZ_DEVICE_VERDICT=1 REDFUZZ_DEVICE_GEN=1 REDFUZZ_VERDICT_RECHECK=0 "$RF" "${SM[@]}" > "$OUT/$tag-device.txt" 2> "$OUT/$tag-device.err"
   strip_sm "$OUT/$tag-host.txt" > "$OUT/$tag-host.keep"; strip_sm "$OUT/$tag-device.txt" > "$OUT/$tag-device.keep"
-  n=$(wc -l < "$OUT/$tag-host.keep")
-  if [ "$n" -gt 0 ] && cmp -s "$OUT/$tag-host.keep" "$OUT/$tag-device.keep"; then
-    echo "   $ops: identical verdicts host vs device judge: $n results"
-  else
-    differ=$(diff "$OUT/$tag-host.keep" "$OUT/$tag-device.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
-    echo "   $ops: verdicts differ ($n host results) for: $(echo $differ)"
-    if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's verdict DIFFERS"; fi
-  fi
+  same "$ops, verdicts host vs device judge" "$OUT/$tag-host.keep" "$OUT/$tag-device.keep"
   grep -aE '^verdicts made on the device|^softmax cases judged|^log-op cases judged' "$OUT/$tag-device.txt" | sed 's/^/   /'
 done
 fi
@@ -188,25 +190,10 @@ done
 strip_sm "$OUT/many-rows-host.txt" > "$OUT/many-rows-host.keep"
 strip_sm "$OUT/many-rows-default.txt" > "$OUT/many-rows-default.keep"
 notime() { grep -a '^{' "$1" | sed -E 's/"ms":[^,]*,//g'; }
-n=$(wc -l < "$OUT/many-rows-host.keep")
-if [ "$n" -gt 0 ] && cmp -s "$OUT/many-rows-host.keep" "$OUT/many-rows-default.keep"; then
-  echo "   many rows: identical verdicts host vs device judge: $n results"
-else
-  differ=$(diff "$OUT/many-rows-host.keep" "$OUT/many-rows-default.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
-  echo "   many rows: verdicts differ ($n host results) for: $(echo $differ)"
-  if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's verdict DIFFERS"; fi
-fi
+same "many rows, verdicts host vs device judge" "$OUT/many-rows-host.keep" "$OUT/many-rows-default.keep"
 notime "$OUT/many-rows-4099.txt" > "$OUT/many-rows-4099.keep"
 notime "$OUT/many-rows-2147483648.txt" > "$OUT/many-rows-whole.keep"
-n=$(wc -l < "$OUT/many-rows-4099.keep")
-if [ "$n" -gt 0 ] && cmp -s "$OUT/many-rows-4099.keep" "$OUT/many-rows-whole.keep"; then
-  echo "   many rows: chunks of 4099 rows give exactly one chunk's results: $n results"
-else
-  # As in step 2: only a mutant whose race makes its output vary from run to run may differ.
-  differ=$(diff "$OUT/many-rows-4099.keep" "$OUT/many-rows-whole.keep" | grep -aoE '"variant":"[^"]*"' | sort -u | cut -d'"' -f4)
-  echo "   many rows: chunks of 4099 rows and one chunk differ ($n results) for: $(echo $differ)"
-  if [ "$n" -eq 0 ] || echo "$differ" | grep -qv '/mut-'; then status=1; echo "   a correct variant's result DIFFERS"; fi
-fi
+same "many rows, chunks of 4099 rows vs one chunk" "$OUT/many-rows-4099.keep" "$OUT/many-rows-whole.keep"
 grep -aE '^host path|cases judged on the device|^launches per case' "$OUT/many-rows-default.txt" | sed 's/^/   default chunk: /'
 fi
 echo "== done ($(date +%T)); logs in $OUT"
