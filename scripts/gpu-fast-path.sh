@@ -143,11 +143,14 @@ fi
 
 if want 4; then
 echo "== 4. throughput, verified runs/s ($(date +%T))"
-# 256 cases each (4 distributions x 64 seeds): with the 1-in-64 host re-check the last sampled
-# case's re-check is waited for at the end of the sweep, which a 64-case sweep mostly measures.
+# 768 cases each (12 distributions x 64 seeds), the third session's count: with the 1-in-64
+# host re-check the last sampled case's re-check is waited for at the end of the sweep, which a
+# short sweep mostly measures (eighth session, 2^20: 256 cases gave max 16,161 and argmax
+# 13,535 runs/s, 768 cases 26,566 and 21,323; docs/RESULTS.md).
+SWEEP_DISTS=uniform,ones,negative,sorted,wide,alternating,index-weighted,equal-max,spike,shifted-rows,ties,signed-zero
 tp() {   # label, sweep arguments...
   local label=$1; shift
-  local out; out=$("$RF" sweep --quiet --dist uniform,ones,negative,sorted --seed 1..64 "$@" 2>&1)
+  local out; out=$("$RF" sweep --quiet --dist "$SWEEP_DISTS" --seed 1..64 "$@" 2>&1)
   printf '   %-34s %s\n' "$label" "$(echo "$out" | grep -o '[0-9]* verified runs/s')"
   echo "$out" | grep -E '^time per case|^background|^exact answers|^verdicts made|^softmax oracle|^log-op oracle|cases judged on the device' | sed 's/^/      /'
 }
