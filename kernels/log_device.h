@@ -95,7 +95,9 @@ typedef struct {
 int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs, uint32_t nv,
                         const rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,
                         uint32_t plant, rf_lgd_rec *out, void *stream);
-/* The oracle and the judge of one case (what the runner calls): rf_lgd_oracle_launch then
+/* The oracle and the judge of one case in one launch each (the runner's launches for a case
+ * of one chunk: run/runner_verdict.c calls the two itself, the judge a chunk of rows at a
+ * time): rf_lgd_oracle_launch then
  * rf_lgd_judge_launch, each with the team RF_ROW_TEAM_AUTO picks for the shape. */
 int rf_lgd_case_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs, uint32_t nv,
                        rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,

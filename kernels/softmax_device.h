@@ -96,7 +96,9 @@ typedef struct {
 int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv, const double *y,
                         const rf_smd_row *info, uint32_t rows, uint32_t cols, uint32_t plant,
                         rf_smd_rec *out, void *stream);
-/* The oracle and the judge of one case (what the runner calls): rf_smd_oracle_launch then
+/* The oracle and the judge of one case in one launch each (the runner's launches for a case
+ * of one chunk: run/runner_verdict.c calls the two itself, the judge a chunk of rows at a
+ * time): rf_smd_oracle_launch then
  * rf_smd_judge_launch, each with the team RF_ROW_TEAM_AUTO picks for the shape; every
  * variant's io.x_dtype must be x_dtype (1 otherwise). */
 int rf_smd_case_launch(const void *x, uint32_t x_dtype, const rf_smd_variant *vs, uint32_t nv,

@@ -1,7 +1,8 @@
 /* GPU time of the row ops' device judge by shape and team (kernels/row_team.h): for softmax
  * and log-softmax, the oracle and the judge of NV variants as a block a row (two launches),
  * as a wave a row (two launches, the judge's grid over rows x variants), and as the case
- * launch (rf_smd_case_launch, rf_lgd_case_launch: what the runner calls). Microseconds of
+ * launch (rf_smd_case_launch, rf_lgd_case_launch: the runner's launches for a case of one
+ * chunk of rows). Microseconds of
  * device time a case (rf_dev_timer, the mean of REPS), so the runner's choice of team can be
  * made from figures. Figures only, no thresholds.
  *   bench_row_judge [reps]   (default 50) */

@@ -7,7 +7,8 @@
  * of two variants in one launch (the host oracle's values rounded to the output type, which
  * mostly pass, and the same with one element a row planted off, which mostly fail), are
  * compared with memcmp between the two teams, and with the case launch's (rf_smd_case_launch,
- * rf_lgd_case_launch: what the runner calls, with the team RF_ROW_TEAM_AUTO picks). Every device buffer is filled with a byte
+ * rf_lgd_case_launch: the runner's launches for a case of one chunk, with the team
+ * RF_ROW_TEAM_AUTO picks). Every device buffer is filled with a byte
  * pattern before a launch, so a team that leaves a record or a y unwritten differs; both
  * verdicts must be seen, or the comparison shows nothing. */
 #include <math.h>
