@@ -102,7 +102,7 @@ static inline void prefetch_after(Fiber *next) {
   // constants after the thread's last release (see runner), a race in the instrumented build.
   if (san::tsan) return;
   Engine &e = engine();
-  int step = e.prefetch_step;
+  int step = e.order_step;
   if (!step) return;
   // The record two ahead (its stack pointer is read at the next switch), the stack one ahead.
   // Records are contiguous (next is record next->index): no reload of the records' base.
@@ -218,6 +218,26 @@ __attribute__((always_inline)) static inline uint32_t resumed(Fiber *self) {
 uint32_t suspend(Fiber *self) {
   count_switch();
   transfer(&self->sp, next_runnable());  // no runnable thread: the host decides
+  check_abandoned();
+  return resumed(self);
+}
+
+/* suspend's switch without its search: what transfer does for a started thread, inline. A
+ * thread that has not started (it needs a stack), a switch past the step budget (the timeout
+ * is raised in suspend's count) and a coverage hook (the fold at every switch) take suspend
+ * itself; so do the sanitizer builds, whose arrivals never come here. */
+uint32_t suspend_ordered(Fiber *self, Fiber *next) {
+  Engine &e = engine();
+  Stack *s = next->stack.get();
+  uint64_t n = e.switches.get() + 1;
+  if (san::tsan || san::asan || __builtin_expect(!s || n > e.budget || coverage_hook, 0))
+    return suspend(self);
+  e.switches.set(n);
+  prefetch_after(next);
+  e.current.set(next);
+  __atomic_store_n(&current_view, &next->view, __ATOMIC_RELAXED);
+  e.running_stack.set(s);
+  context_switch(&self->sp, next->sp);
   check_abandoned();
   return resumed(self);
 }
@@ -502,7 +522,7 @@ static std::vector<uint64_t> block_order(uint64_t blocks) {
  * `from` (parallel.cpp), as launch() below sets up its own. */
 void adopt_launch(Engine &to, const Engine &from, size_t shmem) {
   to.schedule = from.schedule;
-  to.prefetch_step = from.prefetch_step;
+  to.order_step = from.order_step;
   to.seed = from.seed;
   to.budget = from.budget;
   to.launch_index = from.launch_index;
@@ -552,9 +572,9 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.nthreads = block.x * block.y * block.z;
   e.wave = static_cast<unsigned>(wave_size);
   e.wave_shift = e.wave == 64 ? 6 : 5;
-  e.prefetch_step = e.schedule == RF_SIM_SCHED_IN_ORDER  ? 1
-                    : e.schedule == RF_SIM_SCHED_REVERSE ? -1
-                                                         : 0;
+  e.order_step = e.schedule == RF_SIM_SCHED_IN_ORDER  ? 1
+                 : e.schedule == RF_SIM_SCHED_REVERSE ? -1
+                                                      : 0;
   e.nwaves = (e.nthreads + e.wave - 1) / e.wave;
   e.invoke = invoke;
   e.pack = pack;

@@ -83,7 +83,10 @@ struct Engine {
   // Launch constants: written by the host before the launch, read by fibers.
   unsigned nthreads = 0, wave = 32, nwaves = 0;
   unsigned wave_shift = 5;  // log2(wave): the wave of a thread without a division
-  int prefetch_step = 0;    // in-order 1, reverse -1, else 0: the thread likely run next
+  /* In-order 1, reverse -1, else 0: in a phase (every thread runnable) the thread run after
+   * thread i is thread i + order_step. The prefetch's guess, and the ordered arrivals' path
+   * (sync_ops.cpp, "Ordered arrivals"). */
+  int order_step = 0;
   void (*invoke)(void *) = nullptr;
   void *pack = nullptr;
   bool in_launch = false;
@@ -160,6 +163,9 @@ void abandon_from_host(int code, const char *fmt, ...) __attribute__((format(pri
  * under ThreadSanitizer, self->sync acquired) and give self's wave-exchange result. */
 uint32_t suspend(Fiber *self);  // self is not runnable: run someone else until it is resumed
 uint32_t yield(Fiber *self);    // self stays runnable: let the schedule choose
+/* suspend(self) where the schedule's next thread is already known to be `next` (in-order or
+ * reverse arrivals of the plain build, sync_ops.cpp): the same switch, without the search. */
+uint32_t suspend_ordered(Fiber *self, Fiber *next);
 
 /* The indices of thread `linear` of the running block, computed from launch constants. */
 rf_sim_uint3 thread_index_of(unsigned linear);

@@ -142,6 +142,16 @@ class RunSet {
     c_[i >> 6].set(static_cast<uint8_t>(c_[i >> 6].get() - 1));
     total_.set(total_.get() - 1);
   }
+  /* remove(i) for a thread known to be in the set (the running thread, at its scheduling
+   * point); returns what is left of its word. */
+  uint64_t remove_member(unsigned i) {
+    unsigned k = i >> 6;
+    uint64_t v = w_[k].get() & ~bit(i);
+    w_[k].set(v);
+    c_[k].set(static_cast<uint8_t>(c_[k].get() - 1));
+    total_.set(total_.get() - 1);
+    return v;
+  }
   int lowest() {  // -1 when empty
     for (unsigned k = lo_.get(), end = hi_.get(); k < end; k++)
       if (uint64_t v = w_[k].get()) {

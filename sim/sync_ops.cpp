@@ -35,6 +35,30 @@ static Fiber *running_fiber(const char *what, const char *file, int line) {
   return f;
 }
 
+/* ---- ordered arrivals ---------------------------------------------------------------- */
+
+/* In-order and reverse, plain build. The running thread is the lowest (in-order) or highest
+ * (reverse) runnable thread: the schedule picked it, and no thread becomes runnable while it
+ * runs (only a barrier's or wave's completion adds threads, and a pick follows it). So when it
+ * arrives, the thread the schedule runs next is its neighbour self + order_step whenever that
+ * one is runnable, which in a phase (every thread runnable) it is; its record lies next to
+ * self's. The switch takes the neighbour's address from self's, not from a search of the run
+ * set: its loads start without waiting for the set's word and a bit search, and the word only
+ * confirms the guess, in a branch the CPU predicts (a switch's time is a chain of dependent
+ * loads: docs/SIMULATOR.md, "Ordered arrivals"). Null when the guess fails (the neighbour has
+ * ended or lies in another word of the set): suspend searches. The same thread as suspend's
+ * search whenever it answers; sim.test_trace_pin pins the interleavings. */
+static inline bool ordered(const Engine &e) {
+  return !san::tsan && !san::asan && e.order_step != 0;
+}
+
+__attribute__((always_inline)) static inline Fiber *leave_ordered(Engine &e, Fiber *self) {
+  unsigned i = self->index;
+  uint64_t rest = e.run.remove_member(i);
+  unsigned j = i + e.order_step;  // -1 wraps: another word
+  return (j >> 6) == (i >> 6) && (rest >> (j & 63) & 1) ? self + e.order_step : nullptr;
+}
+
 /* ---- __syncthreads ------------------------------------------------------------------ */
 
 /* The barrier is split so that an arrival makes no call but the tail call that suspends
@@ -64,6 +88,17 @@ __attribute__((always_inline)) static inline void barrier_arrive(Engine &e, Fibe
   self->site_file.set(file);
   self->site_line.set(line);
   self->wait.set(kAtBarrier);
+  if (ordered(e)) {
+    Fiber *next = leave_ordered(e, self);
+    b.arrived.set(n + 1);
+    if (n + 1 == e.nthreads)
+      barrier_complete(self);
+    else if (next)
+      suspend_ordered(self, next);
+    else
+      suspend(self);
+    return;
+  }
   e.run.remove(self->index);
   if (san::tsan) {
     self->sync.set(b.sync.get());
@@ -174,6 +209,12 @@ __attribute__((always_inline)) static inline uint32_t wave_arrive(Engine &e, Fib
   self->site_file.set(file);
   self->site_line.set(line);
   self->wait.set(kAtWave);
+  if (ordered(e)) {
+    Fiber *next = leave_ordered(e, self);
+    ws.arrived.set(n + 1);
+    if (n + 1 == wave_lanes(e, w)) return wave_complete(self);
+    return next ? suspend_ordered(self, next) : suspend(self);
+  }
   e.run.remove(self->index);
   if (san::tsan) {
     self->sync.set(ws.sync.get());
