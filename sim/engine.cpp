@@ -215,32 +215,14 @@ __attribute__((always_inline)) static inline uint32_t resumed(Fiber *self) {
   return self->xout.get();
 }
 
-uint32_t suspend(Fiber *self) {
+uint32_t suspend_to(Fiber *self, Fiber *next) {
   count_switch();
-  transfer(&self->sp, next_runnable());  // no runnable thread: the host decides
+  transfer(&self->sp, next);  // null: no runnable thread, the host decides
   check_abandoned();
   return resumed(self);
 }
 
-/* suspend's switch without its search: what transfer does for a started thread, inline. A
- * thread that has not started (it needs a stack), a switch past the step budget (the timeout
- * is raised in suspend's count) and a coverage hook (the fold at every switch) take suspend
- * itself; so do the sanitizer builds, whose arrivals never come here. */
-uint32_t suspend_ordered(Fiber *self, Fiber *next) {
-  Engine &e = engine();
-  Stack *s = next->stack.get();
-  uint64_t n = e.switches.get() + 1;
-  if (san::tsan || san::asan || __builtin_expect(!s || n > e.budget || coverage_hook, 0))
-    return suspend(self);
-  e.switches.set(n);
-  prefetch_after(next);
-  e.current.set(next);
-  __atomic_store_n(&current_view, &next->view, __ATOMIC_RELAXED);
-  e.running_stack.set(s);
-  context_switch(&self->sp, next->sp);
-  check_abandoned();
-  return resumed(self);
-}
+uint32_t suspend(Fiber *self) { return suspend_to(self, next_runnable()); }
 
 uint32_t yield(Fiber *self) {
   Fiber *next = next_runnable();

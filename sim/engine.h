@@ -165,7 +165,7 @@ uint32_t suspend(Fiber *self);  // self is not runnable: run someone else until 
 uint32_t yield(Fiber *self);    // self stays runnable: let the schedule choose
 /* suspend(self) where the schedule's next thread is already known to be `next` (in-order or
  * reverse arrivals of the plain build, sync_ops.cpp): the same switch, without the search. */
-uint32_t suspend_ordered(Fiber *self, Fiber *next);
+uint32_t suspend_to(Fiber *self, Fiber *next);
 
 /* The indices of thread `linear` of the running block, computed from launch constants. */
 rf_sim_uint3 thread_index_of(unsigned linear);

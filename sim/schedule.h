@@ -135,20 +135,13 @@ class RunSet {
     c_[k].set(static_cast<uint8_t>(c_[k].get() + c));
     total_.set(total_.get() + c);
   }
-  void remove(unsigned i) {
+  /* Returns what is left of i's word (the ordered arrivals' next thread is there). */
+  uint64_t remove(unsigned i) {
     uint64_t v = word(i).get();
-    if (!(v & bit(i))) return;
-    word(i).set(v & ~bit(i));
+    if (!(v & bit(i))) return v;
+    v &= ~bit(i);
+    word(i).set(v);
     c_[i >> 6].set(static_cast<uint8_t>(c_[i >> 6].get() - 1));
-    total_.set(total_.get() - 1);
-  }
-  /* remove(i) for a thread known to be in the set (the running thread, at its scheduling
-   * point); returns what is left of its word. */
-  uint64_t remove_member(unsigned i) {
-    unsigned k = i >> 6;
-    uint64_t v = w_[k].get() & ~bit(i);
-    w_[k].set(v);
-    c_[k].set(static_cast<uint8_t>(c_[k].get() - 1));
     total_.set(total_.get() - 1);
     return v;
   }

@@ -54,7 +54,7 @@ static inline bool ordered(const Engine &e) {
 
 __attribute__((always_inline)) static inline Fiber *leave_ordered(Engine &e, Fiber *self) {
   unsigned i = self->index;
-  uint64_t rest = e.run.remove_member(i);
+  uint64_t rest = e.run.remove(i);
   unsigned j = i + e.order_step;  // -1 wraps: another word
   return (j >> 6) == (i >> 6) && (rest >> (j & 63) & 1) ? self + e.order_step : nullptr;
 }
@@ -94,7 +94,7 @@ __attribute__((always_inline)) static inline void barrier_arrive(Engine &e, Fibe
     if (n + 1 == e.nthreads)
       barrier_complete(self);
     else if (next)
-      suspend_ordered(self, next);
+      suspend_to(self, next);
     else
       suspend(self);
     return;
@@ -213,7 +213,7 @@ __attribute__((always_inline)) static inline uint32_t wave_arrive(Engine &e, Fib
     Fiber *next = leave_ordered(e, self);
     ws.arrived.set(n + 1);
     if (n + 1 == wave_lanes(e, w)) return wave_complete(self);
-    return next ? suspend_ordered(self, next) : suspend(self);
+    return next ? suspend_to(self, next) : suspend(self);
   }
   e.run.remove(self->index);
   if (san::tsan) {
