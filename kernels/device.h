@@ -84,6 +84,9 @@ enum { RF_DEV_STATUS_OK = 0, RF_DEV_STATUS_DIVERGENT_BARRIER = 1, RF_DEV_STATUS_
        RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5,
        RF_DEV_STATUS_CRASH = 6 };
 int rf_dev_sim_take_status(char *msg, size_t len);
+/* Simulator's fuzz build: 1 = the next launches add no kernel coverage, 0 = they do again
+ * (rf_sim_quiet_coverage; no-op elsewhere). */
+void rf_dev_sim_quiet_coverage(int quiet);
 /* Simulator: 1 when its fast intrinsics stand for NVIDIA's (REDFUZZ_SIM_TARGET=nvidia), 0 for
  * AMD gfx1201 (the default) and on every other backend. */
 int rf_dev_sim_target_nvidia(void);

@@ -248,6 +248,14 @@ extern "C" void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave) {
 #endif
 }
 
+extern "C" void rf_dev_sim_quiet_coverage(int quiet) {
+#if defined(RF_SIM)
+  rf_sim_quiet_coverage(quiet);
+#else
+  (void)quiet;
+#endif
+}
+
 extern "C" void rf_dev_sim_set_target_nvidia(int nvidia) {
 #if defined(RF_SIM)
   rf_sim_set_target(nvidia ? RF_SIM_TARGET_NVIDIA : RF_SIM_TARGET_GFX1201);

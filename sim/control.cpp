@@ -43,6 +43,10 @@ const char *rf_sim_status_name(int code) {
   return nullptr;
 }
 
+void rf_sim_quiet_coverage(int quiet) {
+  if (rf_sim::coverage_quiet) rf_sim::coverage_quiet(quiet != 0);
+}
+
 void rf_sim_set_step_budget(uint64_t switches) { rf_sim::engine().budget = switches; }
 
 /* Set by the runner from REDFUZZ_SIM_TARGET, which the edges read and validate

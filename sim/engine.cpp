@@ -22,6 +22,7 @@ int wave_size = 32;
 Engine the_engine;
 __thread Engine *this_engine = &the_engine;
 void (*coverage_hook)(CoveragePhase) = nullptr;
+void (*coverage_quiet)(bool) = nullptr;
 bool coverage_counters = false;
 
 // Happens-before edges with the host: the host releases host_to_kernel after preparing a

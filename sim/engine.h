@@ -144,6 +144,10 @@ __attribute__((always_inline)) inline Engine &engine() { return *this_engine; }
  * the launch ends. Null, and never called, in every other build. */
 enum CoveragePhase { kCoverageBegin, kCoverageSegment, kCoverageEnd };
 extern void (*coverage_hook)(CoveragePhase phase);
+/* Defined with the folding, null elsewhere: quiet(true) makes the following launches add no
+ * kernel coverage (no hook while they run; every counter as before them once quiet(false)
+ * ends the stretch). rf_sim_quiet_coverage, for the determinism repeat (run/runner.c). */
+extern void (*coverage_quiet)(bool quiet);
 /* True in the fuzz build when the kernels have SanitizerCoverage counters (with or without
  * the hook): one global array per module, so blocks never run on several threads. */
 extern bool coverage_counters;

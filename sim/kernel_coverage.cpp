@@ -266,6 +266,27 @@ __attribute__((target("avx2"))) void on_launch_avx2(CoveragePhase phase) {
 }
 #endif
 
+/* A stretch of launches that adds no coverage (the determinism repeat: run/runner.c): the
+ * counters are kept aside and the hook is removed, so the launches run as in a build without
+ * coverage (their switches fold nothing); at its end the counters are put back, which drops
+ * whatever the stretch counted (kernel edges and the launch functions' host code alike). */
+std::vector<uint8_t> kept;
+void (*kept_hook)(CoveragePhase);
+bool quiet;
+
+void set_quiet(bool on) {
+  if (on == quiet) return;
+  quiet = on;
+  if (on) {
+    kept.assign(counters, counters + ncounters);
+    kept_hook = coverage_hook;
+    coverage_hook = nullptr;
+  } else {
+    memcpy(counters, kept.data(), ncounters);
+    coverage_hook = kept_hook;
+  }
+}
+
 /* Function ranges from the PC table: one (PC, flags) pair per counter, in the same order,
  * flags bit 0 marking a function's entry block. Without a usable table, one range. */
 void index_functions() {
@@ -291,6 +312,9 @@ struct Install {
     // =baseline: no AVX2 folds even where the CPU has it (sim.coverage_fold.baseline).
     if (!__start___sancov_cntrs || __stop___sancov_cntrs <= __start___sancov_cntrs) return;
     coverage_counters = true;  // folded or not, they are global: blocks stay sequential
+    counters = __start___sancov_cntrs;
+    ncounters = static_cast<size_t>(__stop___sancov_cntrs - __start___sancov_cntrs);
+    coverage_quiet = set_quiet;
     const char *fold = getenv("REDFUZZ_COVERAGE_FOLD");
     if (fold && strcmp(fold, "0") == 0) return;
     if (fold && strcmp(fold, "reference") == 0) coverage_reference_fold = true;
@@ -298,8 +322,6 @@ struct Install {
     __builtin_cpu_init();
     bool avx2 = __builtin_cpu_supports("avx2") && !(fold && strcmp(fold, "baseline") == 0);
 #endif
-    counters = __start___sancov_cntrs;
-    ncounters = static_cast<size_t>(__stop___sancov_cntrs - __start___sancov_cntrs);
     peak.assign(ncounters, 0);
     index_functions();
     coverage_hook = on_launch;

@@ -50,6 +50,14 @@ int rf_sim_take_status(char *msg, size_t len);
 /* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob", "crash"; NULL when unknown. */
 const char *rf_sim_status_name(int code);
 
+/* Kernel coverage (the fuzz build's SanitizerCoverage counters, sim/kernel_coverage.cpp):
+ * 1 makes the following launches add none (they run without the per-switch fold, and every
+ * counter is as before them once 0 is passed); 0 (the default) counts them again. What they
+ * compute, their schedule and their status are the same either way. No-op in other builds.
+ * The runner makes a deterministic variant's repeat quiet (docs/SIMULATOR.md, "The
+ * determinism repeat adds no coverage"). */
+void rf_sim_quiet_coverage(int quiet);
+
 /* Watchdog: a launch that switches between GPU threads more than this many times ends with
  * RF_SIM_TIMEOUT (default 1 << 28, about a few seconds). A thread that loops forever
  * without reaching a barrier or wave operation cannot be preempted and is not caught. */

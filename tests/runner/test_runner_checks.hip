@@ -1,13 +1,17 @@
 /* The runner's checkers each catch the bug they claim to: planted variants, registered at
  * run time, that leave the output unwritten, write past it, give different bits on a second
  * run, fail to launch, or miss the exact answer by one ulp, or write past a large scratch
- * buffer; and a correct planted variant passes -- alone and all in one batch. Compiled through kernels/port.h like any kernel. */
+ * buffer; and a correct planted variant passes -- alone and all in one batch. On the
+ * simulator, a deterministic variant's repeat (and only it) runs with kernel coverage quiet. Compiled through kernels/port.h like any kernel. */
 #include <math.h>
 #include <string.h>
 #include "kernels/port.h"
 #include "redfuzz/variant.h"
 #include "run/runner.h"
 #include "rf_test.h"
+#if defined(RF_SIM)
+#include "sim/engine.h"
+#endif
 
 /* One thread sums sequentially (exactly the plan "chain n") and writes out[0..k). */
 __global__ void seq_sum(const float *x, unsigned long long n, float *out, int extra_words,
@@ -55,6 +59,19 @@ static int l_scratch_oob(const rf_launch_args *a) {
   return launch_k(a, 0, 0, 0, 1);
 }
 
+#if defined(RF_SIM)
+/* Records, launch by launch, whether the runner had made kernel coverage quiet
+ * (rf_sim_quiet_coverage; the fuzz build's folding is not linked here, so the test stands in
+ * for it). */
+static int quiet_now, quiet_seen[4], quiet_launches;
+static void record_quiet(bool q) { quiet_now = q; }
+static int l_quiet_probe(const rf_launch_args *a) {
+  if (quiet_launches < 4) quiet_seen[quiet_launches] = quiet_now;
+  quiet_launches++;
+  return launch_k(a, 0, 0, 0, 1);
+}
+#endif
+
 #define PLANT_S(var, nm, det, fn, scratch) \
   static const rf_variant var = {nm, RF_OP_SUM, det, 1, "planted", "any", cfg_any, scratch, \
                                  chain_plan, fn, 0}
@@ -67,6 +84,10 @@ PLANT(v_bad, "sum/test-bad-launch", 1, l_bad_launch);
 PLANT(v_flip, "sum/test-flip-zero", 1, l_flip_zero);
 PLANT_S(v_scratch_oob, "sum/test-scratch-oob", 1, l_scratch_oob, big_scratch);
 PLANT_S(v_huge_scratch, "sum/test-huge-scratch", 1, l_correct, huge_scratch);
+#if defined(RF_SIM)
+PLANT(v_quiet_probe, "sum/test-quiet-probe", 1, l_quiet_probe);
+PLANT(v_quiet_probe_nd, "sum/test-quiet-probe-nd", 0, l_quiet_probe);
+#endif
 
 static int only_plants(const rf_variant *v, void *ctx) {
   (void)ctx;
@@ -139,6 +160,22 @@ int main(void) {
           CHECK_MSG(all[i].verdict == want[w].v, "batch: %s gave %s, expected %s", want[w].name,
                     rf_verdict_name(all[i].verdict), rf_verdict_name(want[w].v));
   }
+#if defined(RF_SIM)
+  /* The determinism repeat adds no kernel coverage: run 0 counts, run 1 is quiet, and the
+   * runner ends the quiet stretch with it; a variant declared nondeterministic runs once,
+   * counted. */
+  CHECK(rf_variant_register(&v_quiet_probe) == 0 && rf_variant_register(&v_quiet_probe_nd) == 0);
+  rf_sim::coverage_quiet = record_quiet;
+  CHECK(run_one(r, "sum/test-quiet-probe", 33, RF_DIST_ONES, &res) == RF_V_PASS);
+  CHECK_MSG(quiet_launches == 2 && !quiet_seen[0] && quiet_seen[1] && !quiet_now,
+            "launches %d, quiet at each: %d %d, after: %d", quiet_launches, quiet_seen[0],
+            quiet_seen[1], quiet_now);
+  quiet_launches = 0;
+  CHECK(run_one(r, "sum/test-quiet-probe-nd", 33, RF_DIST_ONES, &res) == RF_V_PASS);
+  CHECK_MSG(quiet_launches == 1 && !quiet_seen[0] && !quiet_now, "nondeterministic: launches %d, quiet %d",
+            quiet_launches, quiet_seen[0]);
+  rf_sim::coverage_quiet = nullptr;
+#endif
   /* n = 0: the correct plant writes 0 and passes. */
   CHECK(run_one(r, "sum/test-correct", 0, RF_DIST_ONES, &res) == RF_V_PASS);
   /* A launch far beyond what the simulator can run is refused, not left to time out. */

@@ -6,7 +6,8 @@
  * that host code's counts around launches are kept; and that the block folds give, counter
  * for counter, what the reference byte loops give over a sequence of launches whose stretches
  * reach device functions late (after the hot range has formed), with host code in between
- * (the planted failure there: the plain counters differ from the reference). */
+ * (the planted failure there: the plain counters differ from the reference); and that a
+ * quiet stretch of launches (the determinism repeat) leaves every counter as it was. */
 #include <stdint.h>
 #include "sim/engine.h"
 #include "sim_test_util.h"
@@ -123,6 +124,7 @@ static size_t differing(const std::vector<uint8_t> &a, const std::vector<uint8_t
 
 int main() {
   CHECK_MSG(rf_sim::coverage_hook != nullptr, "the counter folding is not installed");
+  auto hook0 = rf_sim::coverage_hook;
   const unsigned threads = 256, blocks = 4;
   int *out = dev_alloc<int>(threads * blocks);
   int *scratch = dev_alloc<int>(threads * blocks * kSteps);
@@ -170,6 +172,44 @@ int main() {
             "late_helper: entry count %u, %zu counters (want > 32)", reference[late.lo], late.hi - late.lo);
   CHECK_MSG(differing(fast, reference) == 0, "block folds: %zu of %zu counters differ from the reference",
             differing(fast, reference), reference.size());
+
+  // A quiet stretch (rf_sim_quiet_coverage: the determinism repeat) adds nothing: a launch
+  // that reaches edges the counters have not seen (loop_kernel's) and host code leave every
+  // counter as it was, while the launch computes what it computes and runs without the hook;
+  // counting resumes after it. (Planted failures: counters not put back, or the hook kept.)
+  // (Only the counters of what the stretch runs are compared: this test's own host code,
+  // instrumented too, runs around the stretch.)
+  clear_counters();
+  hipLaunchKernelGGL(once_kernel, dim3(blocks), dim3(threads), 0, 0, out);
+  host_step();
+  auto watched = [&] {
+    std::vector<uint8_t> w(__start___sancov_cntrs + loop.lo, __start___sancov_cntrs + loop.hi);
+    w.insert(w.end(), __start___sancov_cntrs + host.lo, __start___sancov_cntrs + host.hi);
+    w.insert(w.end(), __start___sancov_cntrs + once.lo, __start___sancov_cntrs + once.hi);
+    return w;
+  };
+  std::vector<uint8_t> before = watched();
+  CHECK(max_in(loop) == 0 && __start___sancov_cntrs[host.lo] == 1);
+  rf_sim_quiet_coverage(1);
+  CHECK_MSG(rf_sim::coverage_hook == nullptr, "a quiet stretch still folds at every switch");
+  host_step();
+  hipMemset(out, 0, threads * blocks * sizeof(int));
+  hipLaunchKernelGGL(loop_kernel, dim3(blocks), dim3(threads), 0, 0, out, 40);
+  hipLaunchKernelGGL(once_kernel, dim3(1), dim3(threads), 0, 0, out + threads * (blocks - 1));
+  rf_sim_quiet_coverage(0);
+  std::vector<uint8_t> after = watched();
+  CHECK_MSG(differing(after, before) == 0, "a quiet stretch changed %zu of its functions' counters",
+            differing(after, before));
+  int want = 0;
+  for (int i = 0; i < 40; i++) want += i % 3 != 0 ? i : 0;
+  std::vector<int> got(threads * blocks);
+  hipMemcpy(got.data(), out, got.size() * sizeof(int), hipMemcpyDeviceToHost);
+  CHECK_MSG(got[0] == want && got.back() == 1, "quiet launches: out[0] %d (want %d), out[last] %d (want 1)",
+            got[0], want, got.back());
+  CHECK(rf_sim::coverage_hook == hook0);
+  hipLaunchKernelGGL(loop_kernel, dim3(blocks), dim3(threads), 0, 0, out, 40);
+  CHECK_MSG(max_in(loop) == m40, "after the quiet stretch: loop_kernel's largest counter %u, want %u",
+            max_in(loop), m40);
 
   // The planted failure: without the folding the wrapped total hides the edge.
   auto hook = rf_sim::coverage_hook;
