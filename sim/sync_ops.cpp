@@ -52,9 +52,18 @@ static inline bool ordered(const Engine &e) {
   return !san::tsan && !san::asan && e.order_step != 0;
 }
 
-__attribute__((always_inline)) static inline Fiber *leave_ordered(Engine &e, Fiber *self) {
+/* Self leaves the run set at a barrier or wave operation; under ThreadSanitizer it releases
+ * what it did to `sync`, the barrier generation's or the wave operation's. Returns the thread
+ * to run next when the ordered path knows it (above), else null: suspend searches. */
+__attribute__((always_inline)) static inline Fiber *leave(Engine &e, Fiber *self,
+                                                          uintptr_t sync) {
   unsigned i = self->index;
   uint64_t rest = e.run.remove(i);
+  if (san::tsan) {
+    self->sync.set(sync);
+    san::release(sync);
+  }
+  if (!ordered(e)) return nullptr;
   unsigned j = i + e.order_step;  // -1 wraps: another word
   return (j >> 6) == (i >> 6) && (rest >> (j & 63) & 1) ? self + e.order_step : nullptr;
 }
@@ -88,25 +97,12 @@ __attribute__((always_inline)) static inline void barrier_arrive(Engine &e, Fibe
   self->site_file.set(file);
   self->site_line.set(line);
   self->wait.set(kAtBarrier);
-  if (ordered(e)) {
-    Fiber *next = leave_ordered(e, self);
-    b.arrived.set(n + 1);
-    if (n + 1 == e.nthreads)
-      barrier_complete(self);
-    else if (next)
-      suspend_to(self, next);
-    else
-      suspend(self);
-    return;
-  }
-  e.run.remove(self->index);
-  if (san::tsan) {
-    self->sync.set(b.sync.get());
-    san::release(self->sync.get());
-  }
+  Fiber *next = leave(e, self, b.sync.get());
   b.arrived.set(n + 1);
   if (n + 1 == e.nthreads)
     barrier_complete(self);
+  else if (next)
+    suspend_to(self, next);
   else
     suspend(self);
 }
@@ -209,20 +205,10 @@ __attribute__((always_inline)) static inline uint32_t wave_arrive(Engine &e, Fib
   self->site_file.set(file);
   self->site_line.set(line);
   self->wait.set(kAtWave);
-  if (ordered(e)) {
-    Fiber *next = leave_ordered(e, self);
-    ws.arrived.set(n + 1);
-    if (n + 1 == wave_lanes(e, w)) return wave_complete(self);
-    return next ? suspend_to(self, next) : suspend(self);
-  }
-  e.run.remove(self->index);
-  if (san::tsan) {
-    self->sync.set(ws.sync.get());
-    san::release(self->sync.get());
-  }
+  Fiber *next = leave(e, self, ws.sync.get());
   ws.arrived.set(n + 1);
   if (n + 1 == wave_lanes(e, w)) return wave_complete(self);
-  return suspend(self);
+  return next ? suspend_to(self, next) : suspend(self);
 }
 
 /* An arrival whose site's line or file-name pointer differs from the collective's first. */
