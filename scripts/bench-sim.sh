@@ -6,7 +6,8 @@
 # REDFUZZ_SIM_THREADS (default 2) parallel blocks, one right after the other (wall time, best
 # of runs; the CPU time per run and one thread's best CPU time beside it), then the floor
 # under them: the bare switch on the simulator's stacks (tests/sim/bench_switch.cpp, plain
-# build). An argument runs only the workloads whose name contains it. Figures only, no
+# build). An argument runs only the workloads whose name contains it; REDFUZZ_SIM_SCHEDULE=2
+# measures under the random schedule (0-3 as RF_SIM_SCHED_*, default 0). Figures only, no
 # thresholds.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -515,7 +515,7 @@ void adopt_launch(Engine &to, const Engine &from, size_t shmem) {
   to.nwaves = from.nwaves;
   to.invoke = from.invoke;
   to.pack = from.pack;
-  to.run.set_size(to.nthreads);
+  to.run.set_size(to.nthreads, to.schedule == RF_SIM_SCHED_RANDOM);
   to.running_stack.set(&to.host_stack);
   to.fibers.set(to.slot_sets[0]);
   prepare_records(0, to.nthreads);
@@ -561,7 +561,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   e.nwaves = (e.nthreads + e.wave - 1) / e.wave;
   e.invoke = invoke;
   e.pack = pack;
-  e.run.set_size(e.nthreads);
+  e.run.set_size(e.nthreads, e.schedule == RF_SIM_SCHED_RANDOM);  // random draws by rank
   void *host_identity = san::current_fiber();  // written only when it changes (see above)
   if (e.host_stack.tsan != host_identity) e.host_stack.tsan = host_identity;
   e.running_stack.set(&e.host_stack);

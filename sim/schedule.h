@@ -6,6 +6,14 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+/* The runnable set keeps its counts' prefix sums in vectors where SSE2 is, except under
+ * ThreadSanitizer, where the set's fields are atomics and a vector access is not one. */
+#if defined(__SSE2__) && !(defined(RF_TSAN) && RF_TSAN)
+#include <emmintrin.h>
+#define RF_SIM_RUNSET_PREFIX 1
+#else
+#define RF_SIM_RUNSET_PREFIX 0
+#endif
 
 namespace rf_sim {
 
@@ -98,7 +106,12 @@ inline unsigned select_bit(uint64_t v, unsigned n) {
  * without a pass over the emptied words at every switch (a block of 1024 threads has 16). */
 class RunSet {
  public:
-  void set_size(unsigned n) { words_ = (n + 63) / 64; }  // per launch, before any block
+  /* Per launch, before any block. ranked: nth will be asked (the random schedule's draws),
+   * so the counts' prefix sums are kept; the other schedules never pay for them. */
+  void set_size(unsigned n, bool ranked) {
+    words_ = (n + 63) / 64;
+    ranked_ = RF_SIM_RUNSET_PREFIX && ranked;
+  }
   void fill(unsigned n) {                                // threads [0, n) runnable
     for (unsigned k = 0; k < words_; k++) {
       unsigned lo = k * 64;
@@ -109,6 +122,17 @@ class RunSet {
     total_.set(n < words_ * 64 ? n : words_ * 64);
     lo_.set(0);
     hi_.set(words_);
+#if RF_SIM_RUNSET_PREFIX
+    if (!ranked_) return;
+    // Lanes past the launch's words hold the total: a count change below moves them too.
+    alignas(16) uint16_t through[16];
+    for (unsigned k = 0, sum = 0; k < 16; k++) {
+      if (k < words_) sum += c_[k].get();
+      through[k] = static_cast<uint16_t>(sum);
+    }
+    prefix_[0] = _mm_load_si128(reinterpret_cast<const __m128i *>(through));
+    prefix_[1] = _mm_load_si128(reinterpret_cast<const __m128i *>(through + 8));
+#endif
   }
   void add(unsigned i) {
     uint64_t v = word(i).get();
@@ -119,6 +143,7 @@ class RunSet {
     if (k >= hi_.get()) hi_.set(k + 1);
     c_[i >> 6].set(static_cast<uint8_t>(c_[i >> 6].get() + 1));
     total_.set(total_.get() + 1);
+    if (ranked_) prefix_add(k, 1);
   }
   /* Adds [i, i + n), which lies inside one word (a wave's lanes: 32 or 64 from a multiple of
    * the wave size), with one update of the word and its counts: a completing wave re-adds
@@ -134,16 +159,20 @@ class RunSet {
     if (k >= hi_.get()) hi_.set(k + 1);
     c_[k].set(static_cast<uint8_t>(c_[k].get() + c));
     total_.set(total_.get() + c);
+    if (ranked_) prefix_add(k, static_cast<int>(c));
   }
   /* Returns what is left of i's word (the ordered arrivals' next thread is there). */
   uint64_t remove(unsigned i) {
     uint64_t v = word(i).get();
     if (!(v & bit(i))) return v;
-    v &= ~bit(i);
-    word(i).set(v);
-    c_[i >> 6].set(static_cast<uint8_t>(c_[i >> 6].get() - 1));
-    total_.set(total_.get() - 1);
-    return v;
+    if (ranked_) prefix_add(i >> 6, -1);
+    return remove_member(i, v);
+  }
+  /* remove() in a set that is not ranked (the in-order and reverse schedules' arrivals, the
+   * hottest path there is): no test of `ranked`. */
+  uint64_t remove_unranked(unsigned i) {
+    uint64_t v = word(i).get();
+    return v & bit(i) ? remove_member(i, v) : v;
   }
   int lowest() {  // -1 when empty
     for (unsigned k = lo_.get(), end = hi_.get(); k < end; k++)
@@ -173,24 +202,53 @@ class RunSet {
     return -1;
   }
   unsigned count() const { return total_.get(); }
-  /* The n-th runnable thread in ascending order. The word holding it is found from the
-   * nearer end of [lo_, hi_): a draw in the upper half counts down from the top, where it is
-   * the (total - 1 - n)-th from the highest (half the words passed on average, a quarter of
-   * a 1024-thread block's 16). The same thread either way. */
+  /* The n-th runnable thread in ascending order (-1 past the end): the word holding it, then
+   * the bit inside the word. */
   int nth(unsigned n) const {
+    if (n >= total_.get()) return -1;
+    unsigned k = word_of(&n);
+    return static_cast<int>(k * 64 + select_bit(w_[k].get(), n));
+  }
+  /* The word holding the n-th member, *n made its rank inside that word: the first word
+   * whose prefix sum exceeds n, one compare of the two prefix vectors (branch-free). The
+   * scan below stops after a number of words that changes at every draw of the random
+   * schedule; its mispredicted exits made nth 32 % of bench_sim's random-schedule softmax
+   * at block 1024 and 8.6 % of a campaign's time (perf; docs/SIMULATOR.md "The fuzz
+   * campaign"). Without `ranked` (set_size), the scan. Computing the prefix sums at the draw
+   * instead measured no faster: their load waited for the count the arrival had just stored. */
+  unsigned word_of(unsigned *n) const {
+#if RF_SIM_RUNSET_PREFIX
+    if (!ranked_) return word_of_scan(n);
+    const __m128i want = _mm_set1_epi16(static_cast<short>(*n));
+    unsigned above = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(
+        _mm_cmpgt_epi16(prefix_[0], want), _mm_cmpgt_epi16(prefix_[1], want))));
+    unsigned k = static_cast<unsigned>(__builtin_ctz(above));
+    // Members before word k: its prefix sum less its own count.
+    *n -= reinterpret_cast<const uint16_t *>(prefix_)[k] - c_[k].get();
+    return k;
+#else
+    return word_of_scan(n);
+#endif
+  }
+  /* The same word by a scan from the nearer end of [lo_, hi_): a draw in the upper half
+   * counts down from the top, where it is the (total - 1 - n)-th from the highest. The
+   * ThreadSanitizer build's search, and the reference the vector one is tested against. */
+  unsigned word_of_scan(unsigned *n) const {
     unsigned total = total_.get();
-    if (n >= total) return -1;
-    if (2 * n < total) {
+    if (2 * *n < total) {
       for (unsigned k = lo_.get();; k++) {
         unsigned c = c_[k].get();
-        if (n < c) return static_cast<int>(k * 64 + select_bit(w_[k].get(), n));
-        n -= c;
+        if (*n < c) return k;
+        *n -= c;
       }
     }
-    unsigned m = total - 1 - n;  // members above the one sought
+    unsigned m = total - 1 - *n;  // members above the one sought
     for (unsigned k = hi_.get();;) {
       unsigned c = c_[--k].get();
-      if (m < c) return static_cast<int>(k * 64 + select_bit(w_[k].get(), c - 1 - m));
+      if (m < c) {
+        *n = c - 1 - m;
+        return k;
+      }
       m -= c;
     }
   }
@@ -198,11 +256,37 @@ class RunSet {
  private:
   Relaxed<uint64_t> &word(unsigned i) { return w_[i >> 6]; }
   static uint64_t bit(unsigned i) { return uint64_t{1} << (i & 63); }
+  uint64_t remove_member(unsigned i, uint64_t v) {
+    v &= ~bit(i);
+    word(i).set(v);
+    c_[i >> 6].set(static_cast<uint8_t>(c_[i >> 6].get() - 1));
+    total_.set(total_.get() - 1);
+    return v;
+  }
+  /* The prefix sums gain `delta` from word k on (lanes k..15). */
+  void prefix_add(unsigned k, int delta) {
+#if RF_SIM_RUNSET_PREFIX
+    const __m128i from = _mm_set1_epi16(static_cast<short>(k) - 1);
+    const __m128i d = _mm_set1_epi16(static_cast<short>(delta));
+    const __m128i lanes0 = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m128i lanes1 = _mm_setr_epi16(8, 9, 10, 11, 12, 13, 14, 15);
+    prefix_[0] = _mm_add_epi16(prefix_[0], _mm_and_si128(_mm_cmpgt_epi16(lanes0, from), d));
+    prefix_[1] = _mm_add_epi16(prefix_[1], _mm_and_si128(_mm_cmpgt_epi16(lanes1, from), d));
+#else
+    (void)k, (void)delta;
+#endif
+  }
+  static_assert(kMaxBlockThreads / 64 == 16, "the prefix sums are two vectors of 8 words");
   Relaxed<uint64_t> w_[kMaxBlockThreads / 64];
   Relaxed<uint8_t> c_[kMaxBlockThreads / 64];
   Relaxed<unsigned> total_;
   Relaxed<unsigned> lo_, hi_;  // every word outside [lo_, hi_) is empty
   unsigned words_ = 0;
+  bool ranked_ = false;
+#if RF_SIM_RUNSET_PREFIX
+  // Last: the other fields keep their places (and cache lines) in the engine.
+  __m128i prefix_[2] = {};  // 16-bit lanes: the members of words 0..k, k = 0-7 and 8-15
+#endif
 };
 
 /* The random schedule's pick: a uniform draw among the runnable threads. */

@@ -58,12 +58,15 @@ static inline bool ordered(const Engine &e) {
 __attribute__((always_inline)) static inline Fiber *leave(Engine &e, Fiber *self,
                                                           uintptr_t sync) {
   unsigned i = self->index;
-  uint64_t rest = e.run.remove(i);
-  if (san::tsan) {
-    self->sync.set(sync);
-    san::release(sync);
+  if (!ordered(e)) {
+    e.run.remove(i);
+    if (san::tsan) {
+      self->sync.set(sync);
+      san::release(sync);
+    }
+    return nullptr;
   }
-  if (!ordered(e)) return nullptr;
+  uint64_t rest = e.run.remove_unranked(i);  // never the random schedule
   unsigned j = i + e.order_step;  // -1 wraps: another word
   return (j >> 6) == (i >> 6) && (rest >> (j & 63) & 1) ? self + e.order_step : nullptr;
 }

@@ -1,6 +1,8 @@
 /* Simulator throughput (run by scripts/bench-sim.sh; not a test): a grid-stride + LDS-tree
  * sum at n = 2^16 with block 256, and a block-per-row softmax at 64 x 1024, in elements per
- * second of the whole launch sequence. Prints figures only. */
+ * second of the whole launch sequence. Prints figures only. Environment: REDFUZZ_SIM_THREADS
+ * (parallel blocks of the second figure, default 2), REDFUZZ_SIM_SCHEDULE (0-3, default 0:
+ * in-order). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,12 +103,17 @@ static double process_cpu_seconds() { return cpu_seconds(CLOCK_PROCESS_CPUTIME_I
  * the machine's load (the figure earlier versions of this benchmark printed). */
 static double best_thread_cpu;
 
+/* REDFUZZ_SIM_SCHEDULE (0-3, RF_SIM_SCHED_*; default in-order): the fuzz campaign draws
+ * all four, and the random one's pick is its own cost at every switch. */
+static int schedule = RF_SIM_SCHED_IN_ORDER;
+static const char *const kScheduleNames[] = {"in-order", "reverse", "random", "wave-skew"};
+
 /* Best wall time of one run of launch() with `threads` simulator threads; *cpu: the
  * process's CPU time per run (all threads), on average. */
 template <typename Launch>
 static double best_run(unsigned threads, Launch launch, uint64_t *switches, double *cpu) {
   rf_sim_set_threads(threads);
-  rf_sim_configure(RF_SIM_SCHED_IN_ORDER, 1, 32);
+  rf_sim_configure(schedule, 1, 32);
   launch();  // warm: fiber stacks, LDS arenas and worker threads exist from here on
   uint64_t switches0 = rf_sim_switch_count();
   int reps = 0;
@@ -158,8 +165,13 @@ int main(int argc, char **argv) {
   if (argc > 1) only = argv[1];
   if (const char *t = getenv("REDFUZZ_SIM_THREADS")) parallel_threads = static_cast<unsigned>(atoi(t));
   if (parallel_threads < 1 || parallel_threads > RF_SIM_MAX_THREADS) parallel_threads = 2;
-  printf("rf-sim benchmark (%s build), schedule in-order, wave 32, wall time, best of runs\n",
-         rf_sim_race_detection() ? "ThreadSanitizer" : "plain");
+  if (const char *t = getenv("REDFUZZ_SIM_SCHEDULE")) schedule = atoi(t);
+  if (schedule < RF_SIM_SCHED_IN_ORDER || schedule > RF_SIM_SCHED_WAVE_SKEW) {
+    fprintf(stderr, "bench_sim: REDFUZZ_SIM_SCHEDULE=%d, allowed 0-3\n", schedule);
+    return 2;
+  }
+  printf("rf-sim benchmark (%s build), schedule %s, wave 32, wall time, best of runs\n",
+         rf_sim_race_detection() ? "ThreadSanitizer" : "plain", kScheduleNames[schedule]);
   const int n = 1 << 16;
   std::vector<float> hx(n);
   for (int i = 0; i < n; i++) hx[i] = static_cast<float>(i % 17) - 8.0f;
