@@ -209,13 +209,17 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   rf_dev_last_error();
   rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   /* The repeat (k = 1) of a deterministic variant must not replay run 0's block order and
-   * interleaving, or an order-dependent result could never show as nondeterministic:
-   * in-order repeats in reverse, every other schedule as random with another seed. */
+   * interleaving, or an order-dependent result could never show as nondeterministic. It runs
+   * in reverse (blocks descending, threads from the highest), or in order after a reverse
+   * run 0: both orders differ from every other schedule's, and they are the simulator's
+   * cheapest (prefetched, ordered arrivals). A random repeat cost ~2.5 times as much per
+   * switch and was most of a campaign's repeat time (docs/SIMULATOR.md, "The repeat in
+   * order"). */
   if (k == 0)
     rf_dev_sim_configure(c->sched, c->seed, c->wave);
   else
-    rf_dev_sim_configure(c->sched == RF_SCHED_IN_ORDER ? RF_SCHED_REVERSE : RF_SCHED_RANDOM,
-                         c->seed ^ 0x9e3779b97f4a7c15ull, c->wave);
+    rf_dev_sim_configure(c->sched == RF_SCHED_REVERSE ? RF_SCHED_IN_ORDER : RF_SCHED_REVERSE,
+                         c->seed, c->wave);
   double t0 = rf_now_ms();
   /* The repeat's kernel coverage is not kept (fuzz build): the same kernels on the same case
    * under a schedule derived from run 0's, whose fold at every switch was ~14 % of an
