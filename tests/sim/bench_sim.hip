@@ -10,6 +10,7 @@
 #include <time.h>
 #include <vector>
 #include "kernels/port.h"
+#include "schedule_names.h"
 
 __global__ void sum_partials(const float *x, float *partial, int n) {
   RF_SHARED(float, s, 1024);
@@ -106,7 +107,6 @@ static double best_thread_cpu;
 /* REDFUZZ_SIM_SCHEDULE (0-3, RF_SIM_SCHED_*; default in-order): the fuzz campaign draws
  * all four, and the random one's pick is its own cost at every switch. */
 static int schedule = RF_SIM_SCHED_IN_ORDER;
-static const char *const kScheduleNames[] = {"in-order", "reverse", "random", "wave-skew"};
 
 /* Best wall time of one run of launch() with `threads` simulator threads; *cpu: the
  * process's CPU time per run (all threads), on average. */

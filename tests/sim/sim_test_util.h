@@ -6,6 +6,7 @@
 #include <vector>
 #include "kernels/port.h"
 #include "rf_test.h"
+#include "schedule_names.h"
 
 template <typename T>
 static T *dev_alloc(size_t n) {
@@ -33,8 +34,6 @@ static const bool rf_sim_test_threads_read = [] {
   if (const char *t = getenv("REDFUZZ_SIM_THREADS")) rf_sim_set_threads(static_cast<unsigned>(atoi(t)));
   return true;
 }();
-
-static const char *const kScheduleNames[] = {"in-order", "reverse", "random", "wave-skew"};
 
 static inline uint32_t float_bits(float f) {
   uint32_t u;
