@@ -65,7 +65,7 @@ static Stack dedicated[san::tsan ? 2 : 1][san::tsan ? kMaxBlockThreads : 1];
 
 static void make_stack(Stack *s, unsigned number) {
   stacks().get(number, &s->lo, &s->size);
-  s->sp = context_make(s->lo + s->size, s->size, runner);
+  s->own.sp = context_make(s->lo + s->size, s->size, runner);
 }
 
 static void *tsan_identity(unsigned set, unsigned member);
@@ -112,7 +112,7 @@ static inline void prefetch_after(Fiber *next) {
   Fiber &f = next[step];
   if (k1 + step < e.nthreads) __builtin_prefetch(&f + step);
   const char *sp =
-      static_cast<const char *>(f.stack.get() ? f.sp : e.free_stacks ? e.free_stacks->sp : nullptr);
+      static_cast<const char *>(f.stack.get() ? f.sp : e.free_stacks ? e.free_stacks->own.sp : nullptr);
   if (!sp) return;
   for (size_t b = 0; b < kPrefetchBytes; b += 64) __builtin_prefetch(sp + b);
 }
@@ -128,14 +128,14 @@ __attribute__((noinline)) static void transfer_any(void **save, Fiber *next) {
   if (!next) {
     next = &e.host;
     target = &e.host_stack;
-    to = target->sp;
+    to = target->own.sp;
   } else if (Stack *s = next->stack.get()) {
     target = s;
     to = next->sp;
   } else {
     target = stack_for(next);
     next->stack.set(target);
-    to = target->sp;
+    to = target->own.sp;
   }
   if (coverage_hook) coverage_hook(kCoverageSegment);
   if (next != &e.host) prefetch_after(next);
@@ -159,24 +159,39 @@ __attribute__((noinline)) static void transfer_any(void **save, Fiber *next) {
   }
 }
 
-/* The same switch. Inline, the common case of the plain build only: to a thread that has
- * started (nearly every switch at a barrier or wave operation), no coverage hook. What
- * transfer_any does then, minus its tests; the rarer cases are a call, so that the inline
- * part holds nothing across a call but the switch itself and the callers keep only their
- * own values in callee-saved registers (fewer pushes and pops, fewer stack lines per
- * switch). sim.test_trace_pin pins the interleavings either path gives. */
+/* The same switch. Inline, the common cases of the plain build only, without a coverage
+ * hook: to a thread that has started (nearly every switch at a barrier or wave operation),
+ * or to one that starts on an idle stack of the pool. What transfer_any does then, minus its
+ * tests; the rarer cases are a call, so that the inline part holds nothing across a call but
+ * the switch itself and the callers keep only their own values in callee-saved registers
+ * (fewer pushes and pops, fewer stack lines per switch). A start inline too: a thread that
+ * hands over to a starting thread then waits with the same frames (park, then the switch)
+ * as one that hands over to a started one, so the return that resumes it is the one the CPU
+ * predicts (docs/SIMULATOR.md, "Thread ends through park"). sim.test_trace_pin pins the
+ * interleavings either path gives. */
 __attribute__((always_inline)) static inline void transfer(void **save, Fiber *next) {
+  Engine &e = engine();
   Stack *s;
-  if (san::tsan || san::asan || !next || !(s = next->stack.get()) || coverage_hook) {
+  void *to;
+  if (san::tsan || san::asan || !next || coverage_hook) {
     transfer_any(save, next);
     return;
   }
-  Engine &e = engine();
+  if ((s = next->stack.get())) {
+    to = next->sp;
+  } else if ((s = e.free_stacks)) {
+    e.free_stacks = s->next_free;
+    next->stack.set(s);
+    to = s->own.sp;
+  } else {
+    transfer_any(save, next);
+    return;
+  }
   prefetch_after(next);
   e.current.set(next);
   __atomic_store_n(&current_view, &next->view, __ATOMIC_RELAXED);
   e.running_stack.set(s);
-  context_switch(save, next->sp);
+  context_switch(save, to);
 }
 
 /* In-order and reverse inline here (the same choice pick_next makes: lowest / highest
@@ -216,11 +231,19 @@ __attribute__((always_inline)) static inline uint32_t resumed(Fiber *self) {
   return self->xout.get();
 }
 
-uint32_t suspend_to(Fiber *self, Fiber *next) {
-  count_switch();
+/* The switch itself, shared by every suspend_to and the runner's end of a thread (runner):
+ * one call site of the switch for all of them, so that the return which resumes a waiting
+ * thread goes where the CPU's return predictor expects. suspend_to reaches it by a tail call
+ * (no frame of its own left between the kernel's call and this one). */
+__attribute__((noinline)) static uint32_t park(Fiber *self, Fiber *next) {
   transfer(&self->sp, next);  // null: no runnable thread, the host decides
   check_abandoned();
   return resumed(self);
+}
+
+uint32_t suspend_to(Fiber *self, Fiber *next) {
+  count_switch();
+  return park(self, next);
 }
 
 uint32_t suspend(Fiber *self) { return suspend_to(self, next_runnable()); }
@@ -328,7 +351,23 @@ static void runner() {
       t = next;
     }
     release_stack(me);
-    transfer(&me->sp, next);
+    if (san::tsan || san::asan) {
+      transfer(&me->own.sp, next);
+      continue;
+    }
+    // Plain build: through park, the very switch a barrier arrival makes. The thread resumed
+    // here waits in park too (at its last barrier), and its first return is then to the call
+    // site the CPU's return predictor holds; from a switch of the runner's own, that return
+    // and the two after it were mispredicted at every thread's end, about an eighth of a
+    // 256-block sum (docs/SIMULATOR.md, "Thread ends through park"). The stack is resumed
+    // the same way when a thread starts on it (transfer). Not a counted switch (the budget
+    // counts barrier and wave switches), as before. The sanitizer builds keep the switch
+    // above: park's resumption would make ThreadSanitizer acquire the record's sync object.
+    try {
+      park(&me->own, next);
+    } catch (const AbortUnwind &) {
+      // Resumed for a thread's start while the launch is being abandoned: run_thread ends it.
+    }
   }
 }
 
@@ -354,14 +393,14 @@ bool fault_in_kernel_here(Fiber **f) {
   Engine &e = engine();
   Stack *s = f->stack.get();
   thread_ended(f);
-  s->sp = context_make(s->lo + s->size, s->size, runner);
+  s->own.sp = context_make(s->lo + s->size, s->size, runner);
   release_stack(s);
   e.current.set(&e.host);
   __atomic_store_n(&current_view, &host_view, __ATOMIC_RELAXED);
   san::switch_to(e.host_stack.tsan);
   e.running_stack.set(&e.host_stack);
   static void *discarded;  // receives the abandoned context, never resumed
-  context_switch(&discarded, e.host_stack.sp);
+  context_switch(&discarded, e.host_stack.own.sp);
   __builtin_unreachable();
 }
 
@@ -443,7 +482,7 @@ bool run_block(uint64_t linear, uint64_t position) {
   e.lds.begin_block();
   san::release(reinterpret_cast<uintptr_t>(&host_to_kernel));
 
-  transfer(&e.host_stack.sp, next_runnable());
+  transfer(&e.host_stack.own.sp, next_runnable());
   // Back on the host: the block ended, was abandoned, or no thread can run.
   if (e.done.get() != e.nthreads && e.abort_code.get() == RF_SIM_OK) {
     char msg[480];
@@ -456,7 +495,7 @@ bool run_block(uint64_t linear, uint64_t position) {
     Fiber &f = e.fiber(i);
     if (f.wait.get() == kDone) continue;
     if (f.stack.get())
-      transfer(&e.host_stack.sp, &f);
+      transfer(&e.host_stack.own.sp, &f);
     else
       thread_ended(&f);
   }

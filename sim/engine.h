@@ -22,16 +22,7 @@ constexpr unsigned kMaxWaves = kMaxBlockThreads / 32;
 
 enum Wait : uint8_t { kRunning = 0, kAtBarrier = 1, kAtWave = 2, kDone = 3 };
 
-/* A fiber stack. Plain and AddressSanitizer builds: a pool, any stack runs any GPU thread,
- * and a thread gets one only when it starts. ThreadSanitizer build: stack i of identity set s
- * runs only thread i of that set's blocks (engine.cpp, "ThreadSanitizer identities"). */
-struct Stack {
-  void *sp = nullptr;  // saved context while no thread runs on it (in its runner loop)
-  char *lo = nullptr;
-  size_t size = 0;
-  Stack *next_free = nullptr;
-  void *tsan = nullptr;  // race-detector identity of what runs on it (the host: per launch)
-};
+struct Stack;
 
 /* One GPU thread of the running block (record i is thread i of every block). The first
  * cache line holds what a switch and a barrier touch. */
@@ -49,6 +40,20 @@ struct alignas(64) Fiber {
   Relaxed<int> xarg;
   Relaxed<uint8_t> xwidth;
   Relaxed<uintptr_t> sync;  // race-detector sync object of what it waits at (TSan build)
+};
+
+/* A fiber stack. Plain and AddressSanitizer builds: a pool, any stack runs any GPU thread,
+ * and a thread gets one only when it starts. ThreadSanitizer build: stack i of identity set s
+ * runs only thread i of that set's blocks (engine.cpp, "ThreadSanitizer identities"). */
+struct Stack {
+  // The stack's own record: own.sp is the context saved while no GPU thread runs on it (its
+  // runner loop's; the host's, for the host stack). The runner suspends through it like a
+  // GPU thread at a barrier (engine.cpp, runner).
+  Fiber own;
+  char *lo = nullptr;
+  size_t size = 0;
+  Stack *next_free = nullptr;
+  void *tsan = nullptr;  // race-detector identity of what runs on it (the host: per launch)
 };
 
 struct BarrierState {

@@ -70,39 +70,38 @@ void Lds::fill_poison(size_t from, size_t to) {
   for (; k < to; k++) arena_[k] = static_cast<char>(pattern[k & 3]);
 }
 
-void *Lds::place(LdsSite *shared, size_t bytes, size_t align, const char *file, int line,
-                 SyncCells &cells) {
+/* The first thread of this block to reach the declaration places it (place, lds.h, for the
+ * others). */
+void *Lds::place_first(LdsSite *shared, size_t bytes, size_t align, const char *file, int line,
+                       SyncCells &cells) {
   uint64_t serial = serial_.get();
   LdsSite::PerWorker *site = &shared->worker[worker_];
-  if (site->block_serial.load(std::memory_order_relaxed) != serial) {
-    // The first thread of this block to reach the declaration places it.
-    size_t a = align < 16 ? 16 : align;
-    size_t logical = align_up(logical_.get(), align) + bytes;
-    if (logical > kLdsLimit)
-      abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
-                       "LDS limit: the declaration at %s:%d (%zu bytes) brings the block to "
-                       "%zu bytes (dynamic %zu), above %zu",
-                       short_path(file), line, bytes, logical, dynamic_, kLdsLimit);
-    size_t off = align_up(top_.get() + kRedzone, a);
-    if (off + bytes + kRedzone > kArenaBytes)
-      abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
-                       "LDS: too many declarations for the simulator's arena at %s:%d",
-                       short_path(file), line);
-    top_.set(off + bytes);
-    logical_.set(logical);
-    san::unpoison(arena_ + off, bytes);
-    size_t filled = filled_.get();
-    if (off + bytes > filled) {
-      fill_poison(off > filled ? off : filled, off + bytes);
-      filled_.set(off + bytes);
-    }
-    // Threads that reach the declaration later see the poison written above.
-    uintptr_t sync = cells.take();
-    san::release(sync);
-    site->sync.store(sync, std::memory_order_relaxed);
-    site->offset.store(static_cast<uint32_t>(off), std::memory_order_relaxed);
-    site->block_serial.store(serial, std::memory_order_relaxed);
+  size_t a = align < 16 ? 16 : align;
+  size_t logical = align_up(logical_.get(), align) + bytes;
+  if (logical > kLdsLimit)
+    abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
+                     "LDS limit: the declaration at %s:%d (%zu bytes) brings the block to "
+                     "%zu bytes (dynamic %zu), above %zu",
+                     short_path(file), line, bytes, logical, dynamic_, kLdsLimit);
+  size_t off = align_up(top_.get() + kRedzone, a);
+  if (off + bytes + kRedzone > kArenaBytes)
+    abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
+                     "LDS: too many declarations for the simulator's arena at %s:%d",
+                     short_path(file), line);
+  top_.set(off + bytes);
+  logical_.set(logical);
+  san::unpoison(arena_ + off, bytes);
+  size_t filled = filled_.get();
+  if (off + bytes > filled) {
+    fill_poison(off > filled ? off : filled, off + bytes);
+    filled_.set(off + bytes);
   }
+  // Threads that reach the declaration later see the poison written above.
+  uintptr_t sync = cells.take();
+  san::release(sync);
+  site->sync.store(sync, std::memory_order_relaxed);
+  site->offset.store(static_cast<uint32_t>(off), std::memory_order_relaxed);
+  site->block_serial.store(serial, std::memory_order_relaxed);
   san::acquire(site->sync.load(std::memory_order_relaxed));
   return arena_ + site->offset.load(std::memory_order_relaxed);
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "relaxed.h"
+#include "sanitizer_hooks.h"
+#include "sim_port.h"
 
 namespace rf_sim {
 
@@ -29,9 +31,18 @@ class Lds {
   /* In a fiber: the declaration's memory in this block; abandons the launch when the block
    * would exceed 64 KiB. */
   void *place(LdsSite *site, size_t bytes, size_t align, const char *file, int line,
-              SyncCells &cells);
+              SyncCells &cells) {
+    // Inline for every thread after the block's first at the declaration (all but one).
+    LdsSite::PerWorker &w = site->worker[worker_];
+    if (__builtin_expect(w.block_serial.load(std::memory_order_relaxed) != serial_.get(), 0))
+      return place_first(site, bytes, align, file, line, cells);
+    san::acquire(w.sync.load(std::memory_order_relaxed));
+    return arena_ + w.offset.load(std::memory_order_relaxed);
+  }
 
  private:
+  void *place_first(LdsSite *site, size_t bytes, size_t align, const char *file, int line,
+                    SyncCells &cells);
   void fill_poison(size_t from, size_t to);
   char *arena_ = nullptr;
   unsigned worker_ = 0;
