@@ -70,14 +70,19 @@ static void make_stack(Stack *s, unsigned number) {
 
 static void *tsan_identity(unsigned set, unsigned member);
 
+/* An idle stack of the pool (plain and AddressSanitizer builds), or null when none is
+ * left; release_stack gives it back. */
+static inline Stack *take_free_stack(Engine &e) {
+  Stack *s = e.free_stacks;
+  if (s) e.free_stacks = s->next_free;
+  return s;
+}
+
 /* An idle stack for thread t, which has not started. */
 static Stack *stack_for(Fiber *t) {
   Engine &e = engine();
   if (san::tsan) return &dedicated[e.identity_set.get()][t->index];  // made by prepare_records
-  if (Stack *s = e.free_stacks) {
-    e.free_stacks = s->next_free;
-    return s;
-  }
+  if (Stack *s = take_free_stack(e)) return s;
   Stack *s = &e.pool[e.stacks_made];
   make_stack(s, e.worker * kMaxBlockThreads + e.stacks_made++);  // numbers apart per worker
   return s;
@@ -111,8 +116,8 @@ static inline void prefetch_after(Fiber *next) {
   if (k1 >= e.nthreads) return;  // past either end (-1 wraps), and so is the one after it
   Fiber &f = next[step];
   if (k1 + step < e.nthreads) __builtin_prefetch(&f + step);
-  const char *sp =
-      static_cast<const char *>(f.stack.get() ? f.sp : e.free_stacks ? e.free_stacks->own.sp : nullptr);
+  const Stack *idle = e.free_stacks;
+  const char *sp = static_cast<const char *>(f.stack.get() ? f.sp : idle ? idle->own.sp : nullptr);
   if (!sp) return;
   for (size_t b = 0; b < kPrefetchBytes; b += 64) __builtin_prefetch(sp + b);
 }
@@ -171,19 +176,17 @@ __attribute__((noinline)) static void transfer_any(void **save, Fiber *next) {
  * interleavings either path gives. */
 __attribute__((always_inline)) static inline void transfer(void **save, Fiber *next) {
   Engine &e = engine();
-  Stack *s;
-  void *to;
-  if (san::tsan || san::asan || !next || coverage_hook) {
-    transfer_any(save, next);
-    return;
+  Stack *s = nullptr;
+  void *to = nullptr;
+  if (!san::tsan && !san::asan && next && !coverage_hook) {
+    if ((s = next->stack.get())) {
+      to = next->sp;
+    } else if ((s = take_free_stack(e))) {
+      next->stack.set(s);
+      to = s->own.sp;
+    }
   }
-  if ((s = next->stack.get())) {
-    to = next->sp;
-  } else if ((s = e.free_stacks)) {
-    e.free_stacks = s->next_free;
-    next->stack.set(s);
-    to = s->own.sp;
-  } else {
+  if (!s) {  // a sanitizer build, the host, the coverage hook, or a stack to make
     transfer_any(save, next);
     return;
   }
