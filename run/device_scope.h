@@ -1,7 +1,6 @@
 /* Which cases the device path makes, solves and judges on GPUs (issue 12), by op and input
- * type alone: the one statement of that scope. The runner's choices add its settings, the
- * size threshold and the row limit (rf_runner_device_oracle_for in runner_device.c,
- * row_device_for in runner_verdict.c). Every op of every type is in it since the fifth
+ * type alone: the one statement of that scope. A case's route adds the settings and the
+ * size threshold (route.c). Every op of every type is in it since the fifth
  * session; the fuzz target's cap on cases outside it (2^16 elements, which the host had to
  * make and judge on every backend) went with the last of them. */
 #ifndef RF_DEVICE_SCOPE_H

@@ -12,14 +12,6 @@
 
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o) {
-  if (!o->host_only && rf_runner_row_device_for(r, c)) {   /* runner_verdict.c */
-    o->sm_device = 1;
-    return;
-  }
-  if (rf_runner_device_oracle_for(r, c)) {   /* made with the batch (runner_device.c) */
-    o->on_device = 1;
-    return;
-  }
   switch (c->op) {
   case RF_OP_SUM:
     rf_xsum_init(&o->xs);
@@ -120,12 +112,6 @@ void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const r
   res->verdict = rf_sum_within(&b, res->err) ? RF_V_PASS : RF_V_WRONG;
   /* Above the probabilistic level but within the bound: worth a look in the study. */
   res->suspicious = res->verdict == RF_V_PASS && res->err > b.probabilistic;
-}
-
-void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,
-                  rf_result *res) {
-  (void)r;   /* the backend's float-atomic model is compile-time policy (backend.h) */
-  rf_judge_sum_exact(&o->xs, &o->facts, plan, rf_backend.sum_model, got, res);
 }
 
 void rf_judge_sum_exact_typed(const rf_xsum *exact, const rf_sum_facts *facts,

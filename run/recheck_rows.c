@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner_internal.h"
+#include "verdict_from.h"
 #include "model/gen.h"
 #include "model/dtype.h"
 
@@ -25,7 +26,6 @@
  * waited for them. */
 #define RF_RECHECK_ROWS_MAX_BYTES ((size_t)256 << 20)
 
-enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };   /* runner_verdict.c's */
 
 typedef struct {
   const rf_variant *v;
@@ -67,7 +67,6 @@ static void sm_run(void *ctx, char *why, size_t len) {
   rf_generate(&j->c, x);
   oracle_answer o;
   memset(&o, 0, sizeof o);
-  o.host_only = 1;
   rf_compute_oracle(h, &j->c, x, j->elems, &o);
   batch_case bc = {.c = &j->c, .x = x, .elems = j->elems, .o = &o, .in_slot = -1, .dev_slot = -1};
   judge_ctx *jc = &h->judges[0];
@@ -119,7 +118,7 @@ int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
   const uint64_t elems = ps[0].bc->elems;
   const uint64_t out_n = rf_runner_output_elems(c);
   size_t k = 0;
-  for (size_t i = 0; i < n; i++) k += how[i] == FROM_RECORD;
+  for (size_t i = 0; i < n; i++) k += how[i] == RF_FROM_RECORD;
   if (!k) return 0;
   if (k * out_n * sizeof(float) > RF_RECHECK_ROWS_MAX_BYTES || rf_arena_fetch(&r->arena))
     return -1;
@@ -135,11 +134,11 @@ int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
   *j = (sm_job){.r = r, .c = *c, .elems = elems, .out_n = out_n, .item = j->item,
                 .outs = j->outs};
   for (size_t i = 0; i < n; i++) {
-    if (how[i] != FROM_RECORD) continue;
+    if (how[i] != RF_FROM_RECORD) continue;
     rf_result host;
     memset(&host, 0, sizeof host);
     if (cheap_checks_fail(r, &ps[i], &host)) {
-      how[i] = DISAGREE;
+      how[i] = RF_FROM_DISAGREE;
       snprintf(dev[i].detail, sizeof dev[i].detail,
                "harness failure: the device verdict record differs from the host judge (host: "
                "%s; from the record: pass)", rf_verdict_name(host.verdict));

@@ -44,6 +44,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_settings defaults;
   if (!set) { rf_settings_default(&defaults); set = &defaults; }
   r->serial = set->serial != 0;
+  r->route = rf_route_policy_make(rf_backend.is_sim, set);
   rf_dev_sim_set_target_nvidia(set->sim_target == RF_TARGET_NVIDIA);
   rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
   rf_dev_sim_set_threads(set->sim_threads ? (unsigned)set->sim_threads : 1u);
@@ -63,7 +64,10 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   return r;
 }
 
-void rf_runner_set_serial(rf_runner *r, int serial) { r->serial = serial; }
+void rf_runner_set_serial(rf_runner *r, int serial) {
+  r->serial = serial;
+  r->route.serial = serial != 0;
+}
 
 const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c) {
   if (c) *c = r->lost_case;
@@ -105,15 +109,6 @@ rf_limits rf_runner_limits(const rf_runner *r) {
 }
 
 /* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
-/* rf_runner_output_elems (runner_internal.h): also the background re-check's copy size. */
-size_t rf_runner_output_elems(const rf_case *c) {
-  switch (c->op) {
-  case RF_OP_SOFTMAX:
-  case RF_OP_LOGSOFTMAX: return (size_t)c->rows * c->cols;
-  case RF_OP_LOGSUMEXP: return c->rows;
-  default: return 1;
-  }
-}
 static size_t out_bytes(const rf_case *c, const rf_variant *v) {
   if (c->op == RF_OP_ARGMAX) return sizeof(rf_argmax_out);
   return rf_runner_output_elems(c) * rf_dtype_bytes(v->out_dtype);
@@ -461,7 +456,9 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
-  host_oom |= rf_runner_verdict_slots(r, bcs, nc, n) < 0;   /* runner_verdict.c */
+  rf_route_verdict verdict = bcs[0].route.verdict;   /* the batch's: its cases' (route.h) */
+  for (size_t i = 1; i < nc; i++) verdict = rf_route_join(verdict, bcs[i].route.verdict);
+  host_oom |= rf_runner_verdict_slots(r, verdict, n) < 0;   /* runner_verdict.c */
   host_oom |= rf_runner_device_slots(r, bcs, nc) < 0;   /* fetched too: before scratch */
   for (size_t i = 0; i < n; i++)
     for (int k = 0; k < ps[i].runs; k++)
@@ -602,6 +599,21 @@ static void host_tally(rf_runner *r, batch_case *bcs, size_t nc, host_mark m0) {
 }
 
 /* ---- entry points ----------------------------------------------------------------------- */
+/* bc's input where its route makes it (the host's now; the device's with the batch), then its
+ * exact answer likewise (judge.c on the host; runner_device.c, runner_verdict.c on the
+ * device). Returns the time the input took. */
+static double solve_case(rf_runner *r, batch_case *bc) {
+  const double t0 = rf_now_ms();
+  if (!bc->dev_gen) rf_generate(bc->c, (float *)bc->x);
+  if (bc->x_in && !bc->dev_gen) rf_dtype_store(bc->c->dtype, bc->x, bc->elems, (void *)bc->x_in);
+  const double t1 = rf_now_ms();
+  memset(bc->o, 0, sizeof *bc->o);
+  if (bc->route.answer == RF_ANSWER_DEVICE_ROWS) bc->o->sm_device = 1;
+  else if (bc->route.answer == RF_ANSWER_DEVICE) bc->o->on_device = 1;
+  else rf_compute_oracle(r, bc->c, bc->x, bc->elems, bc->o);
+  return t1 - t0;
+}
+
 static int check_case(const rf_runner *r, const rf_case *c, char *err, size_t errlen) {
   rf_limits lim = rf_runner_limits(r);
   if (rf_case_validate(c, &lim, err, errlen)) return -1;
@@ -641,36 +653,41 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
   if (check_case(r, c, err, errlen)) return -1;
   uint64_t elems = rf_case_elems(c);
   const host_mark m0 = host_mark_now(r);
-  /* A row op's answer left on the device (runner_verdict.c) serves only the device path. */
+  batch_case bc = {.c = c, .elems = elems, .o = &r->answer, .route = rf_route_decide(&r->route, c)};
+  bc.dev_gen = bc.route.input == RF_INPUT_DEVICE;
+  bc.host_reason = bc.route.host_reason;
+  /* The last case's input and answer serve again, unless a row op's answer was left on the
+   * device (runner_verdict.c) and this case's route does not judge it there. */
   if (!r->have_last || !rf_case_same_input(c, &r->last) ||
-      (r->answer.sm_device && !rf_runner_row_device_for(r, c))) {
+      (r->answer.sm_device && bc.route.answer != RF_ANSWER_DEVICE_ROWS)) {
     float *x = rf_host_buf_get(&r->x, elems * sizeof(float));
     r->have_last = 0;
     if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
-    double t0 = rf_now_ms();
-    const int dev_gen = rf_runner_device_gen_for(r, c);
-    if (!dev_gen) rf_generate(c, x);
-    if (c->dtype != RF_DTYPE_F32 && !dev_gen) {   /* made on the device: nothing to upload */
-      void *xin = rf_host_buf_get(&r->x_in, elems * rf_dtype_bytes(c->dtype) + 1);
+    /* 16-bit inputs in their device layout; made on the device: nothing to upload */
+    void *xin = NULL;
+    if (c->dtype != RF_DTYPE_F32 && !bc.dev_gen) {
+      xin = rf_host_buf_get(&r->x_in, elems * rf_dtype_bytes(c->dtype) + 1);
       if (!xin) { snprintf(err, errlen, "out of host memory for %llu inputs",
                            (unsigned long long)elems); return -1; }
-      rf_dtype_store(c->dtype, x, elems, xin);
     }
-    double t1 = rf_now_ms();
-    memset(&r->answer, 0, sizeof r->answer);
-    rf_compute_oracle(r, c, x, elems, &r->answer);
-    r->stats.ms_generate += t1 - t0;
-    r->stats.ms_oracle += rf_now_ms() - t1;
+    bc.x = x;
+    bc.x_in = xin;
+    const double t0 = rf_now_ms(), gen = solve_case(r, &bc);
+    r->stats.ms_generate += gen;
+    r->stats.ms_oracle += rf_now_ms() - t0 - gen;
     r->last = *c;
     r->have_last = 1;
   }
   r->stats.cases++;
-  batch_case bc = {.c = c, .x = r->x.p, .elems = elems, .o = &r->answer,
-                   .x_in = c->dtype != RF_DTYPE_F32 ? r->x_in.p : NULL,
-                   .dev_gen = rf_runner_device_gen_for(r, c),
-                   .host_reason = rf_runner_case_scope(r, c)};
-  if (rf_op_has_rows(c->op) && !r->answer.sm_device) rf_runner_host_note(&bc, RF_HOST_REUSED);
+  bc.x = r->x.p;
+  bc.x_in = c->dtype != RF_DTYPE_F32 ? r->x_in.p : NULL;
+  /* A row op whose host answer serves again (the same input) is judged on the host. */
+  if (rf_op_has_rows(c->op) && !r->answer.sm_device) {
+    rf_runner_host_note(&bc, RF_HOST_REUSED);
+    bc.route.answer = RF_ANSWER_HOST;
+    bc.route.verdict = RF_VERDICT_HOST;
+  }
   pending *ps = rf_host_buf_get(&r->pending, max * sizeof *ps);
   if (!ps && max) { snprintf(err, errlen, "out of host memory"); return -1; }
   size_t np = 0, k = prepare_case(r, &bc, out, max, ps, &np);
@@ -689,16 +706,9 @@ typedef struct {
 
 static void solve_one(void *arg, size_t i, unsigned worker) {
   solve_job *j = arg;
-  batch_case *bc = &j->bcs[i];
-  double t0 = rf_now_ms();
-  bc->dev_gen = rf_runner_device_gen_for(j->r, bc->c);
-  if (!bc->dev_gen) rf_generate(bc->c, (float *)bc->x);   /* else made on the device */
-  if (bc->x_in && !bc->dev_gen) rf_dtype_store(bc->c->dtype, bc->x, bc->elems, (void *)bc->x_in);
-  double t1 = rf_now_ms();
-  memset(bc->o, 0, sizeof *bc->o);
-  rf_compute_oracle(j->r, bc->c, bc->x, bc->elems, bc->o);
-  j->ms[2 * worker] += t1 - t0;
-  j->ms[2 * worker + 1] += rf_now_ms() - t1;
+  const double t0 = rf_now_ms(), gen = solve_case(j->r, &j->bcs[i]);
+  j->ms[2 * worker] += gen;
+  j->ms[2 * worker + 1] += rf_now_ms() - t0 - gen;
 }
 
 /* Inputs and exact answers of every case, on the pool's threads; the wall time is split
@@ -719,22 +729,21 @@ static void solve_all(rf_runner *r, batch_case *bcs, size_t nc) {
 int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *out, size_t max,
                        int *counts, char *err, size_t errlen) {
   int failed = 0;
-  /* One case at a time in serial mode, and for softmax cases (the oracle's buffers are the
-   * runner's, and one softmax case already fills a batch). The simulator batches too: it
-   * gains nothing there (each launch runs to its end inside the call) but runs the same code
-   * as the GPUs. */
-  const int alone = nc < 2 || r->serial;
-  size_t total = 0;
+  /* One case at a time where the route says so (serial mode, row ops: route.c). The simulator
+   * batches too: it gains nothing there (each launch runs to its end inside the call) but
+   * runs the same code as the GPUs. */
+  size_t total = 0, batched = 0;
   for (size_t i = 0; i < nc; i++) {
-    if (alone || rf_op_has_rows(cs[i].op)) {
+    if (nc < 2 || !rf_route_decide(&r->route, &cs[i]).batchable) {
       counts[i] = rf_runner_run(r, &cs[i], out + i * max, max, err, errlen);
     } else {
       counts[i] = check_case(r, &cs[i], err, errlen) ? -1 : 0;   /* 0: batched below */
       if (counts[i] == 0) total += rf_case_elems(&cs[i]);
+      batched++;
     }
     failed |= counts[i] < 0;
   }
-  if (alone) return failed ? -1 : 0;
+  if (!batched) return failed ? -1 : 0;
   const host_mark m0 = host_mark_now(r);
   batch_case *bcs = rf_host_buf_get(&r->many_case, nc * sizeof *bcs);
   oracle_answer *os = rf_host_buf_get(&r->many_answer, nc * sizeof *os);
@@ -745,15 +754,17 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
   if (!bcs || !os || !xs || !xs_in || (!ps && max)) {
     snprintf(err, errlen, "out of host memory for a batch of %zu cases", nc);
     for (size_t i = 0; i < nc; i++)
-      if (!rf_op_has_rows(cs[i].op)) counts[i] = -1;
+      if (rf_route_decide(&r->route, &cs[i]).batchable) counts[i] = -1;
     return -1;
   }
   size_t m = 0, off = 0;
   for (size_t i = 0; i < nc; i++) {
-    if (rf_op_has_rows(cs[i].op) || counts[i] < 0) continue;
+    const rf_route route = rf_route_decide(&r->route, &cs[i]);
+    if (!route.batchable || counts[i] < 0) continue;
     bcs[m] = (batch_case){.c = &cs[i], .x = xs + off, .elems = rf_case_elems(&cs[i]), .o = &os[m],
                           .x_in = cs[i].dtype != RF_DTYPE_F32 ? xs_in + off : NULL,
-                          .host_reason = rf_runner_case_scope(r, &cs[i])};
+                          .route = route, .dev_gen = route.input == RF_INPUT_DEVICE,
+                          .host_reason = route.host_reason};
     off += bcs[m++].elems;
   }
   solve_all(r, bcs, m);

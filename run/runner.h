@@ -35,11 +35,6 @@ typedef struct {
   char detail[512];    /* reason (unsupported), message (race, launch-error), or what differs */
 } rf_result;
 
-typedef struct {
-  unsigned max_results;  /* results array size */
-  int repeat_deterministic; /* run deterministic variants twice and compare bits (default 1) */
-} rf_runner_opts;
-
 typedef struct rf_runner rf_runner;
 /* NULL on device failure (message in err). set: the settings the edge read from the
  * environment (run/settings.h); NULL = every default. */

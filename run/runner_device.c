@@ -17,59 +17,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runner_internal.h"
-#include "device_scope.h"
 #include "model/dtype.h"
 #include "model/gen.h"
 #include "kernels/gen_device.h"
 #include "kernels/verdict_device.h"
 
-/* 0 off, 1 on for every 1-D case, 2 (auto, the variable unset) on GPUs for cases of
- * device_min_elems or more; 0 on the simulator unless asked for. */
-static int mode_of(uint64_t value, int given) {
-  if (given) return value != 0;
-  return rf_backend.is_sim ? 0 : 2;
-}
-
+/* Which cases take this path (the device oracle's and the generator's modes, the threshold)
+ * is their route's (route.c). */
 void rf_runner_device_init(rf_runner *r, const rf_settings *set) {
-  r->device_oracle = mode_of(set->device_oracle, set->device_oracle_set);
-  r->device_gen = mode_of(set->device_gen, set->device_gen_set);
-  /* Below the threshold, the host makes a case's input and answer in microseconds and they
-   * travel in the batch's one upload: three more launches would cost more than they save. */
-  r->device_min_elems = set->device_min_elems;
   r->oracle_recheck = (unsigned long)set->oracle_recheck;
   r->recheck_background = set->recheck_background != 0;   /* used by rf_runner_recheck_background */
   /* Test hook: shows that the re-check catches a device answer off by one unit in its last
    * place (2^-149), a difference no verdict would show. */
   r->oracle_plant = set->oracle_plant != 0;
-}
-
-int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c) {
-  if (!rf_device_scope_answers(c)) return 0;   /* device_scope.h */
-  return r->device_oracle == 1 || (r->device_oracle == 2 && rf_case_elems(c) >= r->device_min_elems);
-}
-
-/* The input made on the device: only with its answer made there too (nothing on the host
- * then reads it but the sampled re-check, which makes it again). */
-int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c) {
-  if (rf_runner_row_device_for(r, c))   /* judged on the device (runner_verdict.c) */
-    return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
-  if (!rf_runner_device_oracle_for(r, c)) return 0;
-  return r->device_gen == 1 || (r->device_gen == 2 && rf_case_elems(c) >= r->device_min_elems);
-}
-
-rf_host_reason rf_runner_case_scope(const rf_runner *r, const rf_case *c) {
-  rf_host_reason why;
-  if (rf_op_has_rows(c->op)) {
-    why = rf_runner_row_scope(r, c);   /* runner_verdict.c */
-  } else if (r->serial) {
-    why = RF_HOST_SERIAL;
-  } else if (!rf_runner_device_oracle_for(r, c)) {   /* (0 elements: the device's too) */
-    why = r->device_oracle ? RF_HOST_SMALL : RF_HOST_OFF;
-  } else {
-    why = RF_HOST_NONE;   /* verdicts off: NO_RECORDS after the batch, unless it failed */
-  }
-  if (why == RF_HOST_NONE && !rf_runner_device_gen_for(r, c)) why = RF_HOST_HOST_INPUT;
-  return why;
 }
 
 static void recheck_stop(rf_runner *r);

@@ -14,6 +14,8 @@
 #include "launch_graph.h"
 #include "kernels/oracle_device.h"
 #include "recheck_queue.h"
+#include "route.h"
+#include "case_outputs.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
 typedef struct {
@@ -33,13 +35,12 @@ typedef struct {
                               rows, which are the MPFR row itself) */
   rf_lse_margin *lse_margin;
   int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
-                              (runner_device.c) once the batch has run */
+                              (runner_device.c) once the batch has run (RF_ANSWER_DEVICE) */
   int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
   int queued;              /* its re-check is on the background queue (recheck_queue.h) */
   rf_oracle_dev_out dev_answer;  /* the device's record, for a later re-check */
   int sm_device;           /* a row op (softmax, a float32 log op): to be judged on the device
-                              (runner_verdict.c); no host answer was made */
-  int host_only;           /* make the host answer even where the device would (fallback) */
+                              (runner_verdict.c); no host answer was made (RF_ANSWER_DEVICE_ROWS) */
 } oracle_answer;
 
 /* One case of a batch: its input on the host, its exact answer and its input's slot. */
@@ -52,7 +53,9 @@ typedef struct {
   oracle_answer *o;
   int in_slot;
   int dev_slot;            /* the device oracle's record in the batch's arena, or -1 */
-  int dev_gen;             /* the input is made on the device (runner_device.c); x unused */
+  rf_route route;          /* decided once, before the batch (route.h) */
+  int dev_gen;             /* route.input: the input is made on the device (runner_device.c);
+                              x unused */
   const float *dev_x;      /* the input on the device (after the commit) */
   const char *harness;     /* the host disagreed with the device: the harness failure */
   rf_host_reason host_reason;   /* why it went to the host path (host_reasons.def), the
@@ -120,9 +123,7 @@ struct rf_runner {
                                     softmax and the log ops alike */
   int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
                                     undecided, so the MPFR fallback runs (tests it) */
-  int device_oracle, device_gen; /* answers / inputs of 1-D cases made on the device
-                                    (runner_device.c): 0 off, 1 on, 2 auto (GPUs, big cases) */
-  unsigned long long device_min_elems;
+  rf_route_policy route;         /* the settings that decide each case's route (route.h) */
   void *gen_dev;                 /* inputs made on the device, with their guards */
   size_t gen_cap;
   rf_host_buf recheck_x;
@@ -137,8 +138,7 @@ struct rf_runner {
   char rq_carry[512];            /* a failure taken while queueing a softmax re-check: the
                                     next batch's (recheck_rows.c, runner_device.c) */
   /* Verdict records made on the device (runner_verdict.c). */
-  int device_verdict;            /* 0 off, 1 every batch of 1-D cases, 2 auto (see there) */
-  int vd_on;                     /* this batch is judged from its records */
+  int vd_on;                     /* this batch is judged from its records (its cases' route) */
   int vd_rec_slot, vd_item_slot; /* its records (fetched) and item descriptions (uploaded) */
   size_t vd_n;                   /* its variants (records) */
   size_t vd_max_ob;              /* its largest output */
@@ -166,31 +166,27 @@ struct rf_runner {
 
 double rf_now_ms(void);
 
-/* judge.c */
-/* The exact answer of case c for input x (softmax: double oracle, MPFR for refused rows). */
 /* Guards, poison and launch status of run k of p, from the fetched arena: 0 when its output
  * can be judged, else -1 with the failure in res (runner.c). */
 int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result *res);
-/* Output elements of a case: one (sum, max), one per row (logsumexp), one per input element
- * (softmax, log-softmax) (runner.c). */
-size_t rf_runner_output_elems(const rf_case *c);
 /* A row op's re-check batch in a long run: the host's judgement of the variants given from
- * their records goes to the background queue (recheck_rows.c). how[i]: runner_verdict.c's
- * FROM_* of each variant; a record whose guards, poison or repeat the host sees otherwise is
- * turned into a disagreement now (how[i] = 2, dev[i] its result). 0 when queued (or nothing
- * to re-check), -1 when the caller must re-check now (too big, out of memory, no read-back). */
+ * their records goes to the background queue (recheck_rows.c). how[i]: the rf_verdict_from
+ * of each variant (verdict_from.h); a record whose guards, poison or repeat the host sees
+ * otherwise is turned into a disagreement now (how[i] = RF_FROM_DISAGREE, dev[i] its result).
+ * 0 when queued (or nothing to re-check), -1 when the caller must re-check now (too big, out
+ * of memory, no read-back). */
 int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
                                  unsigned char *how, rf_result *dev);
+/* judge.c: the host's exact answer of case c for input x (softmax: double oracle, MPFR for
+ * refused rows); where the route makes it on the device, the runner does not call it. */
 void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o);
-void rf_judge_sum(const rf_runner *r, const oracle_answer *o, const rf_plan *plan, float got,
-                  rf_result *res);
 void rf_judge_max(const oracle_answer *o, float got, rf_result *res);
 /* The exp a softmax variant's plan declares, as this backend computes it. */
 const rf_exp_model *rf_judge_exp_model(const rf_plan *plan);
 /* The logf the log variants call, as this backend computes it (judge_log.c). */
 const rf_log_model *rf_judge_log_model(void);
-/* rf_judge_sum for an output of type t (judge.h, rf_judge_sum_exact_typed). */
+/* A sum's output of type t against the exact sum (judge.h, rf_judge_sum_exact_typed). */
 void rf_judge_sum_typed(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
                         rf_dtype t, float got, rf_result *res);
 void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res);
@@ -212,8 +208,6 @@ void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_d
 
 /* runner_device.c: the device oracle in a batch (see there). */
 void rf_runner_device_init(rf_runner *r, const rf_settings *set);
-int rf_runner_device_oracle_for(const rf_runner *r, const rf_case *c);
-int rf_runner_device_gen_for(const rf_runner *r, const rf_case *c);
 int rf_runner_device_slots(rf_runner *r, batch_case *bcs, size_t nc);
 const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
                                     const rf_arena *inputs);
@@ -225,7 +219,7 @@ const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
 
 /* runner_verdict.c: verdict records made on the device for batches of 1-D cases (see there). */
 void rf_runner_verdict_init(rf_runner *r, const rf_settings *set);
-int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size_t n);
+int rf_runner_verdict_slots(rf_runner *r, rf_route_verdict batch, size_t n);
 int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, const pending *ps,
                             size_t n);
 const char *rf_runner_verdict_launch(rf_runner *r);
@@ -233,16 +227,6 @@ const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t 
 pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_host);
 void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n);
 void rf_runner_verdict_free(rf_runner *r);
-int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c);
-/* A row op (softmax, float32 logsumexp and log-softmax) judged on the device
- * (runner_verdict.c): its oracle_answer then gets sm_device instead of a host answer. */
-int rf_runner_row_device_for(const rf_runner *r, const rf_case *c);
-/* Why the settings or the case keep a row op off the device judge, or RF_HOST_NONE
- * (runner_verdict.c; rf_runner_row_device_for is its RF_HOST_NONE). */
-rf_host_reason rf_runner_row_scope(const rf_runner *r, const rf_case *c);
-/* The same for any case before its batch (runner_device.c): the row op's, or why a 1-D case's
- * input, answer or verdict is not made on the device. */
-rf_host_reason rf_runner_case_scope(const rf_runner *r, const rf_case *c);
 /* bc->host_reason = why unless it already has one: the first reason met counts. */
 static inline void rf_runner_host_note(batch_case *bc, rf_host_reason why) {
   if (bc->host_reason == RF_HOST_NONE) bc->host_reason = why;

@@ -6,8 +6,9 @@
  * device oracle's), not the buffers.
  *
  * A variant whose record shows nothing wrong gets its result from the record: the host runs
- * the same judge as always (rf_judge_sum/max/argmax, judge.c) on the record's output value,
- * so the error, the bound and every reported figure are what the host path gives. The sum's
+ * the same judge as always (rf_judge_sum_typed, rf_judge_max, rf_judge_argmax: judge.c) on
+ * the record's output value, so the error, the bound and every reported figure are what the
+ * host path gives. The sum's
  * bound and error are computed there, on the host, from the plan, the oracle's facts and
  * the exact sum's digits (O(1) a variant, and it keeps the figures identical); max and
  * argmax are also decided on the device, and the two decisions must agree (else a harness
@@ -55,7 +56,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "runner_internal.h"
-#include "device_scope.h"
+#include "verdict_from.h"
 #include "kernels/verdict_device.h"
 #include "kernels/softmax_device.h"
 #include "kernels/log_device.h"
@@ -63,9 +64,8 @@
 #include "model/gen.h"
 #include "model/dtype.h"
 
+/* Which batches are judged from records is their cases' route (route.c). */
 void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
-  r->device_verdict = set->device_verdict_set ? set->device_verdict != 0
-                      : rf_backend.is_sim ? 0 : 2;
   r->verdict_recheck = (unsigned long)set->verdict_recheck;
   r->verdict_plant = set->verdict_plant != 0;
   r->row_chunk = (uint32_t)set->row_chunk;
@@ -90,34 +90,6 @@ static uint32_t row_chunk(const rf_runner *r, size_t nv, uint32_t rows) {
   return k < rows ? k : rows;
 }
 
-/* A row op judged on the device: in the device path's scope (device_scope.h), of any number
- * of rows (judged a chunk at a time, row_chunk); not with the host cross-checks of
- * REDFUZZ_SOFTMAX_ORACLE (mpfr, upgrade), which the log ops obey too. */
-rf_host_reason rf_runner_row_scope(const rf_runner *r, const rf_case *c) {
-  if (!rf_device_scope_judges_rows(c) || !r->device_verdict) return RF_HOST_OFF;
-  if (r->serial) return RF_HOST_SERIAL;
-  if (r->softmax_mpfr_only || r->softmax_upgrade_all) return RF_HOST_CROSS_CHECK;
-  /* No element: the oracle and judge launches skip empty shapes and write no record. With
-   * no output either (no row; softmax and log-softmax rows of no column) the result is the
-   * verdict kernel's guards and the empty pass the host judge gives too (rows_from_records);
-   * logsumexp's rows of no column each owe a -inf, which only the host judges. */
-  if (!rf_case_elems(c) && rf_runner_output_elems(c)) return RF_HOST_EMPTY;
-  if (r->device_verdict != 1 && rf_case_elems(c) < r->device_min_elems) return RF_HOST_SMALL;
-  return RF_HOST_NONE;
-}
-
-static int row_device_for(const rf_runner *r, const rf_case *c) {
-  return rf_runner_row_scope(r, c) == RF_HOST_NONE;
-}
-
-int rf_runner_softmax_device_for(const rf_runner *r, const rf_case *c) {
-  return c->op == RF_OP_SOFTMAX && row_device_for(r, c);
-}
-
-int rf_runner_row_device_for(const rf_runner *r, const rf_case *c) {
-  return rf_op_has_rows(c->op) && row_device_for(r, c);
-}
-
 static int is_log_op(rf_op op) { return op == RF_OP_LOGSUMEXP || op == RF_OP_LOGSOFTMAX; }
 
 void rf_runner_verdict_free(rf_runner *r) {
@@ -130,30 +102,19 @@ void rf_runner_verdict_free(rf_runner *r) {
   rf_host_buf_free(&r->vd_rowj);
 }
 
-/* Decides whether this batch is judged from records and, if so, adds the record slot; call
- * it right before rf_runner_device_slots (the records and the oracle's answers are then
- * consecutive and come back in one copy). 0, or -1 when out of host memory. */
-int rf_runner_verdict_slots(rf_runner *r, const batch_case *bcs, size_t nc, size_t n) {
-  r->vd_on = 0;
+/* The batch judged from records (its cases' route, rf_route_join) gets the record slot, and
+ * a row op's the summary slot; call it right before rf_runner_device_slots (the records and
+ * the oracle's answers are then consecutive and come back in one copy). 0, or -1 when out of
+ * host memory. */
+int rf_runner_verdict_slots(rf_runner *r, rf_route_verdict batch, size_t n) {
+  r->vd_on = batch != RF_VERDICT_HOST && n;
   r->vd_rec_slot = r->vd_item_slot = r->smd_rec_slot = -1;
   r->vd_n = n;
-  if (!r->device_verdict || r->serial || !n) return 0;
-  if (nc == 1 && rf_op_has_rows(bcs[0].c->op)) {
-    if (!bcs[0].o->sm_device) return 0;
-    r->vd_on = 1;   /* the log ops' records are softmax's (log_device.h) */
-    r->vd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_vd_record), 1);
-    r->smd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_rs_summary), 1);
-    return r->vd_rec_slot < 0 || r->smd_rec_slot < 0 ? -1 : 0;
-  }
-  for (size_t i = 0; i < nc; i++) {
-    const rf_op op = bcs[i].c->op;
-    if (op != RF_OP_SUM && op != RF_OP_MAX && op != RF_OP_ARGMAX) return 0;
-    /* (dev_answered: the answer came from the device for an earlier batch on this input) */
-    if (r->device_verdict == 2 && !bcs[i].o->on_device && !bcs[i].o->dev_answered) return 0;
-  }
-  r->vd_on = 1;
+  if (!r->vd_on) return 0;
   r->vd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_vd_record), 1);
-  return r->vd_rec_slot < 0 ? -1 : 0;
+  if (batch == RF_VERDICT_ROW_SUMMARIES)   /* the log ops' records are softmax's (log_device.h) */
+    r->smd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_rs_summary), 1);
+  return r->vd_rec_slot < 0 || (batch == RF_VERDICT_ROW_SUMMARIES && r->smd_rec_slot < 0) ? -1 : 0;
 }
 
 /* After every other output and scratch slot: each variant's layout as the kernel reads it,
@@ -278,7 +239,7 @@ static const char *rows_launch(rf_runner *r) {
   int e = log ? rf_lgd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, info, NULL)
               : rf_smd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, y, info,
                                      NULL);
-  /* No element: no record to fold (no output either: rf_runner_row_scope, rows_from_records). */
+  /* No element: no record to fold (no output either: route.c's row_scope, rows_from_records). */
   const uint32_t k = row_chunk(r, n, c->rows);
   for (uint32_t r0 = 0; !e && rf_case_elems(c) && r0 < c->rows; r0 += k) {
     const uint32_t m = c->rows - r0 < k ? c->rows - r0 : k;
@@ -325,7 +286,6 @@ const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t 
   return NULL;
 }
 
-enum { FROM_HOST = 0, FROM_RECORD = 1, DISAGREE = 2 };
 
 /* Row ops: the result from the variant's summary of its rows (row_summary.h) when every row
  * passed, as rf_judge_softmax and rf_judge_lse keep it (the worst output over the rows, the
@@ -334,20 +294,20 @@ static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_r
                              rf_result *out, rf_host_reason *why) {
   if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) {
     *why = RF_HOST_REPEAT;
-    return FROM_HOST;
+    return RF_FROM_HOST;
   }
   out->verdict = RF_V_PASS;
   out->ratio = 0;
-  if (!rf_runner_output_elems(p->bc->c)) return FROM_RECORD;   /* no output, no record (row_scope) */
+  if (!rf_runner_output_elems(p->bc->c)) return RF_FROM_RECORD;   /* no output, no record */
   const rf_rs_summary *sm = (const rf_rs_summary *)rf_arena_host(&r->arena, r->smd_rec_slot) +
                             (p - r->vd_ps);
   if (sm->bad_row != RF_RS_NONE) {
     /* undecided: the host path says which kind (rf_runner_host_tally) */
     *why = sm->bad_verdict == RF_SMD_WRONG ? RF_HOST_ROW_WRONG
          : sm->bad_verdict == RF_SMD_NONFINITE ? RF_HOST_ROW_NONFINITE : RF_HOST_ROW_HOST_DOUBLE;
-    return FROM_HOST;
+    return RF_FROM_HOST;
   }
-  if (sm->worst_row == RF_RS_NONE) return FROM_RECORD;   /* no ratio above -1: ratio 0 */
+  if (sm->worst_row == RF_RS_NONE) return RF_FROM_RECORD;   /* no ratio above -1: ratio 0 */
   const rf_smd_rec *w = &sm->worst;   /* (rf_lgd_rec is rf_smd_rec: log_device.h) */
   out->ratio = w->ratio < 0 ? 0 : w->ratio;
   out->err = w->err;
@@ -357,19 +317,19 @@ static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_r
   out->got_index = out->want_index =
       (p->bc->c->op == RF_OP_LOGSUMEXP ? (long long)sm->worst_row
                                        : (long long)sm->worst_row * p->bc->c->cols) + w->col;
-  return FROM_RECORD;
+  return RF_FROM_RECORD;
 }
 
-/* The result of p from its record into *out (a copy of its prepared result). FROM_RECORD when
- * it is final (a pass), FROM_HOST when the host path must judge it, DISAGREE when the device's
- * own decision contradicts the host judge's (out->detail says how). */
+/* The result of p from its record into *out (a copy of its prepared result): RF_FROM_RECORD
+ * when it is final (a pass), RF_FROM_HOST when the host path must judge it, RF_FROM_DISAGREE
+ * when the device's own decision contradicts the host judge's (out->detail says how). */
 static int from_record(const rf_runner *r, const pending *p, const rf_vd_record *rec,
                        rf_result *out, rf_host_reason *why) {
   memcpy(out, p->res, sizeof *out);
   *why = RF_HOST_LAUNCH;
-  if (p->fail[0] != RF_V_PASS || (p->runs == 2 && p->fail[1] != RF_V_PASS)) return FROM_HOST;
+  if (p->fail[0] != RF_V_PASS || (p->runs == 2 && p->fail[1] != RF_V_PASS)) return RF_FROM_HOST;
   *why = rec->guard[0] ? RF_HOST_GUARD : RF_HOST_POISON;
-  if (rec->guard[0] || rec->poison[0] >= 0) return FROM_HOST;
+  if (rec->guard[0] || rec->poison[0] >= 0) return RF_FROM_HOST;
   const oracle_answer *o = p->bc->o;
   if (rf_op_has_rows(p->bc->c->op)) return rows_from_records(r, p, rec, out, why);
   /* The output as judge_variant reads it (runner.c): a 16-bit value converted exactly, and its
@@ -378,7 +338,7 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
   const int half_out = ot != RF_DTYPE_F32 && p->bc->c->op != RF_OP_ARGMAX;
   *why = RF_HOST_VALUE;   /* (a 16-bit output the record cannot hold, or its poison) */
   if (half_out && (p->ob > sizeof rec->got || rf_find_poison_half(rec->got, p->ob) != (size_t)-1))
-    return FROM_HOST;
+    return RF_FROM_HOST;
   const float got = rf_dtype_load(half_out ? ot : RF_DTYPE_F32, rec->got, 0);
   switch (p->bc->c->op) {
   case RF_OP_SUM: rf_judge_sum_typed(r, o, &p->plan, ot, got, out); break;
@@ -389,7 +349,7 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
     rf_judge_argmax(o, &g, out);
     break;
   }
-  default: return FROM_HOST;
+  default: return RF_FROM_HOST;
   }
   if (rec->decided != RF_VD_UNDECIDED &&
       (rec->decided == RF_VD_EQUAL) != (out->verdict == RF_V_PASS)) {
@@ -399,12 +359,12 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
              rec->decided == RF_VD_EQUAL ? "equal to" : "different from", (double)got,
              rf_verdict_name(out->verdict));
     out->verdict = RF_V_LAUNCH_ERROR;
-    return DISAGREE;
+    return RF_FROM_DISAGREE;
   }
-  if (out->verdict != RF_V_PASS) return FROM_HOST;
+  if (out->verdict != RF_V_PASS) return RF_FROM_HOST;
   *why = RF_HOST_REPEAT;
-  if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) return FROM_HOST;
-  return FROM_RECORD;
+  if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) return RF_FROM_HOST;
+  return RF_FROM_RECORD;
 }
 
 /* Row ops: the case's input and exact answer made on the host after all, for the host path
@@ -413,7 +373,6 @@ static void host_answer(rf_runner *r, const batch_case *bc) {
   oracle_answer *o = bc->o;
   if (!o->sm_device) return;
   if (bc->dev_gen) rf_generate(bc->c, (float *)bc->x);
-  o->host_only = 1;
   rf_compute_oracle(r, bc->c, bc->x, bc->elems, o);
   o->sm_device = 0;
   if (is_log_op(bc->c->op)) r->stats.log_device_to_host++;
@@ -441,7 +400,7 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
   for (size_t i = 0; i < n; i++) {
     rf_host_reason why;
     how[i] = (unsigned char)from_record(r, &ps[i], &rec[i], &dev[i], &why);
-    if (how[i] == FROM_HOST) rf_runner_host_note(ps[i].bc, why);
+    if (how[i] == RF_FROM_HOST) rf_runner_host_note(ps[i].bc, why);
   }
   /* A row op in a long run: the expensive part of the re-check (input, oracle and judge on
    * the host) goes to the background thread (recheck_rows.c); this batch goes on as any. */
@@ -451,7 +410,7 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
     r->stats.ms_recheck += rf_now_ms() - t0;
   }
   size_t m = 0;
-  for (size_t i = 0; i < n; i++) m += how[i] == FROM_HOST;
+  for (size_t i = 0; i < n; i++) m += how[i] == RF_FROM_HOST;
   if (r->smd_rec_slot >= 0 && (m || r->vd_recheck_now)) host_answer(r, ps[0].bc);
   if (r->vd_recheck_now) {   /* every variant on the host too; compared in finish */
     for (size_t i = 0; i < n; i++) rf_runner_host_note(ps[i].bc, RF_HOST_RECHECK);
@@ -459,11 +418,12 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
   }
   m = 0;
   for (size_t i = 0; i < n; i++) {
-    if (how[i] == FROM_HOST) {
+    if (how[i] == RF_FROM_HOST) {
       host[m++] = ps[i];
       continue;
     }
-    if (how[i] == DISAGREE) fprintf(stderr, "redfuzz: %s: %s\n", ps[i].v->name, dev[i].detail);
+    if (how[i] == RF_FROM_DISAGREE)
+      fprintf(stderr, "redfuzz: %s: %s\n", ps[i].v->name, dev[i].detail);
     memcpy(ps[i].res, &dev[i], sizeof dev[i]);
   }
   *n_host = m;
@@ -481,20 +441,20 @@ void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n) {
   double t0 = rf_now_ms();
   for (size_t i = 0; i < n; i++) {
     rf_result *res = ps[i].res;
-    if (how[i] == FROM_HOST) {
+    if (how[i] == RF_FROM_HOST) {
       r->stats.verdict_host_runs++;
       continue;
     }
     /* Row ops' figures come from the device oracle (last bits may differ): the verdict. */
     const int same = rf_op_has_rows(ps[i].bc->c->op) ? res->verdict == dev[i].verdict
                    : memcmp(res, &dev[i], sizeof *res) == 0;
-    if (how[i] == FROM_RECORD && same) {
+    if (how[i] == RF_FROM_RECORD && same) {
       r->stats.verdict_rechecks++;
       r->stats.verdict_device_runs++;
       continue;
     }
     char why[sizeof res->detail];
-    if (how[i] == DISAGREE)
+    if (how[i] == RF_FROM_DISAGREE)
       snprintf(why, sizeof why, "%s", dev[i].detail);
     else
       snprintf(why, sizeof why,

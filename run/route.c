@@ -1,0 +1,76 @@
+/* The route of a case (route.h), decided once: the rules that were spread over the runner's
+ * files (the device oracle's, the generator's and the row judge's scopes, the host reasons,
+ * the batching and the record tests) in one place, as a table over the policy and the case. */
+#include "route.h"
+#include "case_outputs.h"
+#include "device_scope.h"
+
+/* 0 off, 1 on for every case, 2 (auto, the variable unset) on GPUs for cases of min_elems or
+ * more; off on the simulator unless asked for. */
+static int mode_of(int is_sim, uint64_t value, int given) {
+  if (given) return value != 0;
+  return is_sim ? 0 : 2;
+}
+
+rf_route_policy rf_route_policy_make(int is_sim, const rf_settings *set) {
+  rf_route_policy p;
+  p.device_oracle = mode_of(is_sim, set->device_oracle, set->device_oracle_set);
+  p.device_gen = mode_of(is_sim, set->device_gen, set->device_gen_set);
+  p.device_verdict = mode_of(is_sim, set->device_verdict, set->device_verdict_set);
+  /* Below the threshold, the host makes a case's input and answer in microseconds and they
+   * travel in the batch's one upload: three more launches would cost more than they save. */
+  p.min_elems = set->device_min_elems;
+  p.serial = set->serial != 0;
+  p.cross_check = set->softmax_oracle == RF_ORACLE_MPFR || set->softmax_oracle == RF_ORACLE_UPGRADE;
+  return p;
+}
+
+static int mode_takes(int mode, unsigned long long min_elems, const rf_case *c) {
+  return mode == 1 || (mode == 2 && rf_case_elems(c) >= min_elems);
+}
+
+/* A row op judged on the device: in the device path's scope (device_scope.h), of any number
+ * of rows (judged a chunk at a time, runner_verdict.c); not with the host cross-checks of
+ * REDFUZZ_SOFTMAX_ORACLE (mpfr, upgrade), which the log ops obey too. */
+static rf_host_reason row_scope(const rf_route_policy *p, const rf_case *c) {
+  if (!rf_device_scope_judges_rows(c) || !p->device_verdict) return RF_HOST_OFF;
+  if (p->serial) return RF_HOST_SERIAL;
+  if (p->cross_check) return RF_HOST_CROSS_CHECK;
+  /* No element: the oracle and judge launches skip empty shapes and write no record. With
+   * no output either (no row; softmax and log-softmax rows of no column) the result is the
+   * verdict kernel's guards and the empty pass the host judge gives too (rows_from_records);
+   * logsumexp's rows of no column each owe a -inf, which only the host judges. */
+  if (!rf_case_elems(c) && rf_runner_output_elems(c)) return RF_HOST_EMPTY;
+  if (p->device_verdict != 1 && rf_case_elems(c) < p->min_elems) return RF_HOST_SMALL;
+  return RF_HOST_NONE;
+}
+
+rf_route rf_route_decide(const rf_route_policy *p, const rf_case *c) {
+  rf_route r = {RF_INPUT_HOST, RF_ANSWER_HOST, RF_VERDICT_HOST, 0, RF_HOST_NONE};
+  int device_answer;
+  if (rf_op_has_rows(c->op)) {
+    /* A row op runs alone: its oracle's buffers are the runner's, and one case fills a batch. */
+    r.host_reason = row_scope(p, c);
+    device_answer = r.host_reason == RF_HOST_NONE;
+    if (device_answer) {
+      r.answer = RF_ANSWER_DEVICE_ROWS;
+      r.verdict = RF_VERDICT_ROW_SUMMARIES;
+    }
+  } else {
+    r.batchable = !p->serial;
+    /* Also in serial mode: the answer, not the verdicts, is made on the device there. */
+    device_answer = rf_device_scope_answers(c) && mode_takes(p->device_oracle, p->min_elems, c);
+    if (device_answer) r.answer = RF_ANSWER_DEVICE;
+    r.host_reason = p->serial ? RF_HOST_SERIAL
+                  : !device_answer ? (p->device_oracle ? RF_HOST_SMALL : RF_HOST_OFF)
+                  : RF_HOST_NONE;   /* verdicts off: NO_RECORDS after the batch (runner.c) */
+    /* Records need the device's answer in the auto mode; with verdicts on, any answer. */
+    if (p->device_verdict && !p->serial && (p->device_verdict == 1 || device_answer))
+      r.verdict = RF_VERDICT_RECORDS;
+  }
+  /* The input made on the device: only with its answer made there too (nothing on the host
+   * then reads it but the sampled re-check, which makes it again). */
+  if (device_answer && mode_takes(p->device_gen, p->min_elems, c)) r.input = RF_INPUT_DEVICE;
+  if (r.host_reason == RF_HOST_NONE && r.input == RF_INPUT_HOST) r.host_reason = RF_HOST_HOST_INPUT;
+  return r;
+}
