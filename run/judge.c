@@ -10,7 +10,7 @@
 #include "oracle/softmax_double.h"
 #include "oracle/softmax_special.h"
 
-void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
+void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o) {
   switch (c->op) {
   case RF_OP_SUM:
@@ -24,28 +24,42 @@ void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t 
     /* Double precision first (~100x faster than MPFR); MPFR for the rows it refuses (NaN
      * rows, softmax_special.h: MPFR fills them) and, later, for rows the judge cannot decide
      * within the double oracle's margin (judge_softmax). */
-    o->y = rf_host_buf_get(&r->y_exact, elems * sizeof(double));
-    o->row_rel = rf_host_buf_get(&r->row_rel, (size_t)c->rows * sizeof(double));
-    o->row_mpfr = rf_host_buf_get(&r->row_mpfr, c->rows);
+    o->y = rf_host_buf_get(&oc->y_exact, elems * sizeof(double));
+    o->row_rel = rf_host_buf_get(&oc->row_rel, (size_t)c->rows * sizeof(double));
+    o->row_mpfr = rf_host_buf_get(&oc->row_mpfr, c->rows);
     if (!elems) break;
     for (uint32_t i = 0; i < c->rows; i++) {
       const float *xr = x + (size_t)i * c->cols;
       double *yr = o->y + (size_t)i * c->cols;
-      o->row_rel[i] = r->softmax_mpfr_only ? -1 : rf_oracle_softmax_row_double(xr, c->cols, yr);
+      o->row_rel[i] = oc->mpfr_only ? -1 : rf_oracle_softmax_row_double(xr, c->cols, yr);
       o->row_mpfr[i] = o->row_rel[i] < 0;
       if (o->row_mpfr[i]) {
         rf_oracle_softmax_row(xr, c->cols, yr, NULL, NULL);
-        r->stats.softmax_rows_mpfr++;
+        oc->counts.softmax_rows_mpfr++;
       } else {
-        r->stats.softmax_rows_double++;
+        oc->counts.softmax_rows_double++;
       }
     }
     break;
   }
   case RF_OP_LOGSUMEXP:
-  case RF_OP_LOGSOFTMAX: rf_oracle_lse_case(r, c, x, o); break;
+  case RF_OP_LOGSOFTMAX: rf_oracle_lse_case(oc, c, x, o); break;
   default: break;
   }
+}
+
+void rf_oracle_ctx_free(rf_oracle_ctx *oc) {
+  rf_host_buf_free(&oc->y_exact);
+  rf_host_buf_free(&oc->row_rel);
+  rf_host_buf_free(&oc->row_mpfr);
+  rf_host_buf_free(&oc->lse_rows);
+  rf_host_buf_free(&oc->lse_margin);
+}
+
+void rf_judge_ctx_free(judge_ctx *jc) {
+  rf_host_buf_free(&jc->rel);
+  rf_host_buf_free(&jc->rel_kernel);
+  rf_host_buf_free(&jc->got_f32);
 }
 
 /* ---- comparisons ------------------------------------------------------------------------ */
@@ -145,9 +159,8 @@ void rf_judge_sum_exact_typed(const rf_xsum *exact, const rf_sum_facts *facts,
   res->suspicious = 0;
 }
 
-void rf_judge_sum_typed(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
-                        rf_dtype t, float got, rf_result *res) {
-  (void)r;
+void rf_judge_sum_typed(const oracle_answer *o, const rf_plan *plan, rf_dtype t, float got,
+                        rf_result *res) {
   rf_judge_sum_exact_typed(&o->xs, &o->facts, plan, rf_backend.sum_model, t, got, res);
 }
 
@@ -219,7 +232,7 @@ static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
  * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
 static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
                      uint32_t i, const float *got, row_judgement *out) {
-  const rf_runner *r = jc->r;
+  const rf_oracle_ctx *oc = jc->oc;
   const oracle_answer *o = bc->o;
   uint32_t cols = bc->c->cols;
   const float *xr = bc->x + (size_t)i * cols, *gr = got + (size_t)i * cols;
@@ -235,7 +248,7 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, r
                                 RF_SM_DOUBLE_ABS, &b);
   rf_bound_softmax_output(&b, cols, ot);   /* a 16-bit output's final rounding */
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
-  if (!exact && r->softmax_upgrade_all) return 1;
+  if (!exact && oc->upgrade_all) return 1;
   for (uint32_t j = 0; j < cols; j++) {
     double err;
     rf_verdict v = RF_V_PASS;
@@ -297,7 +310,7 @@ void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
 
 void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,
                             rf_dtype ot, const float *got, rf_result *res) {
-  rf_runner *r = jc->r;
+  rf_oracle_ctx *oc = jc->oc;
   oracle_answer *o = bc->o;
   uint32_t rows = bc->c->rows, cols = bc->c->cols;
   res->verdict = RF_V_PASS;
@@ -312,7 +325,7 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
       /* Too close to the bound for the double oracle: this row in MPFR, for every variant. */
       rf_oracle_softmax_row(bc->x + (size_t)i * cols, cols, o->y + (size_t)i * cols, NULL, NULL);
       o->row_mpfr[i] = 1;
-      r->stats.softmax_rows_upgraded++;
+      oc->counts.softmax_rows_upgraded++;
       judge_row(jc, bc, plan, ot, i, got, &rj);
     }
     if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))

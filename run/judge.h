@@ -4,7 +4,7 @@
 #ifndef RF_JUDGE_H
 #define RF_JUDGE_H
 #include <stdint.h>
-#include "runner.h"
+#include "runner_types.h"
 #include "oracle/exact.h"
 #include "oracle/bounds.h"
 

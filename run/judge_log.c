@@ -33,23 +33,23 @@ static const rf_exp_model *exp_model_for(const rf_plan *plan) {
   return plan->exp == RF_EXP_FAST ? rf_backend_fast_exp() : rf_backend.exp_model;
 }
 
-void rf_oracle_lse_case(rf_runner *r, const rf_case *c, const float *x, oracle_answer *o) {
-  o->lse = rf_host_buf_get(&r->lse_rows, (size_t)c->rows * sizeof *o->lse);
-  o->lse_margin = rf_host_buf_get(&r->lse_margin, (size_t)c->rows * sizeof *o->lse_margin);
-  o->row_mpfr = rf_host_buf_get(&r->row_mpfr, c->rows);
+void rf_oracle_lse_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, oracle_answer *o) {
+  o->lse = rf_host_buf_get(&oc->lse_rows, (size_t)c->rows * sizeof *o->lse);
+  o->lse_margin = rf_host_buf_get(&oc->lse_margin, (size_t)c->rows * sizeof *o->lse_margin);
+  o->row_mpfr = rf_host_buf_get(&oc->row_mpfr, c->rows);
   o->y = c->op == RF_OP_LOGSOFTMAX
-             ? rf_host_buf_get(&r->y_exact, (size_t)c->rows * c->cols * sizeof(double))
+             ? rf_host_buf_get(&oc->y_exact, (size_t)c->rows * c->cols * sizeof(double))
              : NULL;
   if (!o->lse || !o->lse_margin || !o->row_mpfr) {
     o->lse = NULL;
     return;
   }
-  if (r->softmax_mpfr_only) {
+  if (oc->mpfr_only) {
     /* MPFR costs about 1 us an element: big cases use the judge's threads (the same bits). */
-    const int threads = rf_case_elems(c) >= 4096 ? (int)r->judge_threads : 1;
+    const int threads = rf_case_elems(c) >= 4096 ? (int)oc->threads : 1;
     rf_oracle_lse(x, c->rows, c->cols, o->lse, o->y, threads);
     for (uint32_t i = 0; i < c->rows; i++) o->row_mpfr[i] = 1;
-    r->stats.lse_rows_mpfr += c->rows;
+    oc->counts.lse_rows_mpfr += c->rows;
     return;
   }
   for (uint32_t i = 0; i < c->rows; i++) {
@@ -59,9 +59,9 @@ void rf_oracle_lse_case(rf_runner *r, const rf_case *c, const float *x, oracle_a
     o->row_mpfr[i] = k != 0;   /* 1: exact, the MPFR row itself (one finite entry) */
     if (k < 0) {
       rf_oracle_lse_row(xr, c->cols, &o->lse[i], yr);   /* special rows: no precision loop */
-      r->stats.lse_rows_mpfr++;
+      oc->counts.lse_rows_mpfr++;
     } else {
-      r->stats.lse_rows_double++;
+      oc->counts.lse_rows_double++;
     }
   }
 }
@@ -110,7 +110,7 @@ static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
 }
 
 /* Row i; 0 when a double row could not be decided (nothing noted for it then). */
-static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
+static int judge_row(const rf_oracle_ctx *oc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
                      const float *got, uint32_t i, rf_result *res) {
   const rf_case *c = bc->c;
   const int logsumexp = c->op == RF_OP_LOGSUMEXP;
@@ -127,7 +127,7 @@ static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *pl
       judge_exact(res, logsumexp, &b, ot, gr[j], logsumexp ? row->lse : yr[j], base + j);
     return 1;
   }
-  if (r->softmax_upgrade_all) return 0;
+  if (oc->upgrade_all) return 0;
   const rf_lse_margin *mg = &bc->o->lse_margin[i];
   rf_lse_row lo, hi;
   rf_lse_double_rows(row, mg, &lo, &hi);
@@ -146,13 +146,13 @@ static int judge_row(const rf_runner *r, const batch_case *bc, const rf_plan *pl
  * wrote, whose one more rounding the checks allow (rf_lse_check_out). */
 void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
                   const float *got, rf_result *res) {
-  rf_runner *r = jc->r;
+  rf_oracle_ctx *oc = jc->oc;
   const rf_case *c = bc->c;
   oracle_answer *o = bc->o;
   res->verdict = RF_V_PASS;
   res->ratio = -1;
   for (uint32_t i = 0; i < c->rows; i++) {
-    if (judge_row(r, bc, plan, ot, got, i, res)) continue;
+    if (judge_row(oc, bc, plan, ot, got, i, res)) continue;
     if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
       jc->needs_upgrade = 1;
       return;
@@ -161,8 +161,8 @@ void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_d
     const size_t off = (size_t)i * c->cols;
     rf_oracle_lse_row(bc->x + off, c->cols, &o->lse[i], o->y ? o->y + off : NULL);
     o->row_mpfr[i] = 1;
-    r->stats.lse_rows_upgraded++;
-    judge_row(r, bc, plan, ot, got, i, res);
+    oc->counts.lse_rows_upgraded++;
+    judge_row(oc, bc, plan, ot, got, i, res);
   }
   if (res->ratio < 0) res->ratio = 0;
   if (res->verdict == RF_V_PASS) return;

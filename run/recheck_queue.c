@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/gen.h"
-#include "runner_internal.h"   /* rf_now_ms */
+#include "clock.h"
 
 int rf_recheck_compare(const rf_case *c, const float *x, uint64_t elems,
                        const rf_oracle_dev_out *d, char *why, size_t len) {

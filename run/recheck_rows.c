@@ -9,14 +9,16 @@
  * deterministic repeat, rf_runner_collect_run), so a record that hid one of those is a
  * disagreement of this very batch; the outputs are copied into the job. On the thread: the
  * case's input made again, the host oracle (double, MPFR where needed) and the host judge of
- * every copied output (run/judge.c, judge_log.c) with a runner of its own (nothing of the caller's runner
- * is touched there); any verdict other than the record's pass is a harness failure, with the
- * message of the synchronous re-check and the case named, taken as recheck_queue.h says. */
+ * every copied output (run/judge.c, judge_log.c) with an oracle context of its own (nothing of
+ * the caller's runner is touched there); any verdict other than the record's pass is a harness
+ * failure, with the message of the synchronous re-check and the case named, taken as
+ * recheck_queue.h says. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runner_internal.h"
 #include "verdict_from.h"
+#include "output_checks.h"
 #include "model/gen.h"
 #include "model/dtype.h"
 
@@ -51,35 +53,32 @@ static void sm_release(void *ctx) {
   free(j);
 }
 
-/* On the thread: the host path's answer and verdicts, with its own runner. */
+/* On the thread: the host path's answer and verdicts, with an oracle context of its own. */
 static void sm_run(void *ctx, char *why, size_t len) {
   sm_job *j = ctx;
-  rf_runner *h = calloc(1, sizeof *h);   /* device path off, MPFR where the double cannot */
+  rf_oracle_ctx oc;   /* double, MPFR where the double cannot; its counters not reported */
+  memset(&oc, 0, sizeof oc);
+  judge_ctx jc = {.oc = &oc, .may_upgrade = 1};
   float *x = malloc((size_t)(j->elems + 1) * sizeof(float));
   why[0] = '\0';
-  if (!h || !x) {
+  if (!x) {
     snprintf(why, len, "out of host memory for the re-check of a device verdict");
-    free(h);
-    free(x);
     return;
   }
-  h->judges[0].r = h;
   rf_generate(&j->c, x);
   oracle_answer o;
   memset(&o, 0, sizeof o);
-  rf_compute_oracle(h, &j->c, x, j->elems, &o);
+  rf_compute_oracle(&oc, &j->c, x, j->elems, &o);
   batch_case bc = {.c = &j->c, .x = x, .elems = j->elems, .o = &o, .in_slot = -1, .dev_slot = -1};
-  judge_ctx *jc = &h->judges[0];
-  jc->may_upgrade = 1;
   for (size_t i = 0; i < j->k && !why[0]; i++) {
     rf_result res;
     memset(&res, 0, sizeof res);
     res.variant = j->item[i].v;
     const float *got = j->outs + i * j->out_n;
     if (j->c.op == RF_OP_SOFTMAX)
-      rf_judge_softmax_typed(jc, &bc, &j->item[i].plan, j->item[i].v->out_dtype, got, &res);
+      rf_judge_softmax_typed(&jc, &bc, &j->item[i].plan, j->item[i].v->out_dtype, got, &res);
     else
-      rf_judge_lse(jc, &bc, &j->item[i].plan, j->item[i].v->out_dtype, got, &res);
+      rf_judge_lse(&jc, &bc, &j->item[i].plan, j->item[i].v->out_dtype, got, &res);
     if (res.verdict == RF_V_PASS) continue;
     snprintf(why, len,
              "harness failure: the device verdict record differs from the host judge (host: %s, "
@@ -90,21 +89,16 @@ static void sm_run(void *ctx, char *why, size_t len) {
   }
   j->agreed = !why[0];
   free(x);
-  rf_host_buf_free(&h->y_exact);
-  rf_host_buf_free(&h->row_rel);
-  rf_host_buf_free(&h->row_mpfr);
-  rf_host_buf_free(&h->lse_rows);
-  rf_host_buf_free(&h->lse_margin);
-  rf_judge_ctx_free(jc);
-  free(h);
+  rf_oracle_ctx_free(&oc);
+  rf_judge_ctx_free(&jc);
 }
 
 /* The host's cheap checks of p's runs (as judge_variant makes them); NULL when clean, else
  * the failure in *res. */
 static int cheap_checks_fail(const rf_runner *r, const pending *p, rf_result *res) {
-  if (rf_runner_collect_run(r, p, 0, res)) return 1;
+  if (rf_runner_collect_run(&r->arena, p, 0, res)) return 1;
   if (p->runs < 2) return 0;
-  if (rf_runner_collect_run(r, p, 1, res)) return 1;
+  if (rf_runner_collect_run(&r->arena, p, 1, res)) return 1;
   if (memcmp(rf_arena_host(&r->arena, p->out_slot[1]), rf_arena_host(&r->arena, p->out_slot[0]),
              p->ob) == 0)
     return 0;

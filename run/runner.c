@@ -6,28 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include "runner.h"
 #include "runner_internal.h"
+#include "output_checks.h"
 #include "model/gen.h"
 #include "model/dtype.h"
 #include "kernels/launch_count.h"
 
-void rf_judge_ctx_free(judge_ctx *jc) {
-  rf_host_buf_free(&jc->rel);
-  rf_host_buf_free(&jc->rel_kernel);
-  rf_host_buf_free(&jc->got_f32);
-}
-
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
   r->keep = keep;
   r->keep_ctx = ctx;
-}
-
-double rf_now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
@@ -53,9 +42,10 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   r->judge_threads = set->judge_threads ? (size_t)set->judge_threads
                      : cores > 0 ? (size_t)cores : 1;
   if (r->judge_threads > RF_MAX_JUDGE_THREADS) r->judge_threads = RF_MAX_JUDGE_THREADS;
-  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) r->judges[t].r = r;
-  r->softmax_mpfr_only = set->softmax_oracle == RF_ORACLE_MPFR;
-  r->softmax_upgrade_all = set->softmax_oracle == RF_ORACLE_UPGRADE;
+  for (unsigned t = 0; t < RF_MAX_JUDGE_THREADS; t++) r->judges[t].oc = &r->oracle;
+  r->oracle.mpfr_only = set->softmax_oracle == RF_ORACLE_MPFR;
+  r->oracle.upgrade_all = set->softmax_oracle == RF_ORACLE_UPGRADE;
+  r->oracle.threads = r->judge_threads;
   r->use_graphs = !rf_backend.is_sim && set->graphs;
   r->streams = set->streams ? (unsigned)set->streams : rf_backend.streams;
   if (r->streams > rf_backend.streams) r->streams = rf_backend.streams;
@@ -73,7 +63,21 @@ const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c) {
   if (c) *c = r->lost_case;
   return r->lost_variant;
 }
-rf_runner_stats rf_runner_get_stats(const rf_runner *r) { return r->stats; }
+rf_runner_stats rf_runner_get_stats(const rf_runner *r) {
+  rf_runner_stats s = r->stats;
+  const rf_oracle_counts *k = &r->oracle.counts;   /* the host oracle's (oracle_ctx.h) */
+  s.softmax_rows_double = k->softmax_rows_double;
+  s.softmax_rows_mpfr = k->softmax_rows_mpfr;
+  s.softmax_rows_upgraded = k->softmax_rows_upgraded;
+  s.lse_rows_double = k->lse_rows_double;
+  s.lse_rows_mpfr = k->lse_rows_mpfr;
+  s.lse_rows_upgraded = k->lse_rows_upgraded;
+  return s;
+}
+
+/* The background re-checks are the device answers' (runner_device.c). */
+int rf_runner_recheck_background(rf_runner *r) { return rf_runner_device_background(r); }
+const char *rf_runner_recheck_drain(rf_runner *r) { return rf_runner_device_drain(r); }
 
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
@@ -92,11 +96,7 @@ void rf_runner_destroy(rf_runner *r) {
   rf_host_buf_free(&r->x);
   rf_host_buf_free(&r->x_in);
   rf_host_buf_free(&r->many_x_in);
-  rf_host_buf_free(&r->y_exact);
-  rf_host_buf_free(&r->row_rel);
-  rf_host_buf_free(&r->row_mpfr);
-  rf_host_buf_free(&r->lse_rows);
-  rf_host_buf_free(&r->lse_margin);
+  rf_oracle_ctx_free(&r->oracle);
   rf_host_buf_free(&r->pending);
   free(r);
 }
@@ -250,31 +250,6 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   }
 }
 
-/* Guards and poison of run k after the batch; 0 when its output can be judged. */
-int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result *res) {
-  if (p->fail[k] != RF_V_PASS) {
-    res->verdict = p->fail[k];
-    snprintf(res->detail, sizeof res->detail, "%s", p->fail_detail[k]);
-    return -1;
-  }
-  const char *where = rf_arena_check(&r->arena, p->out_slot[k]);
-  if (!where && p->sb && rf_arena_check(&r->arena, p->scratch_slot[k])) where = "scratch";
-  if (where) {
-    res->verdict = RF_V_OOB;
-    snprintf(res->detail, sizeof res->detail, "guard zone overwritten: %s", where);
-    return -1;
-  }
-  size_t first = p->v->out_dtype == RF_DTYPE_F32 || p->v->op == RF_OP_ARGMAX
-                     ? rf_find_poison(rf_arena_host(&r->arena, p->out_slot[k]), p->ob)
-                     : rf_find_poison_half(rf_arena_host(&r->arena, p->out_slot[k]), p->ob);
-  if (first != (size_t)-1) {
-    res->verdict = RF_V_UNWRITTEN;
-    snprintf(res->detail, sizeof res->detail, "output word %zu still holds the poison", first);
-    return -1;
-  }
-  return 0;
-}
-
 /* A 16-bit output as floats (exact) for the judge, in the judge's buffer; NULL (and a verdict)
  * when the host has no memory for it. */
 static const float *got_as_floats(judge_ctx *jc, const pending *p, const void *got,
@@ -291,15 +266,14 @@ static const float *got_as_floats(judge_ctx *jc, const pending *p, const void *g
   return g;
 }
 
-static void judge_variant(judge_ctx *jc, const pending *p) {
-  rf_runner *r = jc->r;
+static void judge_variant(const rf_runner *r, judge_ctx *jc, const pending *p) {
   rf_result *res = p->res;
   const oracle_answer *o = p->bc->o;
-  if (rf_runner_collect_run(r, p, 0, res)) return;
+  if (rf_runner_collect_run(&r->arena, p, 0, res)) return;
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
   const rf_dtype ot = p->v->out_dtype;
   switch (p->bc->c->op) {
-  case RF_OP_SUM: rf_judge_sum_typed(r, o, &p->plan, ot, rf_dtype_load(ot, got, 0), res); break;
+  case RF_OP_SUM: rf_judge_sum_typed(o, &p->plan, ot, rf_dtype_load(ot, got, 0), res); break;
   case RF_OP_MAX: rf_judge_max(o, rf_dtype_load(ot, got, 0), res); break;
   case RF_OP_ARGMAX: rf_judge_argmax(o, got, res); break;
   case RF_OP_SOFTMAX:
@@ -321,7 +295,7 @@ static void judge_variant(judge_ctx *jc, const pending *p) {
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;
   /* A deterministic variant must give the same bits when run again. */
   rf_result second = *res;
-  if (rf_runner_collect_run(r, p, 1, &second)) {
+  if (rf_runner_collect_run(&r->arena, p, 1, &second)) {
     *res = second;
   } else if (memcmp(rf_arena_host(&r->arena, p->out_slot[1]), got, p->ob) != 0) {
     res->verdict = RF_V_NONDETERMINISTIC;
@@ -341,7 +315,7 @@ static void judge_one(void *arg, size_t i, unsigned worker) {
   judge_ctx *jc = &j->r->judges[worker];
   jc->may_upgrade = 0;
   jc->needs_upgrade = 0;
-  judge_variant(jc, &j->ps[i]);
+  judge_variant(j->r, jc, &j->ps[i]);
   j->ps[i].redo = jc->needs_upgrade;
 }
 
@@ -373,7 +347,7 @@ static void judge_all(rf_runner *r, size_t ncases, pending *ps, size_t n) {
     if (saved && !ps[i].redo) continue;
     if (saved) *ps[i].res = saved[i];
     serial->needs_upgrade = 0;
-    judge_variant(serial, &ps[i]);
+    judge_variant(r, serial, &ps[i]);
   }
 }
 
@@ -572,9 +546,10 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
 typedef struct { double ms; unsigned long long upgraded, mpfr; } host_mark;
 static host_mark host_mark_now(const rf_runner *r) {
   const rf_runner_stats *s = &r->stats;
+  const rf_oracle_counts *k = &r->oracle.counts;
   return (host_mark){s->ms_generate + s->ms_oracle + s->ms_judge + s->ms_recheck,
-                     s->softmax_rows_upgraded + s->lse_rows_upgraded,
-                     s->softmax_rows_mpfr + s->lse_rows_mpfr};
+                     k->softmax_rows_upgraded + k->lse_rows_upgraded,
+                     k->softmax_rows_mpfr + k->lse_rows_mpfr};
 }
 
 /* After the batch: a 1-D case judged without records, and which kind an undecided row was
@@ -610,7 +585,7 @@ static double solve_case(rf_runner *r, batch_case *bc) {
   memset(bc->o, 0, sizeof *bc->o);
   if (bc->route.answer == RF_ANSWER_DEVICE_ROWS) bc->o->sm_device = 1;
   else if (bc->route.answer == RF_ANSWER_DEVICE) bc->o->on_device = 1;
-  else rf_compute_oracle(r, bc->c, bc->x, bc->elems, bc->o);
+  else rf_compute_oracle(&r->oracle, bc->c, bc->x, bc->elems, bc->o);
   return t1 - t0;
 }
 

@@ -26,7 +26,7 @@
  * is their route's (route.c). */
 void rf_runner_device_init(rf_runner *r, const rf_settings *set) {
   r->oracle_recheck = (unsigned long)set->oracle_recheck;
-  r->recheck_background = set->recheck_background != 0;   /* used by rf_runner_recheck_background */
+  r->recheck_background = set->recheck_background != 0;   /* rf_runner_device_background */
   /* Test hook: shows that the re-check catches a device answer off by one unit in its last
    * place (2^-149), a difference no verdict would show. */
   r->oracle_plant = set->oracle_plant != 0;
@@ -171,7 +171,7 @@ static const char *recheck(rf_runner *r, batch_case *bc, const rf_oracle_dev_out
 }
 
 /* ---- the background re-check (recheck_queue.h) ------------------------------------------ */
-int rf_runner_recheck_background(rf_runner *r) {
+int rf_runner_device_background(rf_runner *r) {
   if (r->rq_on || !r->recheck_background || !r->oracle_recheck) return r->rq_on;
   r->rq_on = rf_recheck_queue_start(&r->rq, 0) == 0;
   return r->rq_on;
@@ -186,7 +186,7 @@ static void recheck_stats(rf_runner *r, double t0) {
   r->stats.ms_recheck += rf_now_ms() - t0;   /* the caller's time: waits and input copies */
 }
 
-const char *rf_runner_recheck_drain(rf_runner *r) {
+const char *rf_runner_device_drain(rf_runner *r) {
   if (!r->rq_on) return NULL;
   static char carried[sizeof r->rq_carry];
   const char *first = NULL;

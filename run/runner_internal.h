@@ -2,7 +2,9 @@
  * of a case and the verdict of each output against it). Not part of the runner's API. */
 #ifndef RF_RUNNER_INTERNAL_H
 #define RF_RUNNER_INTERNAL_H
-#include "runner.h"
+#include "runner_types.h"
+#include "settings.h"
+#include "kernels/device.h"
 #include "backend.h"
 #include "oracle/exact.h"
 #include "oracle/bounds.h"
@@ -14,7 +16,9 @@
 #include "launch_graph.h"
 #include "kernels/oracle_device.h"
 #include "recheck_queue.h"
+#include "oracle_ctx.h"
 #include "route.h"
+#include "clock.h"
 #include "case_outputs.h"
 
 /* ---- the exact answer for one case ------------------------------------------------------ */
@@ -87,13 +91,13 @@ typedef struct pending {
 /* What one judging thread owns: scratch for the bounds of a row, and whether it may recompute
  * a row with MPFR (only the serial pass may: the oracle's rows are shared). */
 typedef struct {
-  struct rf_runner *r;
+  rf_oracle_ctx *oc;     /* the oracle it judges against (shared; counters on upgrades) */
   rf_host_buf rel, rel_kernel;
   rf_host_buf got_f32;   /* a 16-bit softmax output as floats (exact) */
   int may_upgrade;
   int needs_upgrade;   /* set when a row was undecided and may_upgrade was 0 */
 } judge_ctx;
-void rf_judge_ctx_free(judge_ctx *jc);   /* its scratch (runner.c) */
+void rf_judge_ctx_free(judge_ctx *jc);   /* its scratch (judge.c) */
 
 
 struct rf_runner {
@@ -101,9 +105,8 @@ struct rf_runner {
   rf_arena arena;                /* the batch's outputs, scratch and input, guarded (arena.h) */
   rf_arena in_arena;             /* simulator: the input on its own, exactly sized, so that
                                     AddressSanitizer sees reads far past or before it */
-  rf_host_buf x, y_exact, row_rel, row_mpfr, pending, saved;
-  rf_host_buf lse_rows;          /* logsumexp, logsoftmax: the rows' oracle facts */
-  rf_host_buf lse_margin;        /* and the double oracle's margins */
+  rf_host_buf x, pending, saved;
+  rf_oracle_ctx oracle;          /* the host oracle's buffers, modes and row counters */
   /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
   rf_host_buf many_x, many_answer, many_case;
   rf_host_buf x_in, many_x_in;   /* 16-bit inputs in their device layout (batch_case.x_in) */
@@ -119,10 +122,6 @@ struct rf_runner {
   int serial;                    /* synchronise after every launch (attribution, timing) */
   const rf_variant *lost_variant;/* serial: the variant whose fault lost the device, and on */
   const rf_case *lost_case;      /* which case (the caller's pointer) */
-  int softmax_mpfr_only;         /* REDFUZZ_SOFTMAX_ORACLE=mpfr: no double oracle (cross-check);
-                                    softmax and the log ops alike */
-  int softmax_upgrade_all;       /* REDFUZZ_SOFTMAX_ORACLE=upgrade: every double row counts as
-                                    undecided, so the MPFR fallback runs (tests it) */
   rf_route_policy route;         /* the settings that decide each case's route (route.h) */
   void *gen_dev;                 /* inputs made on the device, with their guards */
   size_t gen_cap;
@@ -164,11 +163,7 @@ struct rf_runner {
   oracle_answer answer;
 };
 
-double rf_now_ms(void);
 
-/* Guards, poison and launch status of run k of p, from the fetched arena: 0 when its output
- * can be judged, else -1 with the failure in res (runner.c). */
-int rf_runner_collect_run(const rf_runner *r, const pending *p, int k, rf_result *res);
 /* A row op's re-check batch in a long run: the host's judgement of the variants given from
  * their records goes to the background queue (recheck_rows.c). how[i]: the rf_verdict_from
  * of each variant (verdict_from.h); a record whose guards, poison or repeat the host sees
@@ -179,7 +174,7 @@ int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
                                  unsigned char *how, rf_result *dev);
 /* judge.c: the host's exact answer of case c for input x (softmax: double oracle, MPFR for
  * refused rows); where the route makes it on the device, the runner does not call it. */
-void rf_compute_oracle(rf_runner *r, const rf_case *c, const float *x, uint64_t elems,
+void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o);
 void rf_judge_max(const oracle_answer *o, float got, rf_result *res);
 /* The exp a softmax variant's plan declares, as this backend computes it. */
@@ -187,8 +182,8 @@ const rf_exp_model *rf_judge_exp_model(const rf_plan *plan);
 /* The logf the log variants call, as this backend computes it (judge_log.c). */
 const rf_log_model *rf_judge_log_model(void);
 /* A sum's output of type t against the exact sum (judge.h, rf_judge_sum_exact_typed). */
-void rf_judge_sum_typed(const rf_runner *r, const oracle_answer *o, const rf_plan *plan,
-                        rf_dtype t, float got, rf_result *res);
+void rf_judge_sum_typed(const oracle_answer *o, const rf_plan *plan, rf_dtype t, float got,
+                        rf_result *res);
 void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res);
 /* Every row of a softmax output; may recompute rows with MPFR when jc->may_upgrade, else
  * sets jc->needs_upgrade and returns early. */
@@ -202,7 +197,7 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
  * refuses), every output against its bound (oracle/logsumexp.h); rows the double oracle's
  * margins cannot decide are upgraded to MPFR as softmax's are (jc->may_upgrade, else
  * jc->needs_upgrade and an early return). */
-void rf_oracle_lse_case(rf_runner *r, const rf_case *c, const float *x, oracle_answer *o);
+void rf_oracle_lse_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, oracle_answer *o);
 void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
                   const float *got, rf_result *res);
 
@@ -216,6 +211,9 @@ void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res
 void rf_runner_device_harness(const batch_case *bc, rf_result *res);
 void rf_runner_device_free(rf_runner *r);
 const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
+/* rf_runner_recheck_background and rf_runner_recheck_drain (runner.h) of runner.c. */
+int rf_runner_device_background(rf_runner *r);
+const char *rf_runner_device_drain(rf_runner *r);
 
 /* runner_verdict.c: verdict records made on the device for batches of 1-D cases (see there). */
 void rf_runner_verdict_init(rf_runner *r, const rf_settings *set);

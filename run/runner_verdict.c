@@ -341,7 +341,7 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
     return RF_FROM_HOST;
   const float got = rf_dtype_load(half_out ? ot : RF_DTYPE_F32, rec->got, 0);
   switch (p->bc->c->op) {
-  case RF_OP_SUM: rf_judge_sum_typed(r, o, &p->plan, ot, got, out); break;
+  case RF_OP_SUM: rf_judge_sum_typed(o, &p->plan, ot, got, out); break;
   case RF_OP_MAX: rf_judge_max(o, got, out); break;
   case RF_OP_ARGMAX: {
     rf_argmax_out g;
@@ -373,7 +373,7 @@ static void host_answer(rf_runner *r, const batch_case *bc) {
   oracle_answer *o = bc->o;
   if (!o->sm_device) return;
   if (bc->dev_gen) rf_generate(bc->c, (float *)bc->x);
-  rf_compute_oracle(r, bc->c, bc->x, bc->elems, o);
+  rf_compute_oracle(&r->oracle, bc->c, bc->x, bc->elems, o);
   o->sm_device = 0;
   if (is_log_op(bc->c->op)) r->stats.log_device_to_host++;
   else r->stats.softmax_device_to_host++;

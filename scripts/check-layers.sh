@@ -4,8 +4,10 @@
 # A header that climbs (a kernel including the runner, the model including a kernel) couples a
 # low layer to everything above it; this check fails on the first such line, naming it.
 # Usage: scripts/check-layers.sh [ROOT]   (prints "N passed, N failed"; exit 1 on a violation)
-#        scripts/check-layers.sh --self-test   (a planted upward include must fail)
+#        scripts/check-layers.sh --self-test   (a planted upward include must fail; and a planted
+#                                              cycle inside a folder, scripts/check_cycles.py)
 set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [ "${1:-}" = "--self-test" ]; then
   t=$(mktemp -d) || exit 2
   mkdir -p "$t/kernels" "$t/model"
@@ -14,7 +16,8 @@ if [ "${1:-}" = "--self-test" ]; then
   out=$(bash "$0" "$t"); rc=$?
   rm -rf "$t"
   if [ $rc -eq 1 ] && grep -q 'model/bad.c' <<<"$out" && ! grep -q 'ok.hip' <<<"$out"; then
-    echo "layer check self-test: 1 passed, 0 failed"; exit 0
+    echo "layer check self-test: 1 passed, 0 failed"
+    exec python3 "$here/check_cycles.py" --self-test
   fi
   echo "layer check self-test: 0 passed, 1 failed (planted upward include not reported)"; exit 1
 fi
@@ -46,4 +49,6 @@ for rule in "${rules[@]}"; do
   fi
 done
 echo "layer check: $pass passed, $fail failed"
+# Inside run/: no module depends on another that depends back on it (includes or calls).
+if [ -d run ]; then python3 "$here/check_cycles.py" run || fail=$((fail + 1)); fi
 [ "$fail" -eq 0 ]
