@@ -418,126 +418,194 @@ static rf_graph_action launch_batch(rf_runner *r, pending *ps, size_t n) {
   return RF_GRAPH_DIRECT;
 }
 
-/* Every prepared variant of the batch's cases: slots, one upload (inputs, guards, poison),
- * the launches, one synchronisation, one download, then the verdicts. */
-static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, size_t n) {
+/* One batch on its way through the stages below: what failed (the first failure, for every
+ * variant not judged), the synchronisation's error, how it was launched. */
+typedef struct {
+  batch_case *bcs;
+  size_t nc;
+  pending *ps;
+  size_t n;
+  const char *fail;
+  int se;                   /* the synchronisation's error, or 0 */
+  rf_graph_action act;
+  char lost_msg[200];
+  double t_fetched, recheck0;   /* the judging's clock starts at the fetch */
+  unsigned long long launches0;
+} batch;
+
+/* Slots in the arena: outputs first (read back as one prefix), then the verdict records and
+ * the device answers (fetched too), scratch (only its guards), the records' items, inputs.
+ * 0, or -1 when out of host memory. */
+static int batch_slots(rf_runner *r, batch *b) {
   rf_arena *a = &r->arena;
+  pending *ps = b->ps;
+  int host_oom = 0;
   rf_arena_reset(a);
   r->n_descs = 0;
-  int host_oom = 0;
-  const unsigned long long launches0 = rf_launch_count();   /* the harness's (launch_count.h) */
-  /* Outputs first (read back as one prefix), then scratch (only its guards), then inputs. */
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < b->n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
-  rf_route_verdict verdict = bcs[0].route.verdict;   /* the batch's: its cases' (route.h) */
-  for (size_t i = 1; i < nc; i++) verdict = rf_route_join(verdict, bcs[i].route.verdict);
-  host_oom |= rf_runner_verdict_slots(r, verdict, n) < 0;   /* runner_verdict.c */
-  host_oom |= rf_runner_device_slots(r, bcs, nc) < 0;   /* fetched too: before scratch */
-  for (size_t i = 0; i < n; i++)
+  rf_route_verdict verdict = b->bcs[0].route.verdict;   /* the batch's: its cases' (route.h) */
+  for (size_t i = 1; i < b->nc; i++) verdict = rf_route_join(verdict, b->bcs[i].route.verdict);
+  host_oom |= rf_runner_verdict_slots(r, verdict, b->n) < 0;   /* runner_verdict.c */
+  host_oom |= rf_runner_device_slots(r, b->bcs, b->nc) < 0;   /* fetched too: before scratch */
+  for (size_t i = 0; i < b->n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
-  host_oom |= rf_runner_verdict_items(r, bcs, nc, ps, n) < 0;
+  host_oom |= rf_runner_verdict_items(r, b->bcs, b->nc, ps, b->n) < 0;
   rf_arena *ia = input_arena(r);
   if (ia != a) rf_arena_reset(ia);
-  for (size_t i = 0; i < nc; i++) {
-    if (bcs[i].dev_gen) continue;   /* made on the device (runner_device.c) */
-    const size_t esz = rf_dtype_bytes(bcs[i].c->dtype);
-    bcs[i].in_slot = rf_arena_add_input(ia, bcs[i].x_in ? bcs[i].x_in : (const void *)bcs[i].x,
-                                        bcs[i].elems * esz, rf_input_misalign(bcs[i].c) * esz);
-    host_oom |= bcs[i].in_slot < 0;
+  for (size_t i = 0; i < b->nc; i++) {
+    batch_case *bc = &b->bcs[i];
+    if (bc->dev_gen) continue;   /* made on the device (runner_device.c) */
+    const size_t esz = rf_dtype_bytes(bc->c->dtype);
+    bc->in_slot = rf_arena_add_input(ia, bc->x_in ? bc->x_in : (const void *)bc->x,
+                                     bc->elems * esz, rf_input_misalign(bc->c) * esz);
+    host_oom |= bc->in_slot < 0;
   }
-  double t0 = rf_now_ms();
-  const char *fail = host_oom ? "out of host memory for the output slots"
-                   : (r->vd_on ? rf_arena_commit_device_fill(a) : rf_arena_commit(a)) ||
-                     (ia != a && rf_arena_commit(ia))
-                   ? "cannot allocate or upload the device buffers" : NULL;
-  double t1 = rf_now_ms();
-  if (!fail) fail = rf_runner_device_inputs(r, bcs, nc, ia);
-  if (!fail) fail = rf_runner_device_launch(r, bcs, nc);
-  if (!fail && !describe(r, ps, n)) fail = "out of host memory for the launch descriptions";
-  rf_graph_action act = fail ? RF_GRAPH_DIRECT : launch_batch(r, ps, n);
-  if (!fail) fail = rf_runner_verdict_launch(r);
-  double t2 = rf_now_ms();
-  int se = fail ? 0 : rf_dev_sync();
-  char lost_msg[200];
-  if (!fail && se && r->lost_variant) {
+  return host_oom ? -1 : 0;
+}
+
+/* One upload (inputs, guards, poison; with records, guards and poison written on the device). */
+static void batch_upload(rf_runner *r, batch *b, int host_oom) {
+  rf_arena *a = &r->arena, *ia = input_arena(r);
+  const double t0 = rf_now_ms();
+  b->fail = host_oom ? "out of host memory for the output slots"
+          : (r->vd_on ? rf_arena_commit_device_fill(a) : rf_arena_commit(a)) ||
+            (ia != a && rf_arena_commit(ia))
+          ? "cannot allocate or upload the device buffers" : NULL;
+  r->stats.ms_upload += rf_now_ms() - t0;
+}
+
+/* The inputs and answers made on the device, every variant's runs, the verdict kernels. */
+static void batch_launch(rf_runner *r, batch *b) {
+  const double t0 = rf_now_ms();
+  if (!b->fail) b->fail = rf_runner_device_inputs(r, b->bcs, b->nc, input_arena(r));
+  if (!b->fail) b->fail = rf_runner_device_launch(r, b->bcs, b->nc);
+  if (!b->fail && !describe(r, b->ps, b->n))
+    b->fail = "out of host memory for the launch descriptions";
+  b->act = b->fail ? RF_GRAPH_DIRECT : launch_batch(r, b->ps, b->n);
+  if (!b->fail) b->fail = rf_runner_verdict_launch(r);
+  r->stats.ms_launch += rf_now_ms() - t0;
+}
+
+/* One synchronisation; a device error fails the whole batch. */
+static void batch_sync(rf_runner *r, batch *b) {
+  const double t0 = rf_now_ms();
+  b->se = b->fail ? 0 : rf_dev_sync();
+  if (!b->fail && b->se && r->lost_variant) {
     /* Serial: a variant of the batch faulted and was named; the rest cannot be read back. */
-    snprintf(lost_msg, sizeof lost_msg, "not judged: the device was lost to %s's fault before "
-             "the outputs were read back", r->lost_variant->name);
-    fail = lost_msg;
-  } else if (!fail && se) {
-    fail = rf_dev_error_is_fault(se)
+    snprintf(b->lost_msg, sizeof b->lost_msg, "not judged: the device was lost to %s's fault "
+             "before the outputs were read back", r->lost_variant->name);
+    b->fail = b->lost_msg;
+  } else if (!b->fail && b->se) {
+    b->fail = rf_dev_error_is_fault(b->se)
          ? "a kernel of this batch faulted and the device is lost to this process (REDFUZZ_SERIAL=1 "
            "names the variant; `sweep` does that itself in a new worker process)"
          : "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
            "variant per synchronisation to attribute it)";
   }
-  double t3 = rf_now_ms();
-  /* Judged from device records: only those (and the device's answers) come back. */
-  if (!fail && r->vd_on) fail = rf_runner_verdict_fetch(r, bcs, nc);
-  else if (!fail && rf_arena_fetch(a))
-    fail = "cannot read the device outputs back";
-  double t4 = rf_now_ms(), recheck0 = r->stats.ms_recheck;
-  if (!fail) fail = rf_runner_device_collect(r, bcs, nc);   /* timed as judging */
-  r->stats.ms_upload += t1 - t0;
-  r->stats.ms_launch += t2 - t1;
-  r->stats.ms_sync += t3 - t2;
-  r->stats.ms_download += t4 - t3;
-  for (size_t i = 0; i < n; i++) {
-    rf_result *res = ps[i].res;
+  r->stats.ms_sync += rf_now_ms() - t0;
+}
+
+/* One download: judged from device records, only those (and the device's answers) come
+ * back; else the whole arena. Then the device's answers into the cases' (timed as judging). */
+static void batch_fetch(rf_runner *r, batch *b) {
+  const double t0 = rf_now_ms();
+  if (!b->fail && r->vd_on) b->fail = rf_runner_verdict_fetch(r, b->bcs, b->nc);
+  else if (!b->fail && rf_arena_fetch(&r->arena))
+    b->fail = "cannot read the device outputs back";
+  b->t_fetched = rf_now_ms();
+  b->recheck0 = r->stats.ms_recheck;
+  r->stats.ms_download += b->t_fetched - t0;
+  if (!b->fail) b->fail = rf_runner_device_collect(r, b->bcs, b->nc);
+}
+
+/* Each variant's time (serial mode), and on a failed batch its verdict. */
+static void batch_failed(const rf_runner *r, batch *b) {
+  for (size_t i = 0; i < b->n; i++) {
+    const pending *p = &b->ps[i];
+    rf_result *res = p->res;
     /* Serial runs time each variant (both of its runs); a batched launch has no time of
      * its own (NaN, printed as "-"). */
-    res->ms = r->serial ? ps[i].ms : NAN;
-    if (fail && r->serial && any_launch_failure(&ps[i], 1)) {
+    res->ms = r->serial ? p->ms : NAN;
+    if (b->fail && r->serial && any_launch_failure(p, 1)) {
       /* Serial: the faulting variant's `crash` (and "not run" after it) stand. */
-      for (int k = 0; k < ps[i].runs; k++)
-        if (ps[i].fail[k] != RF_V_PASS) {
-          res->verdict = ps[i].fail[k];
-          snprintf(res->detail, sizeof res->detail, "%s", ps[i].fail_detail[k]);
+      for (int k = 0; k < p->runs; k++)
+        if (p->fail[k] != RF_V_PASS) {
+          res->verdict = p->fail[k];
+          snprintf(res->detail, sizeof res->detail, "%s", p->fail_detail[k]);
           break;
         }
-    } else if (fail) {
+    } else if (b->fail) {
       res->verdict = RF_V_LAUNCH_ERROR;
-      int why = se && fail != lost_msg;   /* the named fault already says it */
-      snprintf(res->detail, sizeof res->detail, "%s%s%s", fail, why ? ": " : "",
-               why ? rf_dev_error_string(se) : "");
+      int why = b->se && b->fail != b->lost_msg;   /* the named fault already says it */
+      snprintf(res->detail, sizeof res->detail, "%s%s%s", b->fail, why ? ": " : "",
+               why ? rf_dev_error_string(b->se) : "");
     }
   }
-  if (!fail) {
-    size_t nh = n;
-    pending *hp = r->vd_on ? rf_runner_verdict_judge(r, ps, n, &nh) : ps;
-    /* What the records left to the host path (failures), or a re-check batch: as without
-     * records, from the buffers. */
-    double tj = rf_now_ms();
-    if (nh && r->vd_on && rf_arena_fetch(a)) {
-      for (size_t i = 0; i < nh; i++) {
-        hp[i].res->verdict = RF_V_LAUNCH_ERROR;
-        snprintf(hp[i].res->detail, sizeof hp[i].res->detail, "cannot read the device outputs back");
-      }
-    } else if (nh) {
-      judge_all(r, nc, hp, nh);
+}
+
+/* The verdicts: from the records where they decide, the host path for the rest (or every
+ * variant of a re-check batch, then compared); a failure against a device-made answer is
+ * confirmed by the host oracle first. */
+static void batch_judge(rf_runner *r, batch *b) {
+  pending *ps = b->ps;
+  const size_t n = b->n;
+  size_t nh = n;
+  pending *hp = r->vd_on ? rf_runner_verdict_judge(r, ps, n, &nh) : ps;
+  /* What the records left to the host path (failures), or a re-check batch: as without
+   * records, from the buffers. */
+  double tj = rf_now_ms();
+  if (nh && r->vd_on && rf_arena_fetch(&r->arena)) {
+    for (size_t i = 0; i < nh; i++) {
+      hp[i].res->verdict = RF_V_LAUNCH_ERROR;
+      snprintf(hp[i].res->detail, sizeof hp[i].res->detail, "cannot read the device outputs back");
     }
-    if (r->vd_on && r->vd_recheck_now) r->stats.ms_recheck += rf_now_ms() - tj;
-    rf_runner_verdict_finish(r, ps, n);
-    /* A failure against a device-made answer is confirmed by the host oracle first. */
-    for (size_t i = 0; i < n; i++) rf_runner_device_confirm(r, ps[i].bc, ps[i].res);
-    for (size_t i = 0; i < n; i++) rf_runner_device_harness(ps[i].bc, ps[i].res);
+  } else if (nh) {
+    judge_all(r, b->nc, hp, nh);
   }
-  if (act == RF_GRAPH_DIRECT && r->use_graphs && !r->serial) {
-    /* Only a batch that ran without a failure of any kind may be recorded next time. */
-    int clean = !fail && !any_launch_failure(ps, n);
-    for (size_t i = 0; i < n && clean; i++)
-      clean = ps[i].res->verdict != RF_V_OOB && ps[i].res->verdict != RF_V_LAUNCH_ERROR;
+  if (r->vd_on && r->vd_recheck_now) r->stats.ms_recheck += rf_now_ms() - tj;
+  rf_runner_verdict_finish(r, ps, n);
+  for (size_t i = 0; i < n; i++) rf_runner_device_confirm(r, ps[i].bc, ps[i].res);
+  for (size_t i = 0; i < n; i++) rf_runner_device_harness(ps[i].bc, ps[i].res);
+}
+
+/* Launch graphs: only a batch that ran without a failure of any kind may be recorded next
+ * time; a replayed one that failed at the synchronisation is forgotten. */
+static void batch_graphs(rf_runner *r, const batch *b) {
+  if (b->act == RF_GRAPH_DIRECT && r->use_graphs && !r->serial) {
+    int clean = !b->fail && !any_launch_failure(b->ps, b->n);
+    for (size_t i = 0; i < b->n && clean; i++)
+      clean = b->ps[i].res->verdict != RF_V_OOB && b->ps[i].res->verdict != RF_V_LAUNCH_ERROR;
     if (r->n_descs) rf_graph_note_direct(&r->graphs, r->descs.p, r->n_descs, clean);
-  } else if (act != RF_GRAPH_DIRECT && se) {
+  } else if (b->act != RF_GRAPH_DIRECT && b->se) {
     rf_graph_forget(&r->graphs);
   }
-  r->stats.ms_judge += rf_now_ms() - t4 - (r->stats.ms_recheck - recheck0);
+}
+
+static void batch_count(rf_runner *r, const batch *b) {
+  r->stats.ms_judge += rf_now_ms() - b->t_fetched - (r->stats.ms_recheck - b->recheck0);
   r->stats.batches++;
-  r->stats.launched_runs += n;
-  for (size_t i = 0; i < n; i++) r->stats.kernel_runs += (unsigned long long)ps[i].runs;
-  r->stats.harness_launches += rf_launch_count() - launches0;
+  r->stats.launched_runs += b->n;
+  for (size_t i = 0; i < b->n; i++) r->stats.kernel_runs += (unsigned long long)b->ps[i].runs;
+  r->stats.harness_launches += rf_launch_count() - b->launches0;
+}
+
+/* Every prepared variant of the batch's cases: slots, one upload (inputs, guards, poison),
+ * the launches, one synchronisation, one download, then the verdicts (docs/RUNNER.md). */
+static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, size_t n) {
+  batch b = {.bcs = bcs, .nc = nc, .ps = ps, .n = n, .act = RF_GRAPH_DIRECT,
+             .launches0 = rf_launch_count()};   /* the harness's launches (launch_count.h) */
+  const int host_oom = batch_slots(r, &b) < 0;
+  batch_upload(r, &b, host_oom);
+  batch_launch(r, &b);
+  batch_sync(r, &b);
+  batch_fetch(r, &b);
+  batch_failed(r, &b);
+  if (!b.fail) batch_judge(r, &b);
+  batch_graphs(r, &b);
+  batch_count(r, &b);
 }
 
 /* ---- why cases went to the host path (host_reasons.def) -------------------------------- */
