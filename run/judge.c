@@ -128,6 +128,9 @@ void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const r
   res->err = rf_xsum_abs_err_up(exact, got);
   res->ratio = ratio_of(res->err, b.bound);
   res->verdict = rf_sum_within(&b, res->err) ? RF_V_PASS : RF_V_WRONG;
+  if (res->verdict == RF_V_WRONG)   /* what differs, as the max and argmax rows say it */
+    snprintf(res->detail, sizeof res->detail, "got %.9g want %.17g: error %.3g > bound %.3g",
+             (double)got, res->want, res->err, res->bound);
   /* Above the probabilistic level but within the bound: worth a look in the study. */
   res->suspicious = res->verdict == RF_V_PASS && res->err > b.probabilistic;
 }
