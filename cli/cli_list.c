@@ -15,6 +15,9 @@ static const char help[] =
   "constraints, and its plan — the combining tree whose longest addition chain h gives the\n"
   "error bound — resolved for the given size and the variant's default launch parameters.\n"
   "A variant that reads f16 or bf16 says so: it runs only on cases of that dtype.\n"
+  "Each 1-D variant shows its contract (include/redfuzz/plugin.h, docs/ORACLE.md): sum\n"
+  "signed-zero (a sum of only -0 must be -0) or any-zero (either zero); max and argmax\n"
+  "nan-ignored (as fmaxf) or nan-propagates (as torch.max); argmax tie-first or tie-any.\n"
   "\n";
 
 int rf_cmd_list(int argc, char **argv) {
@@ -63,6 +66,8 @@ int rf_cmd_list(int argc, char **argv) {
       v->plan(&cfg, &p);
       rf_plan_format(&p, plan, sizeof plan);
     }
+    char contract[64];
+    rf_contract_describe(v->op, v->contract, contract, sizeof contract);
     if (json) {
       printf("{\"variant\":");
       rf_json_string(stdout, v->name);
@@ -76,9 +81,11 @@ int rf_cmd_list(int argc, char **argv) {
       rf_json_string(stdout, v->summary);
       printf(",\"constraints\":");
       rf_json_string(stdout, v->constraints);
-      printf(",\"fuzz_max_n\":%llu,\"in_dtype\":\"%s\",\"out_dtype\":\"%s\"}\n",
+      printf(",\"fuzz_max_n\":%llu,\"in_dtype\":\"%s\",\"out_dtype\":\"%s\",\"contract\":",
              (unsigned long long)v->fuzz_max_n, rf_dtype_name(v->in_dtype),
              rf_dtype_name(v->out_dtype));
+      rf_json_string(stdout, contract);
+      printf("}\n");
     } else {
       printf("%-28s %-5s %-6s %s\n", v->name, v->deterministic ? "yes" : "no",
              v->is_mutant ? "yes" : "", why ? why : plan);
@@ -89,6 +96,7 @@ int rf_cmd_list(int argc, char **argv) {
         printf("%-28s %-5s %-6s reads %s, writes %s: runs on dtype=%s cases only\n", "", "", "",
                rf_dtype_name(v->in_dtype), rf_dtype_name(v->out_dtype),
                rf_dtype_name(v->in_dtype));
+      if (contract[0]) printf("%-28s %-5s %-6s contract: %s\n", "", "", "", contract);
       if (v->fuzz_max_n)
         printf("%-28s %-5s %-6s fuzzed only up to %llu elements (slow beyond); swept at every size\n",
                "", "", "", (unsigned long long)v->fuzz_max_n);

@@ -19,7 +19,9 @@ static const char help[] =
   "(sim, cuda, hip) holds on that backend only: a race or a missing barrier found under the\n"
   "simulator's schedule need not show under a GPU's. Off the simulator, expectations of race\n"
   "and divergent-barrier (verdicts only the simulator gives) are not held either; the\n"
-  "summary counts both. Every other variant of the op\n"
+  "summary counts both. A variant may have one line for every backend and one per backend:\n"
+  "the backend's own line holds there. The verdict 'fail' is a class: any failure verdict\n"
+  "(e.g. 'expect v race on sim' beside 'expect v fail'). Every other variant of the op\n"
   "that is not a mutant must pass (or be unsupported). Prints one line per file and a\n"
   "summary; exit status 1 when any file does not match, 2 when a file cannot be read.\n"
   "Files larger than 1 MiB, binary files and folders without .case files are errors.\n"
@@ -90,8 +92,10 @@ static int check_results(const char *path, const rf_expect *ex, size_t n_ex, con
                          int n, int *not_here) {
   int bad = 0;
   for (size_t e = 0; e < n_ex; e++) {
-    if (!rf_expect_applies(&ex[e], rf_backend.name, rf_backend.is_sim)) {
-      (*not_here)++;   /* another backend's, or a verdict only the simulator gives */
+    if (!rf_expect_applies(&ex[e], rf_backend.name, rf_backend.is_sim) ||
+        rf_expect_overridden(ex, n_ex, e, rf_backend.name)) {
+      (*not_here)++;   /* another backend's, a verdict only the simulator gives, or a line
+                          for every backend that this backend's own line replaces */
       continue;
     }
     const rf_result *r = NULL;
@@ -101,7 +105,7 @@ static int check_results(const char *path, const rf_expect *ex, size_t n_ex, con
       printf("FAIL %s: expected %s %s, but that variant is not in this build\n", path,
              ex[e].variant, ex[e].verdict);
       bad = 1;
-    } else if (strcmp(rf_verdict_name(r->verdict), ex[e].verdict) != 0) {
+    } else if (!rf_expect_matches(&ex[e], r->verdict)) {
       printf("FAIL %s: %s expected %s, got %s%s%s\n", path, ex[e].variant, ex[e].verdict,
              rf_verdict_name(r->verdict), r->detail[0] ? ": " : "", r->detail);
       bad = 1;

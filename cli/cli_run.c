@@ -15,6 +15,9 @@ static const char help[] =
   "the build's backend and prints one row per variant: verdict, error against the exact\n"
   "oracle, the derived bound, error/bound, time and the variant's plan (its combining tree,\n"
   "from which the bound follows). Unset fields take the defaults of a text case.\n"
+  "Ops: sum, max, argmax (--n) and the row ops softmax, logsumexp, logsoftmax (--shape).\n"
+  "A failure's detail says what differs (argmax: both indices and values) and, where the\n"
+  "variant's contract decides it (signed zero, NaN, ties: `redfuzz list`), which rule.\n"
   "\n";
 static const char help_tail[] =
   "\nExit status: 0 every variant passed (or is unsupported), 1 a failure verdict, 2 bad usage\n"
@@ -31,7 +34,7 @@ int rf_cmd_run(int argc, char **argv) {
     rf_case_default(&d);
     printf("Defaults (a case flag not given, a key missing from a text case): ");
     rf_report_case_line(stdout, &d);
-    printf("(softmax without --shape: 4x33)\n");
+    printf("(a row op, softmax, logsumexp or logsoftmax, without --shape: 4x33)\n");
   }
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
   rf_runner *r = rf_cli_runner("run");

@@ -32,6 +32,8 @@ typedef struct {
   int64_t abs_w[RF_ORACLE_DEV_DIGITS];
   uint64_t n_pinf, n_ninf, n_nan;
   int64_t argmax_index;  /* lowest index of the maximum, NaN ignored; -1 when none */
+  int64_t first_nan;     /* lowest index of a NaN; -1 when none (the NaN-propagating
+                            contract's argmax, include/redfuzz/variant.h) */
   double sum_f64;        /* RN(Σ x_i) to double; IEEE inf/NaN when non-finite inputs */
   double abs_sum_up;     /* Σ|x_i| over the finite x_i rounded up to double (rf_sum_facts) */
   float sum_f32;         /* RN(Σ x_i) to float, overflow to ±inf (rf_oracle_sum) */

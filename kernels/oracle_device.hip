@@ -38,6 +38,7 @@ typedef struct {
   rfo_u64 n_nan, n_pinf, n_ninf;
   unsigned low_key;                      /* 128 - min lowest-bit exponent; 0 = no nonzero */
   unsigned pos_zero;                     /* 1 when some element is +0 */
+  unsigned nan_key;                      /* 0xffffffff - lowest NaN index; 0 = no NaN */
 } rfo_scratch;
 
 __global__ void rfo_zero_kernel(rfo_scratch *s) {
@@ -50,6 +51,7 @@ __global__ void rfo_zero_kernel(rfo_scratch *s) {
     s->n_nan = s->n_pinf = s->n_ninf = 0;
     s->low_key = 0;
     s->pos_zero = 0;
+    s->nan_key = 0;
   }
 }
 
@@ -89,6 +91,7 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
   RF_SHARED(rfo_u64, block_special, 3);
   RF_SHARED(unsigned, block_low, 1);
   RF_SHARED(unsigned, block_pzero, 1);
+  RF_SHARED(unsigned, block_nan_key, 1);
   const unsigned t = threadIdx.x;
   for (unsigned i = t; i < RFO_BINS; i += blockDim.x) bins[i] = 0;
   if (t == 0) {
@@ -96,17 +99,20 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
     block_special[0] = block_special[1] = block_special[2] = 0;
     block_low[0] = 0;
     block_pzero[0] = 0;
+    block_nan_key[0] = 0;
   }
   __syncthreads();
   const rfo_u64 begin = (rfo_u64)blockIdx.x * chunk;
   const rfo_u64 end = begin + chunk < n ? begin + chunk : n;
   rfo_u64 best = 0, nan = 0, pinf = 0, ninf = 0;
-  unsigned low = 0, pzero = 0;
+  unsigned low = 0, pzero = 0, nan_key = 0;
   for (rfo_u64 i = begin + t; i < end; i += blockDim.x) {
     const unsigned b = rfo_load_bits(x, i, dt);
     if (((b >> 23) & 0xffu) == 0xffu) {
       if (b & 0x7fffffu) {
         nan++;
+        const unsigned k = 0xffffffffu - (unsigned)i;   /* the lowest index: the largest key */
+        nan_key = k > nan_key ? k : nan_key;
         continue;
       }
       if (b >> 31) ninf++;
@@ -125,6 +131,7 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
   if (best) atomicMax(&block_best[0], best);
   if (low) atomicMax(&block_low[0], low);
   if (pzero) atomicMax(&block_pzero[0], 1u);
+  if (nan_key) atomicMax(&block_nan_key[0], nan_key);
   if (nan) atomicAdd(&block_special[0], nan);
   if (pinf) atomicAdd(&block_special[1], pinf);
   if (ninf) atomicAdd(&block_special[2], ninf);
@@ -140,6 +147,7 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
     if (block_best[0]) atomicMax(&s->best, block_best[0]);
     if (block_low[0]) atomicMax(&s->low_key, block_low[0]);
     if (block_pzero[0]) atomicMax(&s->pos_zero, 1u);
+    if (block_nan_key[0]) atomicMax(&s->nan_key, block_nan_key[0]);
     if (block_special[0]) atomicAdd(&s->n_nan, block_special[0]);
     if (block_special[1]) atomicAdd(&s->n_pinf, block_special[1]);
     if (block_special[2]) atomicAdd(&s->n_ninf, block_special[2]);
@@ -306,6 +314,7 @@ __global__ void rfo_final_kernel(const void *__restrict__ x, unsigned dt, rfo_u6
   out->n_nan = nan;
   out->n_pinf = pinf;
   out->n_ninf = ninf;
+  out->first_nan = s->nan_key ? (rfo_i64)(0xffffffffu - s->nan_key) : -1;
   /* IEEE: any NaN, or both infinities, give NaN; else an infinity wins. */
   const float qnan = __uint_as_float(0x7fc00000u);
   if (nan || (pinf && ninf)) {

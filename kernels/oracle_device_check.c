@@ -32,6 +32,7 @@ void rf_oracle_dev_host(const float *x, uint64_t n, rf_oracle_dev_out *out) {
   out->all_finite = f.all_finite;
   out->all_neg_zero = f.all_neg_zero;
   out->argmax_index = rf_oracle_argmax(x, (size_t)n, &out->max_value);
+  out->first_nan = rf_oracle_first_nan(x, (size_t)n);
 }
 
 /* Bits equal, or both NaN (the payload of a NaN result is not part of the answer). */
@@ -61,7 +62,7 @@ int rf_oracle_dev_compare(const rf_oracle_dev_out *w, const rf_oracle_dev_out *g
     snprintf(msg, len, #f ": host %lld, device %lld", (long long)w->f, (long long)g->f);    \
     return -1;                                                                              \
   }
-  RF_CMP_INT(n_pinf) RF_CMP_INT(n_ninf) RF_CMP_INT(n_nan) RF_CMP_INT(argmax_index)
+  RF_CMP_INT(n_pinf) RF_CMP_INT(n_ninf) RF_CMP_INT(n_nan) RF_CMP_INT(argmax_index) RF_CMP_INT(first_nan)
   RF_CMP_INT(min_exp) RF_CMP_INT(any_nonzero) RF_CMP_INT(all_finite) RF_CMP_INT(all_neg_zero)
 #undef RF_CMP_INT
   if (!same_f32(w->sum_f32, g->sum_f32)) {

@@ -1,7 +1,9 @@
 /* Plugin loading: dlopen, ABI version check, validation, registration. The library is never
  * closed: its variants (and the kernels they launch) must outlive every run. */
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "plugin_loader.h"
 #include "model/case.h"
@@ -60,6 +62,12 @@ static int check_variant(const rf_variant *v, char *buf, size_t len) {
              (int)v->in_dtype, (int)v->out_dtype, RF_DTYPE_COUNT - 1);
     return -1;
   }
+  if (v->contract & ~rf_contract_allowed(v->op)) {
+    snprintf(buf, len, "variant '%s': contract 0x%x has bits its op does not take (allowed: "
+             "0x%x, RF_CONTRACT_* in include/redfuzz/variant.h)", v->name, (unsigned)v->contract,
+             (unsigned)rf_contract_allowed(v->op));
+    return -1;
+  }
   if (rf_variant_find(v->name)) {
     snprintf(buf, len, "variant '%s' is already registered", v->name);
     return -1;
@@ -91,6 +99,27 @@ static int check_all(const char *path, const rf_variant *const *vs, size_t count
   return 0;
 }
 
+/* A plugin of an older ABI version: its variants end before the fields added since, so each
+ * is copied into a whole rf_variant whose later fields keep their defaults (0: no contract
+ * bit, plugin.h). Copies and array live as long as the process, as the plugin's own. NULL
+ * when out of memory; vs itself when the version is current. */
+static const rf_variant *const *upgrade(int version, const rf_variant *const *vs, size_t count) {
+  if (version == RF_PLUGIN_ABI_VERSION || !count) return vs;
+  const size_t prefix = offsetof(rf_variant, contract);   /* version 3's size */
+  const rf_variant **out = calloc(count, sizeof *out);
+  rf_variant *copies = calloc(count, sizeof *copies);
+  if (!out || !copies) {
+    free(out);
+    free(copies);
+    return NULL;
+  }
+  for (size_t i = 0; i < count; i++) {
+    out[i] = vs[i] ? &copies[i] : NULL;   /* a NULL pointer stays one: check_variant says so */
+    if (vs[i]) memcpy(&copies[i], vs[i], prefix);
+  }
+  return out;
+}
+
 int rf_plugin_load(const char *path, char *err, size_t errlen) {
   /* A path without '/' would be searched in the library path; the user means a file. */
   char local[4096];
@@ -109,10 +138,10 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     return -1;
   }
   const int found = version();
-  if (found != RF_PLUGIN_ABI_VERSION) {
-    snprintf(err, errlen, "plugin %s: ABI version %d, but this redfuzz expects %d (rebuild it "
-             "against this redfuzz's include/redfuzz/plugin.h)", path, found,
-             RF_PLUGIN_ABI_VERSION);
+  if (found < RF_PLUGIN_ABI_OLDEST || found > RF_PLUGIN_ABI_VERSION) {
+    snprintf(err, errlen, "plugin %s: ABI version %d, but this redfuzz expects %d..%d (rebuild "
+             "it against this redfuzz's include/redfuzz/plugin.h)", path, found,
+             RF_PLUGIN_ABI_OLDEST, RF_PLUGIN_ABI_VERSION);
     dlclose(lib);
     return -1;
   }
@@ -141,6 +170,12 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
   if (!vs && count) {
     snprintf(err, errlen, "plugin %s: rf_plugin_variants returned NULL with count %zu", path,
              count);
+    dlclose(lib);
+    return -1;
+  }
+  vs = upgrade(found, vs, count);
+  if (!vs) {
+    snprintf(err, errlen, "plugin %s: out of memory for its %zu variants", path, count);
     dlclose(lib);
     return -1;
   }

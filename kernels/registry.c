@@ -1,6 +1,7 @@
 /* The variant registry: the families each .hip file exports, then run-time additions
  * (plugins). Each family file defines `const rf_variant *const rf_family_<name>[]`,
  * NULL-terminated. */
+#include <stdio.h>
 #include <string.h>
 #include "redfuzz/variant.h"
 
@@ -71,4 +72,15 @@ int rf_variant_register(const rf_variant *v) {
   if (!v || !v->name || rf_variant_find(v->name) || table_len >= RF_MAX_VARIANTS) return -1;
   table[table_len++] = v;
   return 0;
+}
+
+const char *rf_contract_describe(rf_op op, uint32_t contract, char *buf, size_t len) {
+  const char *zero = contract & RF_CONTRACT_SIGNED_ZERO ? "signed-zero" : "any-zero";
+  const char *nan = contract & RF_CONTRACT_NAN_PROPAGATES ? "nan-propagates" : "nan-ignored";
+  const char *tie = contract & RF_CONTRACT_TIE_ANY ? "tie-any" : "tie-first";
+  if (op == RF_OP_SUM) snprintf(buf, len, "%s", zero);
+  else if (op == RF_OP_MAX) snprintf(buf, len, "%s", nan);
+  else if (op == RF_OP_ARGMAX) snprintf(buf, len, "%s, %s", nan, tie);
+  else if (len) buf[0] = '\0';
+  return buf;
 }

@@ -414,6 +414,8 @@ static int rf_sum_launch_two_stage_wave(const rf_launch_args *a) {
 }
 
 /* ---- the family ---------------------------------------------------------------------------- */
+/* Every sum starts from -0 (above), so each declares the strict IEEE zero sign
+ * (RF_CONTRACT_SIGNED_ZERO) and is held to it. */
 
 static const rf_variant rf_sum_atomic = {
     "sum/atomic", RF_OP_SUM, 0, 0,
@@ -422,32 +424,36 @@ static const rf_variant rf_sum_atomic = {
     rf_sum_configure_atomic, rf_sum_no_scratch, rf_sum_plan_atomic, rf_sum_launch_atomic,
     /* Every element contends for one address: ~1.8 ms at 2^20 and 7.4 ms at 2^22 on an
      * H200, 25x a whole case of the other variants. Fuzzed up to 2^16 (~0.1 ms). */
-    UINT64_C(1) << 16};
+    UINT64_C(1) << 16, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds_interleaved = {
     "sum/lds-interleaved", RF_OP_SUM, 0, 0,
     "one element per thread, LDS tree with interleaved addressing (t % 2s), one atomic per block",
     "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds, rf_sum_no_scratch, rf_sum_plan_lds, rf_sum_launch_lds_interleaved, 0};
+    rf_sum_configure_lds, rf_sum_no_scratch, rf_sum_plan_lds, rf_sum_launch_lds_interleaved, 0,
+    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds = {
     "sum/lds", RF_OP_SUM, 0, 0,
     "one element per thread, sequential-addressing LDS tree, one atomic per block",
     "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds, rf_sum_no_scratch, rf_sum_plan_lds, rf_sum_launch_lds, 0};
+    rf_sum_configure_lds, rf_sum_no_scratch, rf_sum_plan_lds, rf_sum_launch_lds, 0,
+    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds_wave = {
     "sum/lds-wave", RF_OP_SUM, 0, 0,
     "one element per thread, LDS tree down to one wave, __shfl_down, one atomic per block",
     "block power of two, wave..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds_wave, rf_sum_no_scratch, rf_sum_plan_lds_wave, rf_sum_launch_lds_wave, 0};
+    rf_sum_configure_lds_wave, rf_sum_no_scratch, rf_sum_plan_lds_wave, rf_sum_launch_lds_wave, 0,
+    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_unrolled = {
     "sum/unrolled", RF_OP_SUM, 0, 0,
     "grid-stride chain (4 loads in flight), LDS tree, one atomic per block",
     "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); items 1..65536 "
     "(default 4; only sets the default grid)",
-    rf_sum_configure_unrolled, rf_sum_no_scratch, rf_sum_plan_unrolled, rf_sum_launch_unrolled, 0};
+    rf_sum_configure_unrolled, rf_sum_no_scratch, rf_sum_plan_unrolled, rf_sum_launch_unrolled, 0,
+    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_vec4 = {
     "sum/vec4", RF_OP_SUM, 0, 0,
@@ -455,7 +461,8 @@ static const rf_variant rf_sum_vec4 = {
     "wave shuffle + LDS, one atomic per block",
     "block power of two, wave..1024; grid 1..2^31-1 (default ceil(n/(4*block*items))); items "
     "1..65536 float4 per thread (default 4; only sets the default grid); any alignment",
-    rf_sum_configure_vec4, rf_sum_no_scratch, rf_sum_plan_vec4, rf_sum_launch_vec4, 0};
+    rf_sum_configure_vec4, rf_sum_no_scratch, rf_sum_plan_vec4, rf_sum_launch_vec4, 0,
+    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_two_pass = {
     "sum/two-pass", RF_OP_SUM, 1, 0,
@@ -463,7 +470,8 @@ static const rf_variant rf_sum_two_pass = {
     "partials",
     "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
     rf_sum_configure_two_pass, rf_sum_partials_scratch, rf_sum_plan_two_pass,
-    rf_sum_launch_two_pass, 0};
+    rf_sum_launch_two_pass, 0,
+    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_two_stage_wave = {
     "sum/two-stage-wave", RF_OP_SUM, 1, 0,
@@ -471,7 +479,8 @@ static const rf_variant rf_sum_two_stage_wave = {
     "partials; one block does the same over the partials",
     "block power of two, wave..1024; grid 1..2^31-1 (default min(CUs*8, ceil(n/block))); no items",
     rf_sum_configure_two_stage_wave, rf_sum_partials_scratch, rf_sum_plan_two_stage_wave,
-    rf_sum_launch_two_stage_wave, 0};
+    rf_sum_launch_two_stage_wave, 0,
+    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 
 extern "C" const rf_variant *const rf_family_sum[] = {
     &rf_sum_atomic, &rf_sum_lds_interleaved, &rf_sum_lds, &rf_sum_lds_wave, &rf_sum_unrolled,

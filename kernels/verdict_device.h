@@ -38,13 +38,19 @@ typedef struct {
   uint32_t out_bytes, scratch_bytes;
   uint32_t runs;                            /* 1, or 2 for a deterministic variant */
   uint32_t check;                           /* RF_VD_CHECK_* */
+  uint32_t contract;                        /* the variant's RF_CONTRACT_* bits (variant.h):
+                                               NaN propagates (want NaN at the first NaN),
+                                               any tie (an index other than the first is
+                                               left undecided: the host reads the element) */
+  uint32_t pad;
 } rf_vd_item;
 
 #define RF_VD_GUARD_OUT_BEFORE 1u
 #define RF_VD_GUARD_OUT_AFTER 2u
 #define RF_VD_GUARD_SCRATCH_BEFORE 4u
 #define RF_VD_GUARD_SCRATCH_AFTER 8u
-#define RF_VD_UNDECIDED 0u    /* no comparison on the device (sum, or no device answer) */
+#define RF_VD_UNDECIDED 0u    /* no comparison on the device (sum, no device answer, or
+                                 another index of a tie-any argmax's value) */
 #define RF_VD_EQUAL 1u        /* run 0's output is the device oracle's answer (max, argmax) */
 #define RF_VD_DIFFERENT 2u
 

@@ -37,6 +37,10 @@ __global__ void rf_vd_fill_kernel(unsigned *p, unsigned long long from_w,
   }
 }
 
+/* include/redfuzz/variant.h's RF_CONTRACT_NAN_PROPAGATES and RF_CONTRACT_TIE_ANY (not
+ * included: this judge shares no header with the variants). */
+#define RFV_NAN_PROPAGATES 0x2u
+#define RFV_TIE_ANY 0x4u
 #define RFV_BLOCK 128u
 #define RFV_MAX_GRID 4096u
 #define RFV_GUARD_BYTES 256u   /* run/buffers.h's RF_GUARD_BYTES: every leading guard */
@@ -167,10 +171,21 @@ __global__ void rf_vd_check_kernel(const unsigned char *base, const rf_vd_item *
       rec.decided = RF_VD_UNDECIDED;
       if (d->oracle_off >= 0 && d->check != RF_VD_CHECK_NONE) {
         const rf_oracle_dev_out *want = (const rf_oracle_dev_out *)(base + d->oracle_off);
-        int same = rfv_same(rec.got[0], __float_as_uint(want->max_value));
+        /* The contract's answer (run/judge.c, rf_judge_maxarg_want): NaN at the first NaN
+         * when NaN propagates and the input has one; else the oracle's. */
+        const int nan_due = (d->contract & RFV_NAN_PROPAGATES) && want->first_nan >= 0;
+        const unsigned want_bits = nan_due ? 0x7fc00000u : __float_as_uint(want->max_value);
+        const long long want_index = nan_due ? (long long)want->first_nan
+                                             : (long long)want->argmax_index;
+        const int same_value = rfv_same(rec.got[0], want_bits);
+        int same = same_value;
         if (d->check == RF_VD_CHECK_ARGMAX)
-          same = same && (long long)(int)rec.got[1] == (long long)want->argmax_index;
+          same = same && (long long)(int)rec.got[1] == want_index;
         rec.decided = same ? RF_VD_EQUAL : RF_VD_DIFFERENT;
+        /* Another index with the maximum's value may be a tie the contract allows: only the
+         * element there decides, which the host reads (from_record). */
+        if (!same && same_value && !nan_due && (d->contract & RFV_TIE_ANY))
+          rec.decided = RF_VD_UNDECIDED;
       }
       if (plant) rec.got[0] ^= 1u;
       records[it] = rec;

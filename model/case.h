@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "redfuzz/op.h"
 #include "redfuzz/dtype.h"
+#include "verdict.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -142,6 +143,14 @@ typedef struct {
  * result: not when e names another backend, nor, off the simulator, when e's verdict is one
  * only the simulator gives (verdicts.def's sim_only: race, divergent-barrier). */
 int rf_expect_applies(const rf_expect *e, const char *backend, int is_sim);
+/* Whether ex[i], a line for every backend, gives way on `backend` to a line of the same
+ * variant scoped "on <backend>" (the more specific line holds there, the general one
+ * elsewhere: `expect v race on sim` beside `expect v fail`). */
+int rf_expect_overridden(const rf_expect *ex, size_t n, size_t i, const char *backend);
+/* Whether verdict v meets e: its verdict by name, or, for the class RF_EXPECT_FAIL, any
+ * failure verdict (verdicts.def's failure column). */
+#define RF_EXPECT_FAIL "fail"
+int rf_expect_matches(const rf_expect *e, rf_verdict v);
 int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_t max_expects,
                        size_t *n_expects, char *err, size_t errlen);
 /* The same over text[0..len): a NUL or other control byte is an error naming its offset

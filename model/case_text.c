@@ -128,13 +128,27 @@ int rf_expect_applies(const rf_expect *e, const char *backend, int is_sim) {
   return is_sim || rf_verdict_parse(e->verdict, &v) != 0 || !rf_verdict_sim_only(v);
 }
 
+int rf_expect_overridden(const rf_expect *ex, size_t n, size_t i, const char *backend) {
+  if (ex[i].backend[0]) return 0;
+  for (size_t k = 0; k < n; k++)
+    if (k != i && strcmp(ex[k].backend, backend) == 0 &&
+        strcmp(ex[k].variant, ex[i].variant) == 0)
+      return 1;
+  return 0;
+}
+
+int rf_expect_matches(const rf_expect *e, rf_verdict v) {
+  if (strcmp(e->verdict, RF_EXPECT_FAIL) == 0) return rf_verdict_is_failure(v);
+  return strcmp(e->verdict, rf_verdict_name(v)) == 0;
+}
+
 static int verdict_known(span v) {
   char word[32];
   rf_verdict unused;
   if (v.len >= sizeof word) return 0;
   memcpy(word, v.p, v.len);
   word[v.len] = '\0';
-  return rf_verdict_parse(word, &unused) == 0;
+  return rf_verdict_parse(word, &unused) == 0 || strcmp(word, RF_EXPECT_FAIL) == 0;
 }
 
 /* Field name at the start of a validation message -> the line that set it. */
@@ -148,16 +162,28 @@ static unsigned line_of_field(const char *msg, const unsigned *key_line) {
   return 0;
 }
 
-/* Pass 2: every expect names a variant of the case's op, at most once. Duplicates are found
- * by sorting the names (n log n): a pairwise scan took a minute on 80,000 expect lines. */
-typedef struct { span var; unsigned line; } named;
+/* Pass 2: every expect names a variant of the case's op, at most once per scope (one line for
+ * every backend, and one per backend named by "on": rf_expect_overridden). Duplicates are found
+ * by sorting the (name, scope) pairs (n log n): a pairwise scan took a minute on 80,000
+ * expect lines. */
+typedef struct { span var, scope; unsigned line; } named;
+
+static int span_cmp(span a, span b) {
+  size_t m = a.len < b.len ? a.len : b.len;
+  int c = memcmp(a.p, b.p, m);
+  if (c) return c;
+  return a.len == b.len ? 0 : a.len < b.len ? -1 : 1;
+}
+
+static int same_key(const named *a, const named *b) {
+  return span_cmp(a->var, b->var) == 0 && span_cmp(a->scope, b->scope) == 0;
+}
 
 static int named_cmp(const void *pa, const void *pb) {
   const named *a = pa, *b = pb;
-  size_t m = a->var.len < b->var.len ? a->var.len : b->var.len;
-  int c = memcmp(a->var.p, b->var.p, m);
+  int c = span_cmp(a->var, b->var);
+  if (!c) c = span_cmp(a->scope, b->scope);
   if (c) return c;
-  if (a->var.len != b->var.len) return a->var.len < b->var.len ? -1 : 1;
   return (a->line > b->line) - (a->line < b->line);
 }
 
@@ -198,7 +224,7 @@ static int check_expects(const char *text, const rf_case *c, rf_expect *expects,
       all = na;
       cap = ncap;
     }
-    all[n] = (named){var, lineno};
+    all[n] = (named){var, scope, lineno};
     if (expects) {
       memcpy(expects[n].variant, var.p, var.len);
       expects[n].variant[var.len] = '\0';
@@ -213,18 +239,14 @@ static int check_expects(const char *text, const rf_case *c, rf_expect *expects,
     qsort(all, n, sizeof *all, named_cmp);
     const named *dup = NULL, *first = NULL;
     for (size_t i = 1; i < n; i++)
-      if (all[i].var.len == all[i - 1].var.len &&
-          memcmp(all[i].var.p, all[i - 1].var.p, all[i].var.len) == 0 &&
-          (!dup || all[i].line < dup->line)) {
+      if (same_key(&all[i], &all[i - 1]) && (!dup || all[i].line < dup->line)) {
         dup = &all[i];
         first = &all[i - 1];
-        while (first > all && first[-1].var.len == dup->var.len &&
-               memcmp(first[-1].var.p, dup->var.p, dup->var.len) == 0)
-          first--;
+        while (first > all && same_key(&first[-1], dup)) first--;
       }
     if (dup) {
-      fail(err, errlen, dup->line, "expect: variant '%.*s' already has an expect on line %u",
-           SHOW(dup->var), first->line);
+      fail(err, errlen, dup->line, "expect: variant '%.*s' already has an expect%s%.*s on line %u",
+           SHOW(dup->var), dup->scope.len ? " on " : "", SHOW(dup->scope), first->line);
       rc = -1;
     }
   }
@@ -280,8 +302,8 @@ int rf_case_parse_text_len(const char *text, size_t len, rf_case *out, rf_expect
         return -1;
       }
       if (!verdict_known(verdict)) {
-        fail(err, errlen, lineno, "expect: verdict '%.*s' is unknown (allowed: %s)", SHOW(verdict),
-             rf_verdict_list());
+        fail(err, errlen, lineno, "expect: verdict '%.*s' is unknown (allowed: %s, or the class "
+             RF_EXPECT_FAIL ")", SHOW(verdict), rf_verdict_list());
         return -1;
       }
       continue;

@@ -51,6 +51,9 @@ float rf_oracle_sum(const float *x, size_t n);           /* RN(Σ x_i) */
  * value at the argmax index (the first of equal zeros, with its sign). */
 float rf_oracle_max(const float *x, size_t n);
 int64_t rf_oracle_argmax(const float *x, size_t n, float *value);
+/* The lowest index of a NaN in x[0..n), or -1: what a NaN-propagating argmax returns
+ * (RF_CONTRACT_NAN_PROPAGATES, include/redfuzz/variant.h). */
+int64_t rf_oracle_first_nan(const float *x, size_t n);
 
 /* Softmax of one row from MPFR at >= 128 bits, m = max_j x_j:
  *   y_exact[j] = exp(x_j - m) / Σ_k exp(x_k - m), rounded to nearest double (relative error

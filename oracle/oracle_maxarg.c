@@ -27,3 +27,9 @@ float rf_oracle_max(const float *x, size_t n) {
   rf_oracle_argmax(x, n, &v);
   return v;
 }
+
+int64_t rf_oracle_first_nan(const float *x, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (isnan(x[i])) return (int64_t)i;
+  return -1;
+}

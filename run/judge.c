@@ -9,6 +9,7 @@
 #include "model/dtype.h"
 #include "oracle/softmax_double.h"
 #include "oracle/softmax_special.h"
+#include "model/gen.h"
 
 void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o) {
@@ -18,8 +19,11 @@ void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint
     rf_xsum_add(&o->xs, x, elems);
     rf_sum_facts_compute(x, elems, &o->facts);
     break;
-  case RF_OP_MAX: o->max_value = rf_oracle_max(x, elems); break;
-  case RF_OP_ARGMAX: o->argmax_index = rf_oracle_argmax(x, elems, &o->max_value); break;
+  case RF_OP_MAX:
+  case RF_OP_ARGMAX:
+    o->argmax_index = rf_oracle_argmax(x, elems, &o->max_value);
+    o->first_nan = rf_oracle_first_nan(x, elems);
+    break;
   case RF_OP_SOFTMAX: {
     /* Double precision first (~100x faster than MPFR); MPFR for the rows it refuses (NaN
      * rows, softmax_special.h: MPFR fills them) and, later, for rows the judge cannot decide
@@ -72,7 +76,8 @@ static double ratio_of(double err, double bound) {
 static int same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
 
 void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const rf_plan *plan,
-                        const rf_sum_model *model, float got, rf_result *res) {
+                        const rf_sum_model *model, uint32_t contract, float got,
+                        rf_result *res) {
   rf_sum_bound b;
   rf_bound_sum_model(plan, facts, model, &b);
   res->got = got;
@@ -108,30 +113,38 @@ void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const r
   }
   if (!facts->any_nonzero) {
     /* Only zeros (or nothing): the IEEE result is exact, and its sign is decided:
-     * -0 when every term is -0, else +0 (docs/ORACLE.md, "Sum"). */
+     * -0 when every term is -0, else +0 (docs/ORACLE.md, "Sum"). Only a variant whose
+     * contract says so is held to the sign: a sum started from +0 (CUB's T{}, most textbook
+     * kernels) gives +0 for a sum of only -0 and is correct by the default contract. */
     float want = facts->all_neg_zero ? -0.0f : 0.0f;
-    int ok = got == 0 && signbit(got) == signbit(want);
+    int ok = got == 0 && (!(contract & RF_CONTRACT_SIGNED_ZERO) || signbit(got) == signbit(want));
     res->want = want;
     res->err = ok ? 0 : got == 0 ? 0 : fabs((double)got);
     res->ratio = ok ? 0 : INFINITY;
     res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
     if (!ok && got == 0)
-      snprintf(res->detail, sizeof res->detail, "got %s0, the exact sum of %s is %s0",
-               signbit(got) ? "-" : "+", facts->all_neg_zero ? "only -0" : "zeros not all -0",
-               signbit(want) ? "-" : "+");
+      snprintf(res->detail, sizeof res->detail, "got %s0, the exact sum of %s is %s0 "
+               "(contract signed-zero)", signbit(got) ? "-" : "+",
+               facts->all_neg_zero ? "only -0" : "zeros not all -0", signbit(want) ? "-" : "+");
+    else if (!ok)
+      snprintf(res->detail, sizeof res->detail, "got %.9g, the exact sum of only zeros is %s0",
+               (double)got, signbit(want) ? "-" : "+");
     return;
   }
   res->err = rf_xsum_abs_err_up(exact, got);
   res->ratio = ratio_of(res->err, b.bound);
   res->verdict = rf_sum_within(&b, res->err) ? RF_V_PASS : RF_V_WRONG;
+  if (res->verdict == RF_V_WRONG)   /* what differs, as the max and argmax rows say it */
+    snprintf(res->detail, sizeof res->detail, "got %.9g want %.17g: error %.3g > bound %.3g",
+             (double)got, res->want, res->err, res->bound);
   /* Above the probabilistic level but within the bound: worth a look in the study. */
   res->suspicious = res->verdict == RF_V_PASS && res->err > b.probabilistic;
 }
 
 void rf_judge_sum_exact_typed(const rf_xsum *exact, const rf_sum_facts *facts,
                               const rf_plan *plan, const rf_sum_model *model, rf_dtype t,
-                              float got, rf_result *res) {
-  rf_judge_sum_exact(exact, facts, plan, model, got, res);
+                              uint32_t contract, float got, rf_result *res) {
+  rf_judge_sum_exact(exact, facts, plan, model, contract, got, res);
   /* Non-finite inputs, only zeros: the IEEE result in any type is the float32 one (inf, NaN
    * and signed zeros convert exactly); and overflowing float32 partial sums stay accepted. */
   if (t == RF_DTYPE_F32 || !facts->all_finite || !facts->any_nonzero) return;
@@ -159,9 +172,17 @@ void rf_judge_sum_exact_typed(const rf_xsum *exact, const rf_sum_facts *facts,
   res->suspicious = 0;
 }
 
-void rf_judge_sum_typed(const oracle_answer *o, const rf_plan *plan, rf_dtype t, float got,
-                        rf_result *res) {
-  rf_judge_sum_exact_typed(&o->xs, &o->facts, plan, rf_backend.sum_model, t, got, res);
+void rf_judge_sum_typed(const oracle_answer *o, const rf_plan *plan, rf_dtype t,
+                        uint32_t contract, float got, rf_result *res) {
+  rf_judge_sum_exact_typed(&o->xs, &o->facts, plan, rf_backend.sum_model, t, contract, got,
+                           res);
+}
+
+rf_maxarg_want rf_judge_maxarg_want(float max_value, int64_t argmax_index, int64_t first_nan,
+                                    uint32_t contract) {
+  if ((contract & RF_CONTRACT_NAN_PROPAGATES) && first_nan >= 0)
+    return (rf_maxarg_want){NAN, first_nan};
+  return (rf_maxarg_want){max_value, argmax_index};
 }
 
 void rf_judge_max_exact(float want, float got, rf_result *res) {
@@ -173,26 +194,57 @@ void rf_judge_max_exact(float want, float got, rf_result *res) {
    * finite maximum was due included (-inf from a fold that never saw a value), is `wrong`. */
   res->verdict = !res->err ? RF_V_PASS
                  : isnan(got) && !isnan(want) ? RF_V_NONFINITE : RF_V_WRONG;
+  if (res->err)
+    snprintf(res->detail, sizeof res->detail, "got %.9g want %.9g", (double)got,
+             (double)want);
 }
 
-void rf_judge_max(const oracle_answer *o, float got, rf_result *res) {
-  rf_judge_max_exact(o->max_value, got, res);
+void rf_judge_max(const oracle_answer *o, uint32_t contract, float got, rf_result *res) {
+  const rf_maxarg_want w = rf_judge_maxarg_want(o->max_value, o->argmax_index, o->first_nan,
+                                                contract);
+  rf_judge_max_exact(w.value, got, res);
+  if (res->err && isnan(w.value) && o->first_nan >= 0 && (contract & RF_CONTRACT_NAN_PROPAGATES))
+    snprintf(res->detail, sizeof res->detail, "got %.9g want NaN (contract nan-propagates: "
+             "x[%lld] is NaN)", (double)got, (long long)o->first_nan);
 }
 
 void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax_out *got,
-                           rf_result *res) {
+                           uint32_t contract, float at_got, rf_result *res) {
   res->got = got->value;
   res->want = want_value;
   res->got_index = got->index;
   res->want_index = want_index;
   int ok = got->index == want_index && same_float(got->value, want_value);
+  /* Any index of a tie, by contract: the element there equals the maximum (IEEE ==, so -0
+   * and +0 tie) and the value returned is that element's. NaN has no tie (first NaN). */
+  const int tie = !ok && (contract & RF_CONTRACT_TIE_ANY) && want_index >= 0 &&
+                  !isnan(want_value) && got->index >= 0 && at_got == want_value &&
+                  same_float(got->value, at_got);
+  ok = ok || tie;
   res->err = ok ? 0 : 1;
   res->ratio = ratio_of(res->err, 0);
   res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
+  if (ok) return;
+  /* What differs, index and value, even when the values tie (the contract names the rule). */
+  snprintf(res->detail, sizeof res->detail,
+           "got index %lld value %.9g, want index %lld value %.9g (contract %s, %s)",
+           (long long)got->index, (double)got->value, (long long)want_index,
+           (double)want_value,
+           contract & RF_CONTRACT_NAN_PROPAGATES ? "nan-propagates" : "nan-ignored",
+           contract & RF_CONTRACT_TIE_ANY ? "tie-any" : "tie-first");
 }
 
-void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res) {
-  rf_judge_argmax_exact(o->max_value, o->argmax_index, got, res);
+void rf_judge_argmax(const oracle_answer *o, const rf_case *c, const float *x,
+                     uint32_t contract, const rf_argmax_out *got, rf_result *res) {
+  const rf_maxarg_want w = rf_judge_maxarg_want(o->max_value, o->argmax_index, o->first_nan,
+                                                contract);
+  /* The element at the returned index, for a tie-any contract: from the host input when it
+   * was made here, else from the generator (rf_gen_one: the same bits, one element). */
+  float at_got = NAN;
+  if ((contract & RF_CONTRACT_TIE_ANY) && got->index >= 0 &&
+      (uint64_t)got->index < rf_case_elems(c) && got->index != w.index)
+    at_got = x ? x[got->index] : rf_gen_one(c, (uint64_t)got->index);
+  rf_judge_argmax_exact(w.value, w.index, got, contract, at_got, res);
 }
 
 

@@ -273,9 +273,13 @@ static void judge_variant(const rf_runner *r, judge_ctx *jc, const pending *p) {
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
   const rf_dtype ot = p->v->out_dtype;
   switch (p->bc->c->op) {
-  case RF_OP_SUM: rf_judge_sum_typed(o, &p->plan, ot, rf_dtype_load(ot, got, 0), res); break;
-  case RF_OP_MAX: rf_judge_max(o, rf_dtype_load(ot, got, 0), res); break;
-  case RF_OP_ARGMAX: rf_judge_argmax(o, got, res); break;
+  case RF_OP_SUM:
+    rf_judge_sum_typed(o, &p->plan, ot, p->v->contract, rf_dtype_load(ot, got, 0), res);
+    break;
+  case RF_OP_MAX: rf_judge_max(o, p->v->contract, rf_dtype_load(ot, got, 0), res); break;
+  case RF_OP_ARGMAX:
+    rf_judge_argmax(o, p->bc->c, p->bc->dev_gen ? NULL : p->bc->x, p->v->contract, got, res);
+    break;
   case RF_OP_SOFTMAX:
     if (ot != RF_DTYPE_F32) {
       const float *g = got_as_floats(jc, p, got, res);

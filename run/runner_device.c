@@ -142,6 +142,7 @@ static void answer_from(const rf_oracle_dev_out *d, oracle_answer *o) {
   o->facts.all_neg_zero = d->all_neg_zero;
   o->max_value = d->max_value;
   o->argmax_index = d->argmax_index;
+  o->first_nan = d->first_nan;
 }
 
 /* The host oracle's answer for bc, compared with the device's d, now. NULL when equal, else

@@ -27,6 +27,8 @@ typedef struct {
   rf_sum_facts facts;
   float max_value;         /* max, argmax */
   int64_t argmax_index;
+  int64_t first_nan;       /* max, argmax: the lowest index of a NaN, or -1 (a contract with
+                              RF_CONTRACT_NAN_PROPAGATES wants NaN and this index) */
   /* softmax: y (rows*cols) from the double oracle, or from MPFR for the rows whose
    * row_mpfr is set (rows the double oracle refuses, or upgraded by a judge that could not
    * decide within its margin); row_rel: the double oracle's error bound per row. */
@@ -176,15 +178,19 @@ int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
  * refused rows); where the route makes it on the device, the runner does not call it. */
 void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o);
-void rf_judge_max(const oracle_answer *o, float got, rf_result *res);
+/* contract: the variant's RF_CONTRACT_* bits (include/redfuzz/variant.h, judge.h). */
+void rf_judge_max(const oracle_answer *o, uint32_t contract, float got, rf_result *res);
 /* The exp a softmax variant's plan declares, as this backend computes it. */
 const rf_exp_model *rf_judge_exp_model(const rf_plan *plan);
 /* The logf the log variants call, as this backend computes it (judge_log.c). */
 const rf_log_model *rf_judge_log_model(void);
 /* A sum's output of type t against the exact sum (judge.h, rf_judge_sum_exact_typed). */
-void rf_judge_sum_typed(const oracle_answer *o, const rf_plan *plan, rf_dtype t, float got,
-                        rf_result *res);
-void rf_judge_argmax(const oracle_answer *o, const rf_argmax_out *got, rf_result *res);
+void rf_judge_sum_typed(const oracle_answer *o, const rf_plan *plan, rf_dtype t,
+                        uint32_t contract, float got, rf_result *res);
+/* x: the case's input on the host, or NULL when it was made on the device (a tie-any
+ * contract's element is then generated again, rf_gen_one). */
+void rf_judge_argmax(const oracle_answer *o, const rf_case *c, const float *x,
+                     uint32_t contract, const rf_argmax_out *got, rf_result *res);
 /* Every row of a softmax output; may recompute rows with MPFR when jc->may_upgrade, else
  * sets jc->needs_upgrade and returns early. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,

@@ -163,6 +163,7 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
      * host judges it from got (from_record), as judge_variant does. */
     it->check = p->bc->c->op == RF_OP_MAX && p->v->out_dtype == RF_DTYPE_F32 ? RF_VD_CHECK_MAX
               : p->bc->c->op == RF_OP_ARGMAX ? RF_VD_CHECK_ARGMAX : RF_VD_CHECK_NONE;
+    it->contract = p->v->contract;
   }
   r->vd_item_slot = rf_arena_add_input(&r->arena, items, n * sizeof *items, 0);
   return r->vd_item_slot < 0 ? -1 : 0;
@@ -341,12 +342,12 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
     return RF_FROM_HOST;
   const float got = rf_dtype_load(half_out ? ot : RF_DTYPE_F32, rec->got, 0);
   switch (p->bc->c->op) {
-  case RF_OP_SUM: rf_judge_sum_typed(o, &p->plan, ot, got, out); break;
-  case RF_OP_MAX: rf_judge_max(o, got, out); break;
+  case RF_OP_SUM: rf_judge_sum_typed(o, &p->plan, ot, p->v->contract, got, out); break;
+  case RF_OP_MAX: rf_judge_max(o, p->v->contract, got, out); break;
   case RF_OP_ARGMAX: {
     rf_argmax_out g;
     memcpy(&g, rec->got, sizeof g);
-    rf_judge_argmax(o, &g, out);
+    rf_judge_argmax(o, p->bc->c, p->bc->dev_gen ? NULL : p->bc->x, p->v->contract, &g, out);
     break;
   }
   default: return RF_FROM_HOST;

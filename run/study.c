@@ -97,7 +97,8 @@ void rf_study_cpu_run(rf_study_cpu which, const float *x, size_t n, const rf_xsu
   rf_plan_format(&plan, out->plan, sizeof out->plan);
   out->depth = rf_plan_depth(&plan);
   /* Host code adds in IEEE arithmetic: the one judge with the exact-IEEE model. */
-  rf_judge_sum_exact(exact, facts, &plan, &RF_SUM_IEEE, got, out);
+  /* Its sums start from the first element: a sum of only -0 is -0, held to the IEEE sign. */
+  rf_judge_sum_exact(exact, facts, &plan, &RF_SUM_IEEE, RF_CONTRACT_SIGNED_ZERO, got, out);
 }
 
 /* ---- measures --------------------------------------------------------------------------- */

@@ -15,7 +15,8 @@
  *                 same rule as built-in names: at most 63 printable ASCII characters, no
  *                 space, no '#' (so it survives case files, --variant and REDFUZZ_ONLY);
  *                 anything else is refused at load
- *   op            RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX or RF_OP_SOFTMAX; matches the name
+ *   op            RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX, RF_OP_SOFTMAX, RF_OP_LOGSUMEXP or
+ *                 RF_OP_LOGSOFTMAX (include/redfuzz/op.h); matches the name
  *   deterministic 1 when the same case always gives the same bits (then checked)
  *   is_mutant     0 for a real kernel; 1 for a known-bug demo (run by `run --mutants` and
  *                 `sweep --mutants`, where its failures are reported as caught; left out of
@@ -45,26 +46,60 @@
  *                 element; softmax: rows*cols elements, 16-bit encodings for a 16-bit type);
  *                 argmax always writes rf_argmax_out with a float value (RF_DTYPE_F32). The
  *                 bound adds the final rounding to out_dtype (docs/TOLERANCES.md).
+ *   contract      RF_CONTRACT_* bits (ABI version 4; CONTRACT below): what the kernel returns
+ *                 where libraries differ. 0 (the default of a positional initialiser that
+ *                 stops before it, and of a version-3 plugin) is the common convention.
  *
- * OUTPUT RULES (the op's contract, written once in docs/ORACLE.md, "The contract for special
+ * CONTRACT (include/redfuzz/variant.h; docs/ORACLE.md, "The contract for special values").
+ * Declare what your kernel does; the judge holds it to that, and `redfuzz list` shows it. A
+ * bit for another op is refused at load. One example per choice:
+ *   sum, 0 (any-zero): acc = 0.0f; acc += x[i] ... a sum of only -0 gives +0: accepted, as
+ *            -0 would be (CUB's DeviceReduce::Sum, T{} = +0).
+ *   sum, RF_CONTRACT_SIGNED_ZERO (signed-zero): acc = -0.0f; padding -0.0f ... a sum of only
+ *            -0 must give -0, any other exact zero +0 (IEEE 754 §6.3); +0 there is `wrong`.
+ *   max/argmax, 0 (nan-ignored): acc = fmaxf(acc, x[i]) ... NaN inputs are skipped; only an
+ *            input of only NaN gives NaN (argmax {NaN, -1}).
+ *   max/argmax, RF_CONTRACT_NAN_PROPAGATES (nan-propagates): acc = isnan(acc) ? acc :
+ *            (isnan(x) || x > acc ? x : acc) ... any NaN gives NaN (torch.max); argmax gives
+ *            the index of the FIRST NaN (lowest index), value NaN.
+ *   argmax, 0 (tie-first): take b over a when b.v > a.v, or b.v == a.v and b.i < a.i ... the
+ *            lowest index of the maximum (CUB ArgMax, torch.argmax, numpy.argmax).
+ *   argmax, RF_CONTRACT_TIE_ANY (tie-any): a tree that keeps either side of a tie ... any
+ *            index whose element equals the maximum (-0 ties +0), with that element's value.
+ * Built-in sums start from -0 and declare RF_CONTRACT_SIGNED_ZERO; built-in max and argmax are
+ * nan-ignored, tie-first. tests/plugin/contract_plugin.hip has a kernel of each kind.
+ *
+ * OUTPUT RULES (every op's, written once in docs/ORACLE.md, "The contract for special
  * values"; the distributions nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf and
- * ties exercise it). The output buffer arrives poisoned (below), so every rule includes
- * "write the output, always":
+ * ties exercise them; [bit] marks what the variant's CONTRACT decides). The output buffer
+ * arrives poisoned (below), so every rule includes "write the output, always":
  *   sum      n = 0 gives +0.0 (write it, even for an empty input). NaN anywhere, or +inf
- *            together with -inf, gives NaN; otherwise an infinity wins. A sum of only -0 is
- *            -0 (IEEE: an accumulating sum starts from -0.0f, or handles all-zero input),
- *            any other exact zero sum +0. Any summation order is allowed within the bound
- *            derived from the plan.
- *   max      IEEE comparisons; NaN inputs are ignored (as fmaxf), a row of only NaN gives
- *            NaN; n = 0 gives -inf. -0 and +0 tie: the value returned is the one stored at
- *            the argmax position.
- *   argmax   rf_argmax_out {value, index}: ties go to the LOWEST index; NaN inputs are
- *            ignored; all-NaN gives {NaN, -1}; n = 0 gives {-inf, -1}.
+ *            together with -inf, gives NaN; otherwise an infinity wins. Finite inputs whose
+ *            partial sums may overflow in the plan's orders: +-inf or NaN accepted. An input
+ *            of only zeros: either zero, or [RF_CONTRACT_SIGNED_ZERO] -0 when every term is -0
+ *            and +0 otherwise. Any summation order is allowed within the bound derived from
+ *            the plan.
+ *   max      IEEE comparisons; n = 0 gives -inf; NaN inputs are ignored (as fmaxf) and an
+ *            input of only NaN gives NaN, or [RF_CONTRACT_NAN_PROPAGATES] any NaN gives NaN.
+ *            -0 and +0 tie: either zero is accepted.
+ *   argmax   rf_argmax_out {value, index}, value = x[index] (as a float); n = 0 gives
+ *            {-inf, -1}; NaN inputs are ignored and all-NaN gives {NaN, -1}, or
+ *            [RF_CONTRACT_NAN_PROPAGATES] any NaN gives {NaN, index of the first NaN}; a tie
+ *            (-0 and +0 included) gives the LOWEST index, or [RF_CONTRACT_TIE_ANY] any tied
+ *            index.
  *   softmax  per row: a row containing a NaN or +inf gives NaN in every output of that row; a
  *            row of only -inf gives NaN everywhere; a -inf entry in a row with a finite
  *            maximum gives exactly +0; cols = 1 gives exactly 1; rows = 0 or cols = 0 writes
  *            nothing. The other outputs are judged against the exact value with the error
  *            bound derived from the plan (plan->rescales and plan->div count too).
+ *   logsumexp  one output per row, log sum_j exp(x_j): a NaN in the row gives NaN; else a
+ *            +inf gives +inf; a row of only -inf gives -inf, and so does a row of no column
+ *            (cols = 0, rows > 0); -inf entries add nothing. rows = 0 writes nothing. The
+ *            rest within the bound derived from the plan (docs/TOLERANCES.md).
+ *   logsoftmax per row y_j = x_j - logsumexp(row): a row with a NaN or +inf, or of only -inf,
+ *            gives NaN in every output; a -inf entry in a row with a finite maximum gives
+ *            exactly -inf; an output below the float range may be -inf where a value within
+ *            the allowed error rounds to it; rows = 0 or cols = 0 writes nothing.
  *
  * BUFFERS. Output and scratch arrive POISONED, not zeroed: every 32-bit word holds
  * RF_POISON_BITS (a NaN, 0x7FBADBAD) and guard words surround each buffer. A kernel that
@@ -126,15 +161,20 @@
  * inline helpers of kernels/launch_common.h.
  *
  * Version rule: RF_PLUGIN_ABI_VERSION changes whenever rf_variant, rf_launch_cfg,
- * rf_launch_args, rf_plan or these two entry points change incompatibly; redfuzz refuses a
- * plugin whose rf_plugin_abi_version() differs from its own. */
+ * rf_launch_args, rf_plan or these two entry points change; redfuzz loads plugins of versions
+ * RF_PLUGIN_ABI_OLDEST..RF_PLUGIN_ABI_VERSION (an older plugin's variants get the later
+ * fields' defaults: version 3, contract 0) and refuses any other. */
 #ifndef REDFUZZ_PLUGIN_H
 #define REDFUZZ_PLUGIN_H
 #include <stddef.h>
 #include "variant.h"
 
-#define RF_PLUGIN_ABI_VERSION 3   /* 2: rf_variant.fuzz_max_n, rf_plan.exp, rf_plugin_sanitizer;
-                                     3: rf_variant.in_dtype, out_dtype (element types) */
+#define RF_PLUGIN_ABI_VERSION 4   /* 2: rf_variant.fuzz_max_n, rf_plan.exp, rf_plugin_sanitizer;
+                                     3: rf_variant.in_dtype, out_dtype (element types);
+                                     4: rf_variant.contract */
+/* The oldest ABI version redfuzz still loads: a version-3 plugin's variants end before
+ * `contract`, which the loader then gives the default (0). */
+#define RF_PLUGIN_ABI_OLDEST 3
 
 /* The sanitizer this translation unit is compiled with, exported by every plugin (a weak
  * definition, so several files of one plugin may include this header). The loader refuses a

@@ -22,7 +22,8 @@ typedef struct {
   uint32_t num_cus;      /* compute units / SMs of the device */
 } rf_launch_cfg;
 
-/* argmax output: value and index of the first maximum (index -1 for empty input). */
+/* argmax output: value and index of the maximum (index -1 for empty input; which index of a
+ * tie, and what NaN gives, is the variant's contract below). */
 typedef struct { float value; int32_t index; } rf_argmax_out;
 
 typedef struct {
@@ -68,7 +69,36 @@ typedef struct rf_variant {
    * element); its own input type or f32. argmax writes rf_argmax_out (out_dtype f32). */
   rf_dtype in_dtype;
   rf_dtype out_dtype;
+  /* Contract (ABI version 4): RF_CONTRACT_* bits saying what the variant returns on the edges
+   * where libraries differ (include/redfuzz/plugin.h, CONTRACT; docs/ORACLE.md). 0, the
+   * default of a positional initialiser that stops before it, is the convention of a kernel
+   * written the common way (CUB's +0 start, fmaxf, first index of a tie). Last, as above. */
+  uint32_t contract;
 } rf_variant;
+
+/* Contract bits. Each applies to the ops named; a bit for another op is refused at load. */
+/* sum: the sign of an exact zero result is checked (IEEE: a sum of only -0 is -0, any other
+ * exact zero +0). Without it either zero is accepted for an input of only zeros. */
+#define RF_CONTRACT_SIGNED_ZERO 0x1u
+/* max, argmax: a NaN anywhere in the input gives NaN (as torch.max); argmax then gives the
+ * index of the FIRST NaN. Without it NaN inputs are ignored (as fmaxf) and only an input of
+ * only NaN gives NaN (argmax index -1). */
+#define RF_CONTRACT_NAN_PROPAGATES 0x2u
+/* argmax: a tie may return ANY index holding the maximum (with that element's value).
+ * Without it a tie gives the lowest index (CUB ArgMax, torch.argmax, numpy.argmax). */
+#define RF_CONTRACT_TIE_ANY 0x4u
+#define RF_CONTRACT_ALL 0x7u
+
+/* The contract bits op may declare (RF_CONTRACT_ALL's subset that applies to it). */
+static inline uint32_t rf_contract_allowed(rf_op op) {
+  return op == RF_OP_SUM ? RF_CONTRACT_SIGNED_ZERO
+       : op == RF_OP_MAX ? RF_CONTRACT_NAN_PROPAGATES
+       : op == RF_OP_ARGMAX ? RF_CONTRACT_NAN_PROPAGATES | RF_CONTRACT_TIE_ANY : 0u;
+}
+
+/* The contract of a variant of op in words for `redfuzz list`, e.g. "signed-zero" or
+ * "nan-ignored, tie-first" ("" for the row ops, whose special rows have one rule); returns buf. */
+const char *rf_contract_describe(rf_op op, uint32_t contract, char *buf, size_t len);
 
 /* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins). */
 size_t rf_variant_count(void);

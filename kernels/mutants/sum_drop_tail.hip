@@ -22,5 +22,5 @@ extern "C" const rf_variant rf_mut_sum_drop_tail = {
     "MUTANT sum/lds launched with floor(n/block) blocks: the last n mod block elements are lost",
     "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
     rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
-    rf_mut_drop_tail_launch, 0};
+    rf_mut_drop_tail_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -30,5 +30,5 @@ extern "C" const rf_variant rf_mut_sum_grid_stride_double = {
     "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); items "
     "1..65536 (default 4; only sets the default grid)",
     rf_mut_stride_double_configure, rf_mut_no_scratch, rf_mut_plan_chain_lds_atomic,
-    rf_mut_stride_double_launch, 0};
+    rf_mut_stride_double_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -59,5 +59,5 @@ extern "C" const rf_variant rf_mut_sum_bf16_early_round = {
     "MUTANT sum/bf16-two-stage whose per-block partials are stored as bf16 (rounded too early)",
     "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
     rf_h_configure_lds, rf_mut_early_scratch, rf_mut_early_plan, rf_mut_early_launch, 0,
-    RF_DTYPE_BF16, RF_DTYPE_BF16};
+    RF_DTYPE_BF16, RF_DTYPE_BF16, RF_CONTRACT_SIGNED_ZERO};
 #endif

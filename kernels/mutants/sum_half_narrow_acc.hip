@@ -74,5 +74,5 @@ extern "C" const rf_variant rf_mut_sum_f16_narrow_acc = {
     "MUTANT sum/f16-two-stage accumulating in f16: every addition rounded to the narrow type",
     "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
     rf_h_configure_lds, rf_mut_narrow_scratch, rf_mut_narrow_plan, rf_mut_narrow_launch, 0,
-    RF_DTYPE_F16, RF_DTYPE_F16};
+    RF_DTYPE_F16, RF_DTYPE_F16, RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -62,5 +62,6 @@ extern "C" const rf_variant rf_mut_sum_last_block_no_fence = {
     "without __threadfence() before the ticket",
     "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
     rf_mut_configure_one_per_thread, rf_mut_sum_last_block_scratch,
-    rf_mut_sum_last_block_plan, rf_mut_sum_last_block_launch};
+    rf_mut_sum_last_block_plan, rf_mut_sum_last_block_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32,
+    RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -27,5 +27,9 @@ extern "C" const rf_variant rf_mut_sum_pos_zero = {
     "gives +0",
     "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
     rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
-    rf_mut_pos_zero_launch};
+    rf_mut_pos_zero_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32,
+    /* declared strict as sum/lds is (every sum mutant keeps the contract of the variant it
+     * mutates, docs/MUTANTS.md): the rule its bug breaks; a sum from +0 is correct by the
+     * default contract (include/redfuzz/variant.h) */
+    RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -50,5 +50,5 @@ extern "C" const rf_variant rf_mut_sum_second_stage_drops = {
     "MUTANT sum/two-pass whose one-block second stage reads only the first `block` partials",
     "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
     rf_mut_configure_two_pass, rf_mut_float_partials, rf_mut_plan_two_pass,
-    rf_mut_drops_launch, 0};
+    rf_mut_drops_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 #endif

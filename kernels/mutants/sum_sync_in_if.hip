@@ -28,5 +28,5 @@ extern "C" const rf_variant rf_mut_sum_sync_in_if = {
     "MUTANT sum/lds with the tree barrier inside if (t < s) (divergent barrier)",
     "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
     rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
-    rf_mut_sync_in_if_launch, 0};
+    rf_mut_sync_in_if_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 #endif

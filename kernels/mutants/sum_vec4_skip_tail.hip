@@ -29,5 +29,5 @@ extern "C" const rf_variant rf_mut_sum_vec4_skip_tail = {
     "sum/mut-vec4-skip-tail", RF_OP_SUM, 0, 1,
     "MUTANT float4 sum that drops the scalar tail: (n - head) mod 4 elements are lost",
     RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_no_scratch, rf_mut_vec4_plan,
-    rf_mut_vec4_skip_tail_launch, 0};
+    rf_mut_vec4_skip_tail_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
 #endif

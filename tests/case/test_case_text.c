@@ -128,6 +128,15 @@ static void test_expects(void) {
   CHECK(rf_expect_applies(&ex[2], "sim", 1) && rf_expect_applies(&ex[2], "cuda", 0));
   /* scoped to cuda: held there even for a verdict the simulator alone gives by default */
   CHECK(!rf_expect_applies(&ex[3], "sim", 1) && rf_expect_applies(&ex[3], "cuda", 0));
+  /* a line per backend beside the line for every backend; the class 'fail' */
+  CHECK(rf_case_parse_text("op=sum\nexpect sum/a fail\nexpect sum/a race on sim\n"
+                           "expect sum/b pass\n", &c, ex, 4, &n, err, sizeof err) == 0 && n == 3);
+  CHECK(rf_expect_overridden(ex, n, 0, "sim") && !rf_expect_overridden(ex, n, 0, "cuda"));
+  CHECK(!rf_expect_overridden(ex, n, 1, "sim") && !rf_expect_overridden(ex, n, 2, "sim"));
+  CHECK(rf_expect_matches(&ex[0], RF_V_WRONG) && rf_expect_matches(&ex[0], RF_V_CRASH) &&
+        !rf_expect_matches(&ex[0], RF_V_PASS) && !rf_expect_matches(&ex[0], RF_V_UNSUPPORTED));
+  CHECK(rf_expect_matches(&ex[1], RF_V_RACE) && !rf_expect_matches(&ex[1], RF_V_WRONG));
+  CHECK(rf_expect_matches(&ex[2], RF_V_PASS) && !rf_expect_matches(&ex[2], RF_V_WRONG));
   static const char *verdicts[] = {"pass", "wrong", "nonfinite", "unwritten", "oob",
                                    "nondeterministic", "race", "divergent-barrier",
                                    "launch-error", "timeout", "unsupported"};
@@ -232,7 +241,11 @@ static void test_errors(void) {
   /* expect lines */
   CHECK(fails_with("n=1\nexpect sum/lds wrongg\n", "line 2: expect: verdict 'wrongg' is unknown "
                    "(allowed: pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, "
-                   "divergent-barrier, launch-error, timeout, unsupported, crash)"));
+                   "divergent-barrier, launch-error, timeout, unsupported, crash, or the class "
+                   "fail)"));
+  /* one line per variant and scope: a second line on the same backend is refused */
+  CHECK(fails_with("n=1\nexpect sum/lds pass on sim\nexpect sum/lds wrong on sim\n",
+                   "line 3: expect: variant 'sum/lds' already has an expect on sim on line 2"));
 #define EXPECT_SHAPES "'expect <variant> <verdict>' or 'expect <variant> <verdict> on <backend>' " \
                       "(backends: sim, cuda, hip)"
   CHECK(fails_with("expect sum/lds", "line 1: expect: 'expect sum/lds' is not " EXPECT_SHAPES));

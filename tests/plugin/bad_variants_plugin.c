@@ -1,5 +1,5 @@
 /* A plugin whose variant list has the defect named by RF_TEST_PLUGIN_DEFECT (name, op, space,
- * hash, newline, long, null-launch, twice; anything else: two good variants), so each of the loader's checks is
+ * hash, newline, long, null-launch, dtype, contract, twice; anything else: two good variants), so each of the loader's checks is
  * shown to refuse it. Nothing here is ever launched. */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +27,10 @@ static const rf_variant no_launch = {"max/test-null", RF_OP_MAX, 1, 0, "s", "c",
 /* f16 in, bf16 out: the output must be the input type or f32 */
 static const rf_variant bad_dtype = {"max/test-dtype", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch,
                                      0, RF_DTYPE_F16, RF_DTYPE_BF16};
+/* a contract bit of another op: max has no zero-sign rule */
+static const rf_variant bad_contract = {"max/test-contract", RF_OP_MAX, 1, 0, "s", "c", FNS,
+                                        never_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32,
+                                        RF_CONTRACT_SIGNED_ZERO};
 
 int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
 
@@ -38,7 +42,8 @@ const rf_variant *const *rf_plugin_variants(size_t *count) {
   list[1] = strcmp(d, "name") == 0 ? &no_slash : strcmp(d, "op") == 0 ? &op_mismatch
           : strcmp(d, "space") == 0 ? &with_space : strcmp(d, "hash") == 0 ? &with_hash
           : strcmp(d, "newline") == 0 ? &with_newline : strcmp(d, "long") == 0 ? &too_long
-          : strcmp(d, "null-launch") == 0 ? &no_launch : strcmp(d, "dtype") == 0 ? &bad_dtype : strcmp(d, "twice") == 0 ? &ok : &ok2;
+          : strcmp(d, "null-launch") == 0 ? &no_launch : strcmp(d, "dtype") == 0 ? &bad_dtype
+          : strcmp(d, "contract") == 0 ? &bad_contract : strcmp(d, "twice") == 0 ? &ok : &ok2;
   *count = 2;
   return list;
 }

@@ -37,8 +37,8 @@ int main(void) {
     rf_result fin, inf;
     memset(&fin, 0, sizeof fin);
     memset(&inf, 0, sizeof inf);
-    rf_judge_sum_exact_typed(&xs, &f, &plan, &RF_SUM_IEEE, types[k], rf_xsum_round_f32(&xs), &fin);
-    rf_judge_sum_exact_typed(&xs, &f, &plan, &RF_SUM_IEEE, types[k], INFINITY, &inf);
+    rf_judge_sum_exact_typed(&xs, &f, &plan, &RF_SUM_IEEE, types[k], 0, rf_xsum_round_f32(&xs), &fin);
+    rf_judge_sum_exact_typed(&xs, &f, &plan, &RF_SUM_IEEE, types[k], 0, INFINITY, &inf);
     CHECK_MSG(inf.verdict == RF_V_PASS, "an overflow where partial sums may overflow: %d", inf.verdict);
     CHECK_MSG(fin.bound == rg.bound && inf.bound == rg.bound,
               "type %d: bound %.17g for a finite output, %.17g for +inf, the type's %.17g", k,

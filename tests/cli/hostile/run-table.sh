@@ -30,6 +30,7 @@ printf 'op=sum\nwave=48\n' > "$FIX/wave48.case"
 printf 'op=sum\nvariant=sum/bogus name\n' > "$FIX/bad-variant.case"
 printf 'op=sum\nexpect sum/lds maybe\n' > "$FIX/bad-verdict.case"
 printf 'op=sum\nexpect max/wave pass\n' > "$FIX/other-op-expect.case"
+printf 'op=sum\nexpect sum/lds pass on sim\nexpect sum/lds\twrong on sim\n' > "$FIX/twice-on-sim.case"
 printf 'garbage line\n' > "$FIX/garbage.case"
 : > "$FIX/empty.case"
 head -c 2000000 /dev/zero | tr '\0' '#' > "$FIX/big.case"                # 2 MB of comments

@@ -1,0 +1,33 @@
+/* A plugin of ABI version 3, before rf_variant.contract: its variant ends where contract would
+ * begin, and the page after it is unmapped, so a loader that read the missing field would
+ * fault. redfuzz must load it with the default contract (tests/plugin/CMakeLists.txt). */
+#define _DEFAULT_SOURCE 1   /* MAP_ANONYMOUS under -std=c11 */
+#include <stddef.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "redfuzz/plugin.h"
+
+static const char *never_configure(rf_launch_cfg *cfg) { (void)cfg; return "never run"; }
+static size_t no_scratch(const rf_launch_cfg *cfg) { (void)cfg; return 0; }
+static void no_plan(const rf_launch_cfg *cfg, rf_plan *p) { (void)cfg; (void)p; }
+static int never_launch(const rf_launch_args *a) { (void)a; return 1; }
+
+int rf_plugin_abi_version(void) { return 3; }
+
+const rf_variant *const *rf_plugin_variants(size_t *count) {
+  static const rf_variant *list[1];
+  const rf_variant full = {"argmax/test-abi3", RF_OP_ARGMAX, 1, 0, "s", "c", never_configure,
+                           no_scratch, no_plan, never_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32,
+                           0};
+  const size_t v3 = offsetof(rf_variant, contract), page = (size_t)sysconf(_SC_PAGESIZE);
+  char *p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  *count = 0;
+  if (p == MAP_FAILED || mprotect(p + page, page, PROT_NONE)) return NULL;
+  /* the version-3 struct at the very end of the readable page (its alignment kept) */
+  char *at = p + page - ((v3 + 7) & ~(size_t)7);
+  memcpy(at, &full, v3);
+  list[0] = (const rf_variant *)at;
+  *count = 1;
+  return list;
+}

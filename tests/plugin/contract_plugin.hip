@@ -1,0 +1,179 @@
+/* Kernels written the ways other libraries write them, each judged by the contract it declares
+ * (include/redfuzz/variant.h, RF_CONTRACT_*; tests/plugin/CMakeLists.txt). Each pair shares one
+ * kernel and differs only in the declaration:
+ *   sum/plugin-test-pos-zero            accumulators start from +0.0f (CUB's T{}): a sum of only
+ *                                       -0 gives +0; default contract (either zero): must pass
+ *   sum/plugin-test-pos-zero-strict     the same, declared RF_CONTRACT_SIGNED_ZERO: wrong on
+ *                                       signed-zero
+ *   max/plugin-test-fmaxf               fmaxf fold (NaN ignored), default contract: must pass
+ *   max/plugin-test-fmaxf-propagate     the same, declared RF_CONTRACT_NAN_PROPAGATES: wrong on
+ *                                       nan-sprinkled
+ *   max/plugin-test-propagate           a NaN-propagating max (torch.max), declared so: must pass
+ *   max/plugin-test-propagate-undeclared the same, default contract: wrong on nan-sprinkled
+ *   argmax/plugin-test-tie-last         ties give the LAST index, declared RF_CONTRACT_TIE_ANY:
+ *                                       must pass
+ *   argmax/plugin-test-tie-last-first   the same, default contract (first index): wrong on ties
+ *   argmax/plugin-test-propagate        NaN propagates, the first NaN's index, declared so: must
+ *                                       pass
+ * The failing ones are marked is_mutant (run by --mutants, expected to fail). One block of
+ * RF_CT_BLOCK threads: a grid-stride chain per thread, then an LDS tree. */
+#include "kernels/port.h"
+#include "redfuzz/plugin.h"
+
+#define RF_CT_BLOCK 256u
+
+__global__ void rf_ct_sum_kernel(const float *__restrict__ x, unsigned long long n, float *out) {
+  RF_SHARED(float, lds, RF_CT_BLOCK);
+  const unsigned t = threadIdx.x;
+  float acc = 0.0f;   /* the common start: +0, so a sum of only -0 is +0 */
+  for (unsigned long long i = t; i < n; i += RF_CT_BLOCK) acc += x[i];
+  lds[t] = acc;
+  __syncthreads();
+  for (unsigned s = RF_CT_BLOCK / 2; s > 0; s >>= 1) {
+    if (t < s) lds[t] += lds[t + s];
+    __syncthreads();
+  }
+  if (t == 0) out[0] = lds[0];
+}
+
+/* kProp 0: fmaxf (NaN ignored; a fold started from NaN gives NaN only for an input of only
+ * NaN). 1: NaN propagates (once NaN, NaN). */
+template <int kProp>
+__device__ __forceinline__ float rf_ct_max2(float a, float b) {
+  if (kProp) return isnan(a) ? a : isnan(b) || b > a ? b : a;
+  return fmaxf(a, b);
+}
+
+template <int kProp>
+__global__ void rf_ct_max_kernel(const float *__restrict__ x, unsigned long long n, float *out) {
+  RF_SHARED(float, lds, RF_CT_BLOCK);
+  const unsigned t = threadIdx.x;
+  float acc = kProp ? -INFINITY : NAN;
+  for (unsigned long long i = t; i < n; i += RF_CT_BLOCK) acc = rf_ct_max2<kProp>(acc, x[i]);
+  lds[t] = acc;
+  __syncthreads();
+  for (unsigned s = RF_CT_BLOCK / 2; s > 0; s >>= 1) {
+    if (t < s) lds[t] = rf_ct_max2<kProp>(lds[t], lds[t + s]);
+    __syncthreads();
+  }
+  if (t == 0) out[0] = n ? lds[0] : -INFINITY;
+}
+
+/* (value, index) pairs. kMode 0: NaN ignored, ties to the HIGHER index. 1: NaN propagates,
+ * the lowest NaN index wins; ties otherwise to the lower index. Index -1: nothing seen. */
+template <int kMode>
+__device__ __forceinline__ int rf_ct_takes(float av, long long ai, float bv, long long bi) {
+  if (bi < 0) return 0;
+  if (ai < 0) return 1;
+  if (kMode == 1) {
+    if (isnan(av) || isnan(bv)) return isnan(bv) && (!isnan(av) || bi < ai);
+    return bv > av || (bv == av && bi < ai);
+  }
+  return bv > av || (bv == av && bi > ai);
+}
+
+template <int kMode>
+__global__ void rf_ct_argmax_kernel(const float *__restrict__ x, unsigned long long n,
+                                    rf_argmax_out *out) {
+  RF_SHARED(float, vals, RF_CT_BLOCK);
+  RF_SHARED(long long, idxs, RF_CT_BLOCK);
+  const unsigned t = threadIdx.x;
+  float v = -INFINITY;
+  long long k = -1;
+  for (unsigned long long i = t; i < n; i += RF_CT_BLOCK) {
+    const float e = x[i];
+    if (kMode == 0 && isnan(e)) continue;
+    if (rf_ct_takes<kMode>(v, k, e, (long long)i)) {
+      v = e;
+      k = (long long)i;
+    }
+  }
+  vals[t] = v;
+  idxs[t] = k;
+  __syncthreads();
+  for (unsigned s = RF_CT_BLOCK / 2; s > 0; s >>= 1) {
+    if (t < s && rf_ct_takes<kMode>(vals[t], idxs[t], vals[t + s], idxs[t + s])) {
+      vals[t] = vals[t + s];
+      idxs[t] = idxs[t + s];
+    }
+    __syncthreads();
+  }
+  if (t == 0) {
+    /* nothing kept: empty (-inf) or, NaN ignored, only NaN (NaN) */
+    rf_argmax_out r = {idxs[0] >= 0 ? x[idxs[0]] : n ? NAN : -INFINITY, (int)idxs[0]};
+    out[0] = r;
+  }
+}
+
+#if !defined(__HIP_DEVICE_COMPILE__)
+static const char *configure(rf_launch_cfg *cfg) {
+  if (cfg->block && cfg->block != RF_CT_BLOCK) return "block must be 256 (one block)";
+  if (cfg->n >= (1ull << 31)) return "n above 2^31 - 1";
+  cfg->block = RF_CT_BLOCK;
+  cfg->grid = 1;
+  cfg->items = 0;
+  return NULL;
+}
+static size_t no_scratch(const rf_launch_cfg *cfg) { (void)cfg; return 0; }
+/* Each thread's chain (its first add is to the +0 start), then the tree over the block. */
+static void plan(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  if (!cfg->n) return;
+  rf_plan_add(p, RF_LEVEL_CHAIN, rf_div_ceil(cfg->n, RF_CT_BLOCK));
+  rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(RF_CT_BLOCK));
+}
+static int launch_sum(const rf_launch_args *a) {
+  hipLaunchKernelGGL(rf_ct_sum_kernel, dim3(1), dim3(RF_CT_BLOCK), 0, (hipStream_t)a->stream,
+                     a->x, (unsigned long long)a->cfg.n, (float *)a->out);
+  return (int)hipGetLastError();
+}
+template <int kProp>
+static int launch_max(const rf_launch_args *a) {
+  hipLaunchKernelGGL(rf_ct_max_kernel<kProp>, dim3(1), dim3(RF_CT_BLOCK), 0,
+                     (hipStream_t)a->stream, a->x, (unsigned long long)a->cfg.n, (float *)a->out);
+  return (int)hipGetLastError();
+}
+template <int kMode>
+static int launch_argmax(const rf_launch_args *a) {
+  hipLaunchKernelGGL(rf_ct_argmax_kernel<kMode>, dim3(1), dim3(RF_CT_BLOCK), 0,
+                     (hipStream_t)a->stream, a->x, (unsigned long long)a->cfg.n,
+                     (rf_argmax_out *)a->out);
+  return (int)hipGetLastError();
+}
+
+static const char *const kShape = "block 256, grid 1; n < 2^31";
+#define RF_CT_VARIANT(var, name, op, bad, summary, fn, contract)                              \
+  static const rf_variant var = {name, op, 1, bad, summary, kShape, configure, no_scratch,    \
+                                 plan, fn, 0, RF_DTYPE_F32, RF_DTYPE_F32, contract};
+RF_CT_VARIANT(sum_default, "sum/plugin-test-pos-zero", RF_OP_SUM, 0,
+              "test: sum from +0.0f, default contract (either zero)", launch_sum, 0)
+RF_CT_VARIANT(sum_strict, "sum/plugin-test-pos-zero-strict", RF_OP_SUM, 1,
+              "test: sum from +0.0f declared signed-zero", launch_sum, RF_CONTRACT_SIGNED_ZERO)
+RF_CT_VARIANT(max_fmaxf, "max/plugin-test-fmaxf", RF_OP_MAX, 0,
+              "test: fmaxf fold, default contract (NaN ignored)", launch_max<0>, 0)
+RF_CT_VARIANT(max_fmaxf_prop, "max/plugin-test-fmaxf-propagate", RF_OP_MAX, 1,
+              "test: fmaxf fold declared nan-propagates", launch_max<0>,
+              RF_CONTRACT_NAN_PROPAGATES)
+RF_CT_VARIANT(max_prop, "max/plugin-test-propagate", RF_OP_MAX, 0,
+              "test: NaN-propagating max declared nan-propagates", launch_max<1>,
+              RF_CONTRACT_NAN_PROPAGATES)
+RF_CT_VARIANT(max_prop_undeclared, "max/plugin-test-propagate-undeclared", RF_OP_MAX, 1,
+              "test: NaN-propagating max, default contract (NaN ignored)", launch_max<1>, 0)
+RF_CT_VARIANT(argmax_last, "argmax/plugin-test-tie-last", RF_OP_ARGMAX, 0,
+              "test: ties to the last index declared tie-any", launch_argmax<0>,
+              RF_CONTRACT_TIE_ANY)
+RF_CT_VARIANT(argmax_last_first, "argmax/plugin-test-tie-last-first", RF_OP_ARGMAX, 1,
+              "test: ties to the last index, default contract (first index)", launch_argmax<0>, 0)
+RF_CT_VARIANT(argmax_prop, "argmax/plugin-test-propagate", RF_OP_ARGMAX, 0,
+              "test: first NaN wins, declared nan-propagates", launch_argmax<1>,
+              RF_CONTRACT_NAN_PROPAGATES)
+static const rf_variant *const variants[] = {&sum_default, &sum_strict, &max_fmaxf,
+                                             &max_fmaxf_prop, &max_prop, &max_prop_undeclared,
+                                             &argmax_last, &argmax_last_first, &argmax_prop};
+
+extern "C" int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
+extern "C" const rf_variant *const *rf_plugin_variants(size_t *count) {
+  *count = sizeof variants / sizeof variants[0];
+  return variants;
+}
+#endif
