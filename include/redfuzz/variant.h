@@ -70,7 +70,10 @@ typedef struct rf_variant {
   rf_dtype out_dtype;
 } rf_variant;
 
-/* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins). */
+/* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins), at most
+ * RF_VARIANT_CAPACITY in all (a plugin that would overflow it is refused at load). A case
+ * runs at most rf_variant_count() variants: callers size their result arrays from it. */
+#define RF_VARIANT_CAPACITY 256
 size_t rf_variant_count(void);
 const rf_variant *rf_variant_at(size_t i);
 const rf_variant *rf_variant_find(const char *name);
