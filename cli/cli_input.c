@@ -91,7 +91,7 @@ void rf_cli_case_where(const char *path, const char *why, char *buf, size_t len)
   for (size_t f = 0; f < RF_FIELD_COUNT; f++)
     if (strlen(rf_fields[f].key) == k && strncmp(why, rf_fields[f].key, k) == 0 &&
         key_lines[f]) {
-      snprintf(buf, len, "%s:%u", path, key_lines[f]);
+      snprintf(buf, len, "%s: line %u", path, key_lines[f]);
       return;
     }
   snprintf(buf, len, "%s", path);
@@ -124,7 +124,7 @@ int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex,
   /* A variant this build does not have (a misspelt name, a plugin not loaded): the file and
    * line, not a failure later in the runner without them. */
   if (!rc && c->variant[0] && !rf_variant_find(c->variant)) {
-    snprintf(err, errlen, "%s:%u: variant: '%s' is not a variant of this build (allowed: a name "
+    snprintf(err, errlen, "%s: line %u: variant: '%s' is not a variant of this build (allowed: a name "
              "from 'redfuzz list', with the plugins loaded: --plugin, REDFUZZ_PLUGINS)", path,
              key_lines[RF_FIELD_variant], c->variant);
     return -1;
