@@ -2,12 +2,25 @@
  * closed: its variants (and the kernels they launch) must outlive every run. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "plugin_loader.h"
 #include "model/case.h"
 #include "redfuzz/plugin.h"
 
 #define RF_REGISTRY_CAPACITY RF_VARIANT_CAPACITY
+
+/* Which plugin each loaded variant came from, so that a contract error found at run time (a
+ * broken plan) names the plugin as a load error does. */
+typedef struct { const rf_variant *v; const char *path; } owner;
+static owner owned[RF_REGISTRY_CAPACITY];
+static size_t n_owned;
+
+const char *rf_plugin_of(const rf_variant *v) {
+  for (size_t i = 0; i < n_owned; i++)
+    if (owned[i].v == v) return owned[i].path;
+  return NULL;
+}
 
 /* The contract rules (include/redfuzz/plugin.h), each checked before anything is registered;
  * every refusal names the plugin, the variant (by index when its name is the problem) and
@@ -168,7 +181,11 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     dlclose(lib);
     return -1;
   }
-  for (size_t i = 0; i < count; i++) rf_variant_register(vs[i]);   /* checked above: cannot fail */
+  const char *kept = strdup(path);   /* for rf_plugin_of; lives as long as the library */
+  for (size_t i = 0; i < count; i++) {
+    rf_variant_register(vs[i]);   /* checked above: cannot fail */
+    if (n_owned < RF_REGISTRY_CAPACITY) owned[n_owned++] = (owner){vs[i], kept ? kept : "?"};
+  }
   return (int)count;
 }
 

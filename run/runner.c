@@ -12,6 +12,7 @@
 #include "model/gen.h"
 #include "model/dtype.h"
 #include "kernels/launch_count.h"
+#include "kernels/plugin_loader.h"
 
 void rf_judge_ctx_free(judge_ctx *jc) {
   rf_host_buf_free(&jc->rel);
@@ -167,9 +168,11 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
    * (an infinite bound would let every result pass). */
   char broken[160];
   if (rf_plan_check(&p->plan, broken, sizeof broken)) {
+    const char *lib = rf_plugin_of(v);
     res->verdict = RF_V_LAUNCH_ERROR;
-    snprintf(res->detail, sizeof res->detail, "not launched: %s's plan breaks the plan "
-             "contract (include/redfuzz/plugin.h, PLAN LEVELS): %s", v->name, broken);
+    snprintf(res->detail, sizeof res->detail, "not launched: %s%s%s%s's plan breaks the plan "
+             "contract (include/redfuzz/plugin.h, PLAN LEVELS): %s", lib ? "plugin " : "",
+             lib ? lib : "", lib ? ": variant " : "", v->name, broken);
     snprintf(res->plan, sizeof res->plan, "invalid");
     return -1;
   }

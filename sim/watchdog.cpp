@@ -52,6 +52,7 @@ std::atomic<uint64_t> g_timeout_ms{0};
 
 struct Watch {
   bool made = false;       // the timer exists (made on this thread's first armed launch)
+  pid_t owner = 0;         // the process that made it: a forked worker makes its own
   timer_t timer{};
   volatile sig_atomic_t armed = 0;
   volatile sig_atomic_t stage = 0;  // 0 before the deadline, 1 after it
@@ -118,6 +119,7 @@ void watchdog_arm() {
   w.stage = 0;
   w.ms = launch_timeout_ms();
   if (!w.ms || !install()) return;
+  if (w.made && w.owner != getpid()) w.made = false;  // timers are not inherited by fork
   if (!w.made) {
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
@@ -126,6 +128,7 @@ void watchdog_arm() {
     sev.sigev_notify_thread_id = static_cast<pid_t>(syscall(SYS_gettid));
     if (timer_create(CLOCK_MONOTONIC, &sev, &w.timer) != 0) return;  // no watchdog, no harm
     w.made = true;
+    w.owner = getpid();
   }
   Engine &e = engine();
   w.saved_budget = e.budget;

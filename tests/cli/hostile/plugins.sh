@@ -38,7 +38,7 @@ check 2 "plugin $BAD: variant #1: the pointer is NULL" \
   RF_TEST_PLUGIN_DEFECT=null-entry -- "${bad[@]}" list
 
 # ---- plan rules: every time a plan is made (list, run), never a bound from a broken plan ----
-rule='max/test-plan.s plan breaks the plan contract \(include/redfuzz/plugin.h, PLAN LEVELS\)'
+rule="plugin $BAD: variant max/test-plan.s plan breaks the plan contract \(include/redfuzz/plugin.h, PLAN LEVELS\)"
 check 1 "max/test-plan +launch-error .*$rule: n_levels is 1000 \(allowed: 0..8, RF_PLAN_MAX_LEVELS\)" \
   RF_TEST_PLUGIN_DEFECT=plan-levels -- "${bad[@]}" run --op max --n 100 --variant max/test-plan
 check 1 "max/test-plan +launch-error .*$rule: level 0 has kind 77 \(allowed: 0..5, RF_LEVEL_CHAIN..RF_LEVEL_HOST\)" \
