@@ -50,6 +50,7 @@ printf 'op=softmax\nrows=3\ncols=4096\n' > "$FIX/shape3x4096.case"
 printf 'op=sum\nn=33\ngrid=2^30\n' > "$FIX/grid2p30.case"
 printf 'op=sum\n# over the simulator limit\nn=300000\n' > "$FIX/over-limit.case"
 printf 'op=sum\nn=33\nvariant=sum/nosuch\n' > "$FIX/unknown-variant.case"
+{ echo op=sum; for i in $(seq 1 100); do echo "expect sum/v$i pass"; done; } > "$FIX/100-expects.case"
 
 # ---- the table ------------------------------------------------------------------------------
 pass=0 fail=0 failures=""
