@@ -75,6 +75,7 @@ check 0 "ok +.*\(([7-9][0-9]|1[0-9][0-9]) variants, ([7-9][0-9]|1[0-9][0-9]) exp
 # REDFUZZ_PLUGINS means the same as --plugin, for every command.
 check 0 "ok +.*\(([7-9][0-9]|1[0-9][0-9]) variants" REDFUZZ_PLUGINS="$MANY" -- replay "$TMP/r"
 check 1 "sum/plugin-many-69 +wrong " REDFUZZ_PLUGINS="$MANY" -- run --op sum --n 100 --dist ones
+check 0 "signature: sum/plugin-many-69 wrong" REDFUZZ_PLUGINS="$MANY" -- shrink "$TMP/c.case" --only sum --out "$TMP/r2"
 # Replay holds the seventieth's expectation: a regression edited to expect `pass` mismatches.
 sed 's/^expect sum\/plugin-many-69 wrong/expect sum\/plugin-many-69 pass/' "$reg" > "$TMP/edited.case"
 check 1 "MISMATCH|mismatch" -- "${many[@]}" replay "$TMP/edited.case"
