@@ -72,6 +72,8 @@ if [ -n "$reg" ] && [ "$(grep -c '^expect sum/plugin-many-' "$reg")" = 70 ]; the
 else fail=$((fail + 1)); echo "FAIL: the regression file lacks the 70 plugin variants' expect lines"; fi
 check 0 "ok +.*\(([7-9][0-9]|1[0-9][0-9]) variants, ([7-9][0-9]|1[0-9][0-9]) expectations\)" \
   -- "${many[@]}" replay "$TMP/r"
+check 1 "sum/plugin-many-69 +ones .* inf +3 +3" \
+  -- "${many[@]}" study --op sum --n-range 64..128 --seeds 1 --dist ones --out "$TMP/study"
 # REDFUZZ_PLUGINS means the same as --plugin, for every command.
 check 0 "ok +.*\(([7-9][0-9]|1[0-9][0-9]) variants" REDFUZZ_PLUGINS="$MANY" -- replay "$TMP/r"
 check 1 "sum/plugin-many-69 +wrong " REDFUZZ_PLUGINS="$MANY" -- run --op sum --n 100 --dist ones
