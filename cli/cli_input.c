@@ -124,9 +124,9 @@ int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex,
   /* A variant this build does not have (a misspelt name, a plugin not loaded): the file and
    * line, not a failure later in the runner without them. */
   if (!rc && c->variant[0] && !rf_variant_find(c->variant)) {
-    snprintf(err, errlen, "%s: line %u: variant: '%s' is not a variant of this build (allowed: a name "
-             "from 'redfuzz list', with the plugins loaded: --plugin, REDFUZZ_PLUGINS)", path,
-             key_lines[RF_FIELD_variant], c->variant);
+    snprintf(err, errlen, "%s: line %u: variant: '%s' is not a variant of this build (allowed: "
+             "a name from 'redfuzz list', with the plugins loaded: --plugin, REDFUZZ_PLUGINS)",
+             path, key_lines[RF_FIELD_variant], c->variant);
     return -1;
   }
   if (rc) { snprintf(err, errlen, "%s: %s", path, why); return -1; }

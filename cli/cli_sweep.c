@@ -351,7 +351,8 @@ static int sweep_work(void *ctx) {
   rf_runner_set_filter(r, sweep_keeps, &filter);
   sweep_state *s = calloc(1, sizeof *s);
   const size_t max_results = rf_variant_count();
-  rf_result *results = calloc((size_t)SWEEP_BATCH * (max_results ? max_results : 1), sizeof *results);
+  rf_result *results =
+      calloc((size_t)SWEEP_BATCH * (max_results ? max_results : 1), sizeof *results);
   if (!s || !results) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");
     free(s);
@@ -360,7 +361,8 @@ static int sweep_work(void *ctx) {
     return RF_EXIT_FAIL;
   }
   *s = (sweep_state){.r = r, .sh = sh, .mutants = j->mutants, .quiet = j->quiet,
-                     .json = j->json, .res = results, .max_results = max_results, .serial = rf_cli_settings.serial};
+                     .json = j->json, .res = results, .max_results = max_results,
+                     .serial = rf_cli_settings.serial};
   rf_cli_catch_signals();
   const rf_flag_val *ns = &v[F_N], *shapes = &v[F_SHAPE], *dists = &v[F_DIST],
                     *seeds = &v[F_SEED], *blocks = &v[F_BLOCK], *grids = &v[F_GRID],

@@ -122,7 +122,8 @@
  *         (the arch of your GPU; the HIP runtime is shared with redfuzz's. This recipe
  *         mirrors rf_hip_sources; no HIP toolchain was at hand to run it.)
  * Then: redfuzz --plugin ./libmy.so run --op sum (or REDFUZZ_PLUGINS=./libmy.so, for every
- * command and the fuzz target alike).
+ * command and the fuzz target alike). A plugin may call the plan helpers of redfuzz/plan.h
+ * (rf_plan_add) and the inline helpers of kernels/launch_common.h.
  *
  * WHAT THE LOADER AND THE RUNNER ENFORCE (each refusal names the plugin, the variant and the
  * rule; a refused plugin registers nothing):
@@ -141,8 +142,7 @@
  *   - a configure reason is shown escaped (control bytes as \xNN), so it cannot forge lines;
  *   - a launch still running after REDFUZZ_LAUNCH_TIMEOUT_MS (default 60000 ms) is `timeout`:
  *     the simulator interrupts a kernel that spins without a barrier; on a GPU the device is
- *     then lost to the process (as after a fault). A plugin may call the plan helpers of redfuzz/plan.h (rf_plan_add) and the
- * inline helpers of kernels/launch_common.h.
+ *     then lost to the process (as after a fault).
  *
  * Version rule: RF_PLUGIN_ABI_VERSION changes whenever rf_variant, rf_launch_cfg,
  * rf_launch_args, rf_plan or these two entry points change incompatibly; redfuzz refuses a

@@ -39,7 +39,8 @@ static void bad_plan(const rf_launch_cfg *cfg, rf_plan *p) {
 static const rf_variant planned = {"max/test-plan", RF_OP_MAX, 1, 0, "s", "c", configure_ok,
                                    no_scratch, bad_plan, never_launch, 0};
 static const rf_variant empty_name = {"", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
-static const rf_variant with_comma = {"max/test,x", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant with_comma = {"max/test,x", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch,
+                                      0};
 static const rf_variant ok = {"max/test-ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
 static const rf_variant no_slash = {"max-test", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
 static const rf_variant op_mismatch = {"sum/test-op", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
