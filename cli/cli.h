@@ -43,6 +43,9 @@ int rf_cli_is_text(const unsigned char *p, size_t len, size_t *skip);
 /* Reads a text case file (run --case, replay, shrink, encode): bounded, told from a binary
  * fuzz input (with the 'redfuzz decode' hint), expects counted before parsing. 0, or -1 with
  * err (no "redfuzz CMD:" prefix). */
+/* "PATH: line LINE" of the field a message about the last case read starts with ("n: ..."), or
+ * "PATH" when that field is not in the file (rf_cli_text_case notes the lines). */
+void rf_cli_case_where(const char *path, const char *why, char *buf, size_t len);
 int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
                      char *err, size_t errlen);
 

@@ -361,12 +361,21 @@ static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v, uint
   const char *why = v->configure(&k.a.cfg);
   if (why) {
     r.verdict = rf_verdict_name(RF_V_UNSUPPORTED);
-    snprintf(r.detail, sizeof r.detail, "%s", why);
+    rf_text_escape(why, r.detail, sizeof r.detail);   /* a plugin's text: one safe line */
     print_row(b->o, &r);
     return;
   }
   rf_plan plan = {0};
   v->plan(&k.a.cfg, &plan);
+  char bad[160];
+  if (rf_plan_check(&plan, bad, sizeof bad)) {   /* no bound to verify against: as the runner */
+    r.verdict = rf_verdict_name(RF_V_LAUNCH_ERROR);
+    snprintf(r.detail, sizeof r.detail, "not launched: %s's plan breaks the plan contract "
+             "(include/redfuzz/plugin.h, PLAN LEVELS): %s", v->name, bad);
+    b->failed = 1;
+    print_row(b->o, &r);
+    return;
+  }
   void *scratch = NULL;
   size_t sb = v->scratch_bytes(&k.a.cfg);
   int e = sb ? rf_dev_alloc(&scratch, sb) : 0;

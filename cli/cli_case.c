@@ -91,7 +91,24 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
                          "dtype is %s (allowed: --dtype %s)", rf_dtype_name(named->in_dtype),
                          rf_dtype_name(c.dtype), rf_dtype_name(named->in_dtype));
   if (rf_case_validate(&c, lim, err, sizeof err)) {
-    fprintf(stderr, "redfuzz %s: %s (this backend's limits)\n", cmd, err);
+    /* A field from the case file (no flag overrode it) is named by file and line. */
+    char where[1100] = "";
+    if (from_file) {
+      const rf_field *f = NULL;
+      size_t k = strcspn(err, ":*");
+      for (size_t i = 0; i < RF_FIELD_COUNT && !f; i++)
+        if (strlen(rf_fields[i].key) == k && strncmp(err, rf_fields[i].key, k) == 0)
+          f = &rf_fields[i];
+      const rf_flag_spec *flag = NULL;
+      for (size_t i = 0; f && i < CF_COUNT && !flag; i++)
+        if (specs[i].name && strcmp(specs[i].name + 2, f->key) == 0) flag = &specs[i];
+      const int shape = f && (strcmp(f->key, "rows") == 0 || strcmp(f->key, "cols") == 0);
+      if (f && !(flag && vals[flag - specs].given) && !(shape && vals[CF_SHAPE].given)) {
+        rf_cli_case_where(vals[CF_CASE].text, err, where, sizeof where - 3);
+        strcat(where, ": ");
+      }
+    }
+    fprintf(stderr, "redfuzz %s: %s%s (this backend's limits)\n", cmd, where, err);
     return -1;
   }
   *out = c;

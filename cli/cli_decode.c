@@ -27,6 +27,11 @@ int rf_cmd_decode(int argc, char **argv) {
             "--help)\n");
     return RF_EXIT_USAGE;
   }
+  char why[512];
+  if (rf_select_check_list(only, 1, why, sizeof why)) {   /* every name known (fuzz_select.h) */
+    fprintf(stderr, "redfuzz decode: --only: %s\n", why);
+    return RF_EXIT_USAGE;
+  }
   if (*only && rf_only_single_op(only) == -2) {
     fprintf(stderr, "redfuzz decode: --only: '%.60s' selects no variant (allowed: variant or op "
             "names from 'redfuzz list', comma-separated; '' = every correct variant)\n", only);

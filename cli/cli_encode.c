@@ -2,20 +2,57 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "run/fuzz_select.h"
+#define RF_FLAGS_DEF "flags_encode.def"
+#include "flags_table.h"
 
 static const char help_encode[] =
-  "usage: redfuzz encode CASE.case OUT.bin\n"
+  "usage: redfuzz encode CASE.case OUT.bin [--fold]\n"
   "\n"
   "Writes the canonical binary form of a text case (what the fuzz target decodes), for the\n"
-  "seed corpus. The binary form carries no variant filter. Exit status 0, 1 OUT cannot be\n"
-  "written, 2 bad usage or an unreadable case.\n";
-static int encode_flags(int argc, char **argv, const char **pos, size_t *npos);
+  "seed corpus. The binary form carries no variant filter. A case the fuzz target would decode\n"
+  "as another one under this build's limits (n = 5000 on the simulator, whose fuzz inputs hold\n"
+  "at most 4096 elements) is refused, naming the field, unless --fold is given. Exit status 0,\n"
+  "1 OUT cannot be written, 2 bad usage, an unreadable case or one the binary form cannot\n"
+  "hold.\n\n";
+
+/* The binary form means what the fuzz target makes of it: decoded under its limits
+ * (rf_fuzz_limits: REDFUZZ_MAX_ELEMS, REDFUZZ_MAX_THREADS, the grid fold), a larger value
+ * folds into another case. A case that does not come back as it went in is refused, naming
+ * the first field that changes, its value and what comes back, instead of writing a file
+ * that stands for another case. 0, or -1 after the message. */
+static int check_round_trip(const char *path, const rf_case *c, const uint8_t *buf,
+                            size_t len) {
+  rf_limits lim = rf_fuzz_limits(&rf_cli_settings);
+  rf_case back;
+  rf_fuzz_decode_like_target(buf, len, &lim, "", &back);
+  for (size_t i = 0; i < RF_FIELD_COUNT; i++) {
+    const rf_field *f = &rf_fields[i];
+    if (i == RF_FIELD_variant) continue;   /* the binary form carries no variant (help) */
+    char want[96], got[96];
+    rf_field_format(c, f, want, sizeof want);
+    rf_field_format(&back, f, got, sizeof got);
+    if (strcmp(want, got) == 0) continue;
+    fprintf(stderr, "redfuzz encode: %s: %s = %s cannot be held by the binary form: the fuzz "
+            "target would decode it as %s = %s (the binary form holds, on this backend, at most "
+            "%llu elements (REDFUZZ_MAX_ELEMS), %llu GPU threads a launch (REDFUZZ_MAX_THREADS), "
+            "grid %u; use the text case with run, sweep or replay)\n", path, f->key, want,
+            f->key, got, (unsigned long long)lim.max_elems,
+            (unsigned long long)lim.max_threads, (unsigned)RF_FUZZ_MAX_GRID);
+    return -1;
+  }
+  return 0;
+}
 
 int rf_cmd_encode(int argc, char **argv) {
   const char *pos[2];
   size_t npos = 0;
-  int p = encode_flags(argc, argv, pos, &npos);
+  rf_flag_val v[RF_FLAG_COUNT];
+  int p = rf_flags_parse("encode", rf_flags, RF_FLAG_COUNT, argc, argv, v, pos, 2, &npos,
+                         help_encode, NULL);
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+  const int fold = v[F_FOLD].given != 0;
+  rf_flags_free(v, RF_FLAG_COUNT);
   if (npos != 2) {
     fprintf(stderr, "redfuzz encode: %s (allowed: CASE.case OUT.bin; see --help)\n",
             npos ? "OUT.bin: none given" : "CASE.case: none given");
@@ -29,6 +66,7 @@ int rf_cmd_encode(int argc, char **argv) {
   }
   uint8_t buf[RF_CASE_ENCODED_MAX];
   size_t len = rf_case_encode(&c, buf);
+  if (!fold && check_round_trip(pos[0], &c, buf, len)) return RF_EXIT_USAGE;
   FILE *f = fopen(pos[1], "wb");
   int bad = !f || fwrite(buf, 1, len, f) != len;
   if (f && fclose(f)) bad = 1;
@@ -37,10 +75,4 @@ int rf_cmd_encode(int argc, char **argv) {
     return RF_EXIT_FAIL;
   }
   return 0;
-}
-
-/* encode has no options (so no flag table): the parser still gives it --help and refuses
- * unknown options. */
-static int encode_flags(int argc, char **argv, const char **pos, size_t *npos) {
-  return rf_flags_parse("encode", NULL, 0, argc, argv, NULL, pos, 2, npos, help_encode, NULL);
 }

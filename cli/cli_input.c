@@ -61,6 +61,42 @@ static size_t count_expects(const char *t) {
   return k;
 }
 
+/* The line each field's key stands on in the last text case read (0: not in the file), so a
+ * check made after parsing (the backend's limits, a variant name unknown to this build) can
+ * name the file and the line. The CLI reads one case and checks it before the next. */
+static unsigned key_lines[RF_FIELD_COUNT];
+
+static void note_key_lines(const char *text) {
+  memset(key_lines, 0, sizeof key_lines);
+  unsigned line = 1;
+  for (const char *p = text; *p; line++) {
+    const char *end = strchr(p, '\n');
+    const size_t len = end ? (size_t)(end - p) : strlen(p);
+    size_t i = 0;
+    while (i < len && (p[i] == ' ' || p[i] == '\t')) i++;
+    for (size_t f = 0; f < RF_FIELD_COUNT; f++) {
+      const size_t kl = strlen(rf_fields[f].key);
+      size_t j = i + kl;
+      if (j > len || strncmp(p + i, rf_fields[f].key, kl) != 0) continue;
+      while (j < len && (p[j] == ' ' || p[j] == '\t')) j++;
+      if (j < len && p[j] == '=') key_lines[f] = line;
+    }
+    p += len + (end ? 1 : 0);
+  }
+}
+
+void rf_cli_case_where(const char *path, const char *why, char *buf, size_t len) {
+  /* why starts with the field: "n: ...", "rows*cols: ..." (the first of the two). */
+  size_t k = strcspn(why, ":*");
+  for (size_t f = 0; f < RF_FIELD_COUNT; f++)
+    if (strlen(rf_fields[f].key) == k && strncmp(why, rf_fields[f].key, k) == 0 &&
+        key_lines[f]) {
+      snprintf(buf, len, "%s: line %u", path, key_lines[f]);
+      return;
+    }
+  snprintf(buf, len, "%s", path);
+}
+
 int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
                      char *err, size_t errlen) {
   size_t len = 0, skip = 0;
@@ -83,7 +119,16 @@ int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex,
   char why[512];
   size_t dummy;
   int rc = rf_case_parse_text(text + skip, c, ex, max_ex, n_ex ? n_ex : &dummy, why, sizeof why);
+  if (!rc) note_key_lines(text + skip);
   free(text);
+  /* A variant this build does not have (a misspelt name, a plugin not loaded): the file and
+   * line, not a failure later in the runner without them. */
+  if (!rc && c->variant[0] && !rf_variant_find(c->variant)) {
+    snprintf(err, errlen, "%s: line %u: variant: '%s' is not a variant of this build (allowed: "
+             "a name from 'redfuzz list', with the plugins loaded: --plugin, REDFUZZ_PLUGINS)",
+             path, key_lines[RF_FIELD_variant], c->variant);
+    return -1;
+  }
   if (rc) { snprintf(err, errlen, "%s: %s", path, why); return -1; }
   return 0;
 }

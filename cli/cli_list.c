@@ -60,11 +60,19 @@ int rf_cmd_list(int argc, char **argv) {
     if (!rf_op_has_rows(v->op)) cfg.rows = cfg.cols = 0;
     else cfg.n = 0;
     char plan[160] = "";
+    char reason[160];   /* a plugin's text: escaped to one safe line */
     const char *why = v->configure(&cfg);
-    if (!why) {
+    if (why) {
+      rf_text_escape(why, reason, sizeof reason);
+      why = reason;
+    } else {
       rf_plan p = {0};
       v->plan(&cfg, &p);
-      rf_plan_format(&p, plan, sizeof plan);
+      char bad[120];
+      if (rf_plan_check(&p, bad, sizeof bad))   /* a plugin's bug: say which rule */
+        snprintf(plan, sizeof plan, "invalid plan: %s", bad);
+      else
+        rf_plan_format(&p, plan, sizeof plan);
     }
     char contract[64];
     rf_contract_describe(v->op, v->contract, contract, sizeof contract);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli.h"
 #include "kernels/plugin_loader.h"
+#include "run/fuzz_select.h"
 
 static const char usage[] =
   "usage: redfuzz [--plugin LIB.so]... <command> [options]\n"
@@ -44,6 +45,15 @@ int main(int argc, char **argv) {
       return RF_EXIT_USAGE;
     }
   }
+  /* The selection rule (run/fuzz_select.h): REDFUZZ_PLUGINS first, for every command as for
+   * the fuzz target (a shrink of a plugin's finding runs the plugin), then each --plugin. */
+  {
+    char err[1024];
+    if (rf_select_load_env_plugins(&rf_cli_settings, err, sizeof err)) {
+      fprintf(stderr, "redfuzz: %s\n", err);
+      return RF_EXIT_USAGE;
+    }
+  }
   /* --plugin options come before the command, so every command sees the same registry. */
   while (argc >= 2 && strcmp(argv[1], "--plugin") == 0) {
     char err[512];
@@ -60,9 +70,19 @@ int main(int argc, char **argv) {
     argc -= 2;
     argv += 2;
   }
+  {
+    /* REDFUZZ_ONLY is the fuzz targets' (redfuzz_fuzz, redfuzz_cov_replay), but checked here
+     * too, by the same rule, once every plugin is loaded: a script that sets it for a campaign
+     * learns of a misspelt name from its first redfuzz command. */
+    char why[512];
+    if (rf_select_check_list(rf_cli_settings.only_text, 1, why, sizeof why)) {
+      fprintf(stderr, "redfuzz: REDFUZZ_ONLY: %s\n", why);
+      return RF_EXIT_USAGE;
+    }
+  }
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
       strcmp(argv[1], "help") == 0) {
-    char env[4096];
+    char env[16384];
     rf_settings_help(env, sizeof env);
     fputs(usage, argc < 2 ? stderr : stdout);
     fputs(env, argc < 2 ? stderr : stdout);

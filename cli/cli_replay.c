@@ -34,7 +34,8 @@ static const char help[] =
 
 #define MAX_PATHS 4096
 
-#define MAX_EXPECTS 64
+/* The case reader's own limit (cli.h): a file it accepts replays. */
+#define MAX_EXPECTS RF_CLI_MAX_EXPECTS
 
 typedef struct { int files, matched, mismatched, unreadable, skipped, not_here; } tally;
 
@@ -56,6 +57,9 @@ typedef struct {
   int verbose;
   replay_shared *sh;
   long idx;                /* the number of the file being replayed */
+  rf_result *res;          /* room for max_res results: rf_variant_count() */
+  size_t max_res;
+  rf_expect *ex;           /* room for MAX_EXPECTS expect lines */
 } replay_state;
 
 /* Variants that faulted on this file run no more on it. */
@@ -131,7 +135,7 @@ static void replay_file(replay_state *s, const char *path) {
   char err[512];
   t->files++;
   rf_case c;
-  rf_expect ex[MAX_EXPECTS];
+  rf_expect *ex = s->ex;
   size_t n_ex = 0;
   if (rf_cli_text_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
     printf("ERROR %s\n", err);
@@ -142,14 +146,18 @@ static void replay_file(replay_state *s, const char *path) {
   rf_limits lim = rf_runner_limits(r);
   char why[256];
   if (rf_case_validate(&c, &lim, why, sizeof why)) {
-    printf("SKIP %s: beyond this backend's limits (%s)\n", path, why);
+    char where[1100];   /* the file and the line of the field (cli_input.c) */
+    rf_cli_case_where(path, why, where, sizeof where);
+    printf("SKIP %s: beyond this backend's limits (%s)\n", where, why);
     t->skipped++;
     sh->next = idx + 1;
     return;
   }
-  rf_result res[64];
+  /* Room for every variant of the registry: the crashed ones of earlier workers are left out
+   * of this run (replay_keeps), so the run and they together are at most that many. */
+  rf_result *res = s->res;
   rf_runner_set_serial(r, sh->serial_file == idx + 1 || rf_cli_settings.serial);
-  int n = rf_runner_run(r, &c, res, 64 - REPLAY_MAX_CRASHED, err, sizeof err);
+  int n = rf_runner_run(r, &c, res, s->max_res - (size_t)sh->n_crashed, err, sizeof err);
   if (rf_dev_lost() && sh->supervised) {
     t->files--;   /* counted again when the new worker replays it */
     replay_lost(s, idx, res, n);
@@ -261,9 +269,20 @@ static int replay_work(void *ctx) {
   rf_runner *r = rf_cli_runner("replay");
   if (!r) return RF_EXIT_FAIL;
   rf_runner_set_filter(r, replay_keeps, j->sh);
-  replay_state s = {r, j->verbose, j->sh, 0};
+  const size_t max_res = rf_variant_count();
+  replay_state s = {r, j->verbose, j->sh, 0, calloc(max_res ? max_res : 1, sizeof(rf_result)),
+                    max_res, calloc(MAX_EXPECTS, sizeof(rf_expect))};
+  if (!s.res || !s.ex) {
+    fprintf(stderr, "redfuzz replay: out of host memory\n");
+    free(s.res);
+    free(s.ex);
+    rf_runner_destroy(r);
+    return RF_EXIT_FAIL;
+  }
   rf_cli_catch_signals();
   for (size_t i = 0; i < j->npaths && !rf_cli_interrupted; i++) replay_path(&s, j->paths[i]);
+  free(s.res);
+  free(s.ex);
   rf_runner_destroy(r);
   return print_summary(j->sh, (int)rf_cli_interrupted);
 }

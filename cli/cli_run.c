@@ -49,11 +49,15 @@ int rf_cmd_run(int argc, char **argv) {
   rf_flags_free(val, RF_FLAG_COUNT);
   if (rc) { rf_runner_destroy(r); return RF_EXIT_USAGE; }
 
-  rf_result res[64];
+  /* Room for every variant of the registry (plugins included): a case never runs more. */
+  const size_t max = rf_variant_count();
+  rf_result *res = calloc(max ? max : 1, sizeof *res);
   char err[512];
-  int n = rf_runner_run(r, &c, res, 64, err, sizeof err);
+  int n = res ? rf_runner_run(r, &c, res, max, err, sizeof err) : -1;
+  if (!res) snprintf(err, sizeof err, "out of host memory for %zu results", max);
   if (n < 0) {
     fprintf(stderr, "redfuzz run: %s\n", err);
+    free(res);
     rf_runner_destroy(r);
     return RF_EXIT_USAGE;
   }
@@ -69,6 +73,7 @@ int rf_cmd_run(int argc, char **argv) {
     rf_report_table(stdout, &c, res, (size_t)n);
     if (n == 0) printf("(no variant matches)\n");
   }
+  free(res);
   rf_runner_destroy(r);
   return failed ? RF_EXIT_FAIL : RF_EXIT_OK;
 }

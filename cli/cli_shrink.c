@@ -71,6 +71,11 @@ int rf_cmd_shrink(int argc, char **argv) {
   }
   if (variant && rf_cli_check_variant("shrink", &rf_flags[F_VARIANT], variant, -1))
     return RF_EXIT_USAGE;
+  char why[512];
+  if (only_given && rf_select_check_list(only, 1, why, sizeof why)) {   /* every name known */
+    fprintf(stderr, "redfuzz shrink: --only: %s\n", why);
+    return RF_EXIT_USAGE;
+  }
   if (only_given && *only && rf_only_single_op(only) == -2) {
     rf_flag_error("shrink", &rf_flags[F_ONLY], only, "selects no variant (allowed: variant or "
                   "op names from 'redfuzz list', comma-separated; '' = every correct variant)");

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "model/dtype.h"
 #include "run/report.h"
+#include "run/fuzz_select.h"
 #include "model/number.h"
 
 #define RF_FLAGS_DEF "flags_sweep.def"
@@ -45,7 +46,7 @@ typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 /* Progress, kept in memory shared with the worker processes (cli_worker.c) so that a worker
  * lost to a GPU fault loses nothing that was tallied: cases are numbered in the order the
  * loops below make them, and a new worker skips those before `next`. */
-#define SWEEP_MAX_VARIANTS 256
+#define SWEEP_MAX_VARIANTS RF_VARIANT_CAPACITY   /* the registry's: every variant has a tally */
 typedef struct {
   tally t[SWEEP_MAX_VARIANTS];
   size_t nt;
@@ -81,7 +82,6 @@ static int sweep_keeps(const rf_variant *v, void *ctx) {
  * of them), at most this many, or this many input elements. */
 #define SWEEP_BATCH 32
 #define SWEEP_BATCH_ELEMS ((uint64_t)1 << 22)
-#define SWEEP_MAX_RESULTS 64
 
 typedef struct {
   rf_runner *r;
@@ -91,7 +91,8 @@ typedef struct {
   size_t nb;
   long first;       /* the number of batch[0] */
   uint64_t elems;
-  rf_result *res;   /* SWEEP_BATCH x SWEEP_MAX_RESULTS */
+  rf_result *res;   /* SWEEP_BATCH x max_results */
+  size_t max_results;   /* rf_variant_count(): room for every variant a case can run */
   int counts[SWEEP_BATCH];
 } sweep_state;
 
@@ -132,11 +133,11 @@ static void lost(sweep_state *s) {
   const rf_variant *lv = rf_runner_lost(s->r, &lc);
   size_t at = lv && lc >= s->batch && lc < s->batch + s->nb ? (size_t)(lc - s->batch) : 0;
   for (size_t i = 0; i < at; i++)
-    tally_results(s, &s->batch[i], s->res + i * SWEEP_MAX_RESULTS, s->counts[i]);
+    tally_results(s, &s->batch[i], s->res + i * s->max_results, s->counts[i]);
   sh->next = s->first + (long)at;
   sh->faults++;
   if (lv) {
-    const rf_result *res = s->res + at * SWEEP_MAX_RESULTS;
+    const rf_result *res = s->res + at * s->max_results;
     for (int j = 0; j < s->counts[at]; j++)
       if (res[j].variant == lv) tally_results(s, &s->batch[at], &res[j], 1);
     sh->cases--;   /* the case itself is counted when the next worker runs its other variants */
@@ -164,7 +165,7 @@ static void lost(sweep_state *s) {
 static void flush(sweep_state *s) {
   if (!s->nb) return;
   char err[512] = "";
-  rf_runner_run_many(s->r, s->batch, s->nb, s->res, SWEEP_MAX_RESULTS, s->counts, err, sizeof err);
+  rf_runner_run_many(s->r, s->batch, s->nb, s->res, s->max_results, s->counts, err, sizeof err);
   if (rf_dev_lost() && s->sh->supervised) lost(s);
   for (size_t i = 0; i < s->nb; i++) {
     if (s->counts[i] < 0) {
@@ -172,7 +173,7 @@ static void flush(sweep_state *s) {
       s->sh->errors++;
       continue;
     }
-    tally_results(s, &s->batch[i], s->res + i * SWEEP_MAX_RESULTS, s->counts[i]);
+    tally_results(s, &s->batch[i], s->res + i * s->max_results, s->counts[i]);
   }
   s->sh->next = s->first + (long)s->nb;
   s->nb = 0;
@@ -349,7 +350,9 @@ static int sweep_work(void *ctx) {
   sweep_filter filter = {j->mutants, j->variant[0] != 0, &v[F_SKIP], sh};
   rf_runner_set_filter(r, sweep_keeps, &filter);
   sweep_state *s = calloc(1, sizeof *s);
-  rf_result *results = calloc((size_t)SWEEP_BATCH * SWEEP_MAX_RESULTS, sizeof *results);
+  const size_t max_results = rf_variant_count();
+  rf_result *results =
+      calloc((size_t)SWEEP_BATCH * (max_results ? max_results : 1), sizeof *results);
   if (!s || !results) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");
     free(s);
@@ -358,7 +361,8 @@ static int sweep_work(void *ctx) {
     return RF_EXIT_FAIL;
   }
   *s = (sweep_state){.r = r, .sh = sh, .mutants = j->mutants, .quiet = j->quiet,
-                     .json = j->json, .res = results, .serial = rf_cli_settings.serial};
+                     .json = j->json, .res = results, .max_results = max_results,
+                     .serial = rf_cli_settings.serial};
   rf_cli_catch_signals();
   const rf_flag_val *ns = &v[F_N], *shapes = &v[F_SHAPE], *dists = &v[F_DIST],
                     *seeds = &v[F_SEED], *blocks = &v[F_BLOCK], *grids = &v[F_GRID],
@@ -466,11 +470,18 @@ int rf_cmd_sweep(int argc, char **argv) {
                    .mutants = v[F_MUTANTS].given != 0, .quiet = v[F_QUIET].given != 0,
                    .json = v[F_JSON].given != 0};
   if (check_limits(v, &job.lim, want)) goto out;
-  for (size_t i = 0; i < v[F_SKIP].count; i++)
+  for (size_t i = 0; i < v[F_SKIP].count; i++) {
+    char why[256];
     if (!rf_variant_find(v[F_SKIP].items[i])) {
       rf_cli_check_variant("sweep", &rf_flags[F_SKIP], v[F_SKIP].items[i], -1);
       goto out;
     }
+    /* --variant X --skip X selects nothing: refused, rather than running X (fuzz_select.h) */
+    if (rf_select_check_variant_skip(variant, v[F_SKIP].items[i], why, sizeof why)) {
+      fprintf(stderr, "redfuzz sweep: --skip: %s\n", why);
+      goto out;
+    }
+  }
   sh = rf_cli_shared_alloc(sizeof *sh);
   if (!sh) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");

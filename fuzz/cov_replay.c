@@ -46,9 +46,15 @@ static int replay_file(replay *r, const char *path) {
   fclose(f);
   rf_case c;
   rf_fuzz_decode_like_target(buf, n, &r->limits, only, &c);
-  rf_result res[64];
+  static rf_result *res;   /* room for every variant of the registry, made once */
+  static size_t max;
+  if (!res) {
+    max = rf_variant_count();
+    res = calloc(max ? max : 1, sizeof *res);
+    if (!res) { fprintf(stderr, "redfuzz_cov_replay: out of host memory\n"); exit(2); }
+  }
   char err[512];
-  int k = rf_runner_run(r->runner, &c, res, 64, err, sizeof err);
+  int k = rf_runner_run(r->runner, &c, res, max, err, sizeof err);
   r->inputs++;
   if (k < 0) {
     fprintf(stderr, "redfuzz_cov_replay: %s: %s\n", path, err);
@@ -120,9 +126,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "redfuzz_cov_replay: %s\n", err);
     return 2;
   }
-  const char *plugins = set.plugins_set ? set.plugins_text : NULL;
-  if (plugins && rf_plugin_load_list(plugins, err, sizeof err)) {
-    fprintf(stderr, "redfuzz_cov_replay: REDFUZZ_PLUGINS: %s\n", err);
+  /* The selection rule of every command (run/fuzz_select.h): plugins, then the names. */
+  char why[512];
+  if (rf_select_load_env_plugins(&set, err, sizeof err)) {
+    fprintf(stderr, "redfuzz_cov_replay: %s\n", err);
+    return 2;
+  }
+  if (rf_select_check_list(set.only_text, 1, why, sizeof why)) {
+    fprintf(stderr, "redfuzz_cov_replay: REDFUZZ_ONLY: %s\n", why);
     return 2;
   }
   snprintf(only, sizeof only, "%s", set.only_text);

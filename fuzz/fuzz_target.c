@@ -47,7 +47,7 @@
 #include "kernels/plugin_loader.h"
 #include "kernels/device.h"
 
-#define RF_FUZZ_MAX_VARIANTS 256
+#define RF_FUZZ_MAX_VARIANTS RF_VARIANT_CAPACITY
 #define RF_BUCKETS 16
 __attribute__((used, section("__libfuzzer_extra_counters")))
 static uint8_t rf_counters[RF_FUZZ_MAX_VARIANTS][RF_V_COUNT][RF_BUCKETS];
@@ -124,9 +124,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     fprintf(stderr, "redfuzz fuzz: %s\n", err);
     exit(2);
   }
-  const char *plugins = set.plugins_set ? set.plugins_text : NULL;
-  if (plugins && rf_plugin_load_list(plugins, err, sizeof err)) {
-    fprintf(stderr, "redfuzz fuzz: REDFUZZ_PLUGINS: %s\n", err);
+  /* The selection rule of every command (run/fuzz_select.h): plugins, then the names. */
+  if (rf_select_load_env_plugins(&set, err, sizeof err)) {
+    fprintf(stderr, "redfuzz fuzz: %s\n", err);
+    exit(2);
+  }
+  char why[512];
+  if (rf_select_check_list(set.only_text, 1, why, sizeof why)) {
+    fprintf(stderr, "redfuzz fuzz: REDFUZZ_ONLY: %s\n", why);
     exit(2);
   }
   if (rf_dev_require(err, sizeof err)) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
@@ -175,10 +180,17 @@ static unsigned bucket_of(double ratio) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rf_case c;
   rf_fuzz_decode_like_target(data, size, &limits, only, &c);
-  rf_result res[64];
+  /* Room for every variant of the registry (plugins included), made once. */
+  static rf_result *res;
+  static size_t max;
+  if (!res) {
+    max = rf_variant_count();
+    res = calloc(max ? max : 1, sizeof *res);
+    if (!res) { fprintf(stderr, "redfuzz fuzz: out of host memory\n"); exit(2); }
+  }
   char err[512];
   rf_runner_set_filter(runner, keep_variant, &c);
-  int n = rf_runner_run(runner, &c, res, 64, err, sizeof err);
+  int n = rf_runner_run(runner, &c, res, max, err, sizeof err);
   if (n < 0) {
     fprintf(stderr, "redfuzz fuzz: decoded an invalid case: %s\n", err);
     rf_case_write_text(&c, stderr);

@@ -29,7 +29,18 @@ int rf_dev_host_alloc(void **p, size_t bytes);
 void rf_dev_host_free(void *p);
 int rf_dev_upload(void *dst, const void *src, size_t bytes);
 int rf_dev_download(void *dst, const void *src, size_t bytes);
+/* Waits for every launch enqueued so far. With a launch timeout set (rf_dev_set_launch_timeout_ms)
+ * a wait longer than it returns RF_DEV_TIMEOUT and the device is lost to the process
+ * (rf_dev_lost() == RF_DEV_TIMEOUT): the kernel still runs and nothing queued behind it can. */
 int rf_dev_sync(void);
+/* The same for a batch of `launches` variant launches: the limit is per launch, so the wait's
+ * deadline is the limit times their number (a batch of 32 big launches may take 32 limits). */
+int rf_dev_sync_for(unsigned long long launches);
+/* hipErrorLaunchTimeOut / cudaErrorLaunchTimeout: a launch ran past the wall-clock limit. */
+#define RF_DEV_TIMEOUT 702
+/* The wall-clock limit of a launch in ms, 0 for none (REDFUZZ_LAUNCH_TIMEOUT_MS): the
+ * simulator ends such a launch itself (sim/watchdog.cpp); GPUs through rf_dev_sync. */
+void rf_dev_set_launch_timeout_ms(uint64_t ms);
 /* The first error since the last call (launch errors included), cleared. */
 int rf_dev_last_error(void);
 const char *rf_dev_error_string(int err);

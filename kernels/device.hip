@@ -2,6 +2,7 @@
  * same file serves the simulator, CUDA and HIP builds. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "port.h"
 #include "device.h"
 #include "model/case.h"
@@ -107,10 +108,64 @@ extern "C" int rf_dev_download(void *dst, const void *src, size_t bytes) {
   RF_SIM_LOST_RETURN();
   return note(hipMemcpy(dst, src, bytes, hipMemcpyDeviceToHost));
 }
-extern "C" int rf_dev_sync(void) {
+static uint64_t g_timeout_ms;   /* REDFUZZ_LAUNCH_TIMEOUT_MS; 0: none */
+
+extern "C" void rf_dev_set_launch_timeout_ms(uint64_t ms) {
+  g_timeout_ms = ms;
+#if defined(RF_SIM)
+  rf_sim_set_launch_timeout_ms(ms);
+#endif
+}
+
+#if !defined(RF_SIM)
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The wait with a deadline: an event recorded on the legacy default stream completes once
+ * all earlier work of every blocking stream has (the runner's streams are hipStreamCreate's,
+ * blocking), so polling it sees the same moment hipDeviceSynchronize would. Polls spin for the
+ * first 10 ms (as the runtime's own default wait does), then sleep 50 us between polls. A
+ * kernel that outlives the limit cannot be stopped from the host: the device is lost to this
+ * process (a supervised sweep or replay goes on in a new worker, as after a fault). */
+static int sync_with_deadline(unsigned long long launches) {
+  static hipEvent_t done;
+  if (!done && note(hipEventCreateWithFlags(&done, hipEventDisableTiming))) return g_first_error;
+  int e = note(hipEventRecord(done, 0));
+  if (e) return e;
+  const double t0 = now_ms();
+  for (unsigned polls = 0;; polls++) {
+    hipError_t q = hipEventQuery(done);
+    if (q == hipSuccess) return 0;
+    if (q != hipErrorNotReady) return note(q);
+    const double waited = now_ms() - t0;
+    if (waited > (double)g_timeout_ms * (double)(launches ? launches : 1)) {
+      if (!g_lost) g_lost = RF_DEV_TIMEOUT;
+      if (!g_first_error) g_first_error = RF_DEV_TIMEOUT;
+      return RF_DEV_TIMEOUT;
+    }
+    if (waited > 10) {
+      struct timespec pause = {0, 50000};
+      nanosleep(&pause, NULL);
+    }
+  }
+}
+#endif
+
+extern "C" int rf_dev_sync_for(unsigned long long launches) {
   RF_SIM_LOST_RETURN();
+#if !defined(RF_SIM)
+  if (g_lost == RF_DEV_TIMEOUT) return RF_DEV_TIMEOUT;   /* the kernel may still be running */
+  if (g_timeout_ms) return sync_with_deadline(launches);
+#else
+  (void)launches;
+#endif
   return note(hipDeviceSynchronize());
 }
+
+extern "C" int rf_dev_sync(void) { return rf_dev_sync_for(1); }
 
 extern "C" int rf_dev_last_error(void) {
   int e = (int)hipGetLastError();
@@ -126,6 +181,9 @@ extern "C" const char *rf_dev_error_string(int err) {
     return "an illegal memory access was encountered (the simulator losing the device as a GPU "
            "does: REDFUZZ_SIM_FAULT_LOSES_DEVICE=1)";
 #endif
+  if (err == RF_DEV_TIMEOUT && g_timeout_ms)
+    return "a launch ran past the wall-clock limit (REDFUZZ_LAUNCH_TIMEOUT_MS); the device is "
+           "lost to this process";
   return hipGetErrorString((hipError_t)err);
 }
 

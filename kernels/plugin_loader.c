@@ -9,12 +9,34 @@
 #include "model/case.h"
 #include "redfuzz/plugin.h"
 
-#define RF_REGISTRY_CAPACITY 256   /* registry.c's RF_MAX_VARIANTS */
+#define RF_REGISTRY_CAPACITY RF_VARIANT_CAPACITY
+
+/* Which plugin each loaded variant came from, so that a contract error found at run time (a
+ * broken plan) names the plugin as a load error does. */
+typedef struct { const rf_variant *v; const char *path; } owner;
+static owner owned[RF_REGISTRY_CAPACITY];
+static size_t n_owned;
+
+const char *rf_plugin_of(const rf_variant *v) {
+  for (size_t i = 0; i < n_owned; i++)
+    if (owned[i].v == v) return owned[i].path;
+  return NULL;
+}
+
+/* The contract rules (include/redfuzz/plugin.h), each checked before anything is registered;
+ * every refusal names the plugin, the variant (by index when its name is the problem) and
+ * the rule. */
 
 /* 0 when `v` is well formed, else -1 with why (naming the variant) in buf. */
-static int check_variant(const rf_variant *v, char *buf, size_t len) {
-  if (!v || !v->name) {
-    snprintf(buf, len, "%s", v ? "a variant has a NULL name" : "a variant pointer is NULL");
+static int check_variant(const rf_variant *v, size_t i, char *buf, size_t len) {
+  if (!v) {
+    snprintf(buf, len, "variant #%zu: the pointer is NULL (rule: every listed pointer points to "
+             "a variant)", i);
+    return -1;
+  }
+  if (!v->name || !v->name[0]) {
+    snprintf(buf, len, "variant #%zu: the name is %s (rule: a name \"<op>/<name>\")", i,
+             v->name ? "empty" : "NULL");
     return -1;
   }
   if ((unsigned)v->op >= RF_OP_COUNT) {
@@ -48,6 +70,13 @@ static int check_variant(const rf_variant *v, char *buf, size_t len) {
     snprintf(buf, len, "plugin %s", why);
     return -1;
   }
+  /* --only, --skip, --variant lists and REDFUZZ_ONLY are comma separated: a name with a
+   * comma could be loaded but never selected. */
+  if (strchr(v->name, ',')) {
+    snprintf(buf, len, "variant '%s': the name has a ',' (rule: no ',' in a name; selection "
+             "lists are comma separated)", v->name);
+    return -1;
+  }
   if (!v->summary || !v->constraints || !v->configure || !v->scratch_bytes || !v->plan ||
       !v->launch) {
     snprintf(buf, len, "variant '%s' leaves summary, constraints, configure, scratch_bytes, "
@@ -75,12 +104,20 @@ static int check_variant(const rf_variant *v, char *buf, size_t len) {
   return 0;
 }
 
-/* Checks the whole list before registering anything, so a bad plugin adds nothing. */
+/* Checks the whole list before registering anything, so a bad plugin adds nothing. The count
+ * comes first: the list is read only once it is known to fit (a plugin's *count of SIZE_MAX
+ * would otherwise walk off its array). */
 static int check_all(const char *path, const rf_variant *const *vs, size_t count, char *err,
                      size_t errlen) {
+  if (count > RF_REGISTRY_CAPACITY - rf_variant_count()) {
+    snprintf(err, errlen, "plugin %s: rf_plugin_variants gave count %zu, which does not fit in "
+             "the registry (rule: at most %zu more variants; %zu of %d taken)", path, count,
+             RF_REGISTRY_CAPACITY - rf_variant_count(), rf_variant_count(), RF_REGISTRY_CAPACITY);
+    return -1;
+  }
   char why[256];
   for (size_t i = 0; i < count; i++) {
-    int bad = check_variant(vs[i], why, sizeof why);
+    int bad = check_variant(vs[i], i, why, sizeof why);
     for (size_t j = 0; !bad && j < i; j++)
       if (strcmp(vs[j]->name, vs[i]->name) == 0) {
         snprintf(why, sizeof why, "variant '%s' appears twice", vs[i]->name);
@@ -90,11 +127,6 @@ static int check_all(const char *path, const rf_variant *const *vs, size_t count
       snprintf(err, errlen, "plugin %s: %s", path, why);
       return -1;
     }
-  }
-  if (count > RF_REGISTRY_CAPACITY - rf_variant_count()) {
-    snprintf(err, errlen, "plugin %s: %zu variants do not fit in the registry (%zu of %d taken)",
-             path, count, rf_variant_count(), RF_REGISTRY_CAPACITY);
-    return -1;
   }
   return 0;
 }
@@ -183,7 +215,11 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     dlclose(lib);
     return -1;
   }
-  for (size_t i = 0; i < count; i++) rf_variant_register(vs[i]);   /* checked above: cannot fail */
+  const char *kept = strdup(path);   /* for rf_plugin_of; lives as long as the library */
+  for (size_t i = 0; i < count; i++) {
+    rf_variant_register(vs[i]);   /* checked above: cannot fail */
+    if (n_owned < RF_REGISTRY_CAPACITY) owned[n_owned++] = (owner){vs[i], kept ? kept : "?"};
+  }
   return (int)count;
 }
 

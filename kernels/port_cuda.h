@@ -37,6 +37,8 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipEventSynchronize cudaEventSynchronize
 #define hipEventElapsedTime cudaEventElapsedTime
 #define hipEventDestroy cudaEventDestroy
+#define hipEventQuery cudaEventQuery
+#define hipErrorNotReady cudaErrorNotReady
 /* Streams, events and launch graphs: used by device.hip alone (the runner's batches). */
 typedef cudaGraph_t hipGraph_t;
 typedef cudaGraphExec_t hipGraphExec_t;

@@ -23,7 +23,7 @@ extern const rf_variant *const rf_family_logsumexp_half[];   /* both log ops */
 extern const rf_variant *const rf_family_mutants[];
 #endif
 
-#define RF_MAX_VARIANTS 256
+#define RF_MAX_VARIANTS RF_VARIANT_CAPACITY
 static const rf_variant *table[RF_MAX_VARIANTS];
 static size_t table_len;
 static int table_ready;

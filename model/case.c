@@ -116,6 +116,18 @@ static void quote(const char *s, size_t max, char *buf, size_t buflen) {
   buf[o] = '\0';
 }
 
+void rf_text_escape(const char *s, char *buf, size_t buflen) {
+  size_t o = 0;
+  if (!buflen) return;
+  for (size_t i = 0; s[i]; i++) {
+    unsigned char ch = (unsigned char)s[i];
+    if (o + 8 >= buflen) { snprintf(buf + o, buflen - o, "..."); return; }
+    if (ch >= ' ' && ch < 0x7f && ch != '\\') buf[o++] = (char)ch;
+    else o += (size_t)snprintf(buf + o, buflen - o, "\\x%02x", ch);
+  }
+  buf[o] = '\0';
+}
+
 /* "'TEXT' is WHAT (allowed: ...)" for a value field f refused; formatted only on the error
  * path (every field of every case file and flag goes through rf_field_set). */
 static int refuse(const rf_field *f, const char *text, const char *what, char *why,

@@ -109,6 +109,10 @@ void rf_case_write_json_members(const rf_case *c, FILE *f, int with_variant);
 const char *rf_dist_list(void);
 const char *rf_sched_list(void);
 const char *rf_op_list(void);
+/* s into buf for messages: printable ASCII as is, every other byte (and '\\') as \\xNN, cut with
+ * "..." where buf ends. Text a plugin hands over (a configure reason) passes through it, so a
+ * newline or an escape sequence cannot forge lines or drive the terminal. */
+void rf_text_escape(const char *s, char *buf, size_t buflen);
 /* 1 when ch may stand in a variant name (printable ASCII, no space, no '#'). */
 int rf_name_char_ok(unsigned char ch);
 /* One line on what a distribution is (model/dists.def). */

@@ -34,13 +34,24 @@ static int number(const char *s, size_t len, uint64_t *out) {
     while (k_end < len && s[k_end] >= '0' && s[k_end] <= '9') k_end++;
     uint64_t k;
     if (digits(s + 2, k_end - 2, 10, &k)) return -1;
-    if (k > 63) return -2;
-    uint64_t v = UINT64_C(1) << k;
-    if (k_end == len) { *out = v; return 0; }
+    if (k > 64) return -2;
+    if (k_end == len) {
+      if (k == 64) return -2;
+      *out = UINT64_C(1) << k;
+      return 0;
+    }
     if (s[k_end] != '+' && s[k_end] != '-') return -1;
     uint64_t d;
     int rc = digits(s + k_end + 1, len - k_end - 1, 10, &d);
     if (rc) return rc;
+    /* 2^64-D for D >= 1 is in range (2^64-1 is how ranges print UINT64_MAX): computed as
+     * (2^64-1) - (D-1), never through 2^64 itself. */
+    if (k == 64) {
+      if (s[k_end] != '-' || d == 0) return -2;
+      *out = UINT64_MAX - (d - 1);
+      return 0;
+    }
+    uint64_t v = UINT64_C(1) << k;
     if (s[k_end] == '+') {
       if (d > UINT64_MAX - v) return -2;
       *out = v + d;

@@ -103,7 +103,9 @@ static double atomic_flush_err(const rf_plan *plan, const rf_sum_facts *f,
   /* All inputs multiples of 2^-126: every partial sum is zero or normal, nothing flushes. */
   if (!m->atomic_ftz || !f->any_nonzero || f->min_exp >= -126) return 0;
   uint64_t atomics = 0;
-  for (uint32_t i = 0; i < plan->n_levels; i++)
+  /* The runner refuses a plan over RF_PLAN_MAX_LEVELS (rf_plan_check); the cap here keeps
+   * the array bound even for a caller that did not check. */
+  for (uint32_t i = 0; i < plan->n_levels && i < RF_PLAN_MAX_LEVELS; i++)
     if (plan->level[i].kind == RF_LEVEL_ATOMIC) atomics += plan->level[i].adds;
   return atomics ? up_mul(up_count(atomics), 0x1p-125) : 0;
 }

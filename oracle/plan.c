@@ -26,6 +26,42 @@ int rf_plan_add(rf_plan *p, rf_level_kind kind, uint64_t adds) {
   return 0;
 }
 
+int rf_plan_check(const rf_plan *p, char *why, unsigned len) {
+  if (p->n_levels > RF_PLAN_MAX_LEVELS) {
+    snprintf(why, len, "n_levels is %lu (allowed: 0..%d, RF_PLAN_MAX_LEVELS)",
+             (unsigned long)p->n_levels, RF_PLAN_MAX_LEVELS);
+    return -1;
+  }
+  for (uint32_t i = 0; i < p->n_levels; i++) {
+    const unsigned kind = (unsigned)p->level[i].kind;
+    if (kind > (unsigned)RF_LEVEL_HOST) {
+      snprintf(why, len, "level %lu has kind %u (allowed: 0..%d, RF_LEVEL_CHAIN..RF_LEVEL_HOST)",
+               (unsigned long)i, kind, (int)RF_LEVEL_HOST);
+      return -1;
+    }
+    if (p->level[i].adds == 0 || p->level[i].adds > RF_PLAN_MAX_ADDS) {
+      snprintf(why, len, "level %lu has adds %llu (allowed: 1..2^32)", (unsigned long)i,
+               (unsigned long long)p->level[i].adds);
+      return -1;
+    }
+  }
+  if (p->rescales > RF_PLAN_MAX_ADDS) {
+    snprintf(why, len, "rescales is %llu (allowed: 0..2^32)", (unsigned long long)p->rescales);
+    return -1;
+  }
+  if ((unsigned)p->div > (unsigned)RF_DIV_RECIP_MUL) {
+    snprintf(why, len, "div is %u (allowed: 0..%d, RF_DIV_IEEE..RF_DIV_RECIP_MUL)",
+             (unsigned)p->div, (int)RF_DIV_RECIP_MUL);
+    return -1;
+  }
+  if ((unsigned)p->exp > (unsigned)RF_EXP_FAST) {
+    snprintf(why, len, "exp is %u (allowed: 0..%d, RF_EXP_ACCURATE..RF_EXP_FAST)",
+             (unsigned)p->exp, (int)RF_EXP_FAST);
+    return -1;
+  }
+  return 0;
+}
+
 static const char *level_name(rf_level_kind k) {
   switch (k) {
   case RF_LEVEL_CHAIN: return "chain";

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "fuzz_select.h"
 #include "backend.h"
+#include "kernels/plugin_loader.h"
 
 static int name_in_list(const char *name, const char *list) {
   size_t len = strlen(name);
@@ -12,6 +13,54 @@ static int name_in_list(const char *name, const char *list) {
     p += l + (comma ? 1 : 0);
   }
   return 0;
+}
+
+int rf_select_in_list(const char *name, const char *list) { return name_in_list(name, list); }
+
+int rf_select_load_env_plugins(const rf_settings *set, char *err, size_t errlen) {
+  if (!set->plugins_set) return 0;
+  char why[1024];
+  if (rf_plugin_load_list(set->plugins_text, why, sizeof why) == 0) return 0;
+  snprintf(err, errlen, "REDFUZZ_PLUGINS: %s", why);
+  return -1;
+}
+
+int rf_select_check_list(const char *list, int ops, char *why, size_t whylen) {
+  if (!list[0]) return 0;
+  for (const char *p = list;;) {
+    const char *comma = strchr(p, ',');
+    size_t l = comma ? (size_t)(comma - p) : strlen(p);
+    char item[RF_VARIANT_NAME_MAX + 1];
+    const int fits = l < sizeof item;
+    if (fits) { memcpy(item, p, l); item[l] = '\0'; }
+    rf_op op;
+    const char *allowed = ops ? "variant or op names from 'redfuzz list', comma-separated"
+                              : "variant names from 'redfuzz list', comma-separated";
+    if (l == 0) {
+      char esc[160];
+      rf_text_escape(list, esc, sizeof esc);
+      snprintf(why, whylen, "'%s' has an empty item (allowed: %s, no empty item)", esc, allowed);
+      return -1;
+    }
+    if (!fits || (!rf_variant_find(item) && !(ops && rf_op_parse(item, &op) == 0))) {
+      char shown[80], esc[160];
+      snprintf(shown, sizeof shown, "%.*s", (int)(l < 60 ? l : 60), p);
+      rf_text_escape(shown, esc, sizeof esc);
+      snprintf(why, whylen, "'%s' selects no variant (allowed: %s; it is not a name of this "
+               "build)", esc, allowed);
+      return -1;
+    }
+    if (!comma) return 0;
+    p = comma + 1;
+  }
+}
+
+int rf_select_check_variant_skip(const char *variant, const char *skip, char *why,
+                                 size_t whylen) {
+  if (!variant || !variant[0] || !name_in_list(variant, skip)) return 0;
+  snprintf(why, whylen, "'%s' is also the --variant: the selection is empty (allowed: --skip "
+           "without the --variant, or no --variant)", variant);
+  return -1;
 }
 
 int rf_only_keeps(const char *only, const rf_variant *v) {

@@ -6,6 +6,25 @@
 #include "redfuzz/variant.h"
 #include "settings.h"
 
+/* ---- the one selection rule (README, "Selecting variants") ------------------------------
+ * REDFUZZ_PLUGINS and --plugin load plugins (REDFUZZ_PLUGINS first, then each --plugin, for
+ * every command and the fuzz targets alike); REDFUZZ_ONLY and --only are comma lists of
+ * variant or op names; --variant names one variant; --skip lists variants to leave out. Every
+ * name is checked against the registry (plugins loaded) before anything runs: an unknown,
+ * misspelt or empty name is an error naming it, never a name silently dropped. */
+
+/* Loads set's REDFUZZ_PLUGINS (a ':' list). 0, or -1 with "REDFUZZ_PLUGINS: plugin ...: why". */
+int rf_select_load_env_plugins(const rf_settings *set, char *err, size_t errlen);
+/* Checks a comma list: every item non-empty and the name of a variant, or (ops != 0) of an op.
+ * "" is the empty list (valid). 0, or -1 with "'ITEM' is ... (allowed: ...)" in why. */
+int rf_select_check_list(const char *list, int ops, char *why, size_t whylen);
+/* 1 when name is one of the comma list's items. */
+int rf_select_in_list(const char *name, const char *list);
+/* --variant X with --skip listing X selects nothing: an error (why says so), not a run of X.
+ * skip is a comma list. 0 or -1. */
+int rf_select_check_variant_skip(const char *variant, const char *skip, char *why,
+                                 size_t whylen);
+
 /* only: comma list of variant names and/or op names ("" = every correct variant). Mutants are
  * selected only by name. */
 int rf_only_keeps(const char *only, const rf_variant *v);

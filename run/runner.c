@@ -13,6 +13,7 @@
 #include "model/gen.h"
 #include "model/dtype.h"
 #include "kernels/launch_count.h"
+#include "kernels/plugin_loader.h"
 
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
   r->keep = keep;
@@ -37,6 +38,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_dev_sim_set_target_nvidia(set->sim_target == RF_TARGET_NVIDIA);
   rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
   rf_dev_sim_set_threads(set->sim_threads ? (unsigned)set->sim_threads : 1u);
+  rf_dev_set_launch_timeout_ms(set->launch_timeout_ms);   /* the watchdog: `timeout` */
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   r->judge_threads = set->judge_threads ? (size_t)set->judge_threads
@@ -132,7 +134,7 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   const char *why = v->configure(&p->cfg);
   if (why) {
     res->verdict = RF_V_UNSUPPORTED;
-    snprintf(res->detail, sizeof res->detail, "%s", why);
+    rf_text_escape(why, res->detail, sizeof res->detail);   /* a plugin's text: one safe line */
     return -1;
   }
   /* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
@@ -156,6 +158,19 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
     return -1;
   }
   v->plan(&p->cfg, &p->plan);
+  /* A plan that breaks the rules (a plugin's bug) gives no bound: the variant is not launched
+   * and its result says which rule it broke, instead of a verdict judged against nonsense
+   * (an infinite bound would let every result pass). */
+  char broken[160];
+  if (rf_plan_check(&p->plan, broken, sizeof broken)) {
+    const char *lib = rf_plugin_of(v);
+    res->verdict = RF_V_LAUNCH_ERROR;
+    snprintf(res->detail, sizeof res->detail, "not launched: %s%s%s%s's plan breaks the plan "
+             "contract (include/redfuzz/plugin.h, PLAN LEVELS): %s", lib ? "plugin " : "",
+             lib ? lib : "", lib ? ": variant " : "", v->name, broken);
+    snprintf(res->plan, sizeof res->plan, "invalid");
+    return -1;
+  }
   rf_plan_format(&p->plan, res->plan, sizeof res->plan);
   res->depth = rf_plan_depth(&p->plan);
   p->ob = out_bytes(c, v);
@@ -231,9 +246,11 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
      * and the caller learns who (rf_runner_lost). Batched: as on a GPU, the fault shows at the
      * batch's synchronisation, where no variant can be named. */
     if (r->serial) {
-      p->fail[k] = RF_V_CRASH;
-      if (!st) snprintf(msg, sizeof p->fail_detail[k], "device fault: %s",
-                        rf_dev_error_string(rf_dev_lost()));
+      /* A launch past the wall-clock limit (rf_dev_sync) is this variant's `timeout`. */
+      const int timed_out = rf_dev_lost() == RF_DEV_TIMEOUT;
+      p->fail[k] = timed_out ? RF_V_TIMEOUT : RF_V_CRASH;
+      if (!st) snprintf(msg, sizeof p->fail_detail[k], "%s: %s",
+                        timed_out ? "timeout" : "device fault", rf_dev_error_string(rf_dev_lost()));
       r->lost_variant = p->v;
       r->lost_case = c;
     }
@@ -496,18 +513,25 @@ static void batch_launch(rf_runner *r, batch *b) {
 /* One synchronisation; a device error fails the whole batch. */
 static void batch_sync(rf_runner *r, batch *b) {
   const double t0 = rf_now_ms();
-  b->se = b->fail ? 0 : rf_dev_sync();
+  unsigned long long launched = 0;   /* the watchdog's deadline is per launch (device.h) */
+  for (size_t i = 0; i < b->n; i++) launched += (unsigned long long)b->ps[i].runs;
+  b->se = b->fail ? 0 : rf_dev_sync_for(launched + 1);
   if (!b->fail && b->se && r->lost_variant) {
     /* Serial: a variant of the batch faulted and was named; the rest cannot be read back. */
     snprintf(b->lost_msg, sizeof b->lost_msg, "not judged: the device was lost to %s's fault "
              "before the outputs were read back", r->lost_variant->name);
     b->fail = b->lost_msg;
   } else if (!b->fail && b->se) {
-    b->fail = rf_dev_error_is_fault(b->se)
-         ? "a kernel of this batch faulted and the device is lost to this process (REDFUZZ_SERIAL=1 "
-           "names the variant; `sweep` does that itself in a new worker process)"
-         : "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
-           "variant per synchronisation to attribute it)";
+    b->fail = b->se == RF_DEV_TIMEOUT
+            ? "a launch of this batch did not finish in time (REDFUZZ_LAUNCH_TIMEOUT_MS) and the "
+              "device is lost to this process (REDFUZZ_SERIAL=1 names the variant; `sweep` does "
+              "that itself in a new worker process)"
+            : rf_dev_error_is_fault(b->se)
+            ? "a kernel of this batch faulted and the device is lost to this process "
+              "(REDFUZZ_SERIAL=1 names the variant; `sweep` does that itself in a new worker "
+              "process)"
+            : "asynchronous device error in this batch of launches (REDFUZZ_SERIAL=1 runs one "
+              "variant per synchronisation to attribute it)";
   }
   r->stats.ms_sync += rf_now_ms() - t0;
 }
@@ -542,7 +566,9 @@ static void batch_failed(const rf_runner *r, batch *b) {
           break;
         }
     } else if (b->fail) {
-      res->verdict = RF_V_LAUNCH_ERROR;
+      /* A batch past the wall-clock limit: every variant in it might be the one that hangs;
+       * `timeout` for all (serial mode, or sweep's new worker, names the one). */
+      res->verdict = b->se == RF_DEV_TIMEOUT ? RF_V_TIMEOUT : RF_V_LAUNCH_ERROR;
       int why = b->se && b->fail != b->lost_msg;   /* the named fault already says it */
       snprintf(res->detail, sizeof res->detail, "%s%s%s", b->fail, why ? ": " : "",
                why ? rf_dev_error_string(b->se) : "");
@@ -678,18 +704,37 @@ static int check_case(const rf_runner *r, const rf_case *c, char *err, size_t er
   return 0;
 }
 
+static int selected(const rf_runner *r, const rf_case *c, const rf_variant *v) {
+  if (v->op != c->op) return 0;
+  if (v->in_dtype != c->dtype) return 0;   /* a variant reads one element type */
+  if (c->variant[0] && strcmp(c->variant, v->name) != 0) return 0;
+  return !r->keep || r->keep(v, r->keep_ctx);
+}
+
+/* A caller's result array too small for the variants the case selects is an error, never a
+ * silent cut (a failing variant past the cut would go unreported). Callers size their arrays
+ * from rf_variant_count(), which bounds every case. */
+static int check_room(const rf_runner *r, const rf_case *c, size_t max, char *err,
+                      size_t errlen) {
+  size_t want = 0;
+  for (size_t i = 0; i < rf_variant_count(); i++) want += selected(r, c, rf_variant_at(i));
+  if (want <= max) return 0;
+  snprintf(err, errlen, "%zu variants of %s are selected, but the caller has room for %zu "
+           "results (a redfuzz bug: size result arrays from rf_variant_count())", want,
+           rf_op_name(c->op), max);
+  return -1;
+}
+
 /* Prepares every matching variant of bc's case into out[0..max) and ps; returns the number
- * of results, and in *np the number of pending launches added. */
+ * of results, and in *np the number of pending launches added. check_room has made sure
+ * they fit. */
 static size_t prepare_case(rf_runner *r, batch_case *bc, rf_result *out, size_t max,
                            pending *ps, size_t *np) {
   const rf_case *c = bc->c;
   size_t k = 0;
   for (size_t i = 0; i < rf_variant_count() && k < max; i++) {
     const rf_variant *v = rf_variant_at(i);
-    if (v->op != c->op) continue;
-    if (v->in_dtype != c->dtype) continue;   /* a variant reads one element type */
-    if (c->variant[0] && strcmp(c->variant, v->name) != 0) continue;
-    if (r->keep && !r->keep(v, r->keep_ctx)) continue;
+    if (!selected(r, c, v)) continue;
     if (prepare(r, bc, v, &out[k++], &ps[*np]) == 0) (*np)++;
   }
   return k;
@@ -697,7 +742,7 @@ static size_t prepare_case(rf_runner *r, batch_case *bc, rf_result *out, size_t 
 
 int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, char *err,
                   size_t errlen) {
-  if (check_case(r, c, err, errlen)) return -1;
+  if (check_case(r, c, err, errlen) || check_room(r, c, max, err, errlen)) return -1;
   uint64_t elems = rf_case_elems(c);
   const host_mark m0 = host_mark_now(r);
   batch_case bc = {.c = c, .elems = elems, .o = &r->answer, .route = rf_route_decide(&r->route, c)};
@@ -784,7 +829,8 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
     if (nc < 2 || !rf_route_decide(&r->route, &cs[i]).batchable) {
       counts[i] = rf_runner_run(r, &cs[i], out + i * max, max, err, errlen);
     } else {
-      counts[i] = check_case(r, &cs[i], err, errlen) ? -1 : 0;   /* 0: batched below */
+      counts[i] = check_case(r, &cs[i], err, errlen) || check_room(r, &cs[i], max, err, errlen)
+                      ? -1 : 0;   /* 0: batched below */
       if (counts[i] == 0) total += rf_case_elems(&cs[i]);
       batched++;
     }

@@ -74,8 +74,30 @@ int rf_settings_read(rf_settings *s, const char *(*lookup)(const char *name), ch
 
 static const char *env_lookup(const char *name) { return getenv(name); }
 
+int rf_setting_known(const char *name, size_t len) {
+#define RF_SETTING(var, member, type, lo, hi, dflt, help) \
+  if (len == sizeof #var - 1 && memcmp(name, #var, len) == 0) return 1;
+#include "settings.def"
+#undef RF_SETTING
+  return 0;
+}
+
+extern char **environ;
+
 int rf_settings_from_env(rf_settings *s, char *err, size_t errlen) {
-  return rf_settings_read(s, env_lookup, err, errlen);
+  if (rf_settings_read(s, env_lookup, err, errlen)) return -1;
+  /* A REDFUZZ_* name the table does not have is a misspelt setting (REDFUZZ_SERAIL=1 would
+   * otherwise change nothing, silently): an error, as an unknown flag is. */
+  for (char **e = environ; e && *e; e++) {
+    if (strncmp(*e, "REDFUZZ_", 8) != 0) continue;
+    const char *eq = strchr(*e, '=');
+    size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+    if (rf_setting_known(*e, len)) continue;
+    snprintf(err, errlen, "%.*s: not a redfuzz setting (allowed: the REDFUZZ_* variables "
+             "'redfuzz --help' lists; unset it or fix its name)", (int)(len < 64 ? len : 64), *e);
+    return -1;
+  }
+  return 0;
 }
 
 void rf_settings_help(char *buf, size_t len) {

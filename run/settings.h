@@ -24,9 +24,12 @@ typedef struct {
 /* Every setting at its default, as if the environment were empty. */
 void rf_settings_default(rf_settings *s);
 /* Reads every REDFUZZ_* variable of the table. 0, or -1 with "REDFUZZ_X: 'v' is ...
- * (allowed: ...)" in err. */
+ * (allowed: ...)" in err; a REDFUZZ_* variable the table does not name is an error too. */
 int rf_settings_from_env(rf_settings *s, char *err, size_t errlen);
-/* The same from a lookup function (tests; getenv for the real thing). */
+/* 1 when name[0..len) is a variable of the table. */
+int rf_setting_known(const char *name, size_t len);
+/* The same from a lookup function (tests; getenv for the real thing); names outside the
+ * table are not looked at (rf_settings_from_env refuses them). */
 int rf_settings_read(rf_settings *s, const char *(*lookup)(const char *name), char *err,
                      size_t errlen);
 /* One "  VAR  help" line per variable, for --help. */

@@ -16,17 +16,26 @@ static int still_fails(rf_runner *r, const rf_case *c, const rf_signature *sig) 
   return n == 1 && res[0].verdict == sig->verdict;
 }
 
+/* Room for every variant of the registry (plugins included): a case never runs more. */
+static rf_result *results_for_registry(size_t *max) {
+  *max = rf_variant_count();
+  return calloc(*max ? *max : 1, sizeof(rf_result));
+}
+
 int rf_first_failure(rf_runner *r, const rf_case *c, rf_signature *sig) {
-  rf_result res[64];
+  size_t max;
+  rf_result *res = results_for_registry(&max);
   char err[256];
-  int n = rf_runner_run(r, c, res, 64, err, sizeof err);
-  for (int i = 0; i < n; i++) {
+  int n = res ? rf_runner_run(r, c, res, max, err, sizeof err) : -1;
+  int found = -1;
+  for (int i = 0; i < n && found; i++) {
     if (!rf_verdict_is_failure(res[i].verdict)) continue;
     snprintf(sig->variant, sizeof sig->variant, "%s", res[i].variant->name);
     sig->verdict = res[i].verdict;
-    return 0;
+    found = 0;
   }
-  return -1;
+  free(res);
+  return found;
 }
 
 /* Smaller sizes to try for v, most aggressive first: 0, 1, the seed boundaries, halves, -1. */
@@ -146,9 +155,11 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
                         char *path, size_t pathlen, char *err, size_t errlen) {
   rf_case all = *c;
   all.variant[0] = 0;
-  rf_result res[64];
-  int n = rf_runner_run(r, &all, res, 64, err, errlen);
-  if (n < 0) return -1;
+  size_t max;
+  rf_result *res = results_for_registry(&max);
+  if (!res) { snprintf(err, errlen, "out of host memory for %zu results", max); return -1; }
+  int n = rf_runner_run(r, &all, res, max, err, errlen);
+  if (n < 0) { free(res); return -1; }
   uint8_t bytes[RF_CASE_ENCODED_MAX];
   size_t len = rf_case_encode(&all, bytes);
   char vname[RF_VARIANT_NAME_MAX];
@@ -157,7 +168,11 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
   snprintf(path, pathlen, "%s/%s-%s-%08llx.case", dir, vname, rf_verdict_name(sig->verdict),
            (unsigned long long)(fnv1a(bytes, len) & 0xffffffffu));
   FILE *f = fopen(path, "w");
-  if (!f) { snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)); return -1; }
+  if (!f) {
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    free(res);
+    return -1;
+  }
   fprintf(f, "# redfuzz regression: %s gives '%s' on this case.\n", sig->variant,
            rf_verdict_name(sig->verdict));
   for (int i = 0; i < n; i++)
@@ -168,5 +183,6 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
   for (int i = 0; i < n; i++)
     fprintf(f, "expect %s %s\n", res[i].variant->name, rf_verdict_name(res[i].verdict));
   fclose(f);
+  free(res);
   return 0;
 }

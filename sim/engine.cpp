@@ -214,10 +214,18 @@ static void count_switch() {
   Engine &e = engine();
   uint64_t n = e.switches.get() + 1;
   e.switches.set(n);
-  if (n > e.budget)
+  // Relaxed load: the watchdog's signal handler lowers the budget to 0 at the wall-clock
+  // deadline (watchdog.cpp, stage 1), so this check ends the launch at its next switch.
+  if (n > __atomic_load_n(&e.budget, __ATOMIC_RELAXED)) {
+    if (watchdog_fired())
+      abandon_in_fiber(RF_SIM_TIMEOUT,
+                       "timeout: the launch ran past the wall-clock limit of %llu ms "
+                       "(REDFUZZ_LAUNCH_TIMEOUT_MS)",
+                       static_cast<unsigned long long>(launch_timeout_ms()));
     abandon_in_fiber(RF_SIM_TIMEOUT,
                      "timeout: the launch exceeded the step budget of %llu thread switches",
                      static_cast<unsigned long long>(e.budget));
+  }
 }
 
 static void check_abandoned() {
@@ -630,6 +638,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   if (coverage_hook) coverage_hook(kCoverageBegin);
   e.in_launch = true;
   launching = true;
+  watchdog_arm();  // the wall-clock limit (watchdog.cpp)
   if (!parallel || !run_grid_parallel(order.data(), blocks, shmem)) {
     for (uint64_t k = 0; k < blocks; k++) {
       uint64_t b = !order.empty()                       ? order[k]
@@ -638,6 +647,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
       if (!run_block(b, k)) break;
     }
   }
+  watchdog_disarm();
   san::acquire(reinterpret_cast<uintptr_t>(&kernel_to_host));
   if (coverage_hook) coverage_hook(kCoverageEnd);
   e.in_launch = false;

@@ -140,6 +140,15 @@ struct Engine {
  * the race reporter could not take from inside a report. The launching thread's engine;
  * every host thread starts with it, parallel.cpp's workers switch to their own. */
 extern Engine the_engine;
+
+/* An error exit (status 2) with a message when memory runs out (oom.cpp): never SIGABRT. */
+[[noreturn]] void out_of_memory(const char *what);
+
+/* The wall-clock watchdog (watchdog.cpp): armed around a launch on the launching thread. */
+void watchdog_arm();
+void watchdog_disarm();
+bool watchdog_fired();
+uint64_t launch_timeout_ms();
 extern __thread Engine *this_engine __attribute__((tls_model("initial-exec")));
 __attribute__((always_inline)) inline Engine &engine() { return *this_engine; }
 

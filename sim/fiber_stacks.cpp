@@ -6,6 +6,10 @@
 #include "sanitizer_hooks.h"
 
 namespace rf_sim {
+[[noreturn]] void out_of_memory(const char *what);  // oom.cpp
+}
+
+namespace rf_sim {
 
 /* 64 KiB is plenty for reduction kernels; sanitizer builds use more stack per frame and
  * run the sanitizer's report machinery on the fiber stack. */
@@ -35,10 +39,7 @@ void FiberStacks::get(unsigned i, char **lo, size_t *size) {
     size_t guard = page_bytes();
     void *p = mmap(nullptr, kStackBytes + kStaggerBytes + guard, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-      perror("rf-sim: allocating a fiber stack");
-      abort();
-    }
+    if (p == MAP_FAILED) out_of_memory("mapping a GPU thread's fiber stack");
     mprotect(p, guard, PROT_NONE);
     maps_[i] = static_cast<char *>(p);
   }

@@ -18,10 +18,7 @@ static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 static char *map_arena(char *at) {
   int flags = MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED : 0);
   void *p = mmap(at, kArenaBytes, PROT_READ | PROT_WRITE, flags, -1, 0);
-  if (p == MAP_FAILED) {
-    perror("rf-sim: mapping the LDS arena");
-    abort();
-  }
+  if (p == MAP_FAILED) out_of_memory("mapping the LDS arena");
   return static_cast<char *>(p);
 }
 

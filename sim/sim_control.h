@@ -60,8 +60,13 @@ void rf_sim_quiet_coverage(int quiet);
 
 /* Watchdog: a launch that switches between GPU threads more than this many times ends with
  * RF_SIM_TIMEOUT (default 1 << 28, about a few seconds). A thread that loops forever
- * without reaching a barrier or wave operation cannot be preempted and is not caught. */
+ * without reaching a barrier or wave operation makes no switch: the wall-clock watchdog
+ * below ends it. */
 void rf_sim_set_step_budget(uint64_t switches);
+/* Watchdog on the wall clock (sim/watchdog.cpp): a launch running longer than ms
+ * milliseconds ends with RF_SIM_TIMEOUT, a thread that spins without any barrier included.
+ * 0 (the default) turns it off; the runner sets it from REDFUZZ_LAUNCH_TIMEOUT_MS. */
+void rf_sim_set_launch_timeout_ms(uint64_t ms);
 
 /* The hardware the fast intrinsics (__expf, __logf, __fdividef, ...) stand for: gfx1201 (the
  * default) or NVIDIA; set by the runner from REDFUZZ_SIM_TARGET (run/settings.def). */

@@ -5,6 +5,10 @@
 #include "sanitizer_hooks.h"
 
 namespace rf_sim {
+[[noreturn]] void out_of_memory(const char *what);  // oom.cpp
+}
+
+namespace rf_sim {
 
 /* 8 M cells of 8 bytes: reserved address space, never touched (PROT_NONE). A launch that
  * needs more wraps around, which can only add happens-before edges (missed races, never
@@ -15,10 +19,7 @@ uintptr_t SyncCells::take_cell() {
   if (!base_) {
     void *p = mmap(nullptr, kCells * kCellBytes, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-      perror("rf-sim: reserving race-detector sync objects");
-      abort();
-    }
+    if (p == MAP_FAILED) out_of_memory("reserving the race detector's sync objects");
     base_ = static_cast<char *>(p);
     count_ = kCells;
   }

@@ -60,6 +60,16 @@ uint64_t rf_plan_depth(const rf_plan *p);
  * correct; returns 0). */
 #define RF_PLAN_REFUSED (-1)
 int rf_plan_add(rf_plan *p, rf_level_kind kind, uint64_t adds);
+/* The plan rules (include/redfuzz/plugin.h, PLAN LEVELS), checked every time a plan is made
+ * (the runner, list, bench), because a bound derived from a plan that breaks them means
+ * nothing: n_levels at most RF_PLAN_MAX_LEVELS; every level's kind one of rf_level_kind;
+ * every level's adds 1..RF_PLAN_MAX_ADDS; rescales 0..RF_PLAN_MAX_ADDS; div one of
+ * rf_div_kind; exp one of rf_exp_kind. An honest level adds at most one value per input, and
+ * no case has more than 2^32 inputs, so a larger count is a bug that would make the bound
+ * infinite (every result would pass). Returns 0, or -1 with the broken rule, naming the level
+ * and the value, in why. */
+#define RF_PLAN_MAX_ADDS (UINT64_C(1) << 32)
+int rf_plan_check(const rf_plan *p, char *why, unsigned len);
 /* "chain 4 > wave 5 > lds 3 > atomic 64 (h=76)" into buf. */
 void rf_plan_format(const rf_plan *p, char *buf, unsigned len);
 

@@ -156,9 +156,28 @@
  *           my.hip -o libmy.so
  *         (the arch of your GPU; the HIP runtime is shared with redfuzz's. This recipe
  *         mirrors rf_hip_sources; no HIP toolchain was at hand to run it.)
- * Then: redfuzz --plugin ./libmy.so run --op sum (or REDFUZZ_PLUGINS=./libmy.so for the
- * fuzz target). A plugin may call the plan helpers of redfuzz/plan.h (rf_plan_add) and the
- * inline helpers of kernels/launch_common.h.
+ * Then: redfuzz --plugin ./libmy.so run --op sum (or REDFUZZ_PLUGINS=./libmy.so, for every
+ * command and the fuzz target alike). A plugin may call the plan helpers of redfuzz/plan.h
+ * (rf_plan_add) and the inline helpers of kernels/launch_common.h.
+ *
+ * WHAT THE LOADER AND THE RUNNER ENFORCE (each refusal names the plugin, the variant and the
+ * rule; a refused plugin registers nothing):
+ *   - *count fits in the registry (RF_VARIANT_CAPACITY in all), checked before the list is
+ *     read; the list holds *count non-NULL pointers;
+ *   - every name is non-empty, "<op>/<name>" with the variant's op, at most 63 printable
+ *     ASCII characters, no space, no '#', no ',' (selection lists are comma separated), and
+ *     unique among every loaded variant;
+ *   - summary, constraints, configure, scratch_bytes, plan and launch are non-NULL;
+ *   - in_dtype / out_dtype as above;
+ *   - every plan (checked each time one is made, by rf_plan_check in redfuzz/plan.h):
+ *     n_levels at most RF_PLAN_MAX_LEVELS; each level's kind one of rf_level_kind and its
+ *     adds 1..RF_PLAN_MAX_ADDS (2^32); rescales at most 2^32; div and exp known values. A
+ *     plan that breaks them is the variant's `launch-error` naming the rule, and the
+ *     variant is not launched;
+ *   - a configure reason is shown escaped (control bytes as \xNN), so it cannot forge lines;
+ *   - a launch still running after REDFUZZ_LAUNCH_TIMEOUT_MS (default 60000 ms) is `timeout`:
+ *     the simulator interrupts a kernel that spins without a barrier; on a GPU the device is
+ *     then lost to the process (as after a fault).
  *
  * Version rule: RF_PLUGIN_ABI_VERSION changes whenever rf_variant, rf_launch_cfg,
  * rf_launch_args, rf_plan or these two entry points change; redfuzz loads plugins of versions

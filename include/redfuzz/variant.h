@@ -100,7 +100,10 @@ static inline uint32_t rf_contract_allowed(rf_op op) {
  * "nan-ignored, tie-first" ("" for the row ops, whose special rows have one rule); returns buf. */
 const char *rf_contract_describe(rf_op op, uint32_t contract, char *buf, size_t len);
 
-/* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins). */
+/* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins), at most
+ * RF_VARIANT_CAPACITY in all (a plugin that would overflow it is refused at load). A case
+ * runs at most rf_variant_count() variants: callers size their result arrays from it. */
+#define RF_VARIANT_CAPACITY 256
 size_t rf_variant_count(void);
 const rf_variant *rf_variant_at(size_t i);
 const rf_variant *rf_variant_find(const char *name);

@@ -1,6 +1,11 @@
 /* A plugin whose variant list has the defect named by RF_TEST_PLUGIN_DEFECT (name, op, space,
- * hash, newline, long, null-launch, dtype, contract, twice; anything else: two good variants), so each of the loader's checks is
- * shown to refuse it. Nothing here is ever launched. */
+ * hash, newline, long, null-launch, twice, dtype, contract; count-max, empty, comma,
+ * null-entry; and, for the rules checked every time a plan is made, plan-levels, plan-kind,
+ * plan-adds; reason: a configure reason with a newline and an escape sequence; anything else:
+ * two good variants), so each of the loader's and the runner's checks is shown to refuse it.
+ * Nothing here is ever launched: a plan defect must stop the launch (never_launch would give a
+ * launch-error of its own, without the rule). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "redfuzz/plugin.h"
@@ -11,6 +16,31 @@ static void no_plan(const rf_launch_cfg *cfg, rf_plan *p) { (void)cfg; (void)p; 
 static int never_launch(const rf_launch_args *a) { (void)a; return 1; }
 
 #define FNS never_configure, no_scratch, no_plan
+
+/* Configures (one thread), then plans as RF_TEST_PLUGIN_DEFECT says. */
+static const char *configure_ok(rf_launch_cfg *cfg) {
+  const char *d = getenv("RF_TEST_PLUGIN_DEFECT");
+  if (d && strcmp(d, "reason") == 0) return "line one\nFAIL forged line \x1b[31mred\x1b[0m";
+  cfg->block = cfg->grid = 1;
+  return NULL;
+}
+static void bad_plan(const rf_launch_cfg *cfg, rf_plan *p) {
+  (void)cfg;
+  const char *d = getenv("RF_TEST_PLUGIN_DEFECT");
+  d = d ? d : "";
+  memset(p, 0, sizeof *p);
+  p->n_levels = 1;
+  p->level[0].kind = RF_LEVEL_CHAIN;
+  p->level[0].adds = 4;
+  if (strcmp(d, "plan-levels") == 0) p->n_levels = 1000;
+  if (strcmp(d, "plan-kind") == 0) p->level[0].kind = (rf_level_kind)77;
+  if (strcmp(d, "plan-adds") == 0) p->level[0].adds = UINT64_MAX;
+}
+static const rf_variant planned = {"max/test-plan", RF_OP_MAX, 1, 0, "s", "c", configure_ok,
+                                   no_scratch, bad_plan, never_launch, 0};
+static const rf_variant empty_name = {"", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
+static const rf_variant with_comma = {"max/test,x", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch,
+                                      0};
 static const rf_variant ok = {"max/test-ok", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
 static const rf_variant no_slash = {"max-test", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
 static const rf_variant op_mismatch = {"sum/test-op", RF_OP_MAX, 1, 0, "s", "c", FNS, never_launch, 0};
@@ -39,6 +69,12 @@ const rf_variant *const *rf_plugin_variants(size_t *count) {
   const char *d = getenv("RF_TEST_PLUGIN_DEFECT");
   d = d ? d : "";
   list[0] = &ok;
+  *count = 2;
+  if (strcmp(d, "count-max") == 0) { *count = SIZE_MAX; return list; }
+  if (strncmp(d, "plan-", 5) == 0 || strcmp(d, "reason") == 0) { list[1] = &planned; return list; }
+  if (strcmp(d, "empty") == 0) { list[1] = &empty_name; return list; }
+  if (strcmp(d, "comma") == 0) { list[1] = &with_comma; return list; }
+  if (strcmp(d, "null-entry") == 0) { list[1] = NULL; return list; }
   list[1] = strcmp(d, "name") == 0 ? &no_slash : strcmp(d, "op") == 0 ? &op_mismatch
           : strcmp(d, "space") == 0 ? &with_space : strcmp(d, "hash") == 0 ? &with_hash
           : strcmp(d, "newline") == 0 ? &with_newline : strcmp(d, "long") == 0 ? &too_long

@@ -45,6 +45,13 @@ mkdir -p "$FIX/empty-dir" "$FIX/dir.case"
 { printf '\003'; head -c 40 /dev/urandom; } > "$FIX/random.bin"
 "$RF" encode "$FIX/ok.case" "$FIX/ok.bin" >/dev/null 2>&1
 ln -s /nonexistent "$FIX/dangling.case"
+# issue 35: cases the binary form cannot hold, and case-file errors found after parsing
+printf 'op=sum\nn=5000\n' > "$FIX/n5000.case"
+printf 'op=softmax\nrows=3\ncols=4096\n' > "$FIX/shape3x4096.case"
+printf 'op=sum\nn=33\ngrid=2^30\n' > "$FIX/grid2p30.case"
+printf 'op=sum\n# over the simulator limit\nn=300000\n' > "$FIX/over-limit.case"
+printf 'op=sum\nn=33\nvariant=sum/nosuch\n' > "$FIX/unknown-variant.case"
+{ echo op=sum; for i in $(seq 1 100); do echo "expect sum/v$i pass"; done; } > "$FIX/100-expects.case"
 
 # ---- the table ------------------------------------------------------------------------------
 pass=0 fail=0 failures=""
