@@ -2,13 +2,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "model/file_out.h"
 
 static const char help_encode[] =
   "usage: redfuzz encode CASE.case OUT.bin\n"
   "\n"
   "Writes the canonical binary form of a text case (what the fuzz target decodes), for the\n"
-  "seed corpus. The binary form carries no variant filter. Exit status 0, 1 OUT cannot be\n"
-  "written, 2 bad usage or an unreadable case.\n";
+  "seed corpus. The binary form carries no variant filter. OUT is written whole or not at\n"
+  "all; a different file already there is not replaced (an identical one is left as it is).\n"
+  "Exit status 0, 2 bad usage, an unreadable case, or OUT cannot be written.\n";
 static int encode_flags(int argc, char **argv, const char **pos, size_t *npos);
 
 int rf_cmd_encode(int argc, char **argv) {
@@ -29,12 +31,12 @@ int rf_cmd_encode(int argc, char **argv) {
   }
   uint8_t buf[RF_CASE_ENCODED_MAX];
   size_t len = rf_case_encode(&c, buf);
-  FILE *f = fopen(pos[1], "wb");
-  int bad = !f || fwrite(buf, 1, len, f) != len;
-  if (f && fclose(f)) bad = 1;
-  if (bad) {
-    fprintf(stderr, "redfuzz encode: OUT.bin: cannot write %s\n", pos[1]);
-    return RF_EXIT_FAIL;
+  /* Written whole or not at all; a different file already at OUT.bin is not replaced. */
+  rf_file *out = rf_file_open(pos[1], err, sizeof err);
+  if (out) fwrite(buf, 1, len, rf_file_stream(out));
+  if (!out || rf_file_commit(out, RF_FILE_REFUSE, NULL, 0, err, sizeof err) < 0) {
+    fprintf(stderr, "redfuzz encode: OUT.bin: cannot write %s: %s\n", pos[1], err);
+    return RF_EXIT_USAGE;
   }
   return 0;
 }

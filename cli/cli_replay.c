@@ -129,7 +129,7 @@ static void replay_file(replay_state *s, const char *path) {
   rf_case c;
   rf_expect ex[MAX_EXPECTS];
   size_t n_ex = 0;
-  if (rf_cli_text_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
+  if (rf_cli_replay_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
     printf("ERROR %s\n", err);
     t->unreadable++;
     sh->next = idx + 1;
@@ -172,7 +172,7 @@ static void replay_file(replay_state *s, const char *path) {
   }
   t->not_here += not_here;
   sh->next = idx + 1;
-  fflush(stdout);
+  rf_cli_out_check("replay");
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -191,7 +191,10 @@ static void replay_path(replay_state *s, const char *path) {
     }
     return;
   }
-  if (!S_ISDIR(st.st_mode)) { replay_file(s, path); return; }
+  if (!S_ISDIR(st.st_mode)) {
+    if (!rf_cli_out_check("replay")) replay_file(s, path);
+    return;
+  }
   DIR *d = opendir(path);
   if (!d) {
     if (!done) { printf("ERROR %s: cannot open folder\n", path); t->unreadable++; }
@@ -218,7 +221,8 @@ static void replay_path(replay_state *s, const char *path) {
   }
   if (n) qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n; i++) {
-    if (!rf_cli_interrupted) replay_file(s, names[i]);
+    /* stdout checked before each file: a closed pipe or a full disk stops the replay. */
+    if (!rf_cli_interrupted && !rf_cli_out_check("replay")) replay_file(s, names[i]);
     free(names[i]);
   }
   free(names);
@@ -233,6 +237,11 @@ typedef struct {
 
 static int print_summary(const replay_shared *sh, int interrupted) {
   const tally *t = &sh->t;
+  if (rf_cli_out_failed) {   /* the summary cannot go to stdout: the count of work done can */
+    fprintf(stderr, "replay: stopped after %d files (%d matched, %d mismatched, %d unreadable)\n",
+            t->files, t->matched, t->mismatched, t->unreadable);
+    return RF_EXIT_USAGE;
+  }
   if (interrupted)
     printf("replay: interrupted (signal %d): the summary covers the files replayed so far\n",
            interrupted);
@@ -259,7 +268,8 @@ static int replay_work(void *ctx) {
   rf_runner_set_filter(r, replay_keeps, j->sh);
   replay_state s = {r, j->verbose, j->sh, 0};
   rf_cli_catch_signals();
-  for (size_t i = 0; i < j->npaths && !rf_cli_interrupted; i++) replay_path(&s, j->paths[i]);
+  for (size_t i = 0; i < j->npaths && !rf_cli_interrupted && !rf_cli_out_failed; i++)
+    replay_path(&s, j->paths[i]);
   rf_runner_destroy(r);
   return print_summary(j->sh, (int)rf_cli_interrupted);
 }
