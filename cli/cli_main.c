@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
     rf_settings_help(env, sizeof env);
     fputs(usage, argc < 2 ? stderr : stdout);
     fputs(env, argc < 2 ? stderr : stdout);
-    return argc < 2 ? RF_EXIT_USAGE : RF_EXIT_OK;
+    return argc < 2 ? RF_EXIT_USAGE : rf_cli_out_finish("help", RF_EXIT_OK);
   }
   const char *cmd = argv[1];
   /* A write past `ulimit -f` fails with EFBIG (reported) instead of killing the process. */

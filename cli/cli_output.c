@@ -10,9 +10,10 @@ volatile int rf_cli_out_failed;
 
 int rf_cli_out_check(const char *cmd) {
   if (rf_cli_out_failed) return -1;
-  errno = 0;
-  int bad = fflush(stdout) != 0;
+  /* A write that failed inside printf left its errno; fflush's own, if it fails, is newer. */
   int saved = errno;
+  int bad = fflush(stdout) != 0;
+  if (bad) saved = errno;
   if (!bad && !ferror(stdout)) return 0;
   rf_cli_out_failed = 1;
   fprintf(stderr, "redfuzz %s: standard output: write error: %s (the output is incomplete; "

@@ -190,6 +190,23 @@ static rf_file *open_out(const study_cfg *S, const char *name) {
   return f;
 }
 
+/* Tables of an earlier study in --out are kept (close_out refuses different bytes): said
+ * before the runs, not only after them. */
+static void warn_existing(const study_cfg *S) {
+  static const char *const names[] = {"runs.csv", "summary.csv", "fit.csv", "ratio_dist.csv",
+                                      "meta.txt"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", S->out, names[i]);
+    if (lstat(path, &st) == 0) {
+      fprintf(stderr, "redfuzz study: note: %s exists: it is kept, and this study fails at the "
+              "end unless it writes the same bytes (use another --out for a new study)\n", path);
+      return;
+    }
+  }
+}
+
 /* 0, or -1 after a message. */
 static int close_out(rf_file *f) {
   char err[1024];
@@ -303,6 +320,7 @@ int rf_cmd_study(int argc, char **argv) {
     fprintf(stderr, "redfuzz study: --out '%s': %s\n", S.out, strerror(errno));
     return RF_EXIT_USAGE;
   }
+  warn_existing(&S);
   rf_runner *r = rf_cli_runner("study");
   if (!r) return RF_EXIT_FAIL;
   rf_limits lim = rf_runner_limits(r);

@@ -47,4 +47,5 @@ full shrink shrink fail.case --out r2
 check full-shrink-wrote-nothing test ! -e r2
 full bench bench --op sum --n 256 --warmup 0 --repeat 1
 full help run --help
+full main-help --help
 exit $fail
