@@ -7,7 +7,8 @@
 #include "model/case.h"
 #include "run/runner.h"
 
-/* Exit statuses: 0 all pass, 1 a failure verdict or mismatch, 2 usage / input error. */
+/* Exit statuses: 0 all pass, 1 a failure verdict or mismatch, 2 usage / input error, or an
+ * output (a file, standard output) that could not be written (README "Exit status"). */
 enum { RF_EXIT_OK = 0, RF_EXIT_FAIL = 1, RF_EXIT_USAGE = 2 };
 /* Ctrl-C (SIGINT) or SIGTERM during a long command: 128 + the signal, as shells report it,
  * after the partial summary. */
@@ -33,8 +34,10 @@ int rf_cmd_decode(int argc, char **argv);
  * expect lines than this are refused before parsing, with a message that says so (the file
  * cannot be a regression file of this tool). */
 #define RF_CLI_MAX_EXPECTS 256
-/* Reads a whole regular file (or stream) of at most RF_CLI_FILE_MAX bytes into a
- * NUL-terminated buffer (caller frees), *len bytes; NULL with err ("PATH: why"). */
+/* Reads a whole regular file (or device) of at most RF_CLI_FILE_MAX bytes into a
+ * NUL-terminated buffer (caller frees), *len bytes; NULL with err ("PATH: why"). Folders,
+ * FIFOs and sockets are refused without a read, and nothing waits: a device with nothing to
+ * give now is a read error. */
 char *rf_cli_read_file(const char *path, size_t *len, char *err, size_t errlen);
 /* Text or binary, by one rule everywhere: text has no NUL and no control byte other than
  * \t \n \v \f \r. A UTF-8 byte-order mark at the start is allowed in text: *skip is set to its
@@ -48,6 +51,15 @@ int rf_cli_is_text(const unsigned char *p, size_t len, size_t *skip);
 void rf_cli_case_where(const char *path, const char *why, char *buf, size_t len);
 int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
                      char *err, size_t errlen);
+
+/* The first line shrink writes into a regression file (run/shrink.c). */
+#define RF_CLI_REGRESSION_HEADER "# redfuzz regression:"
+/* rf_cli_text_case, stricter for replay (docs/CASE_FORMAT.md "What replay refuses"): also
+ * refuses a file whose last line has no newline (cut short), one without a key=value line
+ * (empty, or only comments), and a regression file (RF_CLI_REGRESSION_HEADER) without expect
+ * lines. */
+int rf_cli_replay_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
+                       char *err, size_t errlen);
 
 /* ---- case flags (cli_case.c) ---------------------------------------------------------- */
 enum {
@@ -81,6 +93,15 @@ void rf_cli_shared_free(void *p, size_t bytes);
  * it died of one, or -1 when no child could start. Ctrl-C and SIGTERM go to the child once
  * each. Call it before anything touches the device. */
 int rf_cli_supervise(const char *cmd, int (*work)(void *ctx), void *ctx, int *restarts);
+
+/* ---- output (cli_output.c) ------------------------------------------------------------- */
+/* Flushes stdout and tests it: 0 while it takes what is written; -1 once a write failed
+ * (ENOSPC, EPIPE, ...), after one message on stderr naming cmd and the error; from then on
+ * rf_cli_out_failed is set and long commands stop (checked after each record). */
+int rf_cli_out_check(const char *cmd);
+extern volatile int rf_cli_out_failed;
+/* At exit (main): rc, or RF_EXIT_USAGE when stdout could not be written. */
+int rf_cli_out_finish(const char *cmd, int rc);
 
 /* ---- interruption (cli_signal.c) -------------------------------------------------------- */
 /* SIGINT and SIGTERM set a flag (nothing else happens in the handler); long commands check it

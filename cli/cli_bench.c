@@ -163,7 +163,7 @@ static void print_row(const bench_opts *o, const bench_row *r) {
     cell(r->x_ref, 8, 2);
     printf("%s%s\n", r->detail[0] ? "  " : "", r->detail);
   }
-  fflush(stdout);
+  rf_cli_out_check("bench");   /* a failed row stops the bench (checked in the loops) */
 }
 
 /* ---- one size: input, ceiling, reference, variants --------------------------------------- */
@@ -427,8 +427,10 @@ static void bench_one_size(bench_run *b, const rf_case *c) {
     if (c->op == RF_OP_SOFTMAX) s.ref_ms = b->o->torch_ms;
     else if (!rf_op_has_rows(c->op) && rf_cub_available()) bench_cub(b, &s);
     for (size_t i = 0; i < rf_variant_count(); i++)
-      if (keep_variant(b->o, rf_variant_at(i), c->op) && !rf_cli_interrupted)
-        for (size_t k = 0; k < b->o->block_count && !rf_cli_interrupted; k++)
+      if (keep_variant(b->o, rf_variant_at(i), c->op) && !rf_cli_interrupted &&
+          !rf_cli_out_failed)
+        for (size_t k = 0; k < b->o->block_count && !rf_cli_interrupted && !rf_cli_out_failed;
+             k++)
           bench_variant(b, &s, rf_variant_at(i), (uint32_t)b->o->block[k]);
   }
   rf_dev_free(s.in);
@@ -492,7 +494,8 @@ int rf_cmd_bench(int argc, char **argv) {
     print_header();
   }
   rf_cli_catch_signals();
-  for (size_t i = 0; i < n_cases && !rf_cli_interrupted; i++) bench_one_size(&b, &cases[i]);
+  for (size_t i = 0; i < n_cases && !rf_cli_interrupted && !rf_cli_out_failed; i++)
+    bench_one_size(&b, &cases[i]);
   if (rf_cli_interrupted)
     printf("bench: interrupted (signal %d): the table covers the rows timed so far\n",
            (int)rf_cli_interrupted);

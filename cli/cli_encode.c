@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "model/file_out.h"
 #include "run/fuzz_select.h"
 #define RF_FLAGS_DEF "flags_encode.def"
 #include "flags_table.h"
@@ -12,9 +13,10 @@ static const char help_encode[] =
   "Writes the canonical binary form of a text case (what the fuzz target decodes), for the\n"
   "seed corpus. The binary form carries no variant filter. A case the fuzz target would decode\n"
   "as another one under this build's limits (n = 5000 on the simulator, whose fuzz inputs hold\n"
-  "at most 4096 elements) is refused, naming the field, unless --fold is given. Exit status 0,\n"
-  "1 OUT cannot be written, 2 bad usage, an unreadable case or one the binary form cannot\n"
-  "hold.\n\n";
+  "at most 4096 elements) is refused, naming the field, unless --fold is given. OUT is\n"
+  "written whole or not at all; a different file already there is not replaced (an identical\n"
+  "one is left as it is). Exit status 0, 2 bad usage, an unreadable case, one the binary form\n"
+  "cannot hold, or OUT cannot be written.\n\n";
 
 /* The binary form means what the fuzz target makes of it: decoded under its limits
  * (rf_fuzz_limits: REDFUZZ_MAX_ELEMS, REDFUZZ_MAX_THREADS, the grid fold), a larger value
@@ -67,12 +69,12 @@ int rf_cmd_encode(int argc, char **argv) {
   uint8_t buf[RF_CASE_ENCODED_MAX];
   size_t len = rf_case_encode(&c, buf);
   if (!fold && check_round_trip(pos[0], &c, buf, len)) return RF_EXIT_USAGE;
-  FILE *f = fopen(pos[1], "wb");
-  int bad = !f || fwrite(buf, 1, len, f) != len;
-  if (f && fclose(f)) bad = 1;
-  if (bad) {
-    fprintf(stderr, "redfuzz encode: OUT.bin: cannot write %s\n", pos[1]);
-    return RF_EXIT_FAIL;
+  /* Written whole or not at all; a different file already at OUT.bin is not replaced. */
+  rf_file *out = rf_file_open(pos[1], err, sizeof err);
+  if (out) fwrite(buf, 1, len, rf_file_stream(out));
+  if (!out || rf_file_commit(out, RF_FILE_REFUSE, NULL, 0, err, sizeof err) < 0) {
+    fprintf(stderr, "redfuzz encode: OUT.bin: cannot write %s: %s\n", pos[1], err);
+    return RF_EXIT_USAGE;
   }
   return 0;
 }

@@ -1,35 +1,58 @@
-/* Reading case files and fuzz inputs: bounded, and told apart by one rule (cli.h). */
+/* Reading case files and fuzz inputs: bounded, never blocking (a FIFO is refused, not
+ * opened for a wait), and told apart by one rule (cli.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 
 char *rf_cli_read_file(const char *path, size_t *len, char *err, size_t errlen) {
   struct stat st;
-  if (stat(path, &st) != 0) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return NULL; }
-  if (S_ISDIR(st.st_mode)) {
-    snprintf(err, errlen, "%s: is a folder (allowed: a file)", path);
+  /* Sockets cannot be opened; say what they are rather than "No such device". */
+  if (stat(path, &st) == 0 && S_ISSOCK(st.st_mode)) {
+    snprintf(err, errlen, "%s: is a socket (allowed: a regular file)", path);
     return NULL;
   }
-  FILE *f = fopen(path, "rb");
-  if (!f) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return NULL; }
-  /* One byte past the limit tells "too large" without reading the rest. */
+  /* O_NONBLOCK: opening a FIFO (or a device) never waits for a writer; fstat then tells what
+   * was opened, before any read could block. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
+  if (fd < 0) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return NULL; }
+  if (fstat(fd, &st) != 0) {
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    close(fd);
+    return NULL;
+  }
+  if (S_ISDIR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+    snprintf(err, errlen, "%s: is a %s (allowed: a file)", path,
+             S_ISDIR(st.st_mode) ? "folder" : "FIFO (named pipe); not read, it could block");
+    close(fd);
+    return NULL;
+  }
+  /* One byte past the limit tells "too large" without reading the rest. A device is read
+   * like a file, bounded: one that has nothing to give now (a terminal) is a read error
+   * (EAGAIN), never a wait. */
   char *buf = malloc((size_t)RF_CLI_FILE_MAX + 2);
   if (!buf) {
-    fclose(f);
+    close(fd);
     snprintf(err, errlen, "%s: out of memory", path);
     return NULL;
   }
-  size_t n = fread(buf, 1, (size_t)RF_CLI_FILE_MAX + 1, f);
-  int failed = ferror(f);
-  int saved = errno;
-  fclose(f);
-  if (failed) {
-    free(buf);
-    snprintf(err, errlen, "%s: read error: %s", path, strerror(saved));
-    return NULL;
+  size_t n = 0;
+  while (n <= RF_CLI_FILE_MAX) {
+    ssize_t got = read(fd, buf + n, (size_t)RF_CLI_FILE_MAX + 1 - n);
+    if (got == 0) break;
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+      close(fd);
+      free(buf);
+      return NULL;
+    }
+    n += (size_t)got;
   }
+  close(fd);
   if (n > RF_CLI_FILE_MAX) {
     free(buf);
     snprintf(err, errlen, "%s: larger than %u bytes (allowed: case files and fuzz inputs of at "
@@ -97,30 +120,33 @@ void rf_cli_case_where(const char *path, const char *why, char *buf, size_t len)
   snprintf(buf, len, "%s", path);
 }
 
-int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
-                     char *err, size_t errlen) {
-  size_t len = 0, skip = 0;
-  char *text = rf_cli_read_file(path, &len, err, errlen);
-  if (!text) return -1;
-  if (!rf_cli_is_text((const unsigned char *)text, len, &skip)) {
+/* The file's text, checked as a text case (binary, too many expects); NULL with err. */
+static char *read_text(const char *path, size_t *len, size_t *skip, char *err, size_t errlen) {
+  char *text = rf_cli_read_file(path, len, err, errlen);
+  if (!text) return NULL;
+  if (!rf_cli_is_text((const unsigned char *)text, *len, skip)) {
     snprintf(err, errlen, "%s is a binary fuzz input (a NUL or control byte; a libFuzzer "
              "artifact), not a text case: 'redfuzz decode %s > case.txt' writes the case it "
              "decodes to, then use case.txt", path, path);
     free(text);
-    return -1;
+    return NULL;
   }
-  size_t k = count_expects(text + skip);
+  size_t k = count_expects(text + *skip);
   if (k > RF_CLI_MAX_EXPECTS) {
     snprintf(err, errlen, "%s: %zu expect lines (allowed: at most %d, one per variant)", path, k,
              RF_CLI_MAX_EXPECTS);
     free(text);
-    return -1;
+    return NULL;
   }
+  return text;
+}
+
+static int parse(const char *path, const char *text, rf_case *c, rf_expect *ex, size_t max_ex,
+                 size_t *n_ex, char *err, size_t errlen) {
   char why[512];
   size_t dummy;
-  int rc = rf_case_parse_text(text + skip, c, ex, max_ex, n_ex ? n_ex : &dummy, why, sizeof why);
-  if (!rc) note_key_lines(text + skip);
-  free(text);
+  int rc = rf_case_parse_text(text, c, ex, max_ex, n_ex ? n_ex : &dummy, why, sizeof why);
+  if (!rc) note_key_lines(text);
   /* A variant this build does not have (a misspelt name, a plugin not loaded): the file and
    * line, not a failure later in the runner without them. */
   if (!rc && c->variant[0] && !rf_variant_find(c->variant)) {
@@ -131,4 +157,53 @@ int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex,
   }
   if (rc) { snprintf(err, errlen, "%s: %s", path, why); return -1; }
   return 0;
+}
+
+int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
+                     char *err, size_t errlen) {
+  size_t len = 0, skip = 0;
+  char *text = read_text(path, &len, &skip, err, errlen);
+  if (!text) return -1;
+  int rc = parse(path, text + skip, c, ex, max_ex, n_ex, err, errlen);
+  free(text);
+  return rc;
+}
+
+/* 1 when some line holds more than blanks and a comment. */
+static int has_content(const char *t) {
+  for (const char *p = t; *p;) {
+    while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f') p++;
+    if (*p && *p != '\n' && *p != '#') return 1;
+    p = strchr(p, '\n');
+    if (!p) break;
+    p++;
+  }
+  return 0;
+}
+
+int rf_cli_replay_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
+                       char *err, size_t errlen) {
+  size_t len = 0, skip = 0;
+  char *text = read_text(path, &len, &skip, err, errlen);
+  if (!text) return -1;
+  int rc = -1;
+  const char *t = text + skip;
+  /* A writer cut short (a full disk, a copy in progress) leaves a last line without its
+   * newline, and "n=1024" cut to "n=10" would still parse: refused before parsing. */
+  if (len > skip && text[len - 1] != '\n') {
+    snprintf(err, errlen, "%s: the last line has no newline (a file cut short, or still being "
+             "written; allowed: a text case whose every line ends with a newline)", path);
+  } else if (!has_content(t)) {
+    snprintf(err, errlen, "%s: empty (%s; allowed: a text case with key=value lines)", path,
+             len ? "only blank lines and comments" : "0 bytes");
+  } else if (!parse(path, t, c, ex, max_ex, n_ex, err, errlen)) {
+    /* shrink's files state every variant's verdict: one without any lost its expect lines. */
+    if (*n_ex == 0 && strstr(t, RF_CLI_REGRESSION_HEADER))
+      snprintf(err, errlen, "%s: a regression file ('%s') without expect lines (allowed: the "
+               "expect lines shrink wrote; a file cut short?)", path, RF_CLI_REGRESSION_HEADER);
+    else
+      rc = 0;
+  }
+  free(text);
+  return rc;
 }

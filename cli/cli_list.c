@@ -52,7 +52,7 @@ int rf_cmd_list(int argc, char **argv) {
   }
   if (!json)
     printf("%-28s %-5s %-6s %s\n", "variant", "det", "mutant", "plan at the given size | constraints");
-  for (size_t i = 0; i < rf_variant_count(); i++) {
+  for (size_t i = 0; i < rf_variant_count() && !rf_cli_out_check("list"); i++) {
     const rf_variant *v = rf_variant_at(i);
     if (have_op && v->op != op) continue;
     if (have_dtype && v->in_dtype != dtype) continue;

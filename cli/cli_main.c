@@ -1,4 +1,5 @@
 /* redfuzz: differential correctness fuzzer for GPU reductions. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -29,7 +30,8 @@ static const char usage[] =
   "                   the command; repeatable\n"
   "\n"
   "'redfuzz <command> --help' describes each command. Exit status: 0 all verdicts pass,\n"
-  "1 a failure verdict or expectation mismatch, 2 bad usage or input, 130 interrupted\n"
+  "1 a failure verdict or expectation mismatch, 2 bad usage or input, or an output (file or\n"
+  "standard output) that cannot be written, 130 interrupted\n"
   "(Ctrl-C: sweep, study, bench and replay print the summary so far first).\n"
   "\n"
   "environment (read once at start; a bad value is an error, exit 2):\n";
@@ -86,18 +88,19 @@ int main(int argc, char **argv) {
     rf_settings_help(env, sizeof env);
     fputs(usage, argc < 2 ? stderr : stdout);
     fputs(env, argc < 2 ? stderr : stdout);
-    return argc < 2 ? RF_EXIT_USAGE : RF_EXIT_OK;
+    return argc < 2 ? RF_EXIT_USAGE : rf_cli_out_finish("help", RF_EXIT_OK);
   }
   const char *cmd = argv[1];
-  if (strcmp(cmd, "run") == 0) return rf_cmd_run(argc - 1, argv + 1);
-  if (strcmp(cmd, "list") == 0) return rf_cmd_list(argc - 1, argv + 1);
-  if (strcmp(cmd, "replay") == 0) return rf_cmd_replay(argc - 1, argv + 1);
-  if (strcmp(cmd, "shrink") == 0) return rf_cmd_shrink(argc - 1, argv + 1);
-  if (strcmp(cmd, "study") == 0) return rf_cmd_study(argc - 1, argv + 1);
-  if (strcmp(cmd, "bench") == 0) return rf_cmd_bench(argc - 1, argv + 1);
-  if (strcmp(cmd, "sweep") == 0) return rf_cmd_sweep(argc - 1, argv + 1);
-  if (strcmp(cmd, "encode") == 0) return rf_cmd_encode(argc - 1, argv + 1);
-  if (strcmp(cmd, "decode") == 0) return rf_cmd_decode(argc - 1, argv + 1);
+  /* A write past `ulimit -f` fails with EFBIG (reported) instead of killing the process. */
+  signal(SIGXFSZ, SIG_IGN);
+  static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+    {"run", rf_cmd_run},       {"list", rf_cmd_list},     {"replay", rf_cmd_replay},
+    {"shrink", rf_cmd_shrink}, {"study", rf_cmd_study},   {"bench", rf_cmd_bench},
+    {"sweep", rf_cmd_sweep},   {"encode", rf_cmd_encode}, {"decode", rf_cmd_decode},
+  };
+  for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+    if (strcmp(cmd, cmds[i].name) == 0)   /* stdout checked once more at the end */
+      return rf_cli_out_finish(cmd, cmds[i].fn(argc - 1, argv + 1));
   fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, study, bench, sweep, encode, decode; see redfuzz --help)\n",
           cmd);
   return RF_EXIT_USAGE;

@@ -24,7 +24,10 @@ static const char help[] =
   "(e.g. 'expect v race on sim' beside 'expect v fail'). Every other variant of the op\n"
   "that is not a mutant must pass (or be unsupported). Prints one line per file and a\n"
   "summary; exit status 1 when any file does not match, 2 when a file cannot be read.\n"
-  "Files larger than 1 MiB, binary files and folders without .case files are errors.\n"
+  "Files larger than 1 MiB, binary files and folders without .case files are errors; so are\n"
+  "empty files, files whose last line has no newline (cut short), regression files without\n"
+  "expect lines, FIFOs and sockets (docs/CASE_FORMAT.md, \"What replay refuses\"). A write\n"
+  "error on stdout (a full disk, a closed pipe) stops the replay: exit status 2.\n"
   "Ctrl-C stops after the current file and prints the summary so far (exit 130).\n"
   "On a GPU the files replay in a worker process: a kernel's fault leaves the device unusable\n"
   "for the rest of that process, so a new worker re-runs the file one launch at a time, the\n"
@@ -137,7 +140,7 @@ static void replay_file(replay_state *s, const char *path) {
   rf_case c;
   rf_expect *ex = s->ex;
   size_t n_ex = 0;
-  if (rf_cli_text_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
+  if (rf_cli_replay_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
     printf("ERROR %s\n", err);
     t->unreadable++;
     sh->next = idx + 1;
@@ -184,7 +187,7 @@ static void replay_file(replay_state *s, const char *path) {
   }
   t->not_here += not_here;
   sh->next = idx + 1;
-  fflush(stdout);
+  rf_cli_out_check("replay");
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -203,7 +206,10 @@ static void replay_path(replay_state *s, const char *path) {
     }
     return;
   }
-  if (!S_ISDIR(st.st_mode)) { replay_file(s, path); return; }
+  if (!S_ISDIR(st.st_mode)) {
+    if (!rf_cli_out_check("replay")) replay_file(s, path);
+    return;
+  }
   DIR *d = opendir(path);
   if (!d) {
     if (!done) { printf("ERROR %s: cannot open folder\n", path); t->unreadable++; }
@@ -230,7 +236,8 @@ static void replay_path(replay_state *s, const char *path) {
   }
   if (n) qsort(names, n, sizeof *names, cmp_str);
   for (size_t i = 0; i < n; i++) {
-    if (!rf_cli_interrupted) replay_file(s, names[i]);
+    /* stdout checked before each file: a closed pipe or a full disk stops the replay. */
+    if (!rf_cli_interrupted && !rf_cli_out_check("replay")) replay_file(s, names[i]);
     free(names[i]);
   }
   free(names);
@@ -245,6 +252,11 @@ typedef struct {
 
 static int print_summary(const replay_shared *sh, int interrupted) {
   const tally *t = &sh->t;
+  if (rf_cli_out_failed) {   /* the summary cannot go to stdout: the count of work done can */
+    fprintf(stderr, "replay: stopped after %d files (%d matched, %d mismatched, %d unreadable)\n",
+            t->files, t->matched, t->mismatched, t->unreadable);
+    return RF_EXIT_USAGE;
+  }
   if (interrupted)
     printf("replay: interrupted (signal %d): the summary covers the files replayed so far\n",
            interrupted);
@@ -280,7 +292,8 @@ static int replay_work(void *ctx) {
     return RF_EXIT_FAIL;
   }
   rf_cli_catch_signals();
-  for (size_t i = 0; i < j->npaths && !rf_cli_interrupted; i++) replay_path(&s, j->paths[i]);
+  for (size_t i = 0; i < j->npaths && !rf_cli_interrupted && !rf_cli_out_failed; i++)
+    replay_path(&s, j->paths[i]);
   free(s.res);
   free(s.ex);
   rf_runner_destroy(r);

@@ -24,8 +24,10 @@ static const char help[] =
   "\n";
 static const char help_tail[] =
   "\nExit status: 0 shrunk, or nothing fails on FILE (then 'nothing to shrink' is printed and\n"
-  "no file written: a fuzz artifact that does not reproduce is not an error of shrink), 1 the\n"
-  "regression file cannot be written, 2 bad usage or an unreadable FILE.\n";
+  "no file written: a fuzz artifact that does not reproduce is not an error of shrink), 2 bad\n"
+  "usage, an unreadable FILE, or a regression file or output that cannot be written (nothing\n"
+  "is left half-written). A different file already at the regression's name is kept: the\n"
+  "new one takes NAME-2.case (NAME-3.case, ...), and shrink says so.\n";
 
 static const char *g_only;
 static int only_keeps(const rf_variant *v, void *ctx) { (void)ctx; return rf_only_keeps(g_only, v); }
@@ -106,19 +108,25 @@ int rf_cmd_shrink(int argc, char **argv) {
   }
   c.variant[0] = 0;
   printf("signature: %s %s\n", sig.variant, rf_verdict_name(sig.verdict));
+  if (rf_cli_out_check("shrink")) { rc = RF_EXIT_USAGE; goto done; }   /* no work unseen */
   int steps = rf_shrink(r, &c, &sig, stdout);
-  char path[1024], err[512];
+  char path[4096], err[1024];
   if (mkdir(out, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "redfuzz shrink: --out %s: cannot create: %s\n", out, strerror(errno));
-    rc = RF_EXIT_FAIL;
+    rc = RF_EXIT_USAGE;
     goto done;
   }
   rf_runner_set_filter(r, NULL, NULL);   /* the file states every variant's verdict */
-  if (rf_write_regression(r, &c, &sig, out, path, sizeof path, err, sizeof err)) {
+  int wrote = rf_write_regression(r, &c, &sig, out, path, sizeof path, err, sizeof err);
+  if (wrote < 0) {
     fprintf(stderr, "redfuzz shrink: %s\n", err);
-    rc = RF_EXIT_FAIL;
+    rc = RF_EXIT_USAGE;
     goto done;
   }
+  if (wrote == 1) printf("shrink: %s is there already with the same content\n", path);
+  if (wrote == 2)
+    printf("shrink: a different file (an edited regression?) has this case's name: kept it, "
+           "wrote %s\n", path);
   printf("shrunk in %d steps: ", steps);
   rf_report_case_line(stdout, &c);
   printf("%s\n", path);

@@ -14,7 +14,11 @@ void rf_cli_catch_signals(void) {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   /* A second Ctrl-C ends the process at once, for a case that takes too long. */
-  sa.sa_flags = SA_RESETHAND | SA_RESTART;   /* SA_RESTART: no write cut short by EINTR */
+  /* SA_RESTART: no write cut short by EINTR. It also restarts a blocking open() or read()
+   * after the handler, so the flag would never be seen while one blocks: that is how a FIFO
+   * in a regressions folder once made replay ignore the SIGTERM of `timeout`. So nothing
+   * that reads input may block: rf_cli_read_file opens with O_NONBLOCK and refuses FIFOs. */
+  sa.sa_flags = SA_RESETHAND | SA_RESTART;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
 }

@@ -13,6 +13,7 @@
 #include "model/gen.h"
 #include "run/study.h"
 #include "run/study_report.h"
+#include "model/file_out.h"
 
 #define RF_FLAGS_DEF "flags_study.def"
 #include "flags_table.h"
@@ -30,7 +31,11 @@ static const char help[] =
   "\n";
 static const char help_tail[] =
   "\nCtrl-C stops after the current run and writes the tables of the runs so far (exit 130).\n"
-  "Exit status: 0 every run passed, 1 a failure verdict (listed in runs.csv), 2 bad usage.\n";
+  "The tables are written whole or not at all; a different file of the same name in DIR (an\n"
+  "earlier study's) is not replaced: choose another --out or remove it (an identical one is\n"
+  "left as it is).\n"
+  "Exit status: 0 every run passed, 1 a failure verdict (listed in runs.csv), 2 bad usage or\n"
+  "a table that cannot be written.\n";
 
 /* Every variant of the registry (plugins included) and the host references: the default list
  * is never cut (a fixed 64 dropped plugin variants past it). */
@@ -174,12 +179,45 @@ static int make_dirs(const char *path) {
   }
 }
 
-static FILE *open_out(const study_cfg *S, const char *name) {
-  char path[1100];
-  snprintf(path, sizeof path, "%s/%s", S->out, name);
-  FILE *f = fopen(path, "w");
-  if (!f) fprintf(stderr, "redfuzz study: %s: %s\n", path, strerror(errno));
+/* The tables are written safely (model/file_out.h): whole or not at all, and a different
+ * file of the same name in --out (an earlier study's) is not replaced. */
+static rf_file *open_out(const study_cfg *S, const char *name) {
+  char path[4096], err[1024];
+  if (snprintf(path, sizeof path, "%s/%s", S->out, name) >= (int)sizeof path) {
+    fprintf(stderr, "redfuzz study: --out: '%.60s...' is too long for %s\n", S->out, name);
+    return NULL;
+  }
+  rf_file *f = rf_file_open(path, err, sizeof err);
+  if (!f) fprintf(stderr, "redfuzz study: %s\n", err);
   return f;
+}
+
+/* Tables of an earlier study in --out are kept (close_out refuses different bytes): said
+ * before the runs, not only after them. */
+static void warn_existing(const study_cfg *S) {
+  static const char *const names[] = {"runs.csv", "summary.csv", "fit.csv", "ratio_dist.csv",
+                                      "meta.txt"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", S->out, names[i]);
+    if (lstat(path, &st) == 0) {
+      fprintf(stderr, "redfuzz study: note: %s exists: it is kept, and this study fails at the "
+              "end unless it writes the same bytes (use another --out for a new study)\n", path);
+      return;
+    }
+  }
+}
+
+/* 0, or -1 after a message. */
+static int close_out(rf_file *f) {
+  char err[1024];
+  if (!f) return -1;
+  if (rf_file_commit(f, RF_FILE_REFUSE, NULL, 0, err, sizeof err) < 0) {
+    fprintf(stderr, "redfuzz study: %s\n", err);
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- the sweep -------------------------------------------------------------------------- */
@@ -235,10 +273,11 @@ static int any_host_reference(const study_cfg *S) {
   return 0;
 }
 
-static void write_meta(const study_cfg *S, const rf_device_info *d, int argc, char **argv,
-                       size_t runs, size_t failures) {
-  FILE *f = open_out(S, "meta.txt");
-  if (!f) return;
+static int write_meta(const study_cfg *S, const rf_device_info *d, int argc, char **argv,
+                      size_t runs, size_t failures) {
+  rf_file *out = open_out(S, "meta.txt");
+  if (!out) return -1;
+  FILE *f = rf_file_stream(out);
   fprintf(f, "command: redfuzz");
   for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
   fprintf(f, "\ndevice: %s (%s backend, wave %u, %u CUs)\n", d->name, d->backend, d->wave,
@@ -258,15 +297,21 @@ static void write_meta(const study_cfg *S, const rf_device_info *d, int argc, ch
   fputc('\n', f);
   if (S->clamp_note[0]) fprintf(f, "%s\n", S->clamp_note);
   fprintf(f, "runs: %zu, failure verdicts: %zu\n", runs, failures);
-  fclose(f);
+  return close_out(out);
 }
 
-static void write_tables(const study_cfg *S, const rf_study_layout *L, const rf_study_run *runs,
-                         size_t n) {
-  FILE *f;
-  if ((f = open_out(S, "summary.csv"))) { rf_study_write_summary(f, L, runs, n); fclose(f); }
-  if ((f = open_out(S, "fit.csv"))) { rf_study_write_fit(f, L, runs, n); fclose(f); }
-  if ((f = open_out(S, "ratio_dist.csv"))) { rf_study_write_ratio_dist(f, L, runs, n); fclose(f); }
+static int write_tables(const study_cfg *S, const rf_study_layout *L, const rf_study_run *runs,
+                        size_t n) {
+  rf_file *f;
+  int bad = 0;
+  if ((f = open_out(S, "summary.csv"))) rf_study_write_summary(rf_file_stream(f), L, runs, n);
+  bad |= close_out(f);
+  if ((f = open_out(S, "fit.csv"))) rf_study_write_fit(rf_file_stream(f), L, runs, n);
+  bad |= close_out(f);
+  if ((f = open_out(S, "ratio_dist.csv")))
+    rf_study_write_ratio_dist(rf_file_stream(f), L, runs, n);
+  bad |= close_out(f);
+  return bad;
 }
 
 int rf_cmd_study(int argc, char **argv) {
@@ -277,6 +322,7 @@ int rf_cmd_study(int argc, char **argv) {
     fprintf(stderr, "redfuzz study: --out '%s': %s\n", S.out, strerror(errno));
     return RF_EXIT_USAGE;
   }
+  warn_existing(&S);
   rf_runner *r = rf_cli_runner("study");
   if (!r) return RF_EXIT_FAIL;
   rf_limits lim = rf_runner_limits(r);
@@ -285,13 +331,15 @@ int rf_cmd_study(int argc, char **argv) {
 
   progress P = {.total = S.n_var * S.n_dists * S.n_sizes * S.seeds, .tty = isatty(2)};
   rf_study_run *runs = calloc(P.total ? P.total : 1, sizeof *runs);
-  FILE *csv = open_out(&S, "runs.csv");
+  rf_file *csv_out = open_out(&S, "runs.csv");
+  FILE *csv = csv_out ? rf_file_stream(csv_out) : NULL;
   host_input H = {0};
   rf_study_layout L = {S.op,    S.names, S.n_var,     S.dists,    S.n_dists,
                        S.sizes, S.n_sizes, S.fit_min, S.fit_max};
   size_t n_runs = 0, failures = 0;
   rc = RF_EXIT_OK;
-  if (!runs || !csv) rc = RF_EXIT_FAIL;
+  if (!runs) rc = RF_EXIT_FAIL;
+  if (!csv) rc = RF_EXIT_USAGE;
   if (csv) rf_study_runs_header(csv);
   /* Variants innermost: the runner keeps the last input and its exact answer, so each case
    * is generated and solved once for all variants. */
@@ -343,12 +391,16 @@ int rf_cmd_study(int argc, char **argv) {
           progress_show(&P, S.names[vi], n);
         }
       }
-  if (csv) fclose(csv);
-  if (runs) {
-    write_tables(&S, &L, runs, n_runs);
-    write_meta(&S, dev, argc, argv, n_runs, failures);
-    if (!rc) rf_study_print_fit(stdout, &L, runs, n_runs);
+  /* A table that cannot be written is an error (exit 2) even after an interruption. */
+  int write_bad = 0;
+  if (csv && runs) write_bad |= close_out(csv_out);
+  else rf_file_abort(csv_out);
+  if (runs && csv) {
+    write_bad |= write_tables(&S, &L, runs, n_runs);
+    write_bad |= write_meta(&S, dev, argc, argv, n_runs, failures);
+    if (!rc && !write_bad) rf_study_print_fit(stdout, &L, runs, n_runs);
   }
+  if (write_bad) rc = RF_EXIT_USAGE;
   if (!rc && rf_cli_interrupted) {
     fprintf(stderr, "\nredfuzz study: interrupted (signal %d) after %zu of %zu runs; the tables "
             "cover those\n", (int)rf_cli_interrupted, n_runs, P.total);

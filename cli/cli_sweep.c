@@ -178,6 +178,7 @@ static void flush(sweep_state *s) {
   s->sh->next = s->first + (long)s->nb;
   s->nb = 0;
   s->elems = 0;
+  rf_cli_out_check("sweep");   /* a closed pipe or a full disk: no further cases */
 }
 
 /* Adds case number idx; cases a worker lost to a fault re-run one launch at a time. */
@@ -382,7 +383,7 @@ static int sweep_work(void *ctx) {
     for (size_t ii = 0; ii < items->count; ii++)
     for (size_t ci = 0; ci < scheds->count; ci++)
     for (size_t wi = 0; wi < waves->count; wi++, idx++) {
-      if (rf_cli_interrupted) goto stop;
+      if (rf_cli_interrupted || rf_cli_out_failed) goto stop;
       if (idx < sh->next) continue;   /* tallied by an earlier worker */
       rf_case c;
       rf_case_default(&c);
@@ -415,10 +416,16 @@ static int sweep_work(void *ctx) {
     }
   }
 stop:
-  if (!rf_cli_interrupted) flush(s);   /* interrupted: the batch not yet run is dropped */
+  /* interrupted, or stdout failed: the batch not yet run is dropped */
+  if (!rf_cli_interrupted && !rf_cli_out_failed) flush(s);
   /* The background re-checks still pending (at most RF_RECHECK_QUEUE) are finished, also
    * after an interrupt; a disagreement fails the sweep (printed on stderr with its case). */
   if (rf_runner_recheck_drain(r)) sh->errors++;
+  if (rf_cli_out_failed) {   /* the summary cannot go to stdout: the count of work done can */
+    fprintf(stderr, "sweep: stopped after %ld cases\n", sh->cases);
+    rc = RF_EXIT_USAGE;
+    goto out;
+  }
   print_summary(sh, r, (int)rf_cli_interrupted);
   rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted
      : sweep_failed(sh) ? RF_EXIT_FAIL : RF_EXIT_OK;

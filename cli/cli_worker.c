@@ -55,8 +55,7 @@ int rf_cli_supervise(const char *cmd, int (*work)(void *ctx), void *ctx, int *re
       prctl(PR_SET_PDEATHSIG, SIGTERM);   /* the parent gone: no orphan left on the GPU */
       sigaction(SIGINT, &old_int, NULL);
       sigaction(SIGTERM, &old_term, NULL);
-      int wrc = work(ctx);
-      fflush(stdout);
+      int wrc = rf_cli_out_finish(cmd, work(ctx));   /* its stdout checked like main's */
       fflush(stderr);
       _exit(wrc);
     }

@@ -1,11 +1,11 @@
 /* Greedy semantic shrinking (shrink.h). Each pass tries candidates from the most to the least
  * simplifying and keeps the first that still fails the same way; passes repeat until none
  * applies. Only the failing variant runs while shrinking, so each step costs one launch. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "shrink.h"
 #include "report.h"
+#include "model/file_out.h"
 
 static int still_fails(rf_runner *r, const rf_case *c, const rf_signature *sig) {
   rf_case t = *c;
@@ -165,14 +165,18 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
   char vname[RF_VARIANT_NAME_MAX];
   snprintf(vname, sizeof vname, "%s", sig->variant);
   for (char *q = vname; *q; q++) if (*q == '/') *q = '-';
-  snprintf(path, pathlen, "%s/%s-%s-%08llx.case", dir, vname, rf_verdict_name(sig->verdict),
-           (unsigned long long)(fnv1a(bytes, len) & 0xffffffffu));
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+  char want[4096];
+  if (snprintf(want, sizeof want, "%s/%s-%s-%08llx.case", dir, vname,
+               rf_verdict_name(sig->verdict),
+               (unsigned long long)(fnv1a(bytes, len) & 0xffffffffu)) >= (int)sizeof want) {
+    snprintf(err, errlen, "%.80s...: the regression file's path is longer than %zu bytes", dir,
+             sizeof want - 1);
     free(res);
     return -1;
   }
+  rf_file *out = rf_file_open(want, err, errlen);
+  if (!out) { free(res); return -1; }
+  FILE *f = rf_file_stream(out);
   fprintf(f, "# redfuzz regression: %s gives '%s' on this case.\n", sig->variant,
            rf_verdict_name(sig->verdict));
   for (int i = 0; i < n; i++)
@@ -182,7 +186,8 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
   rf_case_write_text(&all, f);
   for (int i = 0; i < n; i++)
     fprintf(f, "expect %s %s\n", res[i].variant->name, rf_verdict_name(res[i].verdict));
-  fclose(f);
+  int rc = rf_file_commit(out, RF_FILE_NEW_NAME, path, pathlen, err, errlen);
   free(res);
-  return 0;
+  if (rc < 0) return -1;
+  return rc == 1 ? 1 : strcmp(path, want) != 0 ? 2 : 0;
 }

@@ -16,7 +16,11 @@ int rf_first_failure(rf_runner *r, const rf_case *c, rf_signature *sig);
 int rf_shrink(rf_runner *r, rf_case *c, const rf_signature *sig, FILE *log);
 /* Writes the regression file for c: header comment, the case, and an expect line for every
  * variant of its op as it behaves now. Path: <dir>/<op>-<variant>-<verdict>-<hash>.case
- * (variant's '/' becomes '-'). Returns 0 and the path, or -1 with a message. */
+ * (variant's '/' becomes '-'), written safely (model/file_out.h): a file already at that
+ * name with other bytes (a hand-edited regression) is kept and this one takes the first free
+ * <name>-2.case, -3, ... Returns 0 written at its name, 1 an identical file was there already
+ * (nothing written), 2 written under a numbered name; the path; or -1 with a message (nothing
+ * left behind). */
 int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig, const char *dir,
                         char *path, size_t pathlen, char *err, size_t errlen);
 #endif

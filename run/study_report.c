@@ -12,15 +12,28 @@ static void num(FILE *f, double v) {
   else fprintf(f, ",%.6g", v);
 }
 
-/* A CSV field (RFC 4180): in double quotes, inner quotes doubled; empty stays empty. */
-static void quoted(FILE *f, const char *s) {
-  if (!*s) return;
+/* A text field per RFC 4180: in double quotes, inner quotes doubled, when it holds a comma,
+ * a quote, CR or LF (plugin names and plans may: "chain 2, lds 8"); as it is otherwise, so
+ * the plain names stay plain for gnuplot. Each field is preceded by sep (0: none). */
+static void csv_field(FILE *f, char sep, const char *s) {
+  if (sep) fputc(sep, f);
+  if (!strpbrk(s, ",\"\r\n")) { fputs(s, f); return; }
   fputc('"', f);
   for (; *s; s++) {
     if (*s == '"') fputc('"', f);
-    fputc(*s == '\n' ? ' ' : *s, f);
+    fputc(*s, f);
   }
   fputc('"', f);
+}
+
+/* The free-text detail on one line (line-oriented readers: gnuplot, grep), then quoted as
+ * needed. */
+static void detail_field(FILE *f, const char *s) {
+  char line[sizeof ((rf_result *)0)->detail];
+  snprintf(line, sizeof line, "%s", s);
+  for (char *p = line; *p; p++)
+    if (*p == '\n' || *p == '\r') *p = ' ';
+  csv_field(f, ',', line);
 }
 
 void rf_study_runs_header(FILE *f) {
@@ -32,9 +45,10 @@ void rf_study_runs_header(FILE *f) {
 void rf_study_runs_row(FILE *f, const rf_study_layout *L, const rf_study_run *run,
                        const rf_result *r) {
   const rf_study_measure *m = &run->m;
-  fprintf(f, "%s,%s,%s,%llu,%u,%llu,%s,%llu,%.9g,%.17g", rf_op_name(L->op),
-          L->variants[run->variant], rf_dist_name(L->dists[run->dist]),
-          (unsigned long long)run->n, run->rows, (unsigned long long)run->seed,
+  csv_field(f, 0, rf_op_name(L->op));
+  csv_field(f, ',', L->variants[run->variant]);
+  csv_field(f, ',', rf_dist_name(L->dists[run->dist]));
+  fprintf(f, ",%llu,%u,%llu,%s,%llu,%.9g,%.17g", (unsigned long long)run->n, run->rows, (unsigned long long)run->seed,
           rf_verdict_name(run->verdict), (unsigned long long)run->depth, (double)r->got,
           r->want);
   num(f, m->err);
@@ -47,9 +61,9 @@ void rf_study_runs_row(FILE *f, const rf_study_layout *L, const rf_study_run *ru
   num(f, m->scaled_err);
   num(f, m->scaled_bound);
   num(f, m->sqrt_h);
-  /* The plan has no commas ("chain 4 > lds 8 (h=12)"); the detail is free text. */
-  fprintf(f, ",%d,%s,", run->suspicious, r->plan);
-  quoted(f, r->detail);
+  fprintf(f, ",%d", run->suspicious);
+  csv_field(f, ',', r->plan);
+  detail_field(f, r->detail);
   fputc('\n', f);
 }
 
@@ -119,8 +133,10 @@ void rf_study_write_summary(FILE *f, const rf_study_layout *L, const rf_study_ru
         uint64_t n = L->sizes[si];
         counts c = count_group(runs, n_runs, vi, di, n);
         if (!c.runs) continue;
-        fprintf(f, "%s,%s,%s,%llu,%u,%zu,%zu,%zu,%zu,%llu", rf_op_name(L->op), L->variants[vi],
-                rf_dist_name(L->dists[di]), (unsigned long long)n, c.rows, c.runs, c.usable,
+        csv_field(f, 0, rf_op_name(L->op));
+        csv_field(f, ',', L->variants[vi]);
+        csv_field(f, ',', rf_dist_name(L->dists[di]));
+        fprintf(f, ",%llu,%u,%zu,%zu,%zu,%zu,%llu", (unsigned long long)n, c.rows, c.runs, c.usable,
                 c.failures, c.suspicious, (unsigned long long)c.depth);
         num(f, quantile_of(runs, n_runs, vi, di, n, F_SCALED_BOUND, 0.5, buf));
         num(f, L->op == RF_OP_SUM ? sqrt((double)c.depth) : NAN);
@@ -203,8 +219,10 @@ void rf_study_write_fit(FILE *f, const rf_study_layout *L, const rf_study_run *r
       fit_row r;
       fit_group(L, runs, n_runs, vi, di, buf, &r);
       if (!r.all.runs) continue;
-      fprintf(f, "%s,%s,%s,%zu,%llu,%llu", rf_op_name(L->op), L->variants[vi],
-              rf_dist_name(L->dists[di]), r.points,
+      csv_field(f, 0, rf_op_name(L->op));
+      csv_field(f, ',', L->variants[vi]);
+      csv_field(f, ',', rf_dist_name(L->dists[di]));
+      fprintf(f, ",%zu,%llu,%llu", r.points,
               (unsigned long long)r.n_lo, (unsigned long long)r.n_hi);
       num(f, r.slope_err);
       num(f, r.slope_sqrt_h);
@@ -271,8 +289,12 @@ void rf_study_write_ratio_dist(FILE *f, const rf_study_layout *L, const rf_study
         if (buf[i] == 0) zero++;
         else buf[w++] = buf[i];
       }
-      fprintf(f, "%s,%u,%s,%u,%s,%zu,%zu", rf_op_name(L->op), vi, L->variants[vi], di,
-              rf_dist_name(L->dists[di]), k, zero);
+      csv_field(f, 0, rf_op_name(L->op));
+      fprintf(f, ",%u", vi);
+      csv_field(f, ',', L->variants[vi]);
+      fprintf(f, ",%u", di);
+      csv_field(f, ',', rf_dist_name(L->dists[di]));
+      fprintf(f, ",%zu,%zu", k, zero);
       static const double qs[] = {0.1, 0.25, 0.5, 0.75, 0.9, 1.0};
       for (size_t q = 0; q < sizeof qs / sizeof *qs; q++) num(f, rf_study_quantile(buf, w, qs[q]));
       fputc('\n', f);

@@ -250,6 +250,78 @@ static void test_tables(void) {
   free(fit);
 }
 
+/* Fields of one CSV record per RFC 4180 (quoted fields may hold commas, doubled quotes and
+ * line breaks); *p moves past the record. -1 for a malformed quote. */
+static int csv_fields(const char **p) {
+  const char *s = *p;
+  int fields = 1;
+  for (;;) {
+    if (*s == '"') {
+      for (s++;; s++) {
+        if (!*s) return -1;
+        if (*s == '"' && s[1] == '"') { s++; continue; }
+        if (*s == '"') { s++; break; }
+      }
+      if (*s && *s != ',' && *s != '\n') return -1;   /* text after the closing quote */
+    }
+    while (*s && *s != ',' && *s != '\n') {
+      if (*s == '"') return -1;   /* a quote inside an unquoted field */
+      s++;
+    }
+    if (*s == ',') { fields++; s++; continue; }
+    if (*s == '\n') s++;
+    *p = s;
+    return fields;
+  }
+}
+
+/* Every record of the table has the header's field count. */
+static void check_fields(const char *what, const char *csv) {
+  const char *p = csv;
+  int header = csv_fields(&p), rows = 0;
+  while (*p) {
+    int k = csv_fields(&p);
+    rows++;
+    CHECK_MSG(k == header, "%s row %d: %d fields, the header %d:\n%s", what, rows, k, header, csv);
+    if (k < 0) break;
+  }
+  CHECK_MSG(rows > 0, "%s: no rows", what);
+}
+
+/* Names, plans and details with commas, quotes and line breaks (a plugin's variant, the
+ * plan of softmax/online) stay one field each: quoted per RFC 4180. */
+static void test_csv_quoting(void) {
+  const uint64_t sizes[] = {64, 256, 1024, 4096};
+  static const char *const names[] = {"sum/a,b", "sum/say \"hi\"\nthere"};
+  const rf_dist dists[] = {RF_DIST_NEGATIVE};
+  rf_study_run runs[2 * 4 * 3];
+  size_t n = plant(runs, sizes, 4);
+  rf_study_layout L = {RF_OP_SUM, names, 2, dists, 1, sizes, 4, 256, UINT64_MAX};
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  rf_study_runs_header(f);
+  rf_result r;
+  memset(&r, 0, sizeof r);
+  snprintf(r.plan, sizeof r.plan, "online 2, lds 8 (h=\"3\")");
+  snprintf(r.detail, sizeof r.detail, "got 1, want \"2\"\nsecond line");
+  for (size_t i = 0; i < n; i++) rf_study_runs_row(f, &L, &runs[i], &r);
+  fclose(f);
+  check_fields("runs.csv", buf);
+  CHECK_MSG(strstr(buf, "\nsum,\"sum/a,b\",negative,") != NULL, "%s", buf);
+  CHECK_MSG(strstr(buf, ",\"online 2, lds 8 (h=\"\"3\"\")\",") != NULL, "%s", buf);
+  free(buf);
+  char *t = capture(rf_study_write_summary, &L, runs, n);
+  check_fields("summary.csv", t);
+  free(t);
+  t = capture(rf_study_write_fit, &L, runs, n);
+  check_fields("fit.csv", t);
+  free(t);
+  t = capture(rf_study_write_ratio_dist, &L, runs, n);
+  check_fields("ratio_dist.csv", t);
+  free(t);
+}
+
 int main(void) {
   test_parse_range();
   test_sizes();
@@ -258,5 +330,6 @@ int main(void) {
   test_measures();
   test_statistics();
   test_tables();
+  test_csv_quoting();
   return rf_test_done();
 }

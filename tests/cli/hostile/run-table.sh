@@ -33,6 +33,9 @@ printf 'op=sum\nexpect max/wave pass\n' > "$FIX/other-op-expect.case"
 printf 'op=sum\nexpect sum/lds pass on sim\nexpect sum/lds\twrong on sim\n' > "$FIX/twice-on-sim.case"
 printf 'garbage line\n' > "$FIX/garbage.case"
 : > "$FIX/empty.case"
+printf 'op=sum\nn=33' > "$FIX/cut.case"                                  # last line cut short
+printf '# a comment\n\n  # another\n' > "$FIX/comments.case"
+printf '# redfuzz regression: sum/lds gives wrong on this case.\nop=sum\nn=33\n' > "$FIX/no-expects-regression.case"
 head -c 2000000 /dev/zero | tr '\0' '#' > "$FIX/big.case"                # 2 MB of comments
 { echo op=sum; yes 'expect sum/lds pass' | head -n 80000; } > "$FIX/expects.case"  # > 1 MiB
 { echo op=sum; yes 'expect x pass' | head -n 60000; } > "$FIX/60000-expects.case"   # < 1 MiB
