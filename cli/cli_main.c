@@ -17,6 +17,8 @@ static const char usage[] =
   "  shrink   shrink a failing case (text or fuzz artifact) into regressions/\n"
   "  study    error against summation order: every variant x distribution x size x seed,\n"
   "           CSV tables of error and error/bound (scripts/study.sh adds the plots)\n"
+  "  tolerance the rtol/atol a unit test can hold a sum kernel to: derived bound, largest\n"
+  "           error observed, assert_close figures over the swept sizes and distributions\n"
   "  bench    time every variant (median ms, GB/s) beside the copy ceiling and CUB, each\n"
   "           with its oracle verdict\n"
   "  sweep    every variant over lists of sizes, distributions, launches, schedules\n"
@@ -74,11 +76,12 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "replay") == 0) return rf_cmd_replay(argc - 1, argv + 1);
   if (strcmp(cmd, "shrink") == 0) return rf_cmd_shrink(argc - 1, argv + 1);
   if (strcmp(cmd, "study") == 0) return rf_cmd_study(argc - 1, argv + 1);
+  if (strcmp(cmd, "tolerance") == 0) return rf_cmd_tolerance(argc - 1, argv + 1);
   if (strcmp(cmd, "bench") == 0) return rf_cmd_bench(argc - 1, argv + 1);
   if (strcmp(cmd, "sweep") == 0) return rf_cmd_sweep(argc - 1, argv + 1);
   if (strcmp(cmd, "encode") == 0) return rf_cmd_encode(argc - 1, argv + 1);
   if (strcmp(cmd, "decode") == 0) return rf_cmd_decode(argc - 1, argv + 1);
-  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, study, bench, sweep, encode, decode; see redfuzz --help)\n",
+  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, study, tolerance, bench, sweep, encode, decode; see redfuzz --help)\n",
           cmd);
   return RF_EXIT_USAGE;
 }
