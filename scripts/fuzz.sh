@@ -101,7 +101,7 @@ fi
 [ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
 mkdir -p "$OUT/corpus" "$OUT/artifacts" "$REG"
 export REDFUZZ_ONLY="$ONLY"
-# Known signatures (variant verdict [dist], docs/FUZZING.md "Signatures"): the target does not
+# Known signatures (variant verdict [dist]; README, "The fuzzer"): the target does not
 # stop at a failure whose signature is listed; each worker adds what it finds, so after a
 # restart it fuzzes on for other signatures, the same variant included. --known seeds it.
 KNOWN_ALL="$OUT/known-signatures"
