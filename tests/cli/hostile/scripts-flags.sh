@@ -28,13 +28,15 @@ for s in "scripts/fuzz.sh --out" "scripts/fuzz.sh --only" "scripts/fuzz.sh --plu
          "scripts/fuzz.sh --engine" "scripts/fuzz-hybrid.sh --sim-build" \
          "scripts/fuzz-hybrid.sh --plugin-gpu" "scripts/shrink-findings.sh --redfuzz" \
          "scripts/mutation-score.sh --budget" "scripts/coverage.sh --out" \
-         "scripts/redfuzz-plugin build x.hip --out"; do
+         "scripts/redfuzz-plugin build x.hip --out" "scripts/run.sh --time" "scripts/fuzz-afl.sh --out" \
+         "scripts/gpu-campaign.sh --pack" "scripts/make-corpus.sh --build" "scripts/throughput.sh --seeds"; do
   read -r -a argv <<<"$s"
   expect2 "${argv[-1]} needs a value" "${argv[@]}"
 done
 expect2 "--out needs a value \\(allowed: a folder\\)" scripts/fuzz.sh --out --time 5
 for s in scripts/fuzz.sh scripts/fuzz-hybrid.sh scripts/shrink-findings.sh scripts/mutation-score.sh \
-         scripts/coverage.sh "scripts/redfuzz-plugin build"; do
+         scripts/coverage.sh "scripts/redfuzz-plugin build" scripts/run.sh scripts/fuzz-afl.sh \
+         scripts/gpu-verify.sh scripts/fuzz-rate.sh; do
   read -r -a argv <<<"$s"
   expect2 "unknown option '--bogus'" "${argv[@]}" --bogus
 done
