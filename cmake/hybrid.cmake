@@ -44,7 +44,7 @@ endif()
 if(REDFUZZ_BACKEND STREQUAL "sim" AND REDFUZZ_FUZZER AND REDFUZZ_SANITIZE STREQUAL "")
   add_test(NAME fuzz.two_signatures
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/plugin/two_signatures_campaign.sh
-                   ${CMAKE_BINARY_DIR} 20)
+                   ${CMAKE_BINARY_DIR} 30)
   set_tests_properties(fuzz.two_signatures PROPERTIES LABELS "fuzz;plugin" TIMEOUT 600)
   if(REDFUZZ_HYBRID_TSAN_BUILD)
     add_test(NAME fuzz.plugin_hybrid

@@ -1,8 +1,10 @@
 /* A test plugin with two distinct bugs in one variant, so a campaign must go on past its
  * first finding to report the second (scripts/fuzz.sh, known signatures):
- *   odd n:          the last element is never read            -> `wrong`
- *   even n >= 64:   thread 0 also writes out[1], past the output -> `oob`
- * No case shows both. Otherwise a plain kernel: each thread sums a block-strided share, one
+ *   n not a multiple of 64: the last element is never read          -> `wrong`
+ *   n a multiple of 64:     thread 0 also writes out[1], past the output -> `oob`
+ * No case shows both, and the first shows on almost every input (the empty input libFuzzer
+ * runs first included), so a campaign that stops at its first finding never reports the
+ * second. Otherwise a plain kernel: each thread sums a block-strided share, one
  * atomic per thread into the zeroed output (one block). */
 #include "kernels/port.h"
 #include "kernels/launch_common.h"
@@ -11,11 +13,11 @@
 #define TWO_BUGS_BLOCK 64u
 
 __global__ void two_bugs_kernel(const float *__restrict__ x, size_t n, float *out) {
-  const size_t read = n % 2 ? n - 1 : n;   /* bug 1 */
+  const size_t read = n % 64 ? n - 1 : n;   /* bug 1 */
   float local = 0.0f;
   for (size_t i = threadIdx.x; i < read; i += blockDim.x) local += x[i];
   atomicAdd(out, local);
-  if (threadIdx.x == 0 && n % 2 == 0 && n >= 64) out[1] = local;   /* bug 2 */
+  if (threadIdx.x == 0 && n % 64 == 0) out[1] = local;   /* bug 2 (n > 0 here) */
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -50,7 +52,7 @@ static int two_bugs_launch(const rf_launch_args *a) {
 
 static const rf_variant two_bugs = {
     "sum/two-bugs", RF_OP_SUM, 0, 1,
-    "test plugin: drops the last element for odd n, writes past the output for even n >= 64",
+    "test plugin: drops the last element unless 64 divides n, else writes past the output",
     "one block of 64 threads", two_bugs_configure, two_bugs_scratch, two_bugs_plan,
     two_bugs_launch, 0};
 
