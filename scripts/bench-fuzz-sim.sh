@@ -11,7 +11,7 @@
 # fuzz target reads them (REDFUZZ_MAX_THREADS=4294967296 measures without the thread cap).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=bench-fuzz-sim.sh
+RF_PROG="bench-fuzz-sim.sh"
 source scripts/lib/opts.sh
 BUILD=build-fuzz-sim; CALLGRIND=0; INPUTS=corpus/bench
 while [ $# -gt 0 ]; do

@@ -12,7 +12,7 @@
 # flavour sim) whose variants replay too; --plugin-src SRC: built for it first, into OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=coverage.sh
+RF_PROG="coverage.sh"
 source scripts/lib/opts.sh
 source scripts/lib/plugin.sh
 RF_OPT_ALLOWED=([--only]="variant or op names, comma-separated" [--build]="a build folder"

@@ -12,7 +12,8 @@
 # on a GPU build the .hip files go through nvcc / HIP clang, so AFL sees the C code's coverage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=fuzz-afl.sh
+# shellcheck disable=SC2034  # read by lib/opts.sh
+RF_PROG="fuzz-afl.sh"
 source scripts/lib/opts.sh
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz-afl; SHRINK=1; SEEDS=corpus/bin
 UNTIL_CRASH=0 REG=regressions BUILD_ONLY=0

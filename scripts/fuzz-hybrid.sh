@@ -31,7 +31,7 @@
 #   OUT/plugin). They are loaded by the fuzzers, `list` and the shrink of that side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=fuzz-hybrid.sh
+RF_PROG="fuzz-hybrid.sh"
 source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh

@@ -14,7 +14,7 @@
 # Env: FUZZ_RATE_EXTRA="..." more libFuzzer flags; REDFUZZ_* as the fuzz target reads them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=fuzz-rate.sh
+RF_PROG="fuzz-rate.sh"
 source scripts/lib/opts.sh
 BUILD=build-cuda; TIME=30; CAPS=default,4096,4096-threshold,default-sync-recheck
 while [ $# -gt 0 ]; do

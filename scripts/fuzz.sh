@@ -26,7 +26,7 @@
 # regressions/ (tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=fuzz.sh
+RF_PROG="fuzz.sh"
 source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh

@@ -7,7 +7,7 @@
 # Defaults: --jobs 8, --limit time + 90, --pack $OUT/campaign.tgz (or out/campaign.tgz).
 set -u
 cd "$(dirname "$0")/.."
-RF_PROG=gpu-campaign.sh
+RF_PROG="gpu-campaign.sh"
 source scripts/lib/opts.sh
 BUILD=""; TIME=""; JOBS=8; LIMIT=""; PACK="${OUT:-out}/campaign.tgz"
 while [ $# -gt 0 ]; do

@@ -25,7 +25,7 @@
 #   GFP_MANY_ROWS (default 65537x3,131073x2,70000x40): step 6's row-op shapes of many rows.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=gpu-fast-path.sh
+RF_PROG="gpu-fast-path.sh"
 source scripts/lib/opts.sh
 BUILD=build-cuda; TIME=30; OUT=out/gpu12; STEPS=1,2,3,4,5,6
 while [ $# -gt 0 ]; do

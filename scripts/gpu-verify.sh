@@ -6,7 +6,7 @@
 # Steps: list sweep sanitize bits bench throughput plugin
 set -uo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=gpu-verify.sh
+RF_PROG="gpu-verify.sh"
 source scripts/lib/opts.sh
 BUILD=build-cuda; OUT=out/gpu; SKIP=""
 while [ $# -gt 0 ]; do

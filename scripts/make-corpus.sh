@@ -7,7 +7,7 @@
 #          that is the codec's promise (model/case_codec.c), and this checks it on every file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=make-corpus.sh
+RF_PROG="make-corpus.sh"
 source scripts/lib/opts.sh
 BUILD=build; CHECK=0
 while [ $# -gt 0 ]; do

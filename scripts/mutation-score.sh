@@ -10,7 +10,7 @@
 # Prints a table: mutant, caught, verdict, seconds and executions to first detection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=mutation-score.sh
+RF_PROG="mutation-score.sh"
 source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh

@@ -8,7 +8,7 @@
 # Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=run.sh
+RF_PROG="run.sh"
 source scripts/lib/opts.sh
 RF_OPT_ALLOWED=([--time]="a number of seconds")
 TIME=60

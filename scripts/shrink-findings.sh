@@ -8,9 +8,11 @@
 # Prints "new regression: PATH" per new file, then "N new regression(s), M findings shrunk,
 # by signature:" and one "count signature" line per signature (the shrunk file's prefix).
 set -euo pipefail
-RF_PROG=shrink-findings.sh
+# shellcheck disable=SC2034  # read by lib/opts.sh
+RF_PROG="shrink-findings.sh"
 source "$(dirname "$0")/lib/opts.sh"
 source "$(dirname "$0")/lib/findings.sh"
+# shellcheck disable=SC2034  # read by lib/opts.sh
 RF_OPT_ALLOWED=([--redfuzz]="a redfuzz executable" [--only]="variant or op names, comma-separated"
   [--out]="a folder" [--regressions]="a folder" [--plugins]="a colon list of plugin libraries")
 RF="" ONLY="" OUT=out/fuzz/shrunk REG=regressions PLUGINS=${REDFUZZ_PLUGINS:-}

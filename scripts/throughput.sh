@@ -5,7 +5,7 @@
 #   scripts/throughput.sh [--build DIR] [--seeds a..b]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RF_PROG=throughput.sh
+RF_PROG="throughput.sh"
 source scripts/lib/opts.sh
 BUILD=build; SEEDS=1..64
 while [ $# -gt 0 ]; do

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shrink-and-file, shared by fuzz.sh, fuzz-hybrid.sh and shrink-findings.sh (sourced, bash).
 #
 # rf_file_finding RF ARTIFACT ONLY SHRUNK_DIR REG_DIR PLUGINS FOUND_BY

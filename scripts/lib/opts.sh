@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Option parsing shared by scripts/*.sh (sourced, bash). A script sets RF_PROG (its name in
 # messages) and, optionally, RF_OPT_ALLOWED[--flag]="what the value may be", then in its
 # `case "$1"` loop:

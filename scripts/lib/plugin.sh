@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Plugins in campaigns (sourced, bash; needs lib/opts.sh): which plugin flavour a redfuzz build
 # loads, and a plugin source built for it with scripts/redfuzz-plugin.
 

@@ -6,7 +6,7 @@
 # the regressions folder and replays there with the plugin loaded.
 #   tests/hybrid/plugin_hybrid.sh PLAIN_FUZZ_BUILD TSAN_FUZZ_BUILD [SECONDS]
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 PLAIN=$(realpath "$1"); TSAN=$(realpath "$2"); TIME=${3:-15}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rf hybrid plugin.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "plugin_hybrid: FAIL: $*"; echo "--- log:"; cat "$tmp/log"; exit 1; }

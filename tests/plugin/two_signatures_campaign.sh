@@ -7,7 +7,7 @@
 # `wrong` signature leaves it out: only `oob` is found.
 #   two_signatures_campaign.sh FUZZ_BUILD [SECONDS]
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 BUILD=$(realpath "$1"); TIME=${2:-20}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rf two bugs.XXXXXX"); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "two_signatures: FAIL: $*"; echo "--- log:"; cat "$tmp/log" 2>/dev/null; exit 1; }
