@@ -44,6 +44,7 @@ if [ ! -x "$REPLAY" ]; then
   cmake --preset sim -B "$BUILD" -DREDFUZZ_COVERAGE_REPORT=ON -DREDFUZZ_FUZZER=OFF >/dev/null
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >/dev/null
 fi
+[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then
   PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" sim "$OUT.plugin") || exit 2
 fi

@@ -68,6 +68,8 @@ done
 [ -z "$KNOWN" ] || [ -f "$KNOWN" ] || usage "--known: '$KNOWN' is not a file"
 [ -z "$PLUGIN_SRC" ] || [ -z "$PLUGIN_GPU$PLUGIN_SIM" ] ||
   usage "--plugin-src and --plugin-gpu/--plugin-sim: give the source or the libraries"
+# Neither: both sides load REDFUZZ_PLUGINS, as before the flags.
+[ -n "$PLUGIN_GPU$PLUGIN_SIM$PLUGIN_SRC" ] || PLUGIN_GPU=${REDFUZZ_PLUGINS:-} PLUGIN_SIM=${REDFUZZ_PLUGINS:-}
 case "$BACKEND" in sim|cuda|hip) ;; *) usage "--backend: '$BACKEND' (allowed: cuda, hip, sim)";; esac
 [[ "$TIME" =~ ^[1-9][0-9]*$ ]] || usage "--time: '$TIME' is not a positive number of seconds"
 for v in "$GPU_JOBS" "$SIM_JOBS"; do

@@ -72,6 +72,7 @@ case "$BACKEND" in sim|cuda|hip) ;; *) rf_opt_fail "--backend: '$BACKEND' (allow
 [[ "$TIME" =~ ^[0-9]+$ ]] || rf_opt_fail "--time: '$TIME' is not a number of seconds"
 [ -z "$KNOWN" ] || [ -f "$KNOWN" ] || rf_opt_fail "--known: '$KNOWN' is not a file"
 [ -z "$PLUGINS" ] || [ -z "$PLUGIN_SRC" ] || rf_opt_fail "--plugin and --plugin-src: give one of them"
+[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
 : "${BUILD:=build-fuzz-$BACKEND}"
 FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
 if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then

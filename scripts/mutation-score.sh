@@ -44,6 +44,7 @@ if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
   cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON -DREDFUZZ_MUTANTS=ON "${EXTRA[@]}" >/dev/null
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
 fi
+[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then
   PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" "$(rf_build_flavour "$BUILD")" "$BUILD/plugin") || exit 2
 fi
