@@ -21,6 +21,7 @@ int rf_cmd_list(int argc, char **argv);
 int rf_cmd_replay(int argc, char **argv);
 int rf_cmd_shrink(int argc, char **argv);
 int rf_cmd_study(int argc, char **argv);
+int rf_cmd_tolerance(int argc, char **argv);
 int rf_cmd_bench(int argc, char **argv);
 int rf_cmd_sweep(int argc, char **argv);
 int rf_cmd_encode(int argc, char **argv);

@@ -19,6 +19,8 @@ static const char usage[] =
   "  shrink   shrink a failing case (text or fuzz artifact) into regressions/\n"
   "  study    error against summation order: every variant x distribution x size x seed,\n"
   "           CSV tables of error and error/bound (scripts/study.sh adds the plots)\n"
+  "  tolerance the rtol/atol a unit test can hold a sum kernel to: derived bound, largest\n"
+  "           error observed, assert_close figures over the swept sizes and distributions\n"
   "  bench    time every variant (median ms, GB/s) beside the copy ceiling and CUB, each\n"
   "           with its oracle verdict\n"
   "  sweep    every variant over lists of sizes, distributions, launches, schedules\n"
@@ -95,13 +97,14 @@ int main(int argc, char **argv) {
   signal(SIGXFSZ, SIG_IGN);
   static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
     {"run", rf_cmd_run},       {"list", rf_cmd_list},     {"replay", rf_cmd_replay},
-    {"shrink", rf_cmd_shrink}, {"study", rf_cmd_study},   {"bench", rf_cmd_bench},
-    {"sweep", rf_cmd_sweep},   {"encode", rf_cmd_encode}, {"decode", rf_cmd_decode},
+    {"shrink", rf_cmd_shrink}, {"study", rf_cmd_study},   {"tolerance", rf_cmd_tolerance},
+    {"bench", rf_cmd_bench},   {"sweep", rf_cmd_sweep},   {"encode", rf_cmd_encode},
+    {"decode", rf_cmd_decode},
   };
   for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
     if (strcmp(cmd, cmds[i].name) == 0)   /* stdout checked once more at the end */
       return rf_cli_out_finish(cmd, cmds[i].fn(argc - 1, argv + 1));
-  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, study, bench, sweep, encode, decode; see redfuzz --help)\n",
+  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, study, tolerance, bench, sweep, encode, decode; see redfuzz --help)\n",
           cmd);
   return RF_EXIT_USAGE;
 }

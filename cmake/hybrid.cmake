@@ -35,3 +35,21 @@ if(REDFUZZ_BACKEND STREQUAL "sim" AND REDFUZZ_FUZZER AND REDFUZZ_HYBRID_TSAN_BUI
                    ${REDFUZZ_HYBRID_TSAN_BUILD} 20)
   set_tests_properties(fuzz.hybrid_selftest PROPERTIES LABELS hybrid TIMEOUT 600)
 endif()
+
+# Bring your own kernel in campaigns (issue 36), in a simulator fuzz build (not the TSan one:
+# the stand-in GPU side): a plugin with two distinct bugs yields both signatures
+# (tests/plugin/two_signatures_campaign.sh, about a minute); with REDFUZZ_HYBRID_TSAN_BUILD
+# also the example plugin's source through `fuzz.sh --hybrid --plugin-src`, its finding shrunk
+# and replayed with the plugin (tests/hybrid/plugin_hybrid.sh). Not in CI: fuzz builds.
+if(REDFUZZ_BACKEND STREQUAL "sim" AND REDFUZZ_FUZZER AND REDFUZZ_SANITIZE STREQUAL "")
+  add_test(NAME fuzz.two_signatures
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/plugin/two_signatures_campaign.sh
+                   ${CMAKE_BINARY_DIR} 30)
+  set_tests_properties(fuzz.two_signatures PROPERTIES LABELS "fuzz;plugin" TIMEOUT 600)
+  if(REDFUZZ_HYBRID_TSAN_BUILD)
+    add_test(NAME fuzz.plugin_hybrid
+             COMMAND bash ${CMAKE_SOURCE_DIR}/tests/hybrid/plugin_hybrid.sh ${CMAKE_BINARY_DIR}
+                     ${REDFUZZ_HYBRID_TSAN_BUILD} 15)
+    set_tests_properties(fuzz.plugin_hybrid PROPERTIES LABELS "hybrid;plugin" TIMEOUT 600)
+  endif()
+endif()

@@ -18,6 +18,10 @@
  *                         where a launch costs its threads times their barriers; 2^20 on GPUs).
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
  *                         their non-mutant variants are fuzzed by default like built-in ones.
+ *   REDFUZZ_KNOWN=FILE    known failure signatures (run/known.h: variant verdict [dist]): an
+ *                         input whose every failure is known is not a crash; the target goes
+ *                         on fuzzing (the same variant too) for other signatures. Failing
+ *                         lines name the signature: "ERROR: redfuzz: VARIANT VERDICT dist=D".
  *
  *   REDFUZZ_DEVICE_ORACLE, REDFUZZ_DEVICE_GEN, REDFUZZ_DEVICE_MIN_ELEMS,
  *   REDFUZZ_ORACLE_RECHECK  where 1-D inputs and exact answers are made (runner_device.c;
@@ -44,6 +48,7 @@
 #include "run/runner.h"
 #include "run/report.h"
 #include "run/fuzz_select.h"
+#include "run/known.h"
 #include "kernels/plugin_loader.h"
 #include "kernels/device.h"
 
@@ -55,6 +60,8 @@ static uint8_t rf_counters[RF_FUZZ_MAX_VARIANTS][RF_V_COUNT][RF_BUCKETS];
 static rf_runner *runner;
 static rf_limits limits;
 static char only[1024];
+static rf_known *known;   /* NULL: none given */
+static unsigned long long known_skipped;
 
 /* ctx: the case about to run (its size against the variant's cost cap). */
 static int keep_variant(const rf_variant *v, void *ctx) {
@@ -134,6 +141,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     fprintf(stderr, "redfuzz fuzz: REDFUZZ_ONLY: %s\n", why);
     exit(2);
   }
+  if (set.known_set && set.known_text[0]) {
+    known = rf_known_load(set.known_text, err, sizeof err);
+    if (!known) { fprintf(stderr, "redfuzz fuzz: REDFUZZ_KNOWN: %s\n", err); exit(2); }
+    fprintf(stderr, "redfuzz fuzz: %zu known signature(s) from %s: going on past them\n",
+            rf_known_count(known), set.known_text);
+  }
   if (rf_dev_require(err, sizeof err)) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
   /* One input at a time: below REDFUZZ_DEVICE_MIN_ELEMS (16384, the sweep's default, where
    * many small host-made inputs share one upload) each execution pays host generate + oracle
@@ -196,12 +209,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rf_case_write_text(&c, stderr);
     abort();   /* the decoder promised a valid case: that is a bug in redfuzz itself */
   }
-  int failed = 0;
+  int failed = 0, unknown = 0, first = -1;
   for (int i = 0; i < n; i++) {
     size_t vi = 0;
     while (vi < rf_variant_count() && rf_variant_at(vi) != res[i].variant) vi++;
     if (vi < RF_FUZZ_MAX_VARIANTS) rf_counters[vi][res[i].verdict][bucket_of(res[i].ratio)] = 1;
-    failed |= rf_verdict_is_failure(res[i].verdict);
+    if (!rf_verdict_is_failure(res[i].verdict)) continue;
+    failed = 1;
+    if (first < 0) first = i;
+    unknown |= !rf_known_has(known, res[i].variant->name, res[i].verdict, c.dist);
+  }
+  /* Every failure known (and no lost device, which is no signature): not a crash. Counted,
+   * the first few said, so a campaign log shows the target went on past them. */
+  if (failed && !unknown && !rf_dev_lost()) {
+    if (known_skipped++ < 3)
+      fprintf(stderr, "redfuzz fuzz: known failure signature(s), going on (first %s)\n",
+              res[first].variant->name);
+    return 0;
   }
   if (failed) {
     fprintf(stderr, "\n==== redfuzz: failing case ====\n");
@@ -210,9 +234,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* One line per failing variant that libFuzzer's fork mode passes on to the campaign's
      * log (it copies a crashed job's lines holding "ERROR:", not the table above). */
     for (int i = 0; i < n; i++)
-      if (rf_verdict_is_failure(res[i].verdict))
-        fprintf(stderr, "ERROR: redfuzz: %s %s\n", res[i].variant->name,
-                rf_verdict_name(res[i].verdict));
+      if (rf_verdict_is_failure(res[i].verdict) &&
+          !rf_known_has(known, res[i].variant->name, res[i].verdict, c.dist))
+        fprintf(stderr, "ERROR: redfuzz: %s %s dist=%s\n", res[i].variant->name,
+                rf_verdict_name(res[i].verdict), rf_dist_name(c.dist));
     /* A GPU fault found at the batch's synchronisation names no variant, and the device is
      * unusable for the rest of this process (kernels/device.h): say how to name it. */
     if (rf_dev_lost() && !rf_runner_lost(runner, NULL))

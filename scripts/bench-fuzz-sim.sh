@@ -11,14 +11,16 @@
 # fuzz target reads them (REDFUZZ_MAX_THREADS=4294967296 measures without the thread cap).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="bench-fuzz-sim.sh"
+source scripts/lib/opts.sh
 BUILD=build-fuzz-sim; CALLGRIND=0; INPUTS=corpus/bench
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) BUILD=$2; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
     --callgrind) CALLGRIND=1; shift;;
-    --inputs) INPUTS=$2; shift 2;;
+    --inputs) rf_opt_value INPUTS "$@"; shift 2;;
     -h|--help) sed -n '2,11p' "$0"; exit 0;;
-    *) echo "bench-fuzz-sim.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 FUZZ=$BUILD/fuzz/redfuzz_fuzz

@@ -8,22 +8,31 @@
 # did in that campaign. --build: the coverage build folder (default build-cov, configured and
 # built when missing: simulator backend, -DREDFUZZ_COVERAGE_REPORT=ON). --out: where the
 # profiles, exports and report.txt go (default out/coverage).
+# --plugin LIB (repeatable): a plugin built for the plain simulator (scripts/redfuzz-plugin,
+# flavour sim) whose variants replay too; --plugin-src SRC: built for it first, into OUT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ONLY=""; BUILD=build-cov; OUT=out/coverage; PATHS=()
+RF_PROG="coverage.sh"
+source scripts/lib/opts.sh
+source scripts/lib/plugin.sh
+RF_OPT_ALLOWED=([--only]="variant or op names, comma-separated" [--build]="a build folder"
+  [--out]="a folder" [--plugin]="a plugin library (.so)" [--plugin-src]="a plugin source (.hip)")
+ONLY=""; BUILD=build-cov; OUT=out/coverage; PATHS=(); PLUGINS=""; PLUGIN_SRC=""; v=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --only) ONLY=$2; shift 2;;
-    --build) BUILD=$2; shift 2;;
-    --out) OUT=$2; shift 2;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0;;
-    -*) echo "coverage.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    --only) rf_opt_value ONLY "$@"; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --out) rf_opt_value OUT "$@"; shift 2;;
+    --plugin) rf_opt_value v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
+    --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
+    -*) rf_opt_unknown "$1";;
     *) PATHS+=("$1"); shift;;
   esac
 done
-[ ${#PATHS[@]} -gt 0 ] || { echo "coverage.sh: no PATH to replay (a corpus folder or fuzz inputs)" >&2; exit 2; }
+[ ${#PATHS[@]} -gt 0 ] || rf_opt_fail "no PATH to replay (a corpus folder or fuzz inputs)"
 for p in "${PATHS[@]}"; do
-  [ -e "$p" ] || { echo "coverage.sh: PATH '$p' does not exist" >&2; exit 2; }
+  [ -e "$p" ] || rf_opt_fail "PATH '$p' does not exist"
 done
 PROFDATA=$(command -v llvm-profdata-19 || command -v llvm-profdata || true)
 LLVMCOV=$(command -v llvm-cov-19 || command -v llvm-cov || true)
@@ -35,7 +44,11 @@ if [ ! -x "$REPLAY" ]; then
   cmake --preset sim -B "$BUILD" -DREDFUZZ_COVERAGE_REPORT=ON -DREDFUZZ_FUZZER=OFF >/dev/null
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >/dev/null
 fi
-export REDFUZZ_ONLY="$ONLY"
+[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
+if [ -n "$PLUGIN_SRC" ]; then
+  PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" sim "$OUT.plugin") || exit 2
+fi
+export REDFUZZ_ONLY="$ONLY" REDFUZZ_PLUGINS="$PLUGINS"
 mapfile -t VARIANTS < <(LLVM_PROFILE_FILE=/dev/null "$REPLAY" --list)
 rm -rf "$OUT"; mkdir -p "$OUT"
 # One process per variant, two at a time: each writes its own profile.

@@ -12,23 +12,26 @@
 # on a GPU build the .hip files go through nvcc / HIP clang, so AFL sees the C code's coverage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck disable=SC2034  # read by lib/opts.sh
+RF_PROG="fuzz-afl.sh"
+source scripts/lib/opts.sh
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz-afl; SHRINK=1; SEEDS=corpus/bin
 UNTIL_CRASH=0 REG=regressions BUILD_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --backend) BACKEND=$2; shift 2;;
-    --time) TIME=$2; shift 2;;
-    --jobs) JOBS=$2; shift 2;;
-    --op|--only) ONLY=$2; shift 2;;
-    --build) BUILD=$2; shift 2;;
-    --out) OUT=$2; shift 2;;
-    --seeds) SEEDS=$2; shift 2;;
+    --backend) rf_opt_value BACKEND "$@"; shift 2;;
+    --time) rf_opt_value TIME "$@"; shift 2;;
+    --jobs) rf_opt_value JOBS "$@"; shift 2;;
+    --op|--only) rf_opt_value ONLY "$@"; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --out) rf_opt_value OUT "$@"; shift 2;;
+    --seeds) rf_opt_value SEEDS "$@"; shift 2;;
     --no-shrink) SHRINK=0; shift;;
     --until-crash) UNTIL_CRASH=1; shift;;
     --build-only) BUILD_ONLY=1; shift;;
-    --regressions) REG=$2; shift 2;;
+    --regressions) rf_opt_value REG "$@"; shift 2;;
     -h|--help) sed -n '2,12p' "$0"; exit 0;;
-    *) echo "fuzz-afl.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 case "$BACKEND" in sim|cuda|hip) ;; *) echo "fuzz-afl.sh: --backend: '$BACKEND' (allowed: sim, cuda, hip)" >&2; exit 2;; esac

@@ -5,7 +5,8 @@
 # from either side are shrunk into regressions/ with the side that found them named.
 #   scripts/fuzz-hybrid.sh --sim-build DIR [--backend cuda|hip|sim] [--build DIR] [--time S]
 #                          [--op OP | --only LIST] [--out DIR] [--gpu-jobs N] [--sim-jobs N]
-#                          [--no-shrink] [--regressions DIR]
+#                          [--no-shrink] [--regressions DIR] [--known FILE]
+#                          [--plugin-gpu LIB] [--plugin-sim LIB] | [--plugin-src SRC.hip]
 # (also reached as `scripts/fuzz.sh --hybrid ...`)
 # --sim-build: a ThreadSanitizer simulator fuzz build folder made elsewhere (a GPU runner may
 #   have no compilers): cmake --preset sim -B DIR -DREDFUZZ_FUZZER=ON -DREDFUZZ_SANITIZE=thread
@@ -16,33 +17,59 @@
 # Cores: the GPU side runs one libFuzzer per GPU and judges on the CPU (its oracle), so it gets
 #   half the cores for judging threads; the simulator side runs one single-threaded
 #   libFuzzer per remaining core. --gpu-jobs / --sim-jobs override the process counts.
-# Findings: libFuzzer stops at a failure; each process is restarted (reloading the shared
-#   corpus) until the time is up. Each side's first failure of each signature is shrunk with
-#   that side's redfuzz: GPU side into regressions/, TSan side into regressions/tsan/ (its
-#   verdicts, `race` included, hold in a ThreadSanitizer build). --regressions DIR instead of
-#   regressions/ (tests).
+# Findings: libFuzzer stops at a failure of a new signature ("variant verdict dist"); the
+#   process is restarted (reloading the shared corpus) with that signature known (one list,
+#   OUT/known-signatures, for both sides), so it fuzzes on, the same variant included, for
+#   other signatures until the time is up. Each side's first failure of each signature is
+#   shrunk with that side's redfuzz (and plugin): GPU side into regressions/, TSan side into
+#   regressions/tsan/ (its verdicts, `race` included, hold in a ThreadSanitizer build).
+#   --regressions DIR instead of regressions/ (tests). --known FILE: signatures to leave out
+#   from the start (lines "variant verdict [dist]").
+# Plugins: --plugin-gpu LIB for the GPU side (built for --build's backend), --plugin-sim LIB
+#   for the simulator side (built like --sim-build: -fsanitize=thread), each a colon list; or
+#   --plugin-src SRC: each side's library is built from it (scripts/redfuzz-plugin, into
+#   OUT/plugin). They are loaded by the fuzzers, `list` and the shrink of that side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="fuzz-hybrid.sh"
+source scripts/lib/opts.sh
+source scripts/lib/findings.sh
+source scripts/lib/plugin.sh
+RF_OPT_ALLOWED=([--backend]="cuda, hip, sim" [--build]="a build folder" [--sim-build]="a build folder"
+  [--time]="a positive number of seconds" [--op]="an op name" [--only]="variant or op names, comma-separated"
+  [--out]="a folder" [--gpu-jobs]="a positive number" [--sim-jobs]="a positive number"
+  [--regressions]="a folder" [--known]="a file of known signatures"
+  [--plugin-gpu]="a plugin library (.so)" [--plugin-sim]="a plugin library (.so)"
+  [--plugin-src]="a plugin source (.hip)")
 BACKEND=cuda; BUILD=""; SIM_BUILD=""; TIME=600; ONLY=""; OUT=out/hybrid; SHRINK=1; REG=regressions
-GPU_JOBS=""; SIM_JOBS=""
-usage() { echo "fuzz-hybrid.sh: $1" >&2; exit 2; }
+GPU_JOBS=""; SIM_JOBS=""; KNOWN=""; PLUGIN_GPU=""; PLUGIN_SIM=""; PLUGIN_SRC=""
+usage() { rf_opt_fail "$1"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --hybrid) shift;;
-    --backend) BACKEND=$2; shift 2;;
-    --build) BUILD=$2; shift 2;;
-    --sim-build) SIM_BUILD=$2; shift 2;;
-    --time) TIME=$2; shift 2;;
-    --op|--only) ONLY=$2; shift 2;;
-    --out) OUT=$2; shift 2;;
-    --gpu-jobs) GPU_JOBS=$2; shift 2;;
-    --sim-jobs) SIM_JOBS=$2; shift 2;;
+    --backend) rf_opt_value BACKEND "$@"; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --sim-build) rf_opt_value SIM_BUILD "$@"; shift 2;;
+    --time) rf_opt_value TIME "$@"; shift 2;;
+    --op|--only) rf_opt_value ONLY "$@"; shift 2;;
+    --out) rf_opt_value OUT "$@"; shift 2;;
+    --gpu-jobs) rf_opt_value GPU_JOBS "$@"; shift 2;;
+    --sim-jobs) rf_opt_value SIM_JOBS "$@"; shift 2;;
     --no-shrink) SHRINK=0; shift;;
-    --regressions) REG=$2; shift 2;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0;;
-    *) usage "unknown option '$1' (see --help)";;
+    --regressions) rf_opt_value REG "$@"; shift 2;;
+    --known) rf_opt_value KNOWN "$@"; shift 2;;
+    --plugin-gpu) rf_opt_value PLUGIN_GPU "$@"; shift 2;;
+    --plugin-sim) rf_opt_value PLUGIN_SIM "$@"; shift 2;;
+    --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
+    *) rf_opt_unknown "$1";;
   esac
 done
+[ -z "$KNOWN" ] || [ -f "$KNOWN" ] || usage "--known: '$KNOWN' is not a file"
+[ -z "$PLUGIN_SRC" ] || [ -z "$PLUGIN_GPU$PLUGIN_SIM" ] ||
+  usage "--plugin-src and --plugin-gpu/--plugin-sim: give the source or the libraries"
+# Neither: both sides load REDFUZZ_PLUGINS, as before the flags.
+[ -n "$PLUGIN_GPU$PLUGIN_SIM$PLUGIN_SRC" ] || PLUGIN_GPU=${REDFUZZ_PLUGINS:-} PLUGIN_SIM=${REDFUZZ_PLUGINS:-}
 case "$BACKEND" in sim|cuda|hip) ;; *) usage "--backend: '$BACKEND' (allowed: cuda, hip, sim)";; esac
 [[ "$TIME" =~ ^[1-9][0-9]*$ ]] || usage "--time: '$TIME' is not a positive number of seconds"
 for v in "$GPU_JOBS" "$SIM_JOBS"; do
@@ -68,14 +95,25 @@ SIDE_GPU=$BACKEND; SIDE_SIM=sim-tsan
 [ "$BACKEND" = sim ] && SIDE_GPU=sim-plain
 
 rm -rf "$OUT"
+mkdir -p "$OUT"
+if [ -n "$PLUGIN_SRC" ]; then
+  PLUGIN_GPU=$(rf_plugin_build "$PLUGIN_SRC" "$(rf_build_flavour "$BUILD")" "$OUT/plugin") || exit 2
+  PLUGIN_SIM=$(rf_plugin_build "$PLUGIN_SRC" "$(rf_build_flavour "$SIM_BUILD")" "$OUT/plugin") || exit 2
+fi
+IFS=: read -r -a libs <<< "$PLUGIN_GPU:$PLUGIN_SIM"
+for p in "${libs[@]}"; do [ -z "$p" ] || [ -f "$p" ] || usage "plugin '$p' is not a file"; done
+# Known signatures, shared by every process of both sides (read by each at its start).
+KNOWN_ALL="$OUT/known-signatures"
+if [ -n "$KNOWN" ]; then grep -avE '^[[:space:]]*(#|$)' "$KNOWN" > "$KNOWN_ALL" || true; else : > "$KNOWN_ALL"; fi
 mkdir -p "$OUT/corpus" "$OUT/logs" "$OUT/failing-inputs" "$OUT/artifacts/$SIDE_GPU" "$OUT/artifacts/$SIDE_SIM" "$REG"
 # The seeds start the shared corpus under their SHA-1 names, libFuzzer's own naming, so an
 # input is one file whichever side keeps or fails it.
 for f in corpus/bin/*; do cp "$f" "$OUT/corpus/$(sha1sum "$f" | cut -c1-40)"; done
 # The selection as an explicit list of variant names (op names expanded to their correct
-# variants), so a process can leave out what it has already found (slot, below).
+# variants, plugin variants included), which every process of both sides runs.
 selection() {
-  local json; json=$("$BUILD/fuzz/redfuzz" list --json 2>/dev/null)
+  local json; rf_plugin_args "$PLUGIN_GPU"
+  json=$("$BUILD/fuzz/redfuzz" "${RF_PLUGIN_ARGS[@]}" list --json 2>/dev/null)
   if [ -z "$ONLY" ]; then
     grep -a '"mutant":false' <<<"$json" | grep -aoE '"variant":"[^"]+"' | cut -d'"' -f4
     return
@@ -94,18 +132,27 @@ SELECTION=$(selection | paste -sd, -)
 export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 ${TSAN_OPTIONS:-}"
 start=$(date +%s); deadline=$(( start + TIME ))
 echo "fuzz-hybrid.sh: ${TIME}s; $SIDE_GPU side: $GPU_JOBS process(es) from $BUILD, $JUDGE judging thread(s) each;" \
-     "$SIDE_SIM side: $SIM_JOBS process(es) from $SIM_BUILD; variants: ${ONLY:-every correct variant}; corpus $OUT/corpus"
+     "$SIDE_SIM side: $SIM_JOBS process(es) from $SIM_BUILD; variants: ${ONLY:-every correct variant}; corpus $OUT/corpus" \
+     "${PLUGIN_GPU:+; plugin $SIDE_GPU side: $PLUGIN_GPU}${PLUGIN_SIM:+; plugin $SIDE_SIM side: $PLUGIN_SIM}"
 
+# The failure artifact a run's log names (a path, spaces allowed), or nothing.
+artifact_of() {
+  grep -aoE 'Test unit written to .*(crash|timeout|oom|leak)-[0-9a-f]+' "$1" | head -n 1 |
+    sed 's/^Test unit written to //' || true
+}
 # One libFuzzer process slot: runs until the deadline, restarted after each failure (libFuzzer
 # stops at the first), each run in its own log. The corpus folder is the shared one: new
-# inputs go there, and -reload=1 loads what the other processes put there. A variant this
-# slot has found failing is left out of its later runs: found once is enough (it is shrunk
-# below), and a bug every input shows (even the empty input, which libFuzzer always runs
-# first) would otherwise stop each restart at once and hide every other finding.
+# inputs go there, and -reload=1 loads what the other processes put there. A signature a
+# run stopped at joins the known list, which the next run reads: found once is enough (it
+# is shrunk below), and a bug every input shows (even the empty input, which libFuzzer
+# always runs first) would otherwise stop each restart at once and hide every other finding,
+# of the same variant too. A run that stops without a new signature (a timeout, a crash of
+# the process) is restarted the same way.
 slot() {
-  local side=$1 k=$2 fuzz=$3 judge=$4 dev=$5 run=0 left art env=() sel=$SELECTION found v
-  env+=(REDFUZZ_JUDGE_THREADS="$judge"); [ -n "$dev" ] && env+=(CUDA_VISIBLE_DEVICES="$dev")
-  while left=$(( deadline - $(date +%s) )); [ "$left" -gt 0 ] && [ -n "$sel" ]; do
+  local side=$1 k=$2 fuzz=$3 judge=$4 dev=$5 plugins=$6 run=0 left art env=() sel=$SELECTION
+  env+=(REDFUZZ_JUDGE_THREADS="$judge" REDFUZZ_PLUGINS="$plugins" REDFUZZ_KNOWN="$KNOWN_ALL")
+  [ -n "$dev" ] && env+=(CUDA_VISIBLE_DEVICES="$dev")
+  while left=$(( deadline - $(date +%s) )); [ "$left" -gt 0 ]; do
     run=$((run + 1))
     env "${env[@]}" REDFUZZ_ONLY="$sel" "$fuzz" -reload=1 -max_total_time="$left" -timeout=60 -rss_limit_mb=8192 \
       -artifact_prefix="$OUT/artifacts/$side/" -print_final_stats=1 -seed=$((k * 1000 + run)) \
@@ -114,10 +161,10 @@ slot() {
     wait $! || true
     # A failing input from the shared corpus (a seed, or one the other side kept) would stop
     # every restart at once: it leaves the corpus (its artifact is kept).
-    art=$(grep -aoE 'Test unit written to [^ ]*(crash|timeout|oom|leak)-[0-9a-f]+' "$OUT/logs/$side-$k-$run.log" | head -n 1 | cut -d' ' -f5 || true)
+    art=$(artifact_of "$OUT/logs/$side-$k-$run.log")
     [ -n "$art" ] && [ -f "$OUT/corpus/${art##*-}" ] && mv -f "$OUT/corpus/${art##*-}" "$OUT/failing-inputs/" || true
-    found=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$OUT/logs/$side-$k-$run.log" | cut -d' ' -f3 | sort -u || true)
-    for v in $found; do sel=$(tr ',' '\n' <<<"$sel" | grep -vxF "$v" | paste -sd, - || true); done
+    grep -aoE '^ERROR: redfuzz: [^ ]+ [a-z-]+ dist=[a-z0-9-]+' "$OUT/logs/$side-$k-$run.log" |
+      cut -d' ' -f3- | sed 's/ dist=/ /' >> "$KNOWN_ALL" || true
   done
 }
 # Stops the running libFuzzer processes (by the ids the slots recorded), then the slots.
@@ -130,10 +177,10 @@ stop_all() {
 pids=()
 for k in $(seq 1 "$GPU_JOBS"); do
   dev=""; [ "$BACKEND" = cuda ] && [ "$GPUS" -gt 1 ] && dev=$(( (k - 1) % GPUS ))
-  slot "$SIDE_GPU" "$k" "$BUILD/fuzz/redfuzz_fuzz" "$JUDGE" "$dev" & pids+=($!)
+  slot "$SIDE_GPU" "$k" "$BUILD/fuzz/redfuzz_fuzz" "$JUDGE" "$dev" "$PLUGIN_GPU" & pids+=($!)
 done
 for k in $(seq 1 "$SIM_JOBS"); do
-  slot "$SIDE_SIM" "$k" "$SIM_BUILD/fuzz/redfuzz_fuzz" 1 "" & pids+=($!)
+  slot "$SIDE_SIM" "$k" "$SIM_BUILD/fuzz/redfuzz_fuzz" 1 "" "$PLUGIN_SIM" & pids+=($!)
 done
 trap 'stop_all; exit 130' INT TERM
 # Failure artifacts so far (libFuzzer's slow-unit-* files are information, not failures).
@@ -163,47 +210,54 @@ executions() {
   done
   echo "$total"
 }
-# "SIGNATURE ARTIFACT SECONDS" for each failing variant of each run that ended in a failure,
-# timed by the end of that run (its log's time: one artifact name can be written again).
+# "SIGNATURE<tab>ARTIFACT<tab>SECONDS" (SIGNATURE: variant:verdict:dist) for each failing variant of
+# each run that ended in a failure, timed by the end of that run (its log's time: one artifact
+# name can be written again).
 findings() {
   local f sigs sig art t
   for f in "$OUT"/logs/"$1"-*.log; do
-    art=$(grep -aoE 'Test unit written to [^ ]*(crash|timeout|oom|leak)-[0-9a-f]+' "$f" | head -n 1 | cut -d' ' -f5 || true)
+    art=$(artifact_of "$f")
     [ -n "$art" ] || continue
-    sigs=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' "$f" | cut -d' ' -f3- | tr ' ' ':' | sort -u || true)
+    sigs=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?' "$f" | cut -d' ' -f3- |
+           sed 's/ dist=/ /' | tr ' ' ':' | sort -u || true)
     [ -n "$sigs" ] || sigs=$(basename "$art" | cut -d- -f1):no-verdict   # timeout, oom, crash in redfuzz
     t=$(( $(stat -c %Y "$f" 2>/dev/null || echo "$start") - start ))
-    for sig in $sigs; do echo "$sig $art $t"; done
-  done | sort -t' ' -k3,3n
+    for sig in $sigs; do printf '%s\t%s\t%s\n' "$sig" "$art" "$t"; done
+  done | sort -t$'\t' -k3,3n
 }
 echo "== hybrid summary after ${elapsed}s"
 for side in "$SIDE_GPU" "$SIDE_SIM"; do
   ex=$(executions "$side")
   reloads=$(cat "$OUT"/logs/"$side"-*.log 2>/dev/null | grep -ac 'RELOAD' || true)
   echo "$side: $ex executions ($(( ex / (elapsed > 0 ? elapsed : 1) ))/s), $reloads corpus reloads with new inputs from the other processes, $(find "$OUT/artifacts/$side" -name 'slow-unit-*' | wc -l) slow inputs (>10 s, not failures)"
-  findings "$side" | awk -v side="$side" '{ n[$1]++; if (!($1 in first)) first[$1] = $3 }
+  # One line per variant and verdict; the dists its signatures came from in brackets.
+  findings "$side" | awk -F'\t' -v side="$side" '{ split($1, p, ":"); key = p[1] " " p[2]; n[key]++
+      if (!(key in first)) first[key] = $3
+      if (p[3] != "" && !((key, p[3]) in seen)) { seen[key, p[3]] = 1; d[key] = d[key] (d[key] == "" ? "" : ", ") p[3] } }
     END { if (length(n) == 0) print "  no failures";
-          for (s in n) { split(s, p, ":"); printf "  %s %s: %d failing run(s), first after %ds\n", p[1], p[2], n[s], first[s] } }'
+          for (s in n) printf "  %s: %d failing run(s), first after %ds%s\n", s, n[s], first[s], (s in d) ? " (dists: " d[s] ")" : "" }'
 done
 
 new=0
 if [ "$SHRINK" = 1 ]; then
   for side in "$SIDE_GPU" "$SIDE_SIM"; do
-    if [ "$side" = "$SIDE_GPU" ]; then rf=$BUILD/fuzz/redfuzz dest=$REG; else rf=$SIM_BUILD/fuzz/redfuzz dest=$REG/tsan; fi
+    if [ "$side" = "$SIDE_GPU" ]; then rf=$BUILD/fuzz/redfuzz dest=$REG plugins=$PLUGIN_GPU
+    else rf=$SIM_BUILD/fuzz/redfuzz dest=$REG/tsan plugins=$PLUGIN_SIM; fi
     seen=" "
-    while read -r sig art _; do
+    while IFS=$'\t' read -r sig art _; do
       [ -n "$sig" ] || continue
       case "$seen" in *" $sig "*) continue;; esac
       seen="$seen$sig "
       case "$sig" in *:no-verdict) echo "not shrunk ($side, no verdict): $art"; continue;; esac
-      path=$("$rf" shrink "$art" --only "${sig%%:*}" --out "$OUT/shrunk-$side" 2>/dev/null | tail -n 1 || true)
-      [ -f "$path" ] || { echo "shrink failed ($side): $art"; continue; }
-      # Name the side that found it, in the file (a comment line the case parser skips).
-      sed -i "1a # found by: hybrid campaign, $side side ($( [ "$side" = "$SIDE_SIM" ] && echo "$SIM_BUILD" || echo "$BUILD" ))" "$path"
-      base=$(basename "$path"); prefix=${base%-*}
-      mkdir -p "$dest"
-      if ls "$dest/$prefix"-*.case >/dev/null 2>&1; then echo "known ($side): $dest/$prefix-*.case"; continue; fi
-      cp "$path" "$dest/" && new=$((new + 1)) && echo "new regression ($side): $dest/$base"
+      # Named in the file: the side that found it (a comment line the case parser skips).
+      rc=0; rf_file_finding "$rf" "$art" "${sig%%:*}" "$OUT/shrunk-$side" "$dest" "$plugins" \
+        "hybrid campaign, $side side ($( [ "$side" = "$SIDE_SIM" ] && echo "$SIM_BUILD" || echo "$BUILD" ))" \
+        > /dev/null || rc=$?
+      case $rc in
+        0) new=$((new + 1)); echo "new regression ($side): $dest/$(basename "$RF_FINDING")";;
+        1) echo "known ($side): $dest/$RF_FINDING_SIG-*.case";;
+        *) echo "shrink failed ($side): $art";;
+      esac
     done < <(findings "$side")
   done
 fi

@@ -14,14 +14,16 @@
 # Env: FUZZ_RATE_EXTRA="..." more libFuzzer flags; REDFUZZ_* as the fuzz target reads them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="fuzz-rate.sh"
+source scripts/lib/opts.sh
 BUILD=build-cuda; TIME=30; CAPS=default,4096,4096-threshold,default-sync-recheck
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) BUILD=$2; shift 2;;
-    --time) TIME=$2; shift 2;;
-    --caps) CAPS=$2; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --time) rf_opt_value TIME "$@"; shift 2;;
+    --caps) rf_opt_value CAPS "$@"; shift 2;;
     -h|--help) sed -n '2,14p' "$0"; exit 0;;
-    *) echo "fuzz-rate.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 [[ "$TIME" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz-rate.sh: --time: '$TIME' is not a positive number of seconds" >&2; exit 2; }

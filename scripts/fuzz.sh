@@ -3,7 +3,8 @@
 # new failure into regressions/ (one per signature), print a summary. Exit status: 0 no failure
 # found, 1 a failure found (crash, timeout or oom artifacts of this campaign), 2 bad usage.
 #   scripts/fuzz.sh [--backend sim|cuda|hip] [--time S] [--jobs N] [--op OP] [--only LIST]
-#                   [--build DIR] [--out DIR] [--no-shrink]
+#                   [--build DIR] [--out DIR] [--no-shrink] [--known FILE]
+#                   [--regressions DIR] [--plugin LIB]... | [--plugin-src SRC.hip]
 # --op/--only: restrict to one op's correct variants, or a REDFUZZ_ONLY list (variant or op
 # names; mutants only by name). Default: every correct variant of every op.
 # --jobs: libFuzzer worker processes on one shared corpus (default one per visible GPU (cuda),
@@ -16,38 +17,62 @@
 # on one corpus (scripts/fuzz-hybrid.sh --help).
 # Size caps: variants slow beyond some size (rf_variant.fuzz_max_n; sum/atomic: 2^16) are
 # fuzzed only up to it (listed in the summary); `redfuzz sweep` runs them at every size.
+# --plugin LIB (repeatable): load the plugin in the fuzzer and in the shrink; --plugin-src
+# SRC: build it first for this build (scripts/redfuzz-plugin, into OUT/plugin).
+# Signatures: a failure's signature is "variant verdict dist"; a worker stopped by one
+# restarts with it known (OUT/known-signatures), so the campaign goes on for other
+# signatures of the same variant; each is shrunk once. --known FILE: signatures to leave out
+# from the start (lines "variant verdict [dist]", # comments). --regressions DIR instead of
+# regressions/ (tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="fuzz.sh"
+source scripts/lib/opts.sh
+source scripts/lib/findings.sh
+source scripts/lib/plugin.sh
+RF_OPT_ALLOWED=([--engine]="libfuzzer, afl" [--backend]="sim, cuda, hip"
+  [--time]="a number of seconds" [--jobs]="a positive number" [--op]="an op name"
+  [--only]="variant or op names, comma-separated" [--build]="a build folder" [--out]="a folder"
+  [--plugin]="a plugin library (.so)" [--plugin-src]="a plugin source (.hip)"
+  [--known]="a file of known signatures" [--regressions]="a folder")
 for a in "$@"; do [ "$a" = --hybrid ] && exec bash scripts/fuzz-hybrid.sh "$@"; done
 ENGINE=libfuzzer; rest=()
 while [ $# -gt 0 ]; do
-  if [ "$1" = --engine ]; then ENGINE=${2:-}; shift $(( $# > 1 ? 2 : 1 )); else rest+=("$1"); shift; fi
+  if [ "$1" = --engine ]; then rf_opt_value ENGINE "$@"; shift 2; else rest+=("$1"); shift; fi
 done
 set -- "${rest[@]}"
 case "$ENGINE" in
   libfuzzer) ;;
   afl) exec bash scripts/fuzz-afl.sh "$@";;
-  *) echo "fuzz.sh: --engine: '$ENGINE' (allowed: libfuzzer, afl)" >&2; exit 2;;
+  *) rf_opt_fail "--engine: '$ENGINE' (allowed: libfuzzer, afl)";;
 esac
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1; COVERAGE=""
+PLUGINS=""; PLUGIN_SRC=""; KNOWN=""; v=""; REG=regressions
 while [ $# -gt 0 ]; do
   case "$1" in
-    --backend) BACKEND=$2; shift 2;;
-    --time) [ $# -ge 2 ] || { echo "fuzz.sh: --time needs a value (allowed: a number of seconds)" >&2; exit 2; }; TIME=$2; shift 2;;
-    --jobs) JOBS=$2; shift 2;;
-    --op) ONLY=$2; shift 2;;
-    --only) ONLY=$2; shift 2;;
-    --build) BUILD=$2; shift 2;;
-    --out) OUT=$2; shift 2;;
+    --backend) rf_opt_value BACKEND "$@"; shift 2;;
+    --time) rf_opt_value TIME "$@"; shift 2;;
+    --jobs) rf_opt_value JOBS "$@"; shift 2;;
+    --op) rf_opt_value ONLY "$@"; shift 2;;
+    --only) rf_opt_value ONLY "$@"; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --out) rf_opt_value OUT "$@"; shift 2;;
+    --plugin) rf_opt_value v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
+    --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
+    --known) rf_opt_value KNOWN "$@"; shift 2;;
+    --regressions) rf_opt_value REG "$@"; shift 2;;
     --no-shrink) SHRINK=0; shift;;
     --coverage) COVERAGE=1; shift;;
     --no-coverage) COVERAGE=0; shift;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0;;
-    *) echo "fuzz.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
+    *) rf_opt_unknown "$1";;
   esac
 done
-case "$BACKEND" in sim|cuda|hip) ;; *) echo "fuzz.sh: --backend: '$BACKEND' (allowed: sim, cuda, hip)" >&2; exit 2;; esac
-[[ "$TIME" =~ ^[0-9]+$ ]] || { echo "fuzz.sh: --time: '$TIME' is not a number of seconds" >&2; exit 2; }
+case "$BACKEND" in sim|cuda|hip) ;; *) rf_opt_fail "--backend: '$BACKEND' (allowed: sim, cuda, hip)";; esac
+[[ "$TIME" =~ ^[0-9]+$ ]] || rf_opt_fail "--time: '$TIME' is not a number of seconds"
+[ -z "$KNOWN" ] || [ -f "$KNOWN" ] || rf_opt_fail "--known: '$KNOWN' is not a file"
+[ -z "$PLUGINS" ] || [ -z "$PLUGIN_SRC" ] || rf_opt_fail "--plugin and --plugin-src: give one of them"
+[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
 : "${BUILD:=build-fuzz-$BACKEND}"
 FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
 if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
@@ -56,6 +81,12 @@ if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
   cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON >/dev/null
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
 fi
+# A plugin source is built for this build's flavour (scripts/redfuzz-plugin), into OUT/plugin.
+if [ -n "$PLUGIN_SRC" ]; then
+  PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" "$(rf_build_flavour "$BUILD")" "$OUT/plugin") || exit 2
+  echo "fuzz.sh: plugin $PLUGINS (from $PLUGIN_SRC)"
+fi
+export REDFUZZ_PLUGINS="$PLUGINS"
 # Devices: on a cuda machine with several GPUs, one libFuzzer per GPU (CUDA_VISIBLE_DEVICES),
 # the jobs spread over them; REDFUZZ_FUZZ_DEVICES="0 2" picks them, and a CUDA_VISIBLE_DEVICES
 # already set keeps one libFuzzer on what it names. Elsewhere one libFuzzer.
@@ -69,8 +100,15 @@ if [ -z "$JOBS" ]; then
 fi
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs: '$JOBS' is not a positive number" >&2; exit 2; }
 [ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
-mkdir -p "$OUT/corpus" "$OUT/artifacts" regressions
+mkdir -p "$OUT/corpus" "$OUT/artifacts" "$REG"
 export REDFUZZ_ONLY="$ONLY"
+# Known signatures (variant verdict [dist]; README, "The fuzzer"): the target does not
+# stop at a failure whose signature is listed; each worker adds what it finds, so after a
+# restart it fuzzes on for other signatures, the same variant included. --known seeds it.
+KNOWN_ALL="$OUT/known-signatures"
+if [ -n "$KNOWN" ]; then grep -avE '^[[:space:]]*(#|$)' "$KNOWN" > "$KNOWN_ALL" || true; else : > "$KNOWN_ALL"; fi
+cp "$KNOWN_ALL" "$OUT/.known-given"
+export REDFUZZ_KNOWN="$KNOWN_ALL"
 # Each job judges big softmax cases with several threads: share the cores among the jobs.
 : "${REDFUZZ_JUDGE_THREADS:=$(( $(nproc) / JOBS > 0 ? $(nproc) / JOBS : 1 ))}"
 export REDFUZZ_JUDGE_THREADS
@@ -100,6 +138,9 @@ worker() {   # worker <device> <id>
     wait $!
     rc=$?
     [ $rc -eq 0 ] && break   # its time is up
+    # Its new signatures join the known list: the restart fuzzes on past them.
+    grep -aoE '^ERROR: redfuzz: [^ ]+ [a-z-]+ dist=[a-z0-9-]+' "$OUT/fuzz-w$id-$run.log" |
+      cut -d' ' -f3- | sed 's/ dist=/ /' >> "$KNOWN_ALL" || true
   done
 }
 pids=()
@@ -110,11 +151,13 @@ for k in "${!DEVICES[@]}"; do
     pids+=($!)
   done
 done
-logs_now() { ls "$OUT"/fuzz-w*.log 2>/dev/null; }
+# Logs as an array (OUT may hold spaces): LOGS.
+logs_now() { shopt -s nullglob; LOGS=("$OUT"/fuzz-w*.log); shopt -u nullglob; }
 # The executions so far: each run's final count (or its latest status line), summed.
 executions() {
   local total=0 n l
-  for l in $(logs_now); do
+  logs_now
+  for l in "${LOGS[@]}"; do
     n=$(grep -aoE 'stat::number_of_executed_units: *[0-9]+' "$l" 2>/dev/null | grep -oE '[0-9]+$')
     [ -n "$n" ] || n=$(grep -aoE '^#[0-9]+' "$l" 2>/dev/null | tail -n 1 | tr -d '#')
     total=$(( total + ${n:-0} ))
@@ -137,7 +180,7 @@ done
 for p in "${pids[@]}"; do wait "$p"; done
 rm -f "$OUT"/.fuzz-w*.pid
 set -e
-mapfile -t logs < <(logs_now)
+logs_now; logs=("${LOGS[@]}")
 elapsed=$(( $(date +%s) - start ))
 execs=$(executions)
 echo "fuzz.sh: libFuzzer done after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
@@ -145,11 +188,12 @@ echo "fuzz.sh: libFuzzer done after ${elapsed}s; executions: ${execs:-0} ($(( ${
 grep -ahoE 'size cap: [^ ]+ runs only on cases of at most [0-9]+ elements' "${logs[@]}" 2>/dev/null |
   sort -u | sed 's/^/fuzz.sh: /' || true
 
-# Failures by signature (variant verdict): the target prints "ERROR: redfuzz: VARIANT VERDICT"
-# for each failing variant before aborting, into its worker's log.
+# Failures by signature (variant verdict dist): the target prints "ERROR: redfuzz: VARIANT
+# VERDICT dist=DIST" for each failing variant before aborting, into its worker's log.
 echo "== failures by signature"
-cat "${logs[@]}" 2>/dev/null | grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+' | cut -d' ' -f3- |
-  sort | uniq -c || true
+cat "${logs[@]}" /dev/null 2>/dev/null | grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?' |
+  cut -d' ' -f3- | sed 's/ dist=/ /' | sort | uniq -c || true
+echo "== signatures left out (--known): $(grep -c . "$OUT/.known-given" || true)"
 # Artifacts by kind. A timeout or slow unit has no verdict: it is listed, not shrunk
 # (`redfuzz decode FILE > case.txt; redfuzz run --case case.txt` runs it again).
 echo "== artifacts: $(for k in crash timeout oom slow-unit; do
@@ -157,21 +201,30 @@ echo "== artifacts: $(for k in crash timeout oom slow-unit; do
 
 new=0
 if [ "$SHRINK" = 1 ]; then
-  shopt -s nullglob
-  for a in "$OUT"/artifacts/crash-*; do
-    sig=$("$RF" shrink "$a" --only "$ONLY" --out "$OUT/shrunk" 2>/dev/null | tail -n 1 || true)
-    mkdir -p "$OUT/shrunk"
-    [ -f "$sig" ] || continue
-    base=$(basename "$sig"); prefix=${base%-*}
-    if ls regressions/"$prefix"-*.case >/dev/null 2>&1; then continue; fi   # signature known
-    cp "$sig" regressions/ && new=$((new + 1)) && echo "new regression: regressions/$base"
+  # One shrink per signature: the first artifact of each (a run's log names its artifact and
+  # the signature that stopped it), with the campaign's plugins loaded.
+  seen=" "
+  for l in "${logs[@]}"; do
+    art=$(grep -aoE 'Test unit written to .*crash-[0-9a-f]+' "$l" | head -n 1 | sed 's/^Test unit written to //' || true)
+    [ -n "$art" ] && [ -f "$art" ] || continue
+    sig=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?' "$l" | head -n 1 | cut -d' ' -f3- | tr ' ' '_' || true)
+    case "$seen" in *" ${sig:-$art} "*) continue;; esac
+    seen="$seen${sig:-$art} "
+    rc=0; rf_file_finding "$RF" "$art" "$ONLY" "$OUT/shrunk" "$REG" "$PLUGINS" "" || rc=$?
+    [ $rc -eq 0 ] && new=$((new + 1))
   done
 fi
-echo "fuzz.sh: $new new regression(s) in regressions/"
+echo "fuzz.sh: $new new regression(s) in $REG/"
 # What the corpus reaches in each variant's kernels, replayed on the simulator.
 [ -n "$COVERAGE" ] || { [ "$BACKEND" = sim ] && COVERAGE=1 || COVERAGE=0; }
 if [ "$COVERAGE" = 1 ]; then
-  bash scripts/coverage.sh --only "$ONLY" --out "$OUT/coverage" "$OUT/corpus" corpus/bin ||
+  # The coverage build is a plain simulator: a plugin built for another flavour is rebuilt.
+  cov_plugin=()
+  if [ -n "$PLUGIN_SRC" ]; then cov_plugin=(--plugin-src "$PLUGIN_SRC")
+  elif [ -n "$PLUGINS" ] && [ "$(rf_build_flavour "$BUILD")" = sim ]; then
+    rf_plugin_args "$PLUGINS"; cov_plugin=("${RF_PLUGIN_ARGS[@]}")
+  fi
+  bash scripts/coverage.sh --only "$ONLY" --out "$OUT/coverage" "${cov_plugin[@]}" "$OUT/corpus" corpus/bin ||
     echo "fuzz.sh: the coverage report failed (scripts/coverage.sh)"
 fi
 # Exit status: 1 when this campaign found a failure (a failing verdict, or a case that hung or

@@ -7,16 +7,18 @@
 # Defaults: --jobs 8, --limit time + 90, --pack $OUT/campaign.tgz (or out/campaign.tgz).
 set -u
 cd "$(dirname "$0")/.."
+RF_PROG="gpu-campaign.sh"
+source scripts/lib/opts.sh
 BUILD=""; TIME=""; JOBS=8; LIMIT=""; PACK="${OUT:-out}/campaign.tgz"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) BUILD=$2; shift 2;;
-    --time) TIME=$2; shift 2;;
-    --jobs) JOBS=$2; shift 2;;
-    --limit) LIMIT=$2; shift 2;;
-    --pack) PACK=$2; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --time) rf_opt_value TIME "$@"; shift 2;;
+    --jobs) rf_opt_value JOBS "$@"; shift 2;;
+    --limit) rf_opt_value LIMIT "$@"; shift 2;;
+    --pack) rf_opt_value PACK "$@"; shift 2;;
     -h|--help) sed -n '2,7p' "$0"; exit 0;;
-    *) echo "gpu-campaign.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 [ -n "$BUILD" ] && [ -x "$BUILD/fuzz/redfuzz_fuzz" ] || { echo "gpu-campaign.sh: --build DIR with fuzz/redfuzz_fuzz is required" >&2; exit 2; }

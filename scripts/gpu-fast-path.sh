@@ -25,15 +25,17 @@
 #   GFP_MANY_ROWS (default 65537x3,131073x2,70000x40): step 6's row-op shapes of many rows.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="gpu-fast-path.sh"
+source scripts/lib/opts.sh
 BUILD=build-cuda; TIME=30; OUT=out/gpu12; STEPS=1,2,3,4,5,6
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) BUILD=$2; shift 2;;
-    --time) TIME=$2; shift 2;;
-    --out) OUT=$2; shift 2;;
-    --steps) STEPS=$2; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --time) rf_opt_value TIME "$@"; shift 2;;
+    --out) rf_opt_value OUT "$@"; shift 2;;
+    --steps) rf_opt_value STEPS "$@"; shift 2;;
     -h|--help) sed -n '2,25p' "$0"; exit 0;;
-    *) echo "gpu-fast-path.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 RF=$BUILD/fuzz/redfuzz

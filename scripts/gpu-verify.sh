@@ -6,14 +6,16 @@
 # Steps: list sweep sanitize bits bench throughput plugin
 set -uo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="gpu-verify.sh"
+source scripts/lib/opts.sh
 BUILD=build-cuda; OUT=out/gpu; SKIP=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) BUILD=$2; shift 2;;
-    --out) OUT=$2; shift 2;;
-    --skip) SKIP=$2; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --out) rf_opt_value OUT "$@"; shift 2;;
+    --skip) rf_opt_value SKIP "$@"; shift 2;;
     -h|--help) sed -n '2,7p' "$0"; exit 0;;
-    *) echo "gpu-verify.sh: unknown option '$1'" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 RF=$BUILD/fuzz/redfuzz

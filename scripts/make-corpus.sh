@@ -7,13 +7,15 @@
 #          that is the codec's promise (model/case_codec.c), and this checks it on every file.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="make-corpus.sh"
+source scripts/lib/opts.sh
 BUILD=build; CHECK=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) BUILD=$2; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
     --check) CHECK=1; shift;;
     -h|--help) sed -n '2,5p' "$0"; exit 0;;
-    *) echo "make-corpus: unknown option '$1'" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 RF=$BUILD/fuzz/redfuzz

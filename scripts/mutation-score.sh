@@ -2,24 +2,37 @@
 # Mutation score: fuzz each known-bug mutant alone from the seed corpus and report whether,
 # how fast and with which verdict it is caught.
 #   scripts/mutation-score.sh [--backend sim|cuda] [--budget S] [--build DIR] [--tsan]
-#                             [--mutants LIST]
+#                             [--mutants LIST] [--plugin LIB]... | [--plugin-src SRC.hip]
 # --tsan: use the ThreadSanitizer simulator build (races are reported as `race`).
 # --mutants: only these mutants (comma-separated names), e.g. the ones a change added.
+# --plugin LIB: load the plugin (its known-bug variants are mutants too); --plugin-src SRC:
+#   build it for this build first (scripts/redfuzz-plugin).
 # Prints a table: mutant, caught, verdict, seconds and executions to first detection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BACKEND=sim; BUDGET=60; BUILD=""; TSAN=0; ONLY=""
+RF_PROG="mutation-score.sh"
+source scripts/lib/opts.sh
+source scripts/lib/findings.sh
+source scripts/lib/plugin.sh
+RF_OPT_ALLOWED=([--backend]="sim, cuda, hip" [--budget]="a number of seconds" [--build]="a build folder"
+  [--mutants]="mutant names, comma-separated" [--plugin]="a plugin library (.so)"
+  [--plugin-src]="a plugin source (.hip)")
+BACKEND=sim; BUDGET=60; BUILD=""; TSAN=0; ONLY=""; PLUGINS=""; PLUGIN_SRC=""; v=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --backend) BACKEND=$2; shift 2;;
-    --budget) BUDGET=$2; shift 2;;
-    --build) BUILD=$2; shift 2;;
+    --backend) rf_opt_value BACKEND "$@"; shift 2;;
+    --budget) rf_opt_value BUDGET "$@"; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
     --tsan) TSAN=1; shift;;
-    --mutants) ONLY=$2; shift 2;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0;;
-    *) echo "mutation-score.sh: unknown option '$1'" >&2; exit 2;;
+    --mutants) rf_opt_value ONLY "$@"; shift 2;;
+    --plugin) rf_opt_value v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
+    --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
+    *) rf_opt_unknown "$1";;
   esac
 done
+case "$BACKEND" in sim|cuda|hip) ;; *) rf_opt_fail "--backend: '$BACKEND' (allowed: sim, cuda, hip)";; esac
+[[ "$BUDGET" =~ ^[1-9][0-9]*$ ]] || rf_opt_fail "--budget: '$BUDGET' is not a positive number of seconds"
 EXTRA=()
 if [ "$TSAN" = 1 ]; then
   : "${BUILD:=build-fuzz-$BACKEND-tsan}"; EXTRA=(-DREDFUZZ_SANITIZE=thread)
@@ -31,7 +44,13 @@ if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
   cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON -DREDFUZZ_MUTANTS=ON "${EXTRA[@]}" >/dev/null
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
 fi
-mutants=$("$RF" list --json | grep '"mutant":true' | sed 's/.*"variant":"\([^"]*\)".*/\1/')
+[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
+if [ -n "$PLUGIN_SRC" ]; then
+  PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" "$(rf_build_flavour "$BUILD")" "$BUILD/plugin") || exit 2
+fi
+export REDFUZZ_PLUGINS="$PLUGINS"
+rf_plugin_args "$PLUGINS"
+mutants=$("$RF" "${RF_PLUGIN_ARGS[@]}" list --json | grep '"mutant":true' | sed 's/.*"variant":"\([^"]*\)".*/\1/')
 if [ -n "$ONLY" ]; then
   for m in ${ONLY//,/ }; do
     printf '%s\n' $mutants | grep -qxF "$m" ||

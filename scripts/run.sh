@@ -8,12 +8,15 @@
 # Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="run.sh"
+source scripts/lib/opts.sh
+RF_OPT_ALLOWED=([--time]="a number of seconds")
 TIME=60
 while [ $# -gt 0 ]; do
   case "$1" in
-    --time) [ $# -ge 2 ] || { echo "run.sh: --time needs a value (allowed: a number of seconds)" >&2; exit 2; }; TIME=$2; shift 2;;
+    --time) rf_opt_value TIME "$@"; shift 2;;
     -h|--help) sed -n '2,8p' "$0"; exit 0;;
-    *) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 [[ "$TIME" =~ ^[0-9]+$ ]] || { echo "run.sh: --time: '$TIME' is not a number of seconds (allowed: 0, 1, 2, ...)" >&2; exit 2; }

@@ -2,35 +2,41 @@
 # Shrinks fuzzer findings (inputs that made the fuzz target abort, from any engine) with
 # `redfuzz shrink` and copies each new failure signature into regressions/, as fuzz.sh does
 # for libFuzzer's crash-* files. A signature already in regressions/ is not copied again.
-#   scripts/shrink-findings.sh --redfuzz BIN [--only LIST] [--out DIR] [--regressions DIR] FILE...
+#   scripts/shrink-findings.sh --redfuzz BIN [--only LIST] [--out DIR] [--regressions DIR]
+#                              [--plugins LIB[:LIB...]] FILE...
+# --plugins: plugins to load for the shrink (the campaign's REDFUZZ_PLUGINS).
 # Prints "new regression: PATH" per new file, then "N new regression(s), M findings shrunk,
 # by signature:" and one "count signature" line per signature (the shrunk file's prefix).
 set -euo pipefail
-RF="" ONLY="" OUT=out/fuzz/shrunk REG=regressions
+# shellcheck disable=SC2034  # read by lib/opts.sh
+RF_PROG="shrink-findings.sh"
+source "$(dirname "$0")/lib/opts.sh"
+source "$(dirname "$0")/lib/findings.sh"
+# shellcheck disable=SC2034  # read by lib/opts.sh
+RF_OPT_ALLOWED=([--redfuzz]="a redfuzz executable" [--only]="variant or op names, comma-separated"
+  [--out]="a folder" [--regressions]="a folder" [--plugins]="a colon list of plugin libraries")
+RF="" ONLY="" OUT=out/fuzz/shrunk REG=regressions PLUGINS=${REDFUZZ_PLUGINS:-}
 while [ $# -gt 0 ]; do
   case "$1" in
-    --redfuzz) RF=$2; shift 2;;
-    --only) ONLY=$2; shift 2;;
-    --out) OUT=$2; shift 2;;
-    --regressions) REG=$2; shift 2;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0;;
+    --redfuzz) rf_opt_value RF "$@"; shift 2;;
+    --only) rf_opt_value ONLY "$@"; shift 2;;
+    --out) rf_opt_value OUT "$@"; shift 2;;
+    --regressions) rf_opt_value REG "$@"; shift 2;;
+    --plugins) rf_opt_value PLUGINS "$@"; shift 2;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0;;
     --) shift; break;;
-    -*) echo "shrink-findings.sh: unknown option '$1' (see --help)" >&2; exit 2;;
+    -*) rf_opt_unknown "$1";;
     *) break;;
   esac
 done
-[ -x "$RF" ] || { echo "shrink-findings.sh: --redfuzz: '$RF' is not an executable redfuzz" >&2; exit 2; }
-mkdir -p "$OUT" "$REG"
+[ -x "$RF" ] || rf_opt_fail "--redfuzz: '$RF' is not an executable redfuzz"
 new=0 shrunk=0 sigs=()
 for a in "$@"; do
   [ -f "$a" ] || continue
-  sig=$("$RF" shrink "$a" --only "$ONLY" --out "$OUT" 2>/dev/null | tail -n 1 || true)
-  [ -f "$sig" ] || continue
-  shrunk=$((shrunk + 1))
-  base=$(basename "$sig"); prefix=${base%-*}
-  sigs+=("$prefix")
-  if ls "$REG/$prefix"-*.case >/dev/null 2>&1; then continue; fi   # signature known
-  cp "$sig" "$REG/" && new=$((new + 1)) && echo "new regression: $REG/$base"
+  rc=0; rf_file_finding "$RF" "$a" "$ONLY" "$OUT" "$REG" "$PLUGINS" "" || rc=$?
+  [ $rc -eq 2 ] && continue
+  shrunk=$((shrunk + 1)); sigs+=("$RF_FINDING_SIG")
+  [ $rc -eq 0 ] && new=$((new + 1))
 done
 echo "$new new regression(s), $shrunk findings shrunk, by signature:"
 if [ ${#sigs[@]} -gt 0 ]; then printf '%s\n' "${sigs[@]}" | sort | uniq -c; fi

@@ -5,13 +5,15 @@
 #   scripts/throughput.sh [--build DIR] [--seeds a..b]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+RF_PROG="throughput.sh"
+source scripts/lib/opts.sh
 BUILD=build; SEEDS=1..64
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) BUILD=$2; shift 2;;
-    --seeds) SEEDS=$2; shift 2;;
+    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --seeds) rf_opt_value SEEDS "$@"; shift 2;;
     -h|--help) sed -n '2,4p' "$0"; exit 0;;
-    *) echo "throughput.sh: unknown option '$1'" >&2; exit 2;;
+    *) rf_opt_unknown "$1";;
   esac
 done
 RF=$BUILD/fuzz/redfuzz

@@ -139,9 +139,13 @@
  * (extern "C", as above); rf_variant is a C struct, so initialise it positionally in field
  * order or with C++20 designated initialisers.
  *
- * BUILD RECIPES. Build for the same backend as the redfuzz that loads it, with the redfuzz
- * source root (SRC) and SRC/include on the include path. In this tree: a MODULE library
- * through rf_hip_sources (examples/plugin/CMakeLists.txt). By hand:
+ * BUILD RECIPES. Build for the same backend (and sanitizer) as the redfuzz that loads it, with
+ * the redfuzz source root (SRC) and SRC/include on the include path. One command does it for
+ * every backend this machine can build:
+ *   scripts/redfuzz-plugin build my.hip [--out DIR] [--backends sim,sim-tsan,sim-asan,cuda,hip]
+ * (DIR/<backend>/libmy.so each; it says which it could not build and why), through
+ * rf_add_plugin (cmake/rf_plugin.cmake), which examples/plugin/CMakeLists.txt uses in this
+ * tree. The same by hand:
  *   sim   clang++ -x c++ -std=c++17 -DRF_SIM=1 -fPIC -shared -I$SRC -I$SRC/include \
  *           my.hip -o libmy.so
  *         Do NOT link the simulator: the kernels run on the host program's one simulator
@@ -154,8 +158,11 @@
  *         both; -Bsymbolic keeps its calls on its own copy.)
  *   hip   hipcc -x hip -std=c++17 --offload-arch=gfx1201 -fPIC -shared -I$SRC -I$SRC/include \
  *           my.hip -o libmy.so
- *         (the arch of your GPU; the HIP runtime is shared with redfuzz's. This recipe
- *         mirrors rf_hip_sources; no HIP toolchain was at hand to run it.)
+ *         (the arch of your GPU; the HIP runtime is shared with redfuzz's. On Debian's
+ *         ROCm 5.2 packages gfx1201 also needs the device-library shim of
+ *         cmake/rf_hip_debian.cmake, which scripts/redfuzz-plugin applies.)
+ *   sim-tsan / sim-asan: the sim recipe plus -fsanitize=thread (or -fsanitize=address), for
+ *         the ThreadSanitizer (AddressSanitizer) simulator builds.
  * Then: redfuzz --plugin ./libmy.so run --op sum (or REDFUZZ_PLUGINS=./libmy.so, for every
  * command and the fuzz target alike). A plugin may call the plan helpers of redfuzz/plan.h
  * (rf_plan_add) and the inline helpers of kernels/launch_common.h.

@@ -1,0 +1,277 @@
+/* redfuzz tolerance: the test tolerance a sum kernel can be held to. Sweeps each variant over
+ * sizes x distributions x seeds (the study's sweep: run/study.h) and prints, per variant, the
+ * derived bound (docs/TOLERANCES.md: |ŝ - s| <= γ_h·Σ|x_i|), the largest error observed,
+ * and the tightest rtol/atol for torch.testing.assert_close (|a - b| <= atol + rtol·|b|, b
+ * the exact sum) that no input of the swept range can fail: every pair printed covers the
+ * bound of every run, so it holds for the kernel's worst rounding, not only for the errors
+ * seen. Figures are rounded up (3 digits), never down. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "model/dtype.h"
+#include "model/gen.h"
+#include "run/study.h"
+
+#define RF_FLAGS_DEF "flags_tolerance.def"
+#include "flags_table.h"
+
+static const char help[] =
+  "usage: redfuzz tolerance [options]\n"
+  "\n"
+  "For each sum variant, runs every distribution, size and seed, and prints the derived\n"
+  "bound (absolute, relative to sum|x_i| and to |s|), the largest error observed, and the\n"
+  "tightest rtol/atol a unit test (torch.testing.assert_close: |a - b| <= atol + rtol*|b|,\n"
+  "b the exact sum) can use without false failures on inputs like the swept ones: rtol =\n"
+  "gamma_h with the atol the cancelling inputs need, atol alone, and rtol alone. They come\n"
+  "from the bound, not from the errors seen, and are rounded up.\n"
+  "\n";
+static const char help_tail[] =
+  "\nExit status: 0 every run within its bound, 1 a failure verdict (no tolerance is printed\n"
+  "for that variant: the kernel is wrong, not imprecise), 2 bad usage.\n";
+
+#define MAX_VARIANTS 64
+#define MAX_SIZES 160
+
+typedef struct {
+  const rf_variant *var;   /* NULL: a host reference */
+  rf_study_cpu cpu;
+  const char *name;
+  /* Over the usable runs: */
+  size_t runs, unusable, failures;
+  unsigned h;              /* the deepest plan seen */
+  double bound_abs, bound_rel_abs, bound_rel_s;   /* max B, max B/Σ|x|, max B/|s| */
+  double obs_abs, obs_rel_abs, obs_rel_s, obs_ratio;
+  /* The pair rtol = gamma (max B/Σ|x|), atol = max(B - gamma·|s|): the runs' B and |s|. */
+  double *b, *s;
+  size_t cap;
+  char first_failure[160];
+} tol_variant;
+
+static int add_variant(tol_variant *V, size_t *n, const char *name) {
+  for (size_t i = 0; i < *n; i++)
+    if (strcmp(V[i].name, name) == 0) return 0;
+  if (*n == MAX_VARIANTS) {
+    fprintf(stderr, "redfuzz tolerance: --variant: more than %d names\n", MAX_VARIANTS);
+    return RF_EXIT_USAGE;
+  }
+  tol_variant *t = &V[*n];
+  memset(t, 0, sizeof *t);
+  if (rf_study_cpu_parse(name, &t->cpu) == 0) {
+    t->name = rf_study_cpu_name(t->cpu);
+    (*n)++;
+    return 0;
+  }
+  const rf_variant *v = rf_variant_find(name);
+  if (!v || v->op != RF_OP_SUM || v->in_dtype != RF_DTYPE_F32) {
+    fprintf(stderr, "redfuzz tolerance: --variant: '%.63s' is not an f32 sum variant of this "
+            "build (allowed: a sum name from 'redfuzz list', or cpu/sequential, "
+            "cpu/pairwise)\n", name);
+    return RF_EXIT_USAGE;
+  }
+  t->var = v;
+  t->name = v->name;
+  (*n)++;
+  return 0;
+}
+
+static int keep_run(tol_variant *t, const rf_result *r) {
+  if (t->runs == t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 256;
+    double *b = realloc(t->b, cap * sizeof *b), *s = b ? realloc(t->s, cap * sizeof *s) : NULL;
+    if (b) t->b = b;
+    if (!b || !s) return -1;
+    t->s = s;
+    t->cap = cap;
+  }
+  t->b[t->runs] = r->bound;
+  t->s[t->runs] = fabs(r->want);
+  t->runs++;
+  return 0;
+}
+
+static double over(double a, double b) { return b > 0 ? a / b : a > 0 ? INFINITY : 0; }
+
+static void measure(tol_variant *t, const rf_case *c, const rf_result *r) {
+  if (rf_verdict_is_failure(r->verdict)) {
+    if (!t->failures++)
+      snprintf(t->first_failure, sizeof t->first_failure, "%s at n=%llu dist=%s seed=%llu",
+               rf_verdict_name(r->verdict), (unsigned long long)c->n, rf_dist_name(c->dist),
+               (unsigned long long)c->seed);
+    return;
+  }
+  rf_study_measure m;
+  rf_study_measure_of(RF_OP_SUM, r, &m);
+  if (!m.usable || !isfinite(r->bound)) { t->unusable++; return; }
+  if (r->depth > t->h) t->h = r->depth;
+  double s = fabs(r->want);
+  t->bound_abs = fmax(t->bound_abs, r->bound);
+  t->bound_rel_abs = fmax(t->bound_rel_abs, over(r->bound, r->abs_sum));
+  t->bound_rel_s = fmax(t->bound_rel_s, over(r->bound, s));
+  t->obs_abs = fmax(t->obs_abs, m.err);
+  t->obs_rel_abs = fmax(t->obs_rel_abs, over(m.err, r->abs_sum));
+  t->obs_rel_s = fmax(t->obs_rel_s, over(m.err, s));
+  t->obs_ratio = fmax(t->obs_ratio, over(m.err, r->bound));
+  if (keep_run(t, r)) t->unusable++;
+}
+
+/* v rounded up to 3 significant digits, as text ("0" for 0, "inf" for no finite value). */
+static const char *up3(double v, char *buf, size_t len) {
+  if (v == 0) return snprintf(buf, len, "0"), buf;
+  if (!isfinite(v)) return snprintf(buf, len, "inf"), buf;
+  snprintf(buf, len, "%.2e", v);
+  double got = strtod(buf, NULL);
+  if (got < v) {
+    double step = pow(10, floor(log10(got)) - 2);
+    snprintf(buf, len, "%.2e", got + step);
+    if (strtod(buf, NULL) < v) snprintf(buf, len, "%.2e", got + 2 * step);
+  }
+  return buf;
+}
+
+static void print_variant(const tol_variant *t) {
+  char a[32], b[32], c[32], d[32];
+  if (t->failures) {
+    printf("%s: FAILS (%zu run(s), first: %s): no tolerance; the kernel is wrong, not "
+           "imprecise (redfuzz sweep --variant %s shows the cases)\n", t->name, t->failures,
+           t->first_failure, t->name);
+    return;
+  }
+  if (!t->runs) {
+    printf("%s: no run gave a finite result and bound (%zu unusable): no tolerance\n", t->name,
+           t->unusable);
+    return;
+  }
+  /* rtol = gamma; the atol the runs with cancellation (|s| < Σ|x_i|) still need. */
+  double rtol = t->bound_rel_abs, atol = 0;
+  for (size_t i = 0; i < t->runs; i++) atol = fmax(atol, t->b[i] - rtol * t->s[i]);
+  printf("%s: h=%u runs=%zu%s\n", t->name, t->h, t->runs,
+         t->unusable ? " (some runs without a finite result or bound are left out)" : "");
+  printf("  bound:    abs=%s rel_sum_abs=%s rel_s=%s\n", up3(t->bound_abs, a, sizeof a),
+         up3(t->bound_rel_abs, b, sizeof b), up3(t->bound_rel_s, c, sizeof c));
+  printf("  observed: abs=%s rel_sum_abs=%s rel_s=%s err/bound=%s\n",
+         up3(t->obs_abs, a, sizeof a), up3(t->obs_rel_abs, b, sizeof b),
+         up3(t->obs_rel_s, c, sizeof c), up3(t->obs_ratio, d, sizeof d));
+  printf("  assert_close: rtol=%s atol=%s", up3(rtol, a, sizeof a), up3(atol, b, sizeof b));
+  printf(" | atol only: rtol=0 atol=%s", up3(t->bound_abs, c, sizeof c));
+  printf(" | rtol only: rtol=%s atol=0%s\n", up3(t->bound_rel_s, d, sizeof d),
+         isfinite(t->bound_rel_s) ? "" : " (none: an exact sum of 0 with a non-zero bound)");
+}
+
+int rf_cmd_tolerance(int argc, char **argv) {
+  rf_flag_val v[RF_FLAG_COUNT];
+  int p = rf_flags_parse("tolerance", rf_flags, RF_FLAG_COUNT, argc, argv, v, NULL, 0, NULL,
+                         help, help_tail);
+  if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
+  static tol_variant V[MAX_VARIANTS];
+  size_t nv = 0;
+  int rc = 0;
+  uint64_t lo, hi, sizes[MAX_SIZES];
+  rf_dist dists[RF_DIST_COUNT];
+  size_t nd = 0, ns;
+  unsigned seeds = (unsigned)v[F_SEEDS].num;
+  if (rf_study_parse_range(v[F_N_RANGE].text, &lo, &hi) || lo == 0) {
+    fprintf(stderr, "redfuzz tolerance: --n-range: '%.60s' is not valid (allowed: LO..HI with "
+            "1 <= LO <= HI, each a number, e.g. 2^4..2^18)\n", v[F_N_RANGE].text);
+    rf_flags_free(v, RF_FLAG_COUNT);
+    return RF_EXIT_USAGE;
+  }
+  if (v[F_VARIANT].given) {
+    for (size_t i = 0; i < v[F_VARIANT].count && !rc; i++)
+      rc = add_variant(V, &nv, v[F_VARIANT].items[i]);
+  } else {
+    for (size_t i = 0; i < rf_variant_count() && !rc; i++) {
+      const rf_variant *x = rf_variant_at(i);
+      if (x->op == RF_OP_SUM && !x->is_mutant && x->in_dtype == RF_DTYPE_F32)
+        rc = add_variant(V, &nv, x->name);
+    }
+  }
+  for (size_t i = 0; i < v[F_DIST].count && nd < RF_DIST_COUNT; i++)
+    dists[nd++] = (rf_dist)v[F_DIST].list[i];
+  rf_flags_free(v, RF_FLAG_COUNT);
+  if (rc) return rc;
+  if (!nv) { fprintf(stderr, "redfuzz tolerance: no f32 sum variant is built\n"); return RF_EXIT_USAGE; }
+
+  rf_runner *r = rf_cli_runner("tolerance");
+  if (!r) return RF_EXIT_FAIL;
+  rf_limits lim = rf_runner_limits(r);
+  if (lo > lim.max_n) {
+    fprintf(stderr, "redfuzz tolerance: --n-range: starts above %llu, this backend's largest "
+            "n\n", (unsigned long long)lim.max_n);
+    rf_runner_destroy(r);
+    return RF_EXIT_USAGE;
+  }
+  if (hi > lim.max_n) {
+    fprintf(stderr, "redfuzz tolerance: note: n-range clamped from %llu to %llu, this backend's "
+            "largest n\n", (unsigned long long)hi, (unsigned long long)lim.max_n);
+    hi = lim.max_n;
+  }
+  ns = rf_study_sizes(lo, hi, sizes, MAX_SIZES);
+  float *x = NULL;
+  rf_xsum exact;
+  rf_sum_facts facts;
+  rc = RF_EXIT_OK;
+  rf_cli_catch_signals();
+  for (size_t di = 0; di < nd && !rc && !rf_cli_interrupted; di++)
+    for (size_t si = 0; si < ns && !rc && !rf_cli_interrupted; si++)
+      for (unsigned seed = 1; seed <= seeds && !rc && !rf_cli_interrupted; seed++) {
+        rf_case c;
+        rf_case_default(&c);
+        c.op = RF_OP_SUM;
+        c.n = sizes[si];
+        c.dist = dists[di];
+        c.seed = seed;
+        int host_inputs = 0;
+        for (size_t vi = 0; vi < nv && !rc; vi++) {
+          rf_result res;
+          if (!V[vi].var) {   /* a host reference: the input again, on the host */
+            if (!host_inputs) {
+              float *nx = realloc(x, (size_t)c.n * sizeof *nx);
+              if (!nx) { fprintf(stderr, "redfuzz tolerance: out of memory\n"); rc = RF_EXIT_FAIL; break; }
+              x = nx;
+              rf_generate(&c, x);
+              rf_xsum_init(&exact);
+              rf_xsum_add(&exact, x, (size_t)c.n);
+              rf_sum_facts_compute(x, (size_t)c.n, &facts);
+              host_inputs = 1;
+            }
+            rf_study_cpu_run(V[vi].cpu, x, (size_t)c.n, &exact, &facts, &res);
+          } else {
+            char err[512];
+            snprintf(c.variant, sizeof c.variant, "%s", V[vi].name);
+            if (rf_runner_run(r, &c, &res, 1, err, sizeof err) != 1) {
+              fprintf(stderr, "redfuzz tolerance: %s n=%llu: %s\n", V[vi].name,
+                      (unsigned long long)c.n, err);
+              rc = RF_EXIT_FAIL;
+              break;
+            }
+          }
+          measure(&V[vi], &c, &res);
+        }
+      }
+  free(x);
+  rf_runner_destroy(r);
+  if (rc) return rc;
+  if (rf_cli_interrupted) {
+    fprintf(stderr, "redfuzz tolerance: interrupted (signal %d): no figures from a partial "
+            "sweep\n", (int)rf_cli_interrupted);
+    return 128 + (int)rf_cli_interrupted;
+  }
+  printf("assumptions: float32 sums; sizes %llu..%llu (%zu sizes: the powers of two, an odd size "
+         "between each, the ends); dists", (unsigned long long)lo, (unsigned long long)hi, ns);
+  for (size_t i = 0; i < nd; i++) printf("%s%s", i ? "," : " ", rf_dist_name(dists[i]));
+  printf("; seeds 1..%u; each variant's default launch. bound: |s^ - s| <= gamma_h * sum|x_i|, "
+         "gamma_h = h*u/(1-h*u), u = 2^-24, h from the variant's plan (0 where every partial sum "
+         "is exact; docs/TOLERANCES.md). assert_close(a, b) with b the exact sum (a float64 or "
+         "exact reference): |a - b| <= atol + rtol*|b|. Outside these sizes and dists the "
+         "figures do not hold: sweep what your test draws.\n", seeds);
+  int failed = 0;
+  for (size_t i = 0; i < nv; i++) {
+    print_variant(&V[i]);
+    failed |= V[i].failures > 0;
+    free(V[i].b);
+    free(V[i].s);
+  }
+  return failed ? RF_EXIT_FAIL : RF_EXIT_OK;
+}
