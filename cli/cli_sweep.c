@@ -385,7 +385,7 @@ static int sweep_work(void *ctx) {
     if (!j->want[op]) continue;
     size_t nsizes = rf_op_has_rows(op) ? shapes->count : ns->count;
     for (size_t ti = 0; ti < v[F_DTYPE].count; ti++)
-    for (size_t mi = 0; mi < v[F_MISALIGN].count; mi++)
+    for (size_t mi = 0; mi < (v[F_MISALIGN].given ? v[F_MISALIGN].count : 1); mi++)
     for (size_t si = 0; si < nsizes; si++)
     for (size_t di = 0; di < dists->count; di++)
     for (size_t ki = 0; ki < seeds->count; ki++)
@@ -396,9 +396,16 @@ static int sweep_work(void *ctx) {
     for (size_t wi = 0; wi < waves->count; wi++, idx++) {
       if (rf_cli_interrupted) goto stop;
       if (idx < sh->next) continue;   /* tallied by an earlier worker */
-      /* A misalignment the type cannot take (past 16 bytes) is not a case of that type. */
-      if (v[F_MISALIGN].list[mi] > rf_case_misalign_max((rf_dtype)v[F_DTYPE].list[ti]))
-        continue;
+      /* --misalign: a misalignment the type cannot take (past 16 bytes) is not a case of that
+       * type. Without it every misalignment of the type comes in turn, moving by one along
+       * each list, so that any one list (the sizes, the distributions...) meets them all at no
+       * extra cases (docs/CASE_FORMAT.md, "Misaligned views"). */
+      const uint32_t max_mis = rf_case_misalign_max((rf_dtype)v[F_DTYPE].list[ti]);
+      uint32_t mis = (uint32_t)((si + di + ki + bi + gi + ii + ci + wi) % (max_mis + 1));
+      if (v[F_MISALIGN].given) {
+        if (v[F_MISALIGN].list[mi] > max_mis) continue;
+        mis = (uint32_t)v[F_MISALIGN].list[mi];
+      }
       rf_case c;
       rf_case_default(&c);
       c.op = op;
@@ -411,7 +418,7 @@ static int sweep_work(void *ctx) {
       }
       c.dist = (rf_dist)dists->list[di];
       c.dtype = (rf_dtype)v[F_DTYPE].list[ti];
-      c.misalign = (uint32_t)v[F_MISALIGN].list[mi];
+      c.misalign = mis;
       c.sched = (rf_sched)scheds->list[ci];
       c.seed = seeds->list[ki];
       c.block = (uint32_t)blocks->list[bi];
