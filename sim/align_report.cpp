@@ -59,10 +59,11 @@ void report(TypeMismatchData *d, uintptr_t p) {
     return;
   }
   const ThreadView &v = self();
+  // No address in the message: a verdict's detail must be the same in every run.
   abandon_in_fiber(RF_SIM_CRASH,
-                   "crash: misaligned %s of %s at %p (%lu bytes past a %lu-byte boundary; a "
-                   "GPU faults) at %s:%u by thread (%u,%u,%u) of block (%u,%u,%u)",
-                   access_kind(d->check_kind), d->type->name, reinterpret_cast<void *>(p),
+                   "crash: misaligned %s of %s (%lu bytes past a %lu-byte boundary; a GPU "
+                   "faults) at %s:%u by thread (%u,%u,%u) of block (%u,%u,%u)",
+                   access_kind(d->check_kind), d->type->name,
                    static_cast<unsigned long>(p & (align - 1)), align,
                    d->loc.file ? short_path(d->loc.file) : "?", d->loc.line, v.thread_idx.x,
                    v.thread_idx.y, v.thread_idx.z, v.block_idx.x, v.block_idx.y,
