@@ -205,6 +205,11 @@ void rf_case_default(rf_case *c) {
   }
 }
 
+uint32_t rf_case_misalign_max(rf_dtype d) {
+  unsigned b = rf_dtype_bytes(d);
+  return b ? 16 / b - 1 : 0;
+}
+
 uint64_t rf_case_elems(const rf_case *c) {
   return rf_op_has_rows(c->op) ? (uint64_t)c->rows * c->cols : c->n;
 }
@@ -288,6 +293,12 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
       FAIL("cols: %" PRIu32 " is out of range for %s (allowed: 0; only the row ops (softmax, "
            "logsumexp, logsoftmax) have rows and cols)", c->cols, opn);
   }
+  /* Every misalignment of a 16-byte vector load is reachable, and no more (docs/CASE_FORMAT.md,
+   * "Misaligned views"). */
+  uint32_t max_mis = rf_case_misalign_max(c->dtype);
+  if (c->misalign > max_mis)
+    FAIL("misalign: %" PRIu32 " is out of range for %s (allowed: 0..%" PRIu32 " elements, "
+         "offsets within 16 bytes)", c->misalign, rf_dtype_name(c->dtype), max_mis);
   if (!variant_ok(c)) {
     char q[4 * RF_VARIANT_NAME_MAX + 8];
     quote(c->variant, RF_VARIANT_NAME_MAX, q, sizeof q);

@@ -92,6 +92,12 @@ int rf_sched_parse(const char *s, rf_sched *out);
 
 /* A case with every field at its default (op sum, n 1027, alternating, seed 1, wave 32). */
 void rf_case_default(rf_case *c);
+/* The largest misalign (elements) for element type d: offsets within 16 bytes, so 3 for f32
+ * and 7 for the 16-bit types. */
+uint32_t rf_case_misalign_max(rf_dtype d);
+/* The misalignment that artifacts written before the misalign field implied: seed bits
+ * 62..63 (codec versions 1..3; a text case without the misalign key). */
+#define RF_CASE_LEGACY_MISALIGN(seed) ((uint32_t)((uint64_t)(seed) >> 62))
 /* Element count of the input: n, or rows*cols for softmax. */
 uint64_t rf_case_elems(const rf_case *c);
 /* 0 when every field is inside its allowed range, else -1 with a message naming the field,

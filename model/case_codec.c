@@ -9,7 +9,8 @@
 #include <string.h>
 
 /* Byte offsets of the layout (the same in versions 1 and 2, where only the dist byte's
- * reading differs; version 3 appends the element type byte). */
+ * reading differs; version 3 appends the element type byte; version 4 gives that byte's high
+ * nibble to the misalignment, so the layout and its length stay as they were). */
 enum {
   OFF_VERSION = 0,
   OFF_OP = 1,
@@ -21,7 +22,8 @@ enum {
   OFF_BLOCK = 30,   /* class byte + 2-byte payload */
   OFF_GRID = 33,    /* class byte + 4-byte payload */
   OFF_ITEMS = 38,   /* class byte + 1-byte payload */
-  OFF_DTYPE = 40,   /* version 3 on: the element type, byte % V3_DTYPES */
+  OFF_DTYPE = 40,   /* version 3: the element type, byte % V3_DTYPES; version 4 on: the
+                       low nibble % V3_DTYPES, and the misalignment in the high nibble */
   ENCODED_LEN = 41
 };
 
@@ -29,6 +31,9 @@ enum {
  * table's first three rows (f32, f16, bf16), frozen; versions 1 and 2 decode to f32. A type
  * added later needs a new version, as a distribution does. */
 enum { DTYPE_VERSION = 3, V3_DTYPES = 3 };
+/* Version 4 made the input's misalignment a field (it was seed bits 62..63 for every case):
+ * versions 1..3 decode it from those bits, so an old input runs on the same placement. */
+enum { MISALIGN_VERSION = 4 };
 /* The op byte reads as byte % (the ops of that version): versions 1 and 2 knew sum, max,
  * argmax and softmax; version 3 adds logsumexp and logsoftmax. Frozen like the dtypes: an op
  * added later needs a new version, or an old file's op byte would read as another op. */
@@ -184,7 +189,7 @@ static const unsigned dist_since[RF_DIST_COUNT] = {
 };
 
 unsigned rf_codec_version(void) {
-  unsigned v = DTYPE_VERSION;
+  unsigned v = MISALIGN_VERSION;
   for (int d = 0; d < RF_DIST_COUNT; d++)
     if (dist_since[d] > v) v = dist_since[d];
   return v;
@@ -206,7 +211,7 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
    * which is what the empty string reads as, or random fuzz bytes) reads as the newest, so
    * decoding stays total and fuzzing reaches every distribution. Versions 1 and 2 differ only in
    * how the dist byte maps onto distributions; version 3 adds the element type byte and the
-   * two log ops. */
+   * two log ops; version 4 the misalignment (the dtype byte's high nibble). */
   unsigned version = byte_at(b, OFF_VERSION);
   if (version < 1 || version > rf_codec_version()) version = rf_codec_version();
   out->op = (rf_op)(byte_at(b, OFF_OP) % (version >= DTYPE_VERSION ? V3_OPS : V12_OPS));
@@ -227,8 +232,14 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
   out->block = decode_block(byte_at(b, OFF_BLOCK), le_at(b, OFF_BLOCK + 1, 2));
   out->grid = decode_grid(byte_at(b, OFF_GRID), le_at(b, OFF_GRID + 1, 4));
   out->items = decode_items(byte_at(b, OFF_ITEMS), byte_at(b, OFF_ITEMS + 1));
-  out->dtype = version >= DTYPE_VERSION ? (rf_dtype)(byte_at(b, OFF_DTYPE) % V3_DTYPES)
-                                        : RF_DTYPE_F32;
+  uint8_t tb = byte_at(b, OFF_DTYPE);
+  if (version >= MISALIGN_VERSION) {
+    out->dtype = (rf_dtype)((tb & 15) % V3_DTYPES);
+    out->misalign = (uint32_t)(tb >> 4) % (rf_case_misalign_max(out->dtype) + 1);
+  } else {
+    out->dtype = version >= DTYPE_VERSION ? (rf_dtype)(tb % V3_DTYPES) : RF_DTYPE_F32;
+    out->misalign = RF_CASE_LEGACY_MISALIGN(out->seed);
+  }
   out->variant[0] = '\0'; /* the harness runs every variant of the op */
 }
 
@@ -253,6 +264,6 @@ size_t rf_case_encode(const rf_case *c, uint8_t *buf) {
   put_le(buf + OFF_GRID + 1, c->grid, 4);
   buf[OFF_ITEMS] = LITERAL;
   buf[OFF_ITEMS + 1] = (uint8_t)c->items;
-  buf[OFF_DTYPE] = (uint8_t)c->dtype;
+  buf[OFF_DTYPE] = (uint8_t)((unsigned)c->dtype | c->misalign << 4);
   return ENCODED_LEN;
 }

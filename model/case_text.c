@@ -332,6 +332,9 @@ int rf_case_parse_text_len(const char *text, size_t len, rf_case *out, rf_expect
   }
   /* the row ops have no n: a missing n means 0 there, not the 1-D default */
   if (rf_op_has_rows(c.op) && !key_line[K_n]) c.n = 0;
+  /* Before the misalign key, the runner misaligned every input by seed bits 62..63: a file
+   * without the key keeps that meaning. */
+  if (!key_line[K_misalign]) c.misalign = RF_CASE_LEGACY_MISALIGN(c.seed);
 
   char msg[512];
   if (rf_case_validate(&c, NULL, msg, sizeof msg)) {

@@ -37,7 +37,7 @@ size_t rf_find_poison(const void *host, size_t bytes) {
   return (size_t)-1;
 }
 
-unsigned rf_input_misalign(const rf_case *c) { return (unsigned)(c->seed >> 62); }
+unsigned rf_input_misalign(const rf_case *c) { return c->misalign; }
 
 
 size_t rf_find_poison_half(const void *host, size_t bytes) {

@@ -26,8 +26,8 @@ size_t rf_find_poison(const void *host, size_t bytes);
  * poison, as far as 16 bits can tell (buffers.c), or (size_t)-1. */
 size_t rf_find_poison_half(const void *host, size_t bytes);
 
-/* The input starts `misalign` floats after a 256-byte boundary (the gap holds guard
- * values), misalign = bits 62..63 of the seed, so vector loads meet every alignment
- * (docs/CASE_FORMAT.md). */
+/* The input starts the case's `misalign` elements after a 256-byte boundary (the gap holds
+ * guard values), so vector loads meet every alignment within 16 bytes (docs/CASE_FORMAT.md,
+ * "Misaligned views"). */
 unsigned rf_input_misalign(const rf_case *c);
 #endif

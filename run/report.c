@@ -8,10 +8,13 @@ void rf_report_case_line(FILE *f, const rf_case *c) {
   if (rf_op_has_rows(c->op)) fprintf(f, "rows=%u cols=%u ", c->rows, c->cols);
   else fprintf(f, "n=%llu ", (unsigned long long)c->n);
   /* the element type only when it is not the default, so float32 lines read as before */
-  fprintf(f, "dist=%s seed=%llu block=%u grid=%u items=%u schedule=%s wave=%u%s%s%s%s\n",
+  fprintf(f, "dist=%s seed=%llu block=%u grid=%u items=%u schedule=%s wave=%u%s%s",
           rf_dist_name(c->dist), (unsigned long long)c->seed, c->block, c->grid, c->items,
           rf_sched_name(c->sched), c->wave, c->dtype ? " dtype=" : "",
-          c->dtype ? rf_dtype_name(c->dtype) : "", c->variant[0] ? " variant=" : "", c->variant);
+          c->dtype ? rf_dtype_name(c->dtype) : "");
+  /* likewise the misalignment only when there is one */
+  if (c->misalign) fprintf(f, " misalign=%u", c->misalign);
+  fprintf(f, "%s%s\n", c->variant[0] ? " variant=" : "", c->variant);
 }
 
 static void num(FILE *f, double v) {

@@ -106,6 +106,7 @@ static int try_launch(rf_case *c, unsigned k) {
   case 2: if (!c->items) return -1; c->items = 0; return 1;
   case 3: if (c->sched == RF_SCHED_IN_ORDER) return -1; c->sched = RF_SCHED_IN_ORDER; return 1;
   case 4: if (c->wave == 32) return -1; c->wave = 32; return 1;
+  case 5: if (!c->misalign) return -1; c->misalign = 0; return 1;   /* an aligned input */
   default: return 0;
   }
 }

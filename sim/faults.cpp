@@ -1,7 +1,8 @@
 /* Faults inside a kernel become verdicts (plain build). A SIGSEGV, SIGBUS or SIGFPE raised
  * while a GPU thread's fiber runs on the launching thread ends the launch: an address in a
  * guard page of a device buffer (guarded_alloc.h) is RF_SIM_OOB naming the buffer and the
- * offset, anything else RF_SIM_CRASH naming the signal and the thread. The faulting fiber
+ * offset, an address in the guard after an LDS declaration (lds.h) RF_SIM_OOB naming the
+ * declaration, anything else RF_SIM_CRASH naming the signal and the thread. The faulting fiber
  * is discarded (its slot gets a fresh context), the host resumes as if the block had been
  * abandoned, and the other threads unwind as usual. A fault anywhere else (host code, or a
  * launch on another thread) goes to the handler that was there before, or kills the
@@ -81,7 +82,20 @@ static void on_fault(int sig, siginfo_t *info, void *uctx) {
   const void *pc = fault_pc(uctx);
   const char *fn = pc && dladdr(pc, &dl) && dl.dli_sname ? dl.dli_sname : "?";
   GuardHit hit;
-  if (sig != SIGFPE && guarded_lookup(info->si_addr, &hit)) {
+  LdsHit lh;
+  if (sig != SIGFPE && engine().lds.guard_hit(info->si_addr, &lh)) {
+    int w = fault_is_write(uctx);
+    char decl[300];
+    if (lh.dynamic)
+      snprintf(decl, sizeof decl, "the dynamic LDS (RF_DYN_SHARED, %zu bytes)", lh.bytes);
+    else if (lh.file)
+      snprintf(decl, sizeof decl, "the LDS declaration at %s:%d (%zu bytes)",
+               short_path(lh.file), lh.line, lh.bytes);
+    else
+      snprintf(decl, sizeof decl, "the LDS arena (no declaration there)");
+    abandon_from_host(RF_SIM_OOB, "oob: LDS %s at byte %zu past the end of %s by %s, in %s",
+                      w == 1 ? "write" : w == 0 ? "read" : "access", lh.past, decl, where, fn);
+  } else if (sig != SIGFPE && guarded_lookup(info->si_addr, &hit)) {
     int w = fault_is_write(uctx);
     abandon_from_host(RF_SIM_OOB,
                       "oob: %s at byte offset %lld of device buffer #%u (%zu bytes: %s) by %s, "

@@ -9,28 +9,71 @@
 
 namespace rf_sim {
 
-/* Room for the 64 KiB limit plus red zones between up to 128 declarations. */
+/* Sanitizer builds: room for the 64 KiB limit plus red zones between up to 128
+ * declarations. */
 static constexpr size_t kRedzone = san::asan ? 64 : 0;
 static constexpr size_t kArenaBytes = kLdsLimit + 128 * 64;
+/* Plain build: a slot per declaration, 64 KiB of data then a 64 KiB guard (an overrun of
+ * up to 64 KiB faults; ThreadSanitizer's signal handling must not meet a fault, and
+ * AddressSanitizer bounds declarations itself, so they keep the arena). */
+static constexpr bool kGuarded = !san::asan && !san::tsan;
+static constexpr size_t kSlotData = kLdsLimit;
+static constexpr size_t kSlotBytes = 2 * kLdsLimit;
+static constexpr unsigned kSlots = 129;
+static constexpr size_t kMapBytes = kGuarded ? kSlots * kSlotBytes : kArenaBytes;
 
 static size_t align_up(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
+static size_t align_down(size_t v, size_t a) { return v & ~(a - 1); }
 
 static char *map_arena(char *at) {
-  int flags = MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED : 0);
-  void *p = mmap(at, kArenaBytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED : 0) | (kGuarded ? MAP_NORESERVE : 0);
+  void *p = mmap(at, kMapBytes, kGuarded ? PROT_NONE : PROT_READ | PROT_WRITE, flags, -1, 0);
   if (p == MAP_FAILED) out_of_memory("mapping the LDS arena");
-  return static_cast<char *>(p);
+  char *base = static_cast<char *>(p);
+  for (unsigned k = 0; kGuarded && k < kSlots; k++)
+    if (mprotect(base + k * kSlotBytes, kSlotData, PROT_READ | PROT_WRITE))
+      out_of_memory("mapping the LDS arena");
+  return base;
 }
 
 void Lds::begin_launch(size_t dynamic_bytes) {
   if (!arena_) arena_ = map_arena(nullptr);
   dynamic_ = dynamic_bytes;
   high_water_ = 0;
+  // Plain build: the dynamic LDS ends at slot 0's guard (16-byte aligned, as HIP gives it).
+  dynamic_base_ = kGuarded ? arena_ + align_down(kSlotData - dynamic_bytes, 16) : arena_;
+}
+
+bool Lds::guard_hit(const void *addr, LdsHit *hit) const {
+  if (!kGuarded || !arena_) return false;
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr), b = reinterpret_cast<uintptr_t>(arena_);
+  if (a < b || a >= b + kMapBytes) return false;
+  size_t rel = a - b, k = rel / kSlotBytes;
+  if (rel % kSlotBytes < kSlotData) return false;
+  *hit = LdsHit{nullptr, 0, 0, 0, k == 0};
+  if (k == 0) {
+    hit->bytes = dynamic_;
+    hit->past = rel - static_cast<size_t>(dynamic_base_ - arena_) - dynamic_;
+  } else if (k < placed_count_.get()) {
+    const Placed &p = placed_[k];
+    hit->file = p.file;
+    hit->line = p.line;
+    hit->bytes = p.bytes;
+    hit->past = rel - p.start - p.bytes;
+  }
+  return true;
 }
 
 void Lds::begin_block() {
   static std::atomic<uint64_t> serial{0};  // unique across launches and workers
   serial_.set(serial.fetch_add(1, std::memory_order_relaxed) + 1);
+  if (kGuarded) {
+    size_t start = static_cast<size_t>(dynamic_base_ - arena_);
+    fill_poison(start, start + dynamic_);
+    placed_count_.set(1);
+    logical_.set(dynamic_);
+    return;
+  }
   // Under ThreadSanitizer the previous block's accesses must not meet this block's: mapping
   // fresh pages resets their shadow, with no happens-before edge between the two blocks.
   if (san::tsan) map_arena(arena_);
@@ -47,7 +90,7 @@ void Lds::begin_block() {
 
 bool Lds::contains(const void *p) const {
   const char *c = static_cast<const char *>(p);
-  return arena_ && c >= arena_ && c < arena_ + kArenaBytes;
+  return arena_ && c >= arena_ && c < arena_ + kMapBytes;
 }
 
 void Lds::end_block() {
@@ -80,6 +123,25 @@ void *Lds::place_first(LdsSite *shared, size_t bytes, size_t align, const char *
                      "LDS limit: the declaration at %s:%d (%zu bytes) brings the block to "
                      "%zu bytes (dynamic %zu), above %zu",
                      short_path(file), line, bytes, logical, dynamic_, kLdsLimit);
+  if (kGuarded) {
+    // The declaration ends where its slot's data does: the first byte past it is the guard.
+    unsigned k = placed_count_.get();
+    if (k >= kSlots)
+      abandon_in_fiber(RF_SIM_LAUNCH_ERROR,
+                       "LDS: too many declarations for the simulator's arena at %s:%d",
+                       short_path(file), line);
+    size_t start = k * kSlotBytes + align_down(kSlotData - bytes, align ? align : 1);
+    placed_[k] = Placed{file, line, bytes, start};
+    placed_count_.set(k + 1);
+    logical_.set(logical);
+    fill_poison(start, start + bytes);
+    uintptr_t sync = cells.take();
+    san::release(sync);
+    site->sync.store(sync, std::memory_order_relaxed);
+    site->offset.store(static_cast<uint32_t>(start), std::memory_order_relaxed);
+    site->block_serial.store(serial, std::memory_order_relaxed);
+    return arena_ + start;
+  }
   size_t off = align_up(top_.get() + kRedzone, a);
   if (off + bytes + kRedzone > kArenaBytes)
     abandon_in_fiber(RF_SIM_LAUNCH_ERROR,

@@ -32,10 +32,35 @@ struct dim3 {
 struct rf_sim_uint3 {
   uint32_t x, y, z;
 };
+/* The vector types have the GPU's alignment, and copy member by member: a copy of a whole
+ * struct would be a memcpy, which -fsanitize=alignment does not check, while a member access
+ * through a misaligned float4 is reported (sim/align_report.cpp) as the GPU's fault it is. */
 struct alignas(16) float4 {
   float x, y, z, w;
+  float4() = default;
+  constexpr float4(float x_, float y_, float z_, float w_) : x(x_), y(y_), z(z_), w(w_) {}
+  constexpr float4(const float4 &o) : x(o.x), y(o.y), z(o.z), w(o.w) {}
+  float4 &operator=(const float4 &o) {
+    x = o.x;
+    y = o.y;
+    z = o.z;
+    w = o.w;
+    return *this;
+  }
 };
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+struct alignas(8) float2 {
+  float x, y;
+  float2() = default;
+  constexpr float2(float x_, float y_) : x(x_), y(y_) {}
+  constexpr float2(const float2 &o) : x(o.x), y(o.y) {}
+  float2 &operator=(const float2 &o) {
+    x = o.x;
+    y = o.y;
+    return *this;
+  }
+};
+inline float2 make_float2(float x, float y) { return float2{x, y}; }
 
 namespace rf_sim {
 /* What threadIdx/blockIdx read: the running fiber's own indices. */

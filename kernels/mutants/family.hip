@@ -32,6 +32,9 @@ extern const rf_variant rf_mut_argmax_vec4_lane_ties;
 extern const rf_variant rf_mut_logsumexp_no_max_shift;
 extern const rf_variant rf_mut_logsumexp_pad_zero_max;
 extern const rf_variant rf_mut_logsoftmax_online_no_rescale;
+/* misaligned views and LDS bounds (issue 37) */
+extern const rf_variant rf_mut_sum_vec4_no_head;
+extern const rf_variant rf_mut_sum_lds_256;
 /* 16-bit inputs (issue 17) */
 extern const rf_variant rf_mut_sum_f16_narrow_acc;
 extern const rf_variant rf_mut_sum_bf16_early_round;
@@ -64,5 +67,6 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_max_f16_int_compare,   &rf_mut_softmax_f16_exp_overflow,
     &rf_mut_logsoftmax_f16_sub_in_half, &rf_mut_logsumexp_f16_sum_in_half,
     &rf_mut_logsumexp_f16_two_step_round,
+    &rf_mut_sum_vec4_no_head,      &rf_mut_sum_lds_256,
     NULL};
 #endif

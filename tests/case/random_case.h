@@ -41,5 +41,6 @@ static inline void random_valid_case(uint64_t *s, const rf_limits *lim, rf_case 
   c->items = (uint32_t)rc_pick(s, 64);
   c->sched = (rf_sched)(rf_splitmix64(s) % RF_SCHED_COUNT);
   c->wave = rf_splitmix64(s) % 2 ? 64 : 32;
+  c->misalign = (uint32_t)(rf_splitmix64(s) % (rf_case_misalign_max(c->dtype) + 1));
 }
 #endif

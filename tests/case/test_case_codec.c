@@ -254,6 +254,55 @@ static void test_dtype_versions(void) {
     }
 }
 
+/* Version 4 made the misalignment a field (the dtype byte's high nibble); versions 1..3 keep
+ * the placement they always had: seed bits 62..63. */
+static void test_misalign_versions(void) {
+  uint8_t b[RF_CASE_ENCODED_MAX];
+  rf_case d;
+  for (unsigned v = 1; v <= 3; v++) {
+    memset(b, 0, sizeof b);
+    b[0] = (uint8_t)v;
+    b[29] = 0xC0;   /* seed bits 62..63 = 3 */
+    b[40] = 0x51;   /* the high nibble is no misalignment before version 4 */
+    rf_case_decode(b, sizeof b, NULL, &d);
+    CHECK(d.misalign == 3);
+    b[29] = 0x40;
+    rf_case_decode(b, sizeof b, NULL, &d);
+    CHECK(d.misalign == 1);
+  }
+  memset(b, 0, sizeof b);
+  b[0] = 4;
+  b[29] = 0xC0;     /* the seed's bits mean nothing for the placement from version 4 */
+  b[40] = 0x51;     /* f16, misalign 5 */
+  rf_case_decode(b, sizeof b, NULL, &d);
+  CHECK(d.dtype == RF_DTYPE_F16 && d.misalign == 5);
+  b[40] = 0x50;     /* f32: 5 % 4 = 1 */
+  rf_case_decode(b, sizeof b, NULL, &d);
+  CHECK(d.dtype == RF_DTYPE_F32 && d.misalign == 1);
+  b[40] = 0xF2;     /* bf16: 15 % 8 = 7 */
+  rf_case_decode(b, sizeof b, NULL, &d);
+  CHECK(d.dtype == RF_DTYPE_BF16 && d.misalign == 7);
+  for (int t = 0; t < RF_DTYPE_COUNT; t++)
+    for (uint32_t m = 0; m <= rf_case_misalign_max((rf_dtype)t); m++) {
+      rf_case c;
+      rf_case_default(&c);
+      c.dtype = (rf_dtype)t;
+      c.misalign = m;
+      c.seed = UINT64_C(0xC000000000000000) | m;   /* seed bits and field disagree */
+      CHECK(rf_case_validate(&c, NULL, NULL, 0) == 0);
+      rf_case_encode(&c, b);
+      rf_case_decode(b, sizeof b, NULL, &d);
+      CHECK(rf_case_equal(&c, &d));
+    }
+  /* Decoding is total: every byte string gives a misalignment its type can take. */
+  for (unsigned x = 0; x < 256; x++) {
+    memset(b, 0, sizeof b);
+    b[40] = (uint8_t)x;
+    rf_case_decode(b, sizeof b, NULL, &d);
+    CHECK(d.misalign <= rf_case_misalign_max(d.dtype) && rf_case_validate(&d, NULL, NULL, 0) == 0);
+  }
+}
+
 static void test_versions_frozen(void) {
   static const unsigned frozen[][2] = {{1, 12}, {2, 19}, {3, 19}};
   for (size_t i = 0; i < sizeof frozen / sizeof frozen[0]; i++)
@@ -344,6 +393,7 @@ static void test_distribution(void) {
 int main(void) {
   test_versions_frozen();
   test_dtype_versions();
+  test_misalign_versions();
   test_empty_and_fixed_strings();
   test_random_strings();
   test_round_trip();

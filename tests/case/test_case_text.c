@@ -79,7 +79,7 @@ static void test_write_and_round_trip(void) {
   char buf[2048];
   write_to(&c, buf, sizeof buf);
   CHECK(strcmp(buf, "op=sum\nn=1027\nrows=0\ncols=0\nseed=1\ndist=alternating\nblock=0\n"
-                    "grid=0\nitems=0\nschedule=in-order\nwave=32\ndtype=f32\nvariant=\n") == 0);
+                    "grid=0\nitems=0\nschedule=in-order\nwave=32\ndtype=f32\nmisalign=0\nvariant=\n") == 0);
   /* every valid case survives write -> parse (built-in limits, as parse validates with them) */
   uint64_t s = 2024;
   static const char *names[] = {"", "%s/lds", "%s/two-stage-wave", "%s/x"};
@@ -150,7 +150,7 @@ static void test_expects(void) {
 
 static void test_errors(void) {
   CHECK(fails_with("op=sum\nblok=3\n", "line 2: unknown key 'blok' (allowed: op, n, rows, cols, "
-                   "seed, dist, block, grid, items, schedule, wave, dtype, variant)"));
+                   "seed, dist, block, grid, items, schedule, wave, dtype, misalign, variant)"));
   CHECK(fails_with("op=sum\n\nblock=abc\n", "line 3: key 'block': value 'abc' is not a number "
                    "(allowed: 0..1024; decimal, 0x hex or 2^K[+-D])"));
   CHECK(fails_with("n=-1", "line 1: key 'n': value '-1' is not a number (allowed: "
@@ -235,9 +235,9 @@ static void test_errors(void) {
   CHECK(fails_with("op sum", "line 1: 'op sum' is not key=value (allowed: key=value, "
                    "expect <variant> <verdict>, # comment)"));
   CHECK(fails_with("=5", "line 1: unknown key '' (allowed: op, n, rows, cols, seed, dist, block, "
-                   "grid, items, schedule, wave, dtype, variant)"));
+                   "grid, items, schedule, wave, dtype, misalign, variant)"));
   CHECK(fails_with("expect=5", "line 1: unknown key 'expect' (allowed: op, n, rows, cols, seed, "
-                   "dist, block, grid, items, schedule, wave, dtype, variant)"));
+                   "dist, block, grid, items, schedule, wave, dtype, misalign, variant)"));
   /* expect lines */
   CHECK(fails_with("n=1\nexpect sum/lds wrongg\n", "line 2: expect: verdict 'wrongg' is unknown "
                    "(allowed: pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, "
@@ -270,7 +270,7 @@ static void test_errors(void) {
   CHECK(fails_with("block=5000\nfoo=1", "line 1: key 'block': value '5000' is out of range "
                    "(allowed: 0..1024)"));
   CHECK(fails_with("rows=3\nfoo=1", "line 2: unknown key 'foo' (allowed: op, n, rows, cols, "
-                   "seed, dist, block, grid, items, schedule, wave, dtype, variant)"));
+                   "seed, dist, block, grid, items, schedule, wave, dtype, misalign, variant)"));
   /* 80,000 expect lines (duplicates found by sorting, not pairwise) */
   {
     size_t n = 80000, len = 0;
@@ -290,10 +290,32 @@ static void test_errors(void) {
   }
 }
 
+/* The misalign key: a file without it keeps the placement files had before the key (seed
+ * bits 62..63); with it, the value, held within 16 bytes for the element type. */
+static void test_misalign(void) {
+  rf_case c;
+  CHECK(parses("op=sum\nseed=0xC000000000000001\n", &c) && c.misalign == 3);
+  CHECK(parses("op=sum\nseed=0x4000000000000001\n", &c) && c.misalign == 1);
+  CHECK(parses("op=sum\nseed=5\n", &c) && c.misalign == 0);
+  CHECK(parses("op=sum\nseed=0xC000000000000001\nmisalign=0\n", &c) && c.misalign == 0);
+  CHECK(parses("dtype=f16\nmisalign=7\n", &c) && c.misalign == 7);
+  CHECK(fails_with("op=sum\nmisalign=4\n", "line 2: misalign: 4 is out of range for f32 "
+                   "(allowed: 0..3 elements, offsets within 16 bytes)"));
+  CHECK(fails_with("misalign=8\ndtype=bf16\n", "line 1: key 'misalign': value '8' is out of range (allowed: "
+                   "0..7)"));
+  /* the canonical form writes the key, so a legacy placement survives a round trip */
+  CHECK(parses("op=max\nseed=0x8000000000000000\n", &c) && c.misalign == 2);
+  char buf[1024];
+  write_to(&c, buf, sizeof buf);
+  rf_case d;
+  CHECK(strstr(buf, "\nmisalign=2\n") != NULL && parses(buf, &d) && rf_case_equal(&c, &d));
+}
+
 int main(void) {
   test_defaults_and_syntax();
   test_write_and_round_trip();
   test_expects();
   test_errors();
+  test_misalign();
   return rf_test_done();
 }
