@@ -15,6 +15,12 @@ function(rf_hip_sources target)
   if(REDFUZZ_BACKEND STREQUAL "sim")
     target_compile_definitions(${target} PRIVATE RF_SIM=1)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-x c++>)
+    # A misaligned vector access (a float4 load from an address not a multiple of 16) reaches
+    # sim/align_report.cpp, which ends the launch as a GPU would (docs/SIMULATOR.md,
+    # "Alignment"). The sanitizer builds keep their runtimes' handlers out of it.
+    if(REDFUZZ_SANITIZE STREQUAL "")
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=alignment>)
+    endif()
   endif()
   # rf_variant grows at its end (fuzz_max_n, then in_dtype/out_dtype): a positional
   # initialiser that stops early leaves the later fields 0 = their defaults, by design of the

@@ -17,6 +17,13 @@ typedef struct { const rf_variant *v; const char *path; } owner;
 static owner owned[RF_REGISTRY_CAPACITY];
 static size_t n_owned;
 
+/* The libraries already registered. One library named twice (REDFUZZ_PLUGINS and --plugin,
+ * as the campaign scripts pass both to a shrink, or two paths to one file) is one plugin:
+ * dlopen gives back the same handle, and the second load adds nothing instead of failing on
+ * its own names ("already registered"). */
+static void *loaded[RF_REGISTRY_CAPACITY];
+static size_t n_loaded;
+
 const char *rf_plugin_of(const rf_variant *v) {
   for (size_t i = 0; i < n_owned; i++)
     if (owned[i].v == v) return owned[i].path;
@@ -161,6 +168,11 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     snprintf(err, errlen, "plugin %s: cannot load: %s", path, dlerror());
     return -1;
   }
+  for (size_t i = 0; i < n_loaded; i++)
+    if (loaded[i] == lib) {
+      dlclose(lib);   /* drops the reference this dlopen added; the library stays */
+      return 0;
+    }
   rf_plugin_abi_version_fn version = (rf_plugin_abi_version_fn)dlsym(lib, "rf_plugin_abi_version");
   rf_plugin_variants_fn variants = (rf_plugin_variants_fn)dlsym(lib, "rf_plugin_variants");
   if (!version || !variants) {
@@ -215,6 +227,7 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     dlclose(lib);
     return -1;
   }
+  if (n_loaded < RF_REGISTRY_CAPACITY) loaded[n_loaded++] = lib;   /* a plugin adds >= 1 */
   const char *kept = strdup(path);   /* for rf_plugin_of; lives as long as the library */
   for (size_t i = 0; i < count; i++) {
     rf_variant_register(vs[i]);   /* checked above: cannot fail */

@@ -7,7 +7,8 @@ extern "C" {
 #endif
 
 /* Opens `path`, checks its ABI version and every variant, then registers them all (or none).
- * Returns the number of variants registered, or -1 with a message naming the file in err. */
+ * Returns the number of variants registered (0 when this library is loaded already: the same
+ * library named twice is loaded once), or -1 with a message naming the file in err. */
 int rf_plugin_load(const char *path, char *err, size_t errlen);
 
 /* The path of the plugin v was loaded from, or NULL for a built-in variant. */

@@ -22,6 +22,12 @@ int main(void) {
   CHECK(rf_variant_find("max/test-ok2") != NULL);
   CHECK(rf_variant_count() == before + 2);
 
+  /* The same library again (REDFUZZ_PLUGINS and --plugin naming one file) is loaded once:
+   * nothing added, no "already registered" error. */
+  CHECK(rf_plugin_load(RF_BAD_VARIANTS_PLUGIN, err, sizeof err) == 0);
+  CHECK(rf_plugin_load_list(RF_BAD_VARIANTS_PLUGIN ":" RF_BAD_VARIANTS_PLUGIN, err, sizeof err) == 0);
+  CHECK(rf_variant_count() == before + 2);
+
   /* A list: empty entries are skipped, the first failure stops it with its message. */
   CHECK(rf_plugin_load_list("::", err, sizeof err) == 0);
   CHECK(rf_plugin_load_list(":/nonexistent/a.so:" RF_BAD_VARIANTS_PLUGIN, err, sizeof err) == -1);
