@@ -86,7 +86,7 @@ check 1 "MISMATCH|mismatch" -- "${many[@]}" replay "$TMP/edited.case"
 check 1 "sum/plugin-test-spin +timeout .*wall-clock limit of 300 ms \(REDFUZZ_LAUNCH_TIMEOUT_MS\)" \
   RF_TEST_PLUGIN_SPIN=1 REDFUZZ_LAUNCH_TIMEOUT_MS=300 -- "${many[@]}" run --op sum --n 10 --dist ones --variant sum/plugin-test-spin
 check 1 "caught sum/plugin-test-spin +timeout .*sum/plugin-many-00 +2 +2 +0 +0" \
-  RF_TEST_PLUGIN_SPIN=1 REDFUZZ_LAUNCH_TIMEOUT_MS=300 -- "${many[@]}" sweep --op sum --mutants --n 10,20 --dist ones
+  RF_TEST_PLUGIN_SPIN=1 REDFUZZ_LAUNCH_TIMEOUT_MS=300 -- "${many[@]}" sweep --op sum --mutants --n 10,20 --dist ones --block 0
 
 echo "hostile plugins: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
