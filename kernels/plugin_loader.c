@@ -217,6 +217,7 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     dlclose(lib);
     return -1;
   }
+  const rf_variant *const *given = vs;
   vs = upgrade(found, vs, count);
   if (!vs) {
     snprintf(err, errlen, "plugin %s: out of memory for its %zu variants", path, count);
@@ -233,6 +234,9 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     rf_variant_register(vs[i]);   /* checked above: cannot fail */
     if (n_owned < RF_REGISTRY_CAPACITY) owned[n_owned++] = (owner){vs[i], kept ? kept : "?"};
   }
+  /* An upgraded list's array of pointers is ours and no longer needed (the registry keeps
+   * the pointers; the copies themselves live on). */
+  if (vs != given) free((void *)vs);
   return (int)count;
 }
 
