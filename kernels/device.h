@@ -36,6 +36,9 @@ int rf_dev_sync(void);
 /* The same for a batch of `launches` variant launches: the limit is per launch, so the wait's
  * deadline is the limit times their number (a batch of 32 big launches may take 32 limits). */
 int rf_dev_sync_for(unsigned long long launches);
+/* hipErrorOutOfMemory / cudaErrorMemoryAllocation: rf_dev_alloc or rf_dev_host_alloc found no
+ * room (on the simulator: host memory). */
+#define RF_DEV_OUT_OF_MEMORY 2
 /* hipErrorLaunchTimeOut / cudaErrorLaunchTimeout: a launch ran past the wall-clock limit. */
 #define RF_DEV_TIMEOUT 702
 /* The wall-clock limit of a launch in ms, 0 for none (REDFUZZ_LAUNCH_TIMEOUT_MS): the

@@ -1,7 +1,9 @@
 /* rf_dev_*: the C ABI of device.h written once against the HIP subset of port.h, so the
  * same file serves the simulator, CUDA and HIP builds. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 #include "port.h"
 #include "device.h"
@@ -31,14 +33,21 @@ static int note(hipError_t e) {
   return (int)e;
 }
 
-/* The simulator told to lose the device on a crash answers every later call as a GPU would:
- * with the fault. (GPU runtimes do this themselves.) */
+/* A lost device answers every later call at once, with what lost it. GPU runtimes do this
+ * themselves after a fault; the simulator told to lose the device on a crash does it here.
+ * After a watchdog timeout the runtime does not know: the kernel still runs, and any call
+ * that waits for the device (a copy, an event, a free) would wait for ever, so each such
+ * call returns RF_DEV_TIMEOUT instead of reaching the runtime. */
 #if defined(RF_SIM)
 static int g_fault_loses_device;
-#define RF_SIM_LOST_RETURN() do { if (g_lost) return g_lost; } while (0)
+#define RF_LOST_RETURN(v) do { if (g_lost) return (v); } while (0)
 #else
-#define RF_SIM_LOST_RETURN() do { } while (0)
+#define RF_LOST_RETURN(v) do { if (g_lost == RF_DEV_TIMEOUT) return (v); } while (0)
 #endif
+#define RF_SIM_LOST_RETURN() RF_LOST_RETURN(g_lost)
+/* Frees are skipped after a timeout only: they wait for the device (leaked to the process,
+ * which cannot use the device again anyway). */
+#define RF_TIMEOUT_SKIP() do { if (g_lost == RF_DEV_TIMEOUT) return; } while (0)
 
 extern "C" void rf_dev_sim_set_fault_loses_device(int on) {
 #if defined(RF_SIM)
@@ -95,11 +104,18 @@ extern "C" int rf_dev_alloc(void **p, size_t bytes) {
   RF_SIM_LOST_RETURN();
   return note(hipMalloc(p, bytes ? bytes : 1));
 }
-extern "C" void rf_dev_free(void *p) { if (p) note(hipFree(p)); }
+extern "C" void rf_dev_free(void *p) {
+  RF_TIMEOUT_SKIP();
+  if (p) note(hipFree(p));
+}
 extern "C" int rf_dev_host_alloc(void **p, size_t bytes) {
+  RF_SIM_LOST_RETURN();
   return note(hipHostMalloc(p, bytes ? bytes : 1, hipHostMallocDefault));
 }
-extern "C" void rf_dev_host_free(void *p) { if (p) note(hipHostFree(p)); }
+extern "C" void rf_dev_host_free(void *p) {
+  RF_TIMEOUT_SKIP();
+  if (p) note(hipHostFree(p));
+}
 extern "C" int rf_dev_upload(void *dst, const void *src, size_t bytes) {
   RF_SIM_LOST_RETURN();
   return note(hipMemcpy(dst, src, bytes, hipMemcpyHostToDevice));
@@ -130,6 +146,15 @@ static double now_ms(void) {
  * first 10 ms (as the runtime's own default wait does), then sleep 50 us between polls. A
  * kernel that outlives the limit cannot be stopped from the host: the device is lost to this
  * process (a supervised sweep or replay goes on in a new worker, as after a fault). */
+/* The runtime's own exit handlers (registered before this one, so run after it) tear the
+ * context down and may wait for the kernel that never ends: the process leaves first, its
+ * output flushed and its status kept. */
+static void exit_past_lost_device(int status, void *arg) {
+  (void)arg;
+  fflush(NULL);
+  _exit(status);
+}
+
 static int sync_with_deadline(unsigned long long launches) {
   static hipEvent_t done;
   if (!done && note(hipEventCreateWithFlags(&done, hipEventDisableTiming))) return g_first_error;
@@ -142,7 +167,10 @@ static int sync_with_deadline(unsigned long long launches) {
     if (q != hipErrorNotReady) return note(q);
     const double waited = now_ms() - t0;
     if (waited > (double)g_timeout_ms * (double)(launches ? launches : 1)) {
-      if (!g_lost) g_lost = RF_DEV_TIMEOUT;
+      if (!g_lost) {
+        g_lost = RF_DEV_TIMEOUT;
+        on_exit(exit_past_lost_device, NULL);
+      }
       if (!g_first_error) g_first_error = RF_DEV_TIMEOUT;
       return RF_DEV_TIMEOUT;
     }
@@ -190,12 +218,14 @@ extern "C" const char *rf_dev_error_string(int err) {
 static hipEvent_t g_t0, g_t1;
 
 extern "C" int rf_dev_timer_start(void) {
+  RF_LOST_RETURN(-1);
   if (!g_t0 && (note(hipEventCreate(&g_t0)) || note(hipEventCreate(&g_t1)))) return -1;
   return note(hipEventRecord(g_t0, 0)) ? -1 : 0;
 }
 
 extern "C" double rf_dev_timer_stop_ms(void) {
   float ms = 0;
+  RF_LOST_RETURN(-1);   /* hipEventSynchronize would wait for the lost launch */
   if (note(hipEventRecord(g_t1, 0)) || note(hipEventSynchronize(g_t1)) ||
       note(hipEventElapsedTime(&ms, g_t0, g_t1)))
     return -1;
@@ -203,6 +233,7 @@ extern "C" double rf_dev_timer_stop_ms(void) {
 }
 
 extern "C" int rf_dev_copy(void *dst, const void *src, size_t bytes) {
+  RF_SIM_LOST_RETURN();
   return note(hipMemcpyAsync(dst, src, bytes, hipMemcpyDeviceToDevice, 0));
 }
 
@@ -236,6 +267,7 @@ static int capture_events(void) {
 /* Capture errors are not noted: the batch then runs without a graph, and a variant must not
  * be blamed for them. */
 extern "C" int rf_dev_capture_begin(unsigned streams) {
+  RF_LOST_RETURN(-1);
   if (streams > RF_DEV_STREAMS) streams = RF_DEV_STREAMS;
   for (unsigned i = 0; i < streams; i++)
     if (!rf_dev_stream(i)) return -1;
@@ -278,12 +310,14 @@ extern "C" int rf_dev_capture_end(unsigned streams, void **graph) {
 }
 
 extern "C" int rf_dev_graph_launch(void *graph) {
+  RF_LOST_RETURN(-1);
   int e = (int)hipGraphLaunch((hipGraphExec_t)graph, g_stream[0]);
   if (e) (void)hipGetLastError();   /* not noted: the batch then launches directly */
   return e;
 }
 
 extern "C" void rf_dev_graph_free(void *graph) {
+  RF_TIMEOUT_SKIP();
   if (graph) (void)hipGraphExecDestroy((hipGraphExec_t)graph);
 }
 #endif

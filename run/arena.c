@@ -3,6 +3,7 @@
 #include "arena.h"
 #include "kernels/device.h"
 #include "kernels/verdict_device.h"
+#include "model/oom.h"
 
 /* Below this size a whole-arena download is cheaper than one small copy per guard zone. */
 #define RF_ARENA_WHOLE_FETCH (4u << 20)
@@ -79,7 +80,11 @@ static int make_room(rf_arena *a) {
   if (a->used > a->dev_cap || (a->exact && a->used != a->dev_cap)) {
     size_t cap = a->exact || a->used > 2 * a->dev_cap ? a->used : 2 * a->dev_cap;
     void *p = NULL;
-    if (rf_dev_alloc(&p, cap)) return -1;
+    /* Out of memory is the case's size, not the variant's doing (scratch is capped: runner.c
+     * prepare): no verdict to blame on a variant, the process cannot run this case. */
+    int e = rf_dev_alloc(&p, cap);
+    if (e == RF_DEV_OUT_OF_MEMORY) rf_oom_exit("device memory for a batch's buffers", cap);
+    if (e) return -1;
     rf_dev_free(a->dev);
     a->dev = p;
     a->dev_cap = cap;
@@ -90,7 +95,9 @@ static int make_room(rf_arena *a) {
     /* Page-locked up to RF_ARENA_PINNED_MAX (it cannot be swapped: several fuzz jobs hold
      * one each); bigger cases are slow anyway and use ordinary memory. */
     int pinned = cap <= RF_ARENA_PINNED_MAX;
-    if (pinned ? rf_dev_host_alloc(&p, cap) : !(p = malloc(cap))) return -1;
+    int e = pinned ? rf_dev_host_alloc(&p, cap) : (p = malloc(cap)) ? 0 : RF_DEV_OUT_OF_MEMORY;
+    if (e == RF_DEV_OUT_OF_MEMORY) rf_oom_exit("host memory for a batch's input image", cap);
+    if (e) return -1;
     free_image(a);
     a->image = p;
     a->image_cap = cap;

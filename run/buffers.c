@@ -1,11 +1,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "buffers.h"
+#include "model/oom.h"
 
 void *rf_host_buf_get(rf_host_buf *b, size_t bytes) {
   if (bytes > b->cap) {
     void *p = realloc(b->p, bytes);
-    if (!p) return NULL;
+    if (!p) rf_oom_exit("a host buffer of the runner", bytes);
     b->p = p;
     b->cap = bytes;
   }

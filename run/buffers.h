@@ -15,8 +15,8 @@
 #define RF_INPUT_GUARD_BITS 0x7F7FFFFFu
 
 typedef struct { void *p; size_t cap; } rf_host_buf;
-/* Grows to at least bytes; returns the buffer (NULL on failure; NULL also for bytes 0 when
- * nothing was ever allocated, which callers treat as empty). */
+/* Grows to at least bytes; returns the buffer (NULL for bytes 0 when nothing was ever
+ * allocated, which callers treat as empty). Out of memory ends the process (model/oom.h). */
 void *rf_host_buf_get(rf_host_buf *b, size_t bytes);
 void rf_host_buf_free(rf_host_buf *b);
 

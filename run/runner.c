@@ -14,6 +14,7 @@
 #include "model/dtype.h"
 #include "kernels/launch_count.h"
 #include "kernels/plugin_loader.h"
+#include "oracle/mp_alloc.h"
 
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
   r->keep = keep;
@@ -21,6 +22,7 @@ void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
 }
 
 rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
+  rf_oracle_mp_alloc_install();
   rf_runner *r = calloc(1, sizeof *r);
   if (!r) { snprintf(err, errlen, "out of host memory"); return NULL; }
   int e = rf_dev_info(&r->dev);
