@@ -4,11 +4,7 @@
 # folder. replay may find no file, but never a half-written one: every `ok` holds all the
 # expect lines shrink writes, and no replay reports an empty, cut or expectation-less file.
 #   concurrency.sh REDFUZZ SRC
-set -uo pipefail
-RF=$(realpath "$1") SRC=$2
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
-cd "$TMP"
+. "$(dirname "$0")/lib.sh" "$@"   # RF, SRC, TMP (removed at exit; the working folder)
 failing_case fail.case
 "$RF" shrink fail.case --out r > first.txt 2>&1 || { echo "FAIL: first shrink"; exit 1; }
 file=$(tail -n 1 first.txt)

@@ -3,11 +3,7 @@
 # `sweep --json | head -1` stop at the next record (EPIPE), exit 2, and say how much work was
 # done; they do not run to the end.
 #   epipe.sh REDFUZZ SRC
-set -uo pipefail
-RF=$(realpath "$1") SRC=$2
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
-cd "$TMP"
+. "$(dirname "$0")/lib.sh" "$@"   # RF, SRC, TMP (removed at exit; the working folder)
 mkdir many
 for i in $(seq 1 300); do printf 'op=sum\nn=%d\n' $((i + 100)) > "many/c$i.case"; done
 trap '' PIPE

@@ -3,11 +3,7 @@
 # run --case, decode, shrink and encode of a FIFO, are refused at once with a message (each
 # under `timeout -k 2 10`: 124 or 137 would be the old hang, which ignored the SIGTERM).
 #   fifo.sh REDFUZZ SRC
-set -uo pipefail
-RF=$(realpath "$1") SRC=$2
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
-cd "$TMP"
+. "$(dirname "$0")/lib.sh" "$@"   # RF, SRC, TMP (removed at exit; the working folder)
 mkdir dir
 printf 'op=sum\nn=33\n' > dir/a.case
 mkfifo dir/b.case pipe

@@ -4,11 +4,7 @@
 # than the system allows is refused (not truncated), a read-only folder is an error, and
 # outputs the user named (encode OUT, study --out) are never replaced by different bytes.
 #   files.sh REDFUZZ SRC
-set -uo pipefail
-RF=$(realpath "$1") SRC=$2
-TMP=$(mktemp -d); trap 'chmod -R u+w "$TMP"; rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
-cd "$TMP"
+. "$(dirname "$0")/lib.sh" "$@"   # RF, SRC, TMP (removed at exit; the working folder)
 failing_case fail.case
 
 # ---- an edited regression survives a second shrink -------------------------------------------

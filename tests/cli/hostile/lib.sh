@@ -1,5 +1,11 @@
 # Shared by the issue-35 hostile scripts (files.sh, write-errors.sh, fifo.sh, signals.sh,
-# epipe.sh, concurrency.sh): sourced with RF (the redfuzz binary), SRC and TMP set.
+# epipe.sh, concurrency.sh), sourced with the script's arguments REDFUZZ SRC: sets RF (the
+# binary, absolute) and SRC, and works in a fresh folder TMP, removed at exit (made writable
+# first: files.sh takes write permission away inside it).
+set -uo pipefail
+RF=$(realpath "$1") SRC=$2
+TMP=$(mktemp -d); trap 'chmod -R u+w "$TMP"; rm -rf "$TMP"' EXIT
+cd "$TMP" || exit 1
 fail=0
 
 # expect NAME WANT-EXIT REGEX EXIT OUTPUT: the exit status and the message.

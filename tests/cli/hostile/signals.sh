@@ -3,11 +3,7 @@
 # within seconds; also when the folder holds a FIFO, on which replay once blocked in open()
 # (restarted after each signal by SA_RESTART, so `timeout` could not end it).
 #   signals.sh REDFUZZ SRC
-set -uo pipefail
-RF=$(realpath "$1") SRC=$2
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
-cd "$TMP"
+. "$(dirname "$0")/lib.sh" "$@"   # RF, SRC, TMP (removed at exit; the working folder)
 mkdir many
 for i in $(seq 1 400); do printf 'op=sum\nn=%d\ndist=uniform\n' $((i * 97)) > "many/c$i.case"; done
 mkfifo many/c0.case   # first in name order

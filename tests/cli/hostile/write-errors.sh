@@ -4,11 +4,7 @@
 # .case or CSV); with standard output on /dev/full (ENOSPC) every command that prints exits 2
 # with a message instead of a silent 0.
 #   write-errors.sh REDFUZZ SRC
-set -uo pipefail
-RF=$(realpath "$1") SRC=$2
-TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
-. "$(dirname "$0")/lib.sh"
-cd "$TMP"
+. "$(dirname "$0")/lib.sh" "$@"   # RF, SRC, TMP (removed at exit; the working folder)
 failing_case fail.case
 printf 'op=sum\nn=33\n' > ok.case
 "$RF" encode ok.case ok.bin || { echo "FAIL: cannot make ok.bin"; exit 1; }
