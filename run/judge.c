@@ -122,6 +122,7 @@ void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const r
     res->err = ok ? 0 : got == 0 ? 0 : fabs((double)got);
     res->ratio = ok ? 0 : INFINITY;
     res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
+    if (!ok && got == 0) res->rule = RF_RULE_SIGNED_ZERO;   /* only the sign differs */
     if (!ok && got == 0)
       snprintf(res->detail, sizeof res->detail, "got %s0, the exact sum of %s is %s0 "
                "(contract signed-zero)", signbit(got) ? "-" : "+",
@@ -203,6 +204,9 @@ void rf_judge_max(const oracle_answer *o, uint32_t contract, float got, rf_resul
   const rf_maxarg_want w = rf_judge_maxarg_want(o->max_value, o->argmax_index, o->first_nan,
                                                 contract);
   rf_judge_max_exact(w.value, got, res);
+  /* A mismatch on an input with a NaN: the NaN rule decides what was due. */
+  if (res->err && o->first_nan >= 0)
+    res->rule = contract & RF_CONTRACT_NAN_PROPAGATES ? RF_RULE_NAN_PROPAGATES : RF_RULE_NAN_IGNORED;
   if (res->err && isnan(w.value) && o->first_nan >= 0 && (contract & RF_CONTRACT_NAN_PROPAGATES))
     snprintf(res->detail, sizeof res->detail, "got %.9g want NaN (contract nan-propagates: "
              "x[%lld] is NaN)", (double)got, (long long)o->first_nan);
@@ -225,6 +229,10 @@ void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax
   res->ratio = ratio_of(res->err, 0);
   res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
   if (ok) return;
+  /* The rule that decided it: a tie's where the value returned equals the maximum due at
+   * another index (rf_judge_argmax names NaN's rule for an input with a NaN). */
+  if (got->index != want_index && got->value == want_value)
+    res->rule = contract & RF_CONTRACT_TIE_ANY ? RF_RULE_TIE_ANY : RF_RULE_TIE_FIRST;
   /* What differs, index and value, even when the values tie (the contract names the rule). */
   snprintf(res->detail, sizeof res->detail,
            "got index %lld value %.9g, want index %lld value %.9g (contract %s, %s)",
@@ -245,6 +253,8 @@ void rf_judge_argmax(const oracle_answer *o, const rf_case *c, const float *x,
       (uint64_t)got->index < rf_case_elems(c) && got->index != w.index)
     at_got = x ? x[got->index] : rf_gen_one(c, (uint64_t)got->index);
   rf_judge_argmax_exact(w.value, w.index, got, contract, at_got, res);
+  if (res->err && o->first_nan >= 0)   /* an input with a NaN: its rule decides what is due */
+    res->rule = contract & RF_CONTRACT_NAN_PROPAGATES ? RF_RULE_NAN_PROPAGATES : RF_RULE_NAN_IGNORED;
 }
 
 

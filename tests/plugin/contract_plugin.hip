@@ -15,6 +15,10 @@
  *   argmax/plugin-test-tie-last-first   the same, default contract (first index): wrong on ties
  *   argmax/plugin-test-propagate        NaN propagates, the first NaN's index, declared so: must
  *                                       pass
+ *   argmax/plugin-test-two-rules        ties give the last index and NaN is ignored, declared
+ *                                       nan-propagates (tie-first): wrong on ties (rule
+ *                                       tie-first) and on nan-sprinkled (rule nan-propagates),
+ *                                       two signatures of one variant (run/rules.def)
  * The failing ones are marked is_mutant (run by --mutants, expected to fail). One block of
  * RF_CT_BLOCK threads: a grid-stride chain per thread, then an LDS tree. */
 #include "kernels/port.h"
@@ -167,9 +171,13 @@ RF_CT_VARIANT(argmax_last_first, "argmax/plugin-test-tie-last-first", RF_OP_ARGM
 RF_CT_VARIANT(argmax_prop, "argmax/plugin-test-propagate", RF_OP_ARGMAX, 0,
               "test: first NaN wins, declared nan-propagates", launch_argmax<1>,
               RF_CONTRACT_NAN_PROPAGATES)
+RF_CT_VARIANT(argmax_two_rules, "argmax/plugin-test-two-rules", RF_OP_ARGMAX, 1,
+              "test: ties to the last index, NaN ignored, declared nan-propagates",
+              launch_argmax<0>, RF_CONTRACT_NAN_PROPAGATES)
 static const rf_variant *const variants[] = {&sum_default, &sum_strict, &max_fmaxf,
                                              &max_fmaxf_prop, &max_prop, &max_prop_undeclared,
-                                             &argmax_last, &argmax_last_first, &argmax_prop};
+                                             &argmax_last, &argmax_last_first, &argmax_prop,
+                                             &argmax_two_rules};
 
 extern "C" int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
 extern "C" const rf_variant *const *rf_plugin_variants(size_t *count) {
