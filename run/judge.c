@@ -273,6 +273,7 @@ typedef struct {
   float got;
   long long index;
   char detail[160];
+  rf_rule rule;   /* a failing masked row: the contract rule that decided it */
 } row_judgement;
 
 /* |Σ_j ŷ_j - 1| <= bound, decided in double when it is clearly so (the exact sum and its MPFR
@@ -293,7 +294,7 @@ static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
 /* Judges row i against the oracle's y for it. Returns 1 when some element is within the
  * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
 static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
-                     uint32_t i, const float *got, row_judgement *out) {
+                     uint32_t contract, uint32_t i, const float *got, row_judgement *out) {
   const rf_oracle_ctx *oc = jc->oc;
   const oracle_answer *o = bc->o;
   uint32_t cols = bc->c->cols;
@@ -311,12 +312,21 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, r
   rf_bound_softmax_output(&b, cols, ot);   /* a 16-bit output's final rounding */
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
   if (!exact && oc->upgrade_all) return 1;
+  /* A row of only -inf: NaN (0/0, torch.softmax), or 0 under the masked-row contract. */
+  int masked = cols > 0 && isnan(yr[0]);
+  for (uint32_t j = 0; j < cols && masked; j++) masked = rf_smr_masked(xr[j]);
+  const int masked_zero = masked && (contract & RF_CONTRACT_MASKED_ROW_ZERO);
   for (uint32_t j = 0; j < cols; j++) {
     double err;
     rf_verdict v = RF_V_PASS;
     if (isnan(yr[j])) {                       /* a NaN row (softmax_special.h) */
-      err = rf_smr_nan_row_ok(gr[j]) ? 0 : INFINITY;
+      err = (masked_zero ? rf_smr_masked_row_ok(gr[j]) : rf_smr_nan_row_ok(gr[j])) ? 0 : INFINITY;
       v = err ? RF_V_WRONG : RF_V_PASS;
+      if (v != RF_V_PASS && masked && !out->rule) {   /* the first output the rule fails */
+        out->rule = masked_zero ? RF_RULE_MASKED_ROW_ZERO : RF_RULE_MASKED_ROW_NAN;
+        out->got = gr[j];
+        out->index = (long long)i * cols + j;
+      }
     } else if (!isfinite(gr[j])) {
       err = INFINITY;
       v = RF_V_NONFINITE;
@@ -375,11 +385,13 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
   rf_oracle_ctx *oc = jc->oc;
   oracle_answer *o = bc->o;
   uint32_t rows = bc->c->rows, cols = bc->c->cols;
+  /* The variant's contract (the runner and the re-checks set res->variant before judging). */
+  const uint32_t contract = res->variant ? res->variant->contract : 0;
   res->verdict = RF_V_PASS;
   res->ratio = -1;   /* so the first element is recorded even when every error is 0 */
   for (uint32_t i = 0; i < rows; i++) {
     row_judgement rj;
-    if (judge_row(jc, bc, plan, ot, i, got, &rj)) {
+    if (judge_row(jc, bc, plan, ot, contract, i, got, &rj)) {
       if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
         jc->needs_upgrade = 1;
         return;
@@ -388,10 +400,11 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
       rf_oracle_softmax_row(bc->x + (size_t)i * cols, cols, o->y + (size_t)i * cols, NULL, NULL);
       o->row_mpfr[i] = 1;
       oc->counts.softmax_rows_upgraded++;
-      judge_row(jc, bc, plan, ot, i, got, &rj);
+      judge_row(jc, bc, plan, ot, contract, i, got, &rj);
     }
     if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
       res->verdict = rj.v;
+    if (rj.v != RF_V_PASS && rj.rule && !res->rule) res->rule = rj.rule;
     if (rj.ratio > res->ratio) {
       res->ratio = rj.ratio;
       res->err = rj.err;
@@ -400,6 +413,10 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
       res->want = rj.want;
       res->got_index = res->want_index = rj.index;
     }
+    if (rj.v != RF_V_PASS && rj.rule && !res->detail[0])   /* what the contract owed */
+      snprintf(res->detail, sizeof res->detail, "row %u: a row of only -inf gives %s (contract "
+               "%s); got %.9g at col %lld", i, rj.rule == RF_RULE_MASKED_ROW_ZERO ? "0" : "NaN",
+               rf_rule_name(rj.rule), (double)rj.got, rj.index - (long long)i * cols);
     if (rj.detail[0]) {   /* a row-sum failure: reported as found */
       snprintf(res->detail, sizeof res->detail, "%s", rj.detail);
       return;
