@@ -31,7 +31,7 @@ static const char help[] =
   "            is rtol = gamma_h with the atol the cancelling inputs need.\n"
   "  max, argmax  exact ops: bound 0, so rtol = atol = 0 (the variant's contract decides\n"
   "            NaN and ties; redfuzz list shows it).\n"
-  "  softmax, logsumexp, log-softmax  (--rows-range, --cols-range) every output's allowed\n"
+  "  softmax, logsumexp, logsoftmax  (--rows-range, --cols-range) every output's allowed\n"
   "            error B from the variant's plan (absolute and relative to the output); the\n"
   "            pair's rtol is the bound's relative part over outputs >= 2^-126 and atol\n"
   "            covers the rest; f16/bf16 outputs include their rounding.\n"

@@ -43,7 +43,8 @@
  *                 that type: floats, or 16-bit encodings (IEEE binary16 / bfloat16, read as
  *                 const uint16_t *). The variant runs only on cases whose dtype is in_dtype.
  *   out_dtype     the type written to a->out: in_dtype or RF_DTYPE_F32 (sum, max: one
- *                 element; softmax: rows*cols elements, 16-bit encodings for a 16-bit type);
+ *                 element; softmax, log-softmax: rows*cols elements, logsumexp: rows
+ *                 elements, 16-bit encodings for a 16-bit type);
  *                 argmax always writes rf_argmax_out with a float value (RF_DTYPE_F32). The
  *                 bound adds the final rounding to out_dtype (docs/TOLERANCES.md).
  *   contract      RF_CONTRACT_* bits (ABI version 4; CONTRACT below): what the kernel returns
@@ -116,7 +117,8 @@
  * exactly scratch_bytes(cfg) bytes, on the device, and private to this launch.
  *
  * PLAN LEVELS (redfuzz/plan.h). plan() lists the levels from the inputs to the output; `adds`
- * is the number of additions (max, argmax: comparisons; softmax: adds of the exp sum) on the
+ * is the number of additions (max, argmax: comparisons; softmax, logsumexp, log-softmax: adds
+ * of the exp sum) on the
  * LONGEST path from any input to the output at that level; the bound is gamma_h with h the
  * sum over levels, so a plan that under-counts turns correct rounding into false `wrong`
  * verdicts and one that over-counts hides real errors. What each level counts:

@@ -14,7 +14,7 @@ extern "C" {
 /* Launch parameters after the variant resolved the case's defaults (0 = default). */
 typedef struct {
   uint64_t n;            /* 1-D length (sum/max/argmax) */
-  uint32_t rows, cols;   /* softmax shape */
+  uint32_t rows, cols;   /* the row ops' shape (softmax, logsumexp, logsoftmax) */
   uint32_t block;        /* threads per block of the first kernel */
   uint32_t grid;         /* blocks of the first kernel */
   uint32_t items;        /* items per thread, where the variant has that knob (else 0) */
@@ -51,7 +51,7 @@ typedef struct rf_variant {
    * ("block 48 is not a power of two (allowed: 32..1024, power of two)"). */
   const char *(*configure)(rf_launch_cfg *cfg);
   size_t (*scratch_bytes)(const rf_launch_cfg *cfg);
-  /* The combining tree for this cfg (softmax: per row). */
+  /* The combining tree for this cfg (the row ops: per row). */
   void (*plan)(const rf_launch_cfg *cfg, rf_plan *out);
   /* Enqueues every kernel (no synchronisation, no allocation). Returns 0 or the
    * hipError_t value of the first failing launch. Zeroing the output, where the algorithm
