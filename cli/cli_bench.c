@@ -29,7 +29,8 @@ static const char help[] =
 static const char help_tail[] =
   "\n"
   "Columns: GB/s = logical bytes / median time, where sum/max/argmax move 4n+4 bytes and\n"
-  "softmax 2*rows*cols*4; the copy row moves 2x the input (read + write). %copy = GB/s as a\n"
+  "softmax and logsoftmax 2*rows*cols*4, logsumexp (rows*cols+rows)*4; the copy row moves 2x\n"
+  "the input (read + write). %copy = GB/s as a\n"
   "percentage of the copy's. x_ref = median_ms / the reference's (CUB for sum/max/argmax,\n"
   "torch for softmax): below 1 is faster than the reference.\n"
   "Ctrl-C stops after the current row and prints the notes (exit 130).\n"
@@ -500,7 +501,8 @@ int rf_cmd_bench(int argc, char **argv) {
     printf("bench: interrupted (signal %d): the table covers the rows timed so far\n",
            (int)rf_cli_interrupted);
   if (!o.json) {
-    printf("\nGB/s: logical bytes / median time (sum/max/argmax 4n+4, softmax 2*rows*cols*4; "
+    printf("\nGB/s: logical bytes / median time (sum/max/argmax 4n+4, softmax and logsoftmax "
+           "2*rows*cols*4, logsumexp (rows*cols+rows)*4; "
            "copy: 2x the input, read + write).\n%%copy: of the copy row's GB/s. x_ref: median_ms"
            " / the reference's (CUB; torch for softmax); below 1 is faster.\n");
     if (!rf_cub_available()) printf("CUB: n/a (cuda backend only)\n");

@@ -15,9 +15,11 @@ static const char help[] =
   "constraints, and its plan — the combining tree whose longest addition chain h gives the\n"
   "error bound — resolved for the given size and the variant's default launch parameters.\n"
   "A variant that reads f16 or bf16 says so: it runs only on cases of that dtype.\n"
-  "Each 1-D variant shows its contract (include/redfuzz/plugin.h, docs/ORACLE.md): sum\n"
-  "signed-zero (a sum of only -0 must be -0) or any-zero (either zero); max and argmax\n"
-  "nan-ignored (as fmaxf) or nan-propagates (as torch.max); argmax tie-first or tie-any.\n"
+  "Each 1-D variant and each softmax shows its contract (include/redfuzz/plugin.h,\n"
+  "docs/ORACLE.md): sum signed-zero (a sum of only -0 must be -0) or any-zero (either zero);\n"
+  "max and argmax nan-ignored (as fmaxf) or nan-propagates (as torch.max); argmax tie-first\n"
+  "or tie-any; softmax masked-row-nan (a row of only -inf gives NaN, as torch.softmax) or\n"
+  "masked-row-zero (it gives 0s, as attention kernels).\n"
   "\n";
 
 int rf_cmd_list(int argc, char **argv) {

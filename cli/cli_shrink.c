@@ -16,11 +16,14 @@ static const char help[] =
   "\n"
   "FILE is a text case or a binary fuzz input (a libFuzzer crash artifact), at most 1 MiB:\n"
   "printable text with a key=value line is a text case, anything else a fuzz input. The\n"
-  "failure signature is the first failing variant and its verdict (or --variant's verdict).\n"
+  "failure signature is the first failing variant and its verdict (or --variant's verdict),\n"
+  "with the contract rule that decided it where one did (signed-zero, nan-ignored,\n"
+  "nan-propagates, tie-first, tie-any, masked-row-nan, masked-row-zero: printed as\n"
+  "'rule: NAME').\n"
   "The case is shrunk while that signature holds: smaller n / rows / cols, plainer\n"
   "distribution (towards ones), default launch parameters, smaller seed. The result is\n"
-  "written to DIR/<op>-<variant>-<verdict>-<hash>.case with an expect line for every\n"
-  "variant, and its path printed last.\n"
+  "written to DIR/<op>-<variant>-<verdict>[-<rule>]-<hash>.case with an expect line for\n"
+  "every variant, and its path printed last.\n"
   "\n";
 static const char help_tail[] =
   "\nExit status: 0 shrunk, or nothing fails on FILE (then 'nothing to shrink' is printed and\n"
@@ -108,6 +111,8 @@ int rf_cmd_shrink(int argc, char **argv) {
   }
   c.variant[0] = 0;
   printf("signature: %s %s\n", sig.variant, rf_verdict_name(sig.verdict));
+  if (sig.rule)   /* part of the signature: kept while shrinking, in the file's name */
+    printf("rule: %s (the contract rule that decided it)\n", rf_rule_name(sig.rule));
   if (rf_cli_out_check("shrink")) { rc = RF_EXIT_USAGE; goto done; }   /* no work unseen */
   int steps = rf_shrink(r, &c, &sig, stdout);
   char path[4096], err[1024];

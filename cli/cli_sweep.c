@@ -29,7 +29,7 @@ static const char help_tail[] =
   "The summary ends with the verified runs per second (one kernel run checked against the\n"
   "oracle; deterministic variants are launched twice to check their bits) and where the time\n"
   "went. Cases run up to 32 at a time (one upload, launch sequence and synchronisation for\n"
-  "all of them; softmax cases one at a time); REDFUZZ_SERIAL=1 runs one case and one launch\n"
+  "all of them; row-op cases one at a time); REDFUZZ_SERIAL=1 runs one case and one launch\n"
   "per synchronisation, REDFUZZ_GRAPHS=0 and REDFUZZ_STREAMS=1 turn off launch graphs and\n"
   "streams on GPUs (README, 'How a case runs'). Ctrl-C stops after the current batch and\n"
   "prints the summary so far (exit 130).\n"

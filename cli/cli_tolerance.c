@@ -1,4 +1,5 @@
-/* redfuzz tolerance: the test tolerance a sum kernel can be held to. Sweeps each variant over
+/* redfuzz tolerance: the test tolerance a kernel can be held to. The sum is here; the exact ops
+ * and the row ops are tolerance_ops.c's (cli/tolerance.h). Sweeps each sum variant over
  * sizes x distributions x seeds (the study's sweep: run/study.h) and prints, per variant, the
  * derived bound (docs/TOLERANCES.md: |ŝ - s| <= γ_h·Σ|x_i|), the largest error observed,
  * and the tightest rtol/atol for torch.testing.assert_close (|a - b| <= atol + rtol·|b|, b
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "tolerance.h"
 #include "model/dtype.h"
 #include "model/gen.h"
 #include "run/study.h"
@@ -18,14 +20,21 @@
 #include "flags_table.h"
 
 static const char help[] =
-  "usage: redfuzz tolerance [options]\n"
+  "usage: redfuzz tolerance [--op OP] [options]\n"
   "\n"
-  "For each sum variant, runs every distribution, size and seed, and prints the derived\n"
-  "bound (absolute, relative to sum|x_i| and to |s|), the largest error observed, and the\n"
-  "tightest rtol/atol a unit test (torch.testing.assert_close: |a - b| <= atol + rtol*|b|,\n"
-  "b the exact sum) can use without false failures on inputs like the swept ones: rtol =\n"
-  "gamma_h with the atol the cancelling inputs need, atol alone, and rtol alone. They come\n"
-  "from the bound, not from the errors seen, and are rounded up.\n"
+  "For each variant of the op, runs every distribution, size and seed, and prints the\n"
+  "derived bound, the largest error observed, and the tightest rtol/atol a unit test\n"
+  "(torch.testing.assert_close: |a - b| <= atol + rtol*|b|, b the exact value) can use\n"
+  "without false failures on inputs like the swept ones: a pair, atol alone, and rtol\n"
+  "alone. They come from the bound, not from the errors seen, and are rounded up.\n"
+  "  sum       bound gamma_h*sum|x_i| (absolute, relative to sum|x_i| and to |s|); the pair\n"
+  "            is rtol = gamma_h with the atol the cancelling inputs need.\n"
+  "  max, argmax  exact ops: bound 0, so rtol = atol = 0 (the variant's contract decides\n"
+  "            NaN and ties; redfuzz list shows it).\n"
+  "  softmax, logsumexp, logsoftmax  (--rows-range, --cols-range) every output's allowed\n"
+  "            error B from the variant's plan (absolute and relative to the output); the\n"
+  "            pair's rtol is the bound's relative part over outputs >= 2^-126 and atol\n"
+  "            covers the rest; f16/bf16 outputs include their rounding.\n"
   "\n";
 static const char help_tail[] =
   "\nExit status: 0 every run within its bound, 1 a failure verdict (no tolerance is printed\n"
@@ -49,7 +58,8 @@ typedef struct {
   char first_failure[160];
 } tol_variant;
 
-static int add_variant(tol_variant *V, size_t *n, const char *name) {
+static int add_variant(tol_variant *V, size_t *n, const char *name, rf_op op,
+                       const rf_variant **others, size_t *nothers) {
   for (size_t i = 0; i < *n; i++)
     if (strcmp(V[i].name, name) == 0) return 0;
   if (*n == MAX_VARIANTS) {
@@ -58,17 +68,30 @@ static int add_variant(tol_variant *V, size_t *n, const char *name) {
   }
   tol_variant *t = &V[*n];
   memset(t, 0, sizeof *t);
-  if (rf_study_cpu_parse(name, &t->cpu) == 0) {
+  if (op == RF_OP_SUM && rf_study_cpu_parse(name, &t->cpu) == 0) {
     t->name = rf_study_cpu_name(t->cpu);
     (*n)++;
     return 0;
   }
   const rf_variant *v = rf_variant_find(name);
-  if (!v || v->op != RF_OP_SUM || v->in_dtype != RF_DTYPE_F32) {
+  if (op == RF_OP_SUM && (!v || v->op != RF_OP_SUM || v->in_dtype != RF_DTYPE_F32)) {
     fprintf(stderr, "redfuzz tolerance: --variant: '%.63s' is not an f32 sum variant of this "
             "build (allowed: a sum name from 'redfuzz list', or cpu/sequential, "
-            "cpu/pairwise)\n", name);
+            "cpu/pairwise; --op %s for a %s variant)\n", name, v ? rf_op_name(v->op) : "OP",
+            v ? rf_op_name(v->op) : "another op's");
     return RF_EXIT_USAGE;
+  }
+  if (op != RF_OP_SUM) {
+    if (!v || v->op != op) {
+      fprintf(stderr, "redfuzz tolerance: --variant: '%.63s' is not a %s variant of this build "
+              "(allowed: a %s name from 'redfuzz list'%s%s)\n", name, rf_op_name(op),
+              rf_op_name(op), v ? "; --op " : "", v ? rf_op_name(v->op) : "");
+      return RF_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < *nothers; i++)
+      if (others[i] == v) return 0;
+    others[(*nothers)++] = v;
+    return 0;
   }
   t->var = v;
   t->name = v->name;
@@ -117,7 +140,7 @@ static void measure(tol_variant *t, const rf_case *c, const rf_result *r) {
 }
 
 /* v rounded up to 3 significant digits, as text ("0" for 0, "inf" for no finite value). */
-static const char *up3(double v, char *buf, size_t len) {
+const char *rf_tol_up3(double v, char *buf, size_t len) {
   if (v == 0) return snprintf(buf, len, "0"), buf;
   if (!isfinite(v)) return snprintf(buf, len, "inf"), buf;
   snprintf(buf, len, "%.2e", v);
@@ -129,6 +152,7 @@ static const char *up3(double v, char *buf, size_t len) {
   }
   return buf;
 }
+#define up3 rf_tol_up3
 
 static void print_variant(const tol_variant *t) {
   char a[32], b[32], c[32], d[32];
@@ -165,7 +189,9 @@ int rf_cmd_tolerance(int argc, char **argv) {
                          help, help_tail);
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
   static tol_variant V[MAX_VARIANTS];
-  size_t nv = 0;
+  static const rf_variant *others[MAX_VARIANTS];
+  size_t nv = 0, nothers = 0;
+  const rf_op op = (rf_op)v[F_OP].num;
   int rc = 0;
   uint64_t lo, hi, sizes[MAX_SIZES];
   rf_dist dists[RF_DIST_COUNT];
@@ -177,20 +203,44 @@ int rf_cmd_tolerance(int argc, char **argv) {
     rf_flags_free(v, RF_FLAG_COUNT);
     return RF_EXIT_USAGE;
   }
+  uint64_t rlo, rhi, clo, chi;
+  const struct { int f; const char *flag; uint64_t *lo, *hi; } ranges[] = {
+    {F_ROWS_RANGE, "--rows-range", &rlo, &rhi}, {F_COLS_RANGE, "--cols-range", &clo, &chi}};
+  for (size_t i = 0; i < 2; i++)
+    if (rf_study_parse_range(v[ranges[i].f].text, ranges[i].lo, ranges[i].hi) ||
+        *ranges[i].lo == 0 || *ranges[i].hi > UINT32_MAX) {
+      fprintf(stderr, "redfuzz tolerance: %s: '%.60s' is not valid (allowed: LO..HI with "
+              "1 <= LO <= HI <= 2^32-1, each a number, e.g. 1..2^10)\n", ranges[i].flag,
+              v[ranges[i].f].text);
+      rf_flags_free(v, RF_FLAG_COUNT);
+      return RF_EXIT_USAGE;
+    }
   if (v[F_VARIANT].given) {
     for (size_t i = 0; i < v[F_VARIANT].count && !rc; i++)
-      rc = add_variant(V, &nv, v[F_VARIANT].items[i]);
+      rc = add_variant(V, &nv, v[F_VARIANT].items[i], op, others, &nothers);
   } else {
     for (size_t i = 0; i < rf_variant_count() && !rc; i++) {
       const rf_variant *x = rf_variant_at(i);
-      if (x->op == RF_OP_SUM && !x->is_mutant && x->in_dtype == RF_DTYPE_F32)
-        rc = add_variant(V, &nv, x->name);
+      if (x->op == op && !x->is_mutant && (op != RF_OP_SUM || x->in_dtype == RF_DTYPE_F32))
+        rc = add_variant(V, &nv, x->name, op, others, &nothers);
     }
   }
   for (size_t i = 0; i < v[F_DIST].count && nd < RF_DIST_COUNT; i++)
     dists[nd++] = (rf_dist)v[F_DIST].list[i];
   rf_flags_free(v, RF_FLAG_COUNT);
   if (rc) return rc;
+  if (op != RF_OP_SUM) {
+    if (!nothers) {
+      fprintf(stderr, "redfuzz tolerance: no %s variant is built\n", rf_op_name(op));
+      return RF_EXIT_USAGE;
+    }
+    rf_runner *r = rf_cli_runner("tolerance");
+    if (!r) return RF_EXIT_FAIL;
+    const rf_tol_sweep s = {op, others, nothers, dists, nd, seeds, lo, hi, rlo, rhi, clo, chi};
+    rc = rf_tolerance_ops(r, &s);
+    rf_runner_destroy(r);
+    return rc;
+  }
   if (!nv) { fprintf(stderr, "redfuzz tolerance: no f32 sum variant is built\n"); return RF_EXIT_USAGE; }
 
   rf_runner *r = rf_cli_runner("tolerance");

@@ -18,10 +18,12 @@
  *                         where a launch costs its threads times their barriers; 2^20 on GPUs).
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
  *                         their non-mutant variants are fuzzed by default like built-in ones.
- *   REDFUZZ_KNOWN=FILE    known failure signatures (run/known.h: variant verdict [dist]): an
- *                         input whose every failure is known is not a crash; the target goes
- *                         on fuzzing (the same variant too) for other signatures. Failing
- *                         lines name the signature: "ERROR: redfuzz: VARIANT VERDICT dist=D".
+ *   REDFUZZ_KNOWN=FILE    known failure signatures (run/known.h: variant verdict [dist]
+ *                         [rule=NAME]): an input whose every failure is known is not a crash;
+ *                         the target goes on fuzzing (the same variant too) for other
+ *                         signatures. Failing lines name the signature: "ERROR: redfuzz:
+ *                         VARIANT VERDICT dist=D[ rule=R]" (R: the contract rule that
+ *                         decided it, run/rules.def).
  *
  *   REDFUZZ_DEVICE_ORACLE, REDFUZZ_DEVICE_GEN, REDFUZZ_DEVICE_MIN_ELEMS,
  *   REDFUZZ_ORACLE_RECHECK  where 1-D inputs and exact answers are made (runner_device.c;
@@ -217,7 +219,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!rf_verdict_is_failure(res[i].verdict)) continue;
     failed = 1;
     if (first < 0) first = i;
-    unknown |= !rf_known_has(known, res[i].variant->name, res[i].verdict, c.dist);
+    unknown |= !rf_known_has_rule(known, res[i].variant->name, res[i].verdict, c.dist,
+                                  res[i].rule);
   }
   /* Every failure known (and no lost device, which is no signature): not a crash. Counted,
    * the first few said, so a campaign log shows the target went on past them. */
@@ -235,9 +238,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
      * log (it copies a crashed job's lines holding "ERROR:", not the table above). */
     for (int i = 0; i < n; i++)
       if (rf_verdict_is_failure(res[i].verdict) &&
-          !rf_known_has(known, res[i].variant->name, res[i].verdict, c.dist))
-        fprintf(stderr, "ERROR: redfuzz: %s %s dist=%s\n", res[i].variant->name,
-                rf_verdict_name(res[i].verdict), rf_dist_name(c.dist));
+          !rf_known_has_rule(known, res[i].variant->name, res[i].verdict, c.dist, res[i].rule))
+        fprintf(stderr, "ERROR: redfuzz: %s %s dist=%s%s%s\n", res[i].variant->name,
+                rf_verdict_name(res[i].verdict), rf_dist_name(c.dist),
+                res[i].rule ? " rule=" : "", rf_rule_name(res[i].rule));
     /* A GPU fault found at the batch's synchronisation names no variant, and the device is
      * unusable for the rest of this process (kernels/device.h): say how to name it. */
     if (rf_dev_lost() && !rf_runner_lost(runner, NULL))

@@ -81,6 +81,9 @@ const char *rf_contract_describe(rf_op op, uint32_t contract, char *buf, size_t 
   if (op == RF_OP_SUM) snprintf(buf, len, "%s", zero);
   else if (op == RF_OP_MAX) snprintf(buf, len, "%s", nan);
   else if (op == RF_OP_ARGMAX) snprintf(buf, len, "%s, %s", nan, tie);
+  else if (op == RF_OP_SOFTMAX)
+    snprintf(buf, len, "%s", contract & RF_CONTRACT_MASKED_ROW_ZERO ? "masked-row-zero"
+                                                                    : "masked-row-nan");
   else if (len) buf[0] = '\0';
   return buf;
 }

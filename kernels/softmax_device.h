@@ -57,10 +57,13 @@ typedef struct {
 } rf_smd_rec;
 
 /* The types of a judge launch: the input's and the output's (0 f32, 1 f16, 2 bf16) and, for a
- * 16-bit output, u_t = 2^-p and eta_t = 2^(emin - p) of its type (0 for a float32 output). */
+ * 16-bit output, u_t = 2^-p and eta_t = 2^(emin - p) of its type (0 for a float32 output);
+ * the variant's contract bits (include/redfuzz/variant.h: RF_CONTRACT_MASKED_ROW_ZERO decides
+ * a row of only -inf, oracle/softmax_special.h). */
 typedef struct {
   uint32_t x_dtype, out_dtype;
   double out_ut, out_eta;
+  uint32_t contract;
 } rf_smd_io;
 
 /* Enqueues the oracle of x (rows x cols elements of type x_dtype, device) into y (rows * cols
@@ -78,7 +81,7 @@ typedef struct {
 
 /* The variants one kernel launch judges, passed by value as a kernel parameter rather than in
  * a device buffer: they are made from the plans right before the launch and need no upload,
- * slot or synchronous copy of their own, and 24 of 72 bytes (1,728) stay well under the 4 KiB
+ * slot or synchronous copy of their own, and 24 of 80 bytes (1,920) stay well under the 4 KiB
  * of kernel parameters that CUDA and HIP both allow. Every block reads its own variant's
  * entry (blockIdx.y), uniform across the block; nvcc 13 for sm_90 indexes the parameter space
  * directly (no stack frame: scripts/check-launch-resources.sh). More variants than this: one

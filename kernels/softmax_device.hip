@@ -9,6 +9,7 @@
  * a 16-bit output's bound widened (softmax_device.h). */
 #include "port.h"
 #include "softmax_device.h"
+#include "redfuzz/variant.h"   /* RF_CONTRACT_MASKED_ROW_ZERO */
 #include "oracle/softmax_row_math.h"
 #include "model/dtype_bits.h"
 #include "launch_count.h"
@@ -178,19 +179,28 @@ static __device__ __forceinline__ void rfs_judge_row(const Team &tm, const void 
     return;
   }
   if (r.kind == RF_SMD_NAN_ROW) {   /* every output NaN, or the row is wrong */
-    double wk[RF_RT_SLOTS];
+    /* ...or, a row of only -inf under the masked-row contract, every output 0 (judge.c). */
+    const int mz = (io.contract & RF_CONTRACT_MASKED_ROW_ZERO) != 0;
+    double wk[RF_RT_SLOTS], zk[RF_RT_SLOTS], uk[RF_RT_SLOTS];
 RF_RT_UNROLL
     for (unsigned k = 0; k < n; k++) {
-      double wrong = 0;
-      for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK)
-        wrong = rf_smr_nan_row_ok(rfs_load(got, r0 + j, io.out_dtype)) ? wrong : 1;
+      double wrong = 0, wrong0 = 0, unmasked = 0;
+      for (unsigned j = tm.thread(k); j < cols; j += RF_RT_BLOCK) {
+        const float g = rfs_load(got, r0 + j, io.out_dtype);
+        wrong = rf_smr_nan_row_ok(g) ? wrong : 1;
+        wrong0 = rf_smr_masked_row_ok(g) ? wrong0 : 1;
+        unmasked = !mz || rf_smr_masked(rfs_load(x, r0 + j, io.x_dtype)) ? unmasked : 1;
+      }
       wk[k] = wrong;
+      zk[k] = wrong0;
+      uk[k] = unmasked;
     }
-    const int wrong = tm.reduce(wk, 1) != 0;
+    const int masked_zero = mz && tm.reduce(uk, 1) == 0;
+    const int wrong = masked_zero ? tm.reduce(zk, 1) != 0 : tm.reduce(wk, 1) != 0;
     if (tm.leader()) {
       const double nan = 0.0 / 0.0;
       rec.bound = nan;
-      rec.want = nan;
+      rec.want = masked_zero ? 0.0 : nan;
       rec.got = rfs_load(got, r0, io.out_dtype);
       rec.verdict = wrong && !plant ? RF_SMD_WRONG : RF_SMD_PASS;
       out[row] = rec;

@@ -17,4 +17,9 @@ RF_DR int rf_smr_poisons(float v) { return v != v || v == 1.0f / 0.0f; }
 RF_DR int rf_smr_row_is_nan(int poisoned, float m) { return poisoned || m == -1.0f / 0.0f; }
 /* An output of a NaN row is right iff it is a NaN (any payload); any number is wrong. */
 RF_DR int rf_smr_nan_row_ok(float got) { return got != got; }
+/* A row of only -inf under a variant's masked-row contract (RF_CONTRACT_MASKED_ROW_ZERO,
+ * include/redfuzz/variant.h): every output is 0 (either sign), not NaN. Its test on one
+ * element (a row is masked when every element passes it) and the output's. */
+RF_DR int rf_smr_masked(float v) { return v == -1.0f / 0.0f; }
+RF_DR int rf_smr_masked_row_ok(float got) { return got == 0.0f; }
 #endif

@@ -122,6 +122,7 @@ void rf_judge_sum_exact(const rf_xsum *exact, const rf_sum_facts *facts, const r
     res->err = ok ? 0 : got == 0 ? 0 : fabs((double)got);
     res->ratio = ok ? 0 : INFINITY;
     res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
+    if (!ok && got == 0) res->rule = RF_RULE_SIGNED_ZERO;   /* only the sign differs */
     if (!ok && got == 0)
       snprintf(res->detail, sizeof res->detail, "got %s0, the exact sum of %s is %s0 "
                "(contract signed-zero)", signbit(got) ? "-" : "+",
@@ -203,6 +204,9 @@ void rf_judge_max(const oracle_answer *o, uint32_t contract, float got, rf_resul
   const rf_maxarg_want w = rf_judge_maxarg_want(o->max_value, o->argmax_index, o->first_nan,
                                                 contract);
   rf_judge_max_exact(w.value, got, res);
+  /* A mismatch on an input with a NaN: the NaN rule decides what was due. */
+  if (res->err && o->first_nan >= 0)
+    res->rule = contract & RF_CONTRACT_NAN_PROPAGATES ? RF_RULE_NAN_PROPAGATES : RF_RULE_NAN_IGNORED;
   if (res->err && isnan(w.value) && o->first_nan >= 0 && (contract & RF_CONTRACT_NAN_PROPAGATES))
     snprintf(res->detail, sizeof res->detail, "got %.9g want NaN (contract nan-propagates: "
              "x[%lld] is NaN)", (double)got, (long long)o->first_nan);
@@ -225,6 +229,10 @@ void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax
   res->ratio = ratio_of(res->err, 0);
   res->verdict = ok ? RF_V_PASS : RF_V_WRONG;
   if (ok) return;
+  /* The rule that decided it: a tie's where the value returned equals the maximum due at
+   * another index (rf_judge_argmax names NaN's rule for an input with a NaN). */
+  if (got->index != want_index && got->value == want_value)
+    res->rule = contract & RF_CONTRACT_TIE_ANY ? RF_RULE_TIE_ANY : RF_RULE_TIE_FIRST;
   /* What differs, index and value, even when the values tie (the contract names the rule). */
   snprintf(res->detail, sizeof res->detail,
            "got index %lld value %.9g, want index %lld value %.9g (contract %s, %s)",
@@ -245,6 +253,8 @@ void rf_judge_argmax(const oracle_answer *o, const rf_case *c, const float *x,
       (uint64_t)got->index < rf_case_elems(c) && got->index != w.index)
     at_got = x ? x[got->index] : rf_gen_one(c, (uint64_t)got->index);
   rf_judge_argmax_exact(w.value, w.index, got, contract, at_got, res);
+  if (res->err && o->first_nan >= 0)   /* an input with a NaN: its rule decides what is due */
+    res->rule = contract & RF_CONTRACT_NAN_PROPAGATES ? RF_RULE_NAN_PROPAGATES : RF_RULE_NAN_IGNORED;
 }
 
 
@@ -263,6 +273,7 @@ typedef struct {
   float got;
   long long index;
   char detail[160];
+  rf_rule rule;   /* a failing masked row: the contract rule that decided it */
 } row_judgement;
 
 /* |Σ_j ŷ_j - 1| <= bound, decided in double when it is clearly so (the exact sum and its MPFR
@@ -283,7 +294,7 @@ static int row_sum_surely_within(const float *y, uint32_t cols, double bound) {
 /* Judges row i against the oracle's y for it. Returns 1 when some element is within the
  * double oracle's margin of its bound (RF_SM_UNSURE): the row needs MPFR. */
 static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
-                     uint32_t i, const float *got, row_judgement *out) {
+                     uint32_t contract, uint32_t i, const float *got, row_judgement *out) {
   const rf_oracle_ctx *oc = jc->oc;
   const oracle_answer *o = bc->o;
   uint32_t cols = bc->c->cols;
@@ -301,12 +312,21 @@ static int judge_row(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, r
   rf_bound_softmax_output(&b, cols, ot);   /* a 16-bit output's final rounding */
   *out = (row_judgement){.v = RF_V_PASS, .ratio = -1};
   if (!exact && oc->upgrade_all) return 1;
+  /* A row of only -inf: NaN (0/0, torch.softmax), or 0 under the masked-row contract. */
+  int masked = cols > 0 && isnan(yr[0]);
+  for (uint32_t j = 0; j < cols && masked; j++) masked = rf_smr_masked(xr[j]);
+  const int masked_zero = masked && (contract & RF_CONTRACT_MASKED_ROW_ZERO);
   for (uint32_t j = 0; j < cols; j++) {
     double err;
     rf_verdict v = RF_V_PASS;
     if (isnan(yr[j])) {                       /* a NaN row (softmax_special.h) */
-      err = rf_smr_nan_row_ok(gr[j]) ? 0 : INFINITY;
+      err = (masked_zero ? rf_smr_masked_row_ok(gr[j]) : rf_smr_nan_row_ok(gr[j])) ? 0 : INFINITY;
       v = err ? RF_V_WRONG : RF_V_PASS;
+      if (v != RF_V_PASS && masked && !out->rule) {   /* the first output the rule fails */
+        out->rule = masked_zero ? RF_RULE_MASKED_ROW_ZERO : RF_RULE_MASKED_ROW_NAN;
+        out->got = gr[j];
+        out->index = (long long)i * cols + j;
+      }
     } else if (!isfinite(gr[j])) {
       err = INFINITY;
       v = RF_V_NONFINITE;
@@ -365,11 +385,13 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
   rf_oracle_ctx *oc = jc->oc;
   oracle_answer *o = bc->o;
   uint32_t rows = bc->c->rows, cols = bc->c->cols;
+  /* The variant's contract (the runner and the re-checks set res->variant before judging). */
+  const uint32_t contract = res->variant ? res->variant->contract : 0;
   res->verdict = RF_V_PASS;
   res->ratio = -1;   /* so the first element is recorded even when every error is 0 */
   for (uint32_t i = 0; i < rows; i++) {
     row_judgement rj;
-    if (judge_row(jc, bc, plan, ot, i, got, &rj)) {
+    if (judge_row(jc, bc, plan, ot, contract, i, got, &rj)) {
       if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
         jc->needs_upgrade = 1;
         return;
@@ -378,10 +400,11 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
       rf_oracle_softmax_row(bc->x + (size_t)i * cols, cols, o->y + (size_t)i * cols, NULL, NULL);
       o->row_mpfr[i] = 1;
       oc->counts.softmax_rows_upgraded++;
-      judge_row(jc, bc, plan, ot, i, got, &rj);
+      judge_row(jc, bc, plan, ot, contract, i, got, &rj);
     }
     if (rj.v != RF_V_PASS && (res->verdict == RF_V_PASS || rj.v == RF_V_NONFINITE))
       res->verdict = rj.v;
+    if (rj.v != RF_V_PASS && rj.rule && !res->rule) res->rule = rj.rule;
     if (rj.ratio > res->ratio) {
       res->ratio = rj.ratio;
       res->err = rj.err;
@@ -390,6 +413,10 @@ void rf_judge_softmax_typed(judge_ctx *jc, const batch_case *bc, const rf_plan *
       res->want = rj.want;
       res->got_index = res->want_index = rj.index;
     }
+    if (rj.v != RF_V_PASS && rj.rule && !res->detail[0])   /* what the contract owed */
+      snprintf(res->detail, sizeof res->detail, "row %u: a row of only -inf gives %s (contract "
+               "%s); got %.9g at col %lld", i, rj.rule == RF_RULE_MASKED_ROW_ZERO ? "0" : "NaN",
+               rf_rule_name(rj.rule), (double)rj.got, rj.index - (long long)i * cols);
     if (rj.detail[0]) {   /* a row-sum failure: reported as found */
       snprintf(res->detail, sizeof res->detail, "%s", rj.detail);
       return;

@@ -10,7 +10,10 @@ typedef struct {
   char variant[RF_VARIANT_NAME_MAX];
   rf_verdict verdict;
   int dist;   /* an rf_dist, or RF_KNOWN_ANY_DIST */
+  int rule;   /* an rf_rule (RF_RULE_NONE: decided by none), or RF_KNOWN_ANY_RULE */
 } rf_signature;
+
+#define RF_KNOWN_ANY_RULE (-1)
 
 struct rf_known {
   rf_signature *sigs;
@@ -34,14 +37,16 @@ static int parse_line(char *line, rf_signature *s, char *err, size_t errlen) {
   char *words[4];
   int n = 0;
   for (char *w = strtok(line, " \t\r\n"); w; w = strtok(NULL, " \t\r\n")) {
-    if (n == 3) {
-      snprintf(err, errlen, "'%.40s' after the signature (allowed: variant verdict [dist])", w);
+    if (n == 4) {
+      snprintf(err, errlen, "'%.40s' after the signature (allowed: variant verdict [dist]) and "
+               "an optional rule=NAME last", w);
       return -1;
     }
     words[n++] = w;
   }
   if (n < 2) {
-    snprintf(err, errlen, "'%.40s' is not a signature (allowed: variant verdict [dist])",
+    snprintf(err, errlen, "'%.40s' is not a signature (allowed: variant verdict [dist]) and an "
+             "optional rule=NAME last",
              n ? words[0] : "");
     return -1;
   }
@@ -57,11 +62,27 @@ static int parse_line(char *line, rf_signature *s, char *err, size_t errlen) {
     return -1;
   }
   s->dist = RF_KNOWN_ANY_DIST;
-  if (n == 3) {
+  s->rule = RF_KNOWN_ANY_RULE;
+  for (int i = 2; i < n; i++) {
+    if (strncmp(words[i], "rule=", 5) == 0) {
+      rf_rule r;
+      if (s->rule != RF_KNOWN_ANY_RULE || rf_rule_parse(words[i] + 5, &r)) {
+        snprintf(err, errlen, "'%.40s' is not a contract rule (allowed: one rule=NAME, NAME one "
+                 "of %s)", words[i], rf_rule_list());
+        return -1;
+      }
+      s->rule = (int)r;
+      continue;
+    }
     rf_dist d;
-    if (rf_dist_parse(words[2], &d)) {
-      snprintf(err, errlen, "dist '%.40s' is not a distribution (allowed: a name from "
-               "docs/CASE_FORMAT.md, or nothing for every dist)", words[2]);
+    if (s->dist != RF_KNOWN_ANY_DIST || s->rule != RF_KNOWN_ANY_RULE) {
+      snprintf(err, errlen, "'%.40s' after the signature (allowed: variant verdict [dist]) and "
+               "an optional rule=NAME last", words[i]);
+      return -1;
+    }
+    if (rf_dist_parse(words[i], &d)) {
+      snprintf(err, errlen, "dist '%.40s' is not a distribution (allowed: one name from "
+               "docs/CASE_FORMAT.md, or nothing for every dist)", words[i]);
       return -1;
     }
     s->dist = (int)d;
@@ -107,14 +128,20 @@ rf_known *rf_known_load(const char *path, char *err, size_t errlen) {
   return k;
 }
 
-int rf_known_has(const rf_known *k, const char *variant, rf_verdict verdict, rf_dist dist) {
+int rf_known_has_rule(const rf_known *k, const char *variant, rf_verdict verdict, rf_dist dist,
+                      rf_rule rule) {
   for (size_t i = 0; k && i < k->count; i++) {
     const rf_signature *s = &k->sigs[i];
     if (s->verdict == verdict && (s->dist == RF_KNOWN_ANY_DIST || s->dist == (int)dist) &&
+        (s->rule == RF_KNOWN_ANY_RULE || s->rule == (int)rule) &&
         strcmp(s->variant, variant) == 0)
       return 1;
   }
   return 0;
+}
+
+int rf_known_has(const rf_known *k, const char *variant, rf_verdict verdict, rf_dist dist) {
+  return rf_known_has_rule(k, variant, verdict, dist, RF_RULE_NONE);
 }
 
 size_t rf_known_count(const rf_known *k) { return k ? k->count : 0; }

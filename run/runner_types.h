@@ -7,6 +7,7 @@
 #include "model/case.h"
 #include "model/verdict.h"
 #include "host_reason.h"
+#include "rules.h"
 #include "redfuzz/variant.h"
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,8 @@ typedef struct {
   uint64_t depth;      /* h: the plan's longest chain */
   char plan[160];
   char detail[512];    /* reason (unsupported), message (race, launch-error), or what differs */
+  rf_rule rule;        /* a failure: the contract rule that decided it (run/rules.def), part of
+                          the finding's signature; RF_RULE_NONE otherwise */
 } rf_result;
 
 typedef struct rf_runner rf_runner;

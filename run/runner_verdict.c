@@ -229,7 +229,8 @@ static const char *rows_launch(rf_runner *r) {
     }
     vs[i].got = got;
     vs[i].p = p;
-    vs[i].io = (rf_smd_io){(uint32_t)c->dtype, (uint32_t)ps[i].v->out_dtype, 0, 0};
+    vs[i].io = (rf_smd_io){(uint32_t)c->dtype, (uint32_t)ps[i].v->out_dtype, 0, 0,
+                           ps[i].v->contract};
     /* as judge.c */
     rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);
   }

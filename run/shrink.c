@@ -13,7 +13,7 @@ static int still_fails(rf_runner *r, const rf_case *c, const rf_signature *sig) 
   rf_result res[2];
   char err[256];
   int n = rf_runner_run(r, &t, res, 2, err, sizeof err);
-  return n == 1 && res[0].verdict == sig->verdict;
+  return n == 1 && res[0].verdict == sig->verdict && res[0].rule == sig->rule;
 }
 
 /* Room for every variant of the registry (plugins included): a case never runs more. */
@@ -32,6 +32,7 @@ int rf_first_failure(rf_runner *r, const rf_case *c, rf_signature *sig) {
     if (!rf_verdict_is_failure(res[i].verdict)) continue;
     snprintf(sig->variant, sizeof sig->variant, "%s", res[i].variant->name);
     sig->verdict = res[i].verdict;
+    sig->rule = res[i].rule;
     found = 0;
   }
   free(res);
@@ -167,8 +168,8 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
   snprintf(vname, sizeof vname, "%s", sig->variant);
   for (char *q = vname; *q; q++) if (*q == '/') *q = '-';
   char want[4096];
-  if (snprintf(want, sizeof want, "%s/%s-%s-%08llx.case", dir, vname,
-               rf_verdict_name(sig->verdict),
+  if (snprintf(want, sizeof want, "%s/%s-%s%s%s-%08llx.case", dir, vname,
+               rf_verdict_name(sig->verdict), sig->rule ? "-" : "", rf_rule_name(sig->rule),
                (unsigned long long)(fnv1a(bytes, len) & 0xffffffffu)) >= (int)sizeof want) {
     snprintf(err, errlen, "%.80s...: the regression file's path is longer than %zu bytes", dir,
              sizeof want - 1);
@@ -178,8 +179,9 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
   rf_file *out = rf_file_open(want, err, errlen);
   if (!out) { free(res); return -1; }
   FILE *f = rf_file_stream(out);
-  fprintf(f, "# redfuzz regression: %s gives '%s' on this case.\n", sig->variant,
-           rf_verdict_name(sig->verdict));
+  fprintf(f, "# redfuzz regression: %s gives '%s' on this case%s%s.\n", sig->variant,
+          rf_verdict_name(sig->verdict), sig->rule ? ", contract rule " : "",
+          rf_rule_name(sig->rule));
   for (int i = 0; i < n; i++)
     if (strcmp(res[i].variant->name, sig->variant) == 0 && res[i].detail[0])
       fprintf(f, "# detail: %s\n", res[i].detail);

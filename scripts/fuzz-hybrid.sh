@@ -24,7 +24,7 @@
 #   shrunk with that side's redfuzz (and plugin): GPU side into regressions/, TSan side into
 #   regressions/tsan/ (its verdicts, `race` included, hold in a ThreadSanitizer build).
 #   --regressions DIR instead of regressions/ (tests). --known FILE: signatures to leave out
-#   from the start (lines "variant verdict [dist]").
+#   from the start (lines "variant verdict [dist] [rule=NAME]").
 # Plugins: --plugin-gpu LIB for the GPU side (built for --build's backend), --plugin-sim LIB
 #   for the simulator side (built like --sim-build: -fsanitize=thread), each a colon list; or
 #   --plugin-src SRC: each side's library is built from it (scripts/redfuzz-plugin, into
@@ -163,7 +163,7 @@ slot() {
     # every restart at once: it leaves the corpus (its artifact is kept).
     art=$(artifact_of "$OUT/logs/$side-$k-$run.log")
     [ -n "$art" ] && [ -f "$OUT/corpus/${art##*-}" ] && mv -f "$OUT/corpus/${art##*-}" "$OUT/failing-inputs/" || true
-    grep -aoE '^ERROR: redfuzz: [^ ]+ [a-z-]+ dist=[a-z0-9-]+' "$OUT/logs/$side-$k-$run.log" |
+    grep -aoE '^ERROR: redfuzz: [^ ]+ [a-z-]+ dist=[a-z0-9-]+( rule=[a-z-]+)?' "$OUT/logs/$side-$k-$run.log" |
       cut -d' ' -f3- | sed 's/ dist=/ /' >> "$KNOWN_ALL" || true
   done
 }
@@ -210,7 +210,7 @@ executions() {
   done
   echo "$total"
 }
-# "SIGNATURE<tab>ARTIFACT<tab>SECONDS" (SIGNATURE: variant:verdict:dist) for each failing variant of
+# "SIGNATURE<tab>ARTIFACT<tab>SECONDS" (SIGNATURE: variant:verdict:dist[:rule=R]) for each failing variant of
 # each run that ended in a failure, timed by the end of that run (its log's time: one artifact
 # name can be written again).
 findings() {
@@ -218,7 +218,7 @@ findings() {
   for f in "$OUT"/logs/"$1"-*.log; do
     art=$(artifact_of "$f")
     [ -n "$art" ] || continue
-    sigs=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?' "$f" | cut -d' ' -f3- |
+    sigs=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?( rule=[a-z-]+)?' "$f" | cut -d' ' -f3- |
            sed 's/ dist=/ /' | tr ' ' ':' | sort -u || true)
     [ -n "$sigs" ] || sigs=$(basename "$art" | cut -d- -f1):no-verdict   # timeout, oom, crash in redfuzz
     t=$(( $(stat -c %Y "$f" 2>/dev/null || echo "$start") - start ))

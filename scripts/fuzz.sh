@@ -19,10 +19,11 @@
 # fuzzed only up to it (listed in the summary); `redfuzz sweep` runs them at every size.
 # --plugin LIB (repeatable): load the plugin in the fuzzer and in the shrink; --plugin-src
 # SRC: build it first for this build (scripts/redfuzz-plugin, into OUT/plugin).
-# Signatures: a failure's signature is "variant verdict dist"; a worker stopped by one
+# Signatures: a failure's signature is "variant verdict dist [rule=R]" (R the contract rule
+# that decided it, run/rules.def); a worker stopped by one
 # restarts with it known (OUT/known-signatures), so the campaign goes on for other
 # signatures of the same variant; each is shrunk once. --known FILE: signatures to leave out
-# from the start (lines "variant verdict [dist]", # comments). --regressions DIR instead of
+# from the start (lines "variant verdict [dist] [rule=NAME]", # comments). --regressions DIR instead of
 # regressions/ (tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,7 +103,7 @@ fi
 [ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
 mkdir -p "$OUT/corpus" "$OUT/artifacts" "$REG"
 export REDFUZZ_ONLY="$ONLY"
-# Known signatures (variant verdict [dist]; README, "The fuzzer"): the target does not
+# Known signatures (variant verdict [dist] [rule=NAME]; README, "The fuzzer"): the target does not
 # stop at a failure whose signature is listed; each worker adds what it finds, so after a
 # restart it fuzzes on for other signatures, the same variant included. --known seeds it.
 KNOWN_ALL="$OUT/known-signatures"
@@ -139,7 +140,7 @@ worker() {   # worker <device> <id>
     rc=$?
     [ $rc -eq 0 ] && break   # its time is up
     # Its new signatures join the known list: the restart fuzzes on past them.
-    grep -aoE '^ERROR: redfuzz: [^ ]+ [a-z-]+ dist=[a-z0-9-]+' "$OUT/fuzz-w$id-$run.log" |
+    grep -aoE '^ERROR: redfuzz: [^ ]+ [a-z-]+ dist=[a-z0-9-]+( rule=[a-z-]+)?' "$OUT/fuzz-w$id-$run.log" |
       cut -d' ' -f3- | sed 's/ dist=/ /' >> "$KNOWN_ALL" || true
   done
 }
@@ -188,10 +189,11 @@ echo "fuzz.sh: libFuzzer done after ${elapsed}s; executions: ${execs:-0} ($(( ${
 grep -ahoE 'size cap: [^ ]+ runs only on cases of at most [0-9]+ elements' "${logs[@]}" 2>/dev/null |
   sort -u | sed 's/^/fuzz.sh: /' || true
 
-# Failures by signature (variant verdict dist): the target prints "ERROR: redfuzz: VARIANT
-# VERDICT dist=DIST" for each failing variant before aborting, into its worker's log.
+# Failures by signature (variant verdict dist [rule=R]): the target prints "ERROR: redfuzz:
+# VARIANT VERDICT dist=DIST[ rule=R]" for each failing variant before aborting, into its
+# worker's log.
 echo "== failures by signature"
-cat "${logs[@]}" /dev/null 2>/dev/null | grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?' |
+cat "${logs[@]}" /dev/null 2>/dev/null | grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?( rule=[a-z-]+)?' |
   cut -d' ' -f3- | sed 's/ dist=/ /' | sort | uniq -c || true
 echo "== signatures left out (--known): $(grep -c . "$OUT/.known-given" || true)"
 # Artifacts by kind. A timeout or slow unit has no verdict: it is listed, not shrunk
@@ -207,7 +209,7 @@ if [ "$SHRINK" = 1 ]; then
   for l in "${logs[@]}"; do
     art=$(grep -aoE 'Test unit written to .*crash-[0-9a-f]+' "$l" | head -n 1 | sed 's/^Test unit written to //' || true)
     [ -n "$art" ] && [ -f "$art" ] || continue
-    sig=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?' "$l" | head -n 1 | cut -d' ' -f3- | tr ' ' '_' || true)
+    sig=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?( rule=[a-z-]+)?' "$l" | head -n 1 | cut -d' ' -f3- | tr ' ' '_' || true)
     case "$seen" in *" ${sig:-$art} "*) continue;; esac
     seen="$seen${sig:-$art} "
     rc=0; rf_file_finding "$RF" "$art" "$ONLY" "$OUT/shrunk" "$REG" "$PLUGINS" "" || rc=$?

@@ -23,7 +23,7 @@ typedef enum {
   RF_DIV_RECIP_MUL,      /* r = 1 / s once, y = e * r: two roundings */
 } rf_div_kind;
 
-/* Which exponential the kernel calls (softmax): its error model follows from it and the
+/* Which exponential the kernel calls (the row ops): its error model follows from it and the
  * target (docs/TOLERANCES.md, "the exponential"). */
 typedef enum {
   RF_EXP_ACCURATE,       /* expf: the target's library exp, a few ulp */
@@ -34,7 +34,7 @@ typedef enum {
 typedef struct {
   uint32_t n_levels;
   struct { rf_level_kind kind; uint64_t adds; } level[RF_PLAN_MAX_LEVELS];
-  /* softmax only */
+  /* the row ops only (softmax, logsumexp, log-softmax: their exp sum) */
   uint64_t rescales;     /* online softmax: longest chain of exp(m_old - m_new) rescalings */
   rf_div_kind div;
   rf_exp_kind exp;       /* last: a plugin built before it leaves it 0 (accurate) */

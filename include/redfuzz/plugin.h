@@ -43,7 +43,8 @@
  *                 that type: floats, or 16-bit encodings (IEEE binary16 / bfloat16, read as
  *                 const uint16_t *). The variant runs only on cases whose dtype is in_dtype.
  *   out_dtype     the type written to a->out: in_dtype or RF_DTYPE_F32 (sum, max: one
- *                 element; softmax: rows*cols elements, 16-bit encodings for a 16-bit type);
+ *                 element; softmax, log-softmax: rows*cols elements, logsumexp: rows
+ *                 elements, 16-bit encodings for a 16-bit type);
  *                 argmax always writes rf_argmax_out with a float value (RF_DTYPE_F32). The
  *                 bound adds the final rounding to out_dtype (docs/TOLERANCES.md).
  *   contract      RF_CONTRACT_* bits (ABI version 4; CONTRACT below): what the kernel returns
@@ -66,8 +67,14 @@
  *            lowest index of the maximum (CUB ArgMax, torch.argmax, numpy.argmax).
  *   argmax, RF_CONTRACT_TIE_ANY (tie-any): a tree that keeps either side of a tie ... any
  *            index whose element equals the maximum (-0 ties +0), with that element's value.
+ *   softmax, 0 (masked-row-nan): m = max(row); y_j = expf(x_j - m) / sum ... a row of only
+ *            -inf gives NaN everywhere (-inf - -inf is NaN: 0/0), as torch.softmax.
+ *   softmax, RF_CONTRACT_MASKED_ROW_ZERO (masked-row-zero): if every x_j is -inf, y_j = 0 ...
+ *            the fully masked row of attention kernels; a NaN or +inf in a row is NaN still.
+ *   logsumexp, log-softmax: no bit; their special rows follow torch (OUTPUT RULES below).
  * Built-in sums start from -0 and declare RF_CONTRACT_SIGNED_ZERO; built-in max and argmax are
- * nan-ignored, tie-first. tests/plugin/contract_plugin.hip has a kernel of each kind.
+ * nan-ignored, tie-first; built-in softmaxes masked-row-nan. tests/plugin/contract_plugin.hip
+ * has a kernel of each kind.
  *
  * OUTPUT RULES (every op's, written once in docs/ORACLE.md, "The contract for special
  * values"; the distributions nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf and
@@ -88,7 +95,8 @@
  *            (-0 and +0 included) gives the LOWEST index, or [RF_CONTRACT_TIE_ANY] any tied
  *            index.
  *   softmax  per row: a row containing a NaN or +inf gives NaN in every output of that row; a
- *            row of only -inf gives NaN everywhere; a -inf entry in a row with a finite
+ *            row of only -inf gives NaN everywhere, or [RF_CONTRACT_MASKED_ROW_ZERO] 0
+ *            everywhere; a -inf entry in a row with a finite
  *            maximum gives exactly +0; cols = 1 gives exactly 1; rows = 0 or cols = 0 writes
  *            nothing. The other outputs are judged against the exact value with the error
  *            bound derived from the plan (plan->rescales and plan->div count too).
@@ -109,7 +117,8 @@
  * exactly scratch_bytes(cfg) bytes, on the device, and private to this launch.
  *
  * PLAN LEVELS (redfuzz/plan.h). plan() lists the levels from the inputs to the output; `adds`
- * is the number of additions (max, argmax: comparisons; softmax: adds of the exp sum) on the
+ * is the number of additions (max, argmax: comparisons; softmax, logsumexp, log-softmax: adds
+ * of the exp sum) on the
  * LONGEST path from any input to the output at that level; the bound is gamma_h with h the
  * sum over levels, so a plan that under-counts turns correct rounding into false `wrong`
  * verdicts and one that over-counts hides real errors. What each level counts:

@@ -14,7 +14,7 @@ extern "C" {
 /* Launch parameters after the variant resolved the case's defaults (0 = default). */
 typedef struct {
   uint64_t n;            /* 1-D length (sum/max/argmax) */
-  uint32_t rows, cols;   /* softmax shape */
+  uint32_t rows, cols;   /* the row ops' shape (softmax, logsumexp, logsoftmax) */
   uint32_t block;        /* threads per block of the first kernel */
   uint32_t grid;         /* blocks of the first kernel */
   uint32_t items;        /* items per thread, where the variant has that knob (else 0) */
@@ -51,7 +51,7 @@ typedef struct rf_variant {
    * ("block 48 is not a power of two (allowed: 32..1024, power of two)"). */
   const char *(*configure)(rf_launch_cfg *cfg);
   size_t (*scratch_bytes)(const rf_launch_cfg *cfg);
-  /* The combining tree for this cfg (softmax: per row). */
+  /* The combining tree for this cfg (the row ops: per row). */
   void (*plan)(const rf_launch_cfg *cfg, rf_plan *out);
   /* Enqueues every kernel (no synchronisation, no allocation). Returns 0 or the
    * hipError_t value of the first failing launch. Zeroing the output, where the algorithm
@@ -87,17 +87,24 @@ typedef struct rf_variant {
 /* argmax: a tie may return ANY index holding the maximum (with that element's value).
  * Without it a tie gives the lowest index (CUB ArgMax, torch.argmax, numpy.argmax). */
 #define RF_CONTRACT_TIE_ANY 0x4u
-#define RF_CONTRACT_ALL 0x7u
+/* softmax: a row of only -inf (every column masked) gives 0 in every output, the fully masked
+ * row of attention kernels (FlashAttention, xformers). Without it such a row gives NaN in
+ * every output, as torch.softmax does (exp(-inf - -inf) = NaN; 0/0). A NaN or +inf in the
+ * row gives NaN either way. */
+#define RF_CONTRACT_MASKED_ROW_ZERO 0x8u
+#define RF_CONTRACT_ALL 0xFu
 
 /* The contract bits op may declare (RF_CONTRACT_ALL's subset that applies to it). */
 static inline uint32_t rf_contract_allowed(rf_op op) {
   return op == RF_OP_SUM ? RF_CONTRACT_SIGNED_ZERO
        : op == RF_OP_MAX ? RF_CONTRACT_NAN_PROPAGATES
-       : op == RF_OP_ARGMAX ? RF_CONTRACT_NAN_PROPAGATES | RF_CONTRACT_TIE_ANY : 0u;
+       : op == RF_OP_ARGMAX ? RF_CONTRACT_NAN_PROPAGATES | RF_CONTRACT_TIE_ANY
+       : op == RF_OP_SOFTMAX ? RF_CONTRACT_MASKED_ROW_ZERO : 0u;
 }
 
-/* The contract of a variant of op in words for `redfuzz list`, e.g. "signed-zero" or
- * "nan-ignored, tie-first" ("" for the row ops, whose special rows have one rule); returns buf. */
+/* The contract of a variant of op in words for `redfuzz list`, e.g. "signed-zero",
+ * "nan-ignored, tie-first" or "masked-row-nan" ("" for the log ops, whose special rows have one
+ * rule); returns buf. */
 const char *rf_contract_describe(rf_op op, uint32_t contract, char *buf, size_t len);
 
 /* Registry: built-in variants (plus mutants in REDFUZZ_MUTANTS builds, plus plugins), at most

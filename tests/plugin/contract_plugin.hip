@@ -15,6 +15,18 @@
  *   argmax/plugin-test-tie-last-first   the same, default contract (first index): wrong on ties
  *   argmax/plugin-test-propagate        NaN propagates, the first NaN's index, declared so: must
  *                                       pass
+ *   argmax/plugin-test-two-rules        ties give the last index and NaN is ignored, declared
+ *                                       nan-propagates (tie-first): wrong on ties (rule
+ *                                       tie-first) and on nan-sprinkled (rule nan-propagates),
+ *                                       two signatures of one variant (run/rules.def)
+ *   softmax/plugin-test-masked-zero     a row of only -inf gives 0s (attention kernels' masked
+ *                                       row), declared RF_CONTRACT_MASKED_ROW_ZERO: must pass
+ *   softmax/plugin-test-masked-zero-undeclared  the same, default contract (NaN, torch):
+ *                                       wrong on all-neg-inf rows (rule masked-row-nan)
+ *   softmax/plugin-test-masked-nan      the max-shifted softmax of torch (0/0 = NaN), default
+ *                                       contract: must pass
+ *   softmax/plugin-test-masked-nan-declared-zero  the same, declared masked-row-zero: wrong on
+ *                                       all-neg-inf rows (rule masked-row-zero)
  * The failing ones are marked is_mutant (run by --mutants, expected to fail). One block of
  * RF_CT_BLOCK threads: a grid-stride chain per thread, then an LDS tree. */
 #include "kernels/port.h"
@@ -105,6 +117,30 @@ __global__ void rf_ct_argmax_kernel(const float *__restrict__ x, unsigned long l
   }
 }
 
+/* Softmax, one row per block, its first thread alone: m = fmaxf over the row (a NaN or +inf
+ * then makes every output NaN through exp(x - m)), the sum of expf(x_j - m) from 0.0f, then
+ * each output expf(x_j - m) / s. kMaskedZero: a row of only -inf gives 0s instead of NaN
+ * (exp(-inf - -inf) = NaN). */
+template <int kMaskedZero>
+__global__ void rf_ct_softmax_kernel(const float *__restrict__ x, unsigned cols, float *y) {
+  if (threadIdx.x != 0) return;
+  const float *xr = x + (size_t)blockIdx.x * cols;
+  float *yr = y + (size_t)blockIdx.x * cols;
+  float m = -INFINITY;
+  int masked = 1;
+  for (unsigned j = 0; j < cols; j++) {
+    m = fmaxf(m, xr[j]);
+    masked = masked && xr[j] == -INFINITY;   /* fmaxf skips NaN: m alone cannot tell */
+  }
+  if (kMaskedZero && masked) {
+    for (unsigned j = 0; j < cols; j++) yr[j] = 0.0f;
+    return;
+  }
+  float s = 0.0f;
+  for (unsigned j = 0; j < cols; j++) s += expf(xr[j] - m);
+  for (unsigned j = 0; j < cols; j++) yr[j] = expf(xr[j] - m) / s;
+}
+
 #if !defined(__HIP_DEVICE_COMPILE__)
 static const char *configure(rf_launch_cfg *cfg) {
   if (cfg->block && cfg->block != RF_CT_BLOCK) return "block must be 256 (one block)";
@@ -142,6 +178,40 @@ static int launch_argmax(const rf_launch_args *a) {
 }
 
 static const char *const kShape = "block 256, grid 1; n < 2^31";
+/* Softmax: one block of one wave per row, grid = rows. */
+static const char *configure_rows(rf_launch_cfg *cfg) {
+  if (cfg->block && cfg->block != cfg->wave) return "block must be the wave size";
+  cfg->block = cfg->wave;
+  cfg->grid = cfg->rows;
+  cfg->items = 0;
+  return NULL;
+}
+/* One thread's chain over the row's cols terms (its first add is to the 0.0f start). */
+static void plan_rows(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  if (cfg->cols) rf_plan_add(p, RF_LEVEL_CHAIN, cfg->cols);
+}
+template <int kMaskedZero>
+static int launch_softmax(const rf_launch_args *a) {
+  if (!a->cfg.rows || !a->cfg.cols) return 0;
+  hipLaunchKernelGGL(rf_ct_softmax_kernel<kMaskedZero>, dim3(a->cfg.rows), dim3(a->cfg.block), 0,
+                     (hipStream_t)a->stream, a->x, a->cfg.cols, (float *)a->out);
+  return (int)hipGetLastError();
+}
+#define RF_CT_SOFTMAX(var, name, bad, summary, fn, contract)                                  \
+  static const rf_variant var = {name, RF_OP_SOFTMAX, 1, bad, summary,                        \
+                                 "one block of one wave a row", configure_rows, no_scratch,   \
+                                 plan_rows, fn, 0, RF_DTYPE_F32, RF_DTYPE_F32, contract};
+RF_CT_SOFTMAX(sm_zero, "softmax/plugin-test-masked-zero", 0,
+              "test: masked rows give 0, declared masked-row-zero", launch_softmax<1>,
+              RF_CONTRACT_MASKED_ROW_ZERO)
+RF_CT_SOFTMAX(sm_zero_undeclared, "softmax/plugin-test-masked-zero-undeclared", 1,
+              "test: masked rows give 0, default contract (NaN)", launch_softmax<1>, 0)
+RF_CT_SOFTMAX(sm_nan, "softmax/plugin-test-masked-nan", 0,
+              "test: masked rows give NaN (torch), default contract", launch_softmax<0>, 0)
+RF_CT_SOFTMAX(sm_nan_declared_zero, "softmax/plugin-test-masked-nan-declared-zero", 1,
+              "test: masked rows give NaN, declared masked-row-zero", launch_softmax<0>,
+              RF_CONTRACT_MASKED_ROW_ZERO)
 #define RF_CT_VARIANT(var, name, op, bad, summary, fn, contract)                              \
   static const rf_variant var = {name, op, 1, bad, summary, kShape, configure, no_scratch,    \
                                  plan, fn, 0, RF_DTYPE_F32, RF_DTYPE_F32, contract};
@@ -167,9 +237,14 @@ RF_CT_VARIANT(argmax_last_first, "argmax/plugin-test-tie-last-first", RF_OP_ARGM
 RF_CT_VARIANT(argmax_prop, "argmax/plugin-test-propagate", RF_OP_ARGMAX, 0,
               "test: first NaN wins, declared nan-propagates", launch_argmax<1>,
               RF_CONTRACT_NAN_PROPAGATES)
+RF_CT_VARIANT(argmax_two_rules, "argmax/plugin-test-two-rules", RF_OP_ARGMAX, 1,
+              "test: ties to the last index, NaN ignored, declared nan-propagates",
+              launch_argmax<0>, RF_CONTRACT_NAN_PROPAGATES)
 static const rf_variant *const variants[] = {&sum_default, &sum_strict, &max_fmaxf,
                                              &max_fmaxf_prop, &max_prop, &max_prop_undeclared,
-                                             &argmax_last, &argmax_last_first, &argmax_prop};
+                                             &argmax_last, &argmax_last_first, &argmax_prop,
+                                             &argmax_two_rules, &sm_zero, &sm_zero_undeclared,
+                                             &sm_nan, &sm_nan_declared_zero};
 
 extern "C" int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
 extern "C" const rf_variant *const *rf_plugin_variants(size_t *count) {

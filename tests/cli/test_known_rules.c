@@ -1,0 +1,71 @@
+/* Signatures carry the contract rule that decided a failure (run/rules.def, run/known.h):
+ * a known line with rule=NAME matches that rule only, so a campaign told of one rule's
+ * finding still reports the same variant's other rule; a line without a rule matches every
+ * rule (none included); the names are the table's, a bad one is refused naming the allowed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "rf_test.h"
+#include "run/known.h"
+
+static rf_known *load(const char *text, char *err, size_t len) {
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/rf_known_rules_XXXXXX");
+  int fd = mkstemp(path);
+  if (fd < 0) return NULL;
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  rf_known *k = rf_known_load(path, err, len);
+  unlink(path);
+  return k;
+}
+
+static void refuses(const char *text, const char *want) {
+  char err[512] = "";
+  rf_known *k = load(text, err, sizeof err);
+  CHECK(k == NULL);
+  CHECK_MSG(strstr(err, want) != NULL, "'%s': got '%s', want '%s'", text, err, want);
+  rf_known_free(k);
+}
+
+int main(void) {
+  /* Every rule has a name that reads back to itself; none is empty but NONE's. */
+  for (unsigned i = 1; i < RF_RULE_COUNT; i++) {
+    rf_rule r;
+    CHECK(rf_rule_name((rf_rule)i)[0] != '\0');
+    CHECK(rf_rule_parse(rf_rule_name((rf_rule)i), &r) == 0 && r == (rf_rule)i);
+  }
+  rf_rule r;
+  CHECK(rf_rule_parse("", &r) != 0);
+  char err[512] = "";
+  rf_known *k = load("argmax/two wrong rule=tie-first\n"
+                     "sum/x wrong signed-zero rule=signed-zero\n"
+                     "max/y wrong\n", err, sizeof err);
+  CHECK_MSG(k != NULL, "%s", err);
+  CHECK(rf_known_count(k) == 3);
+  /* One variant, two rules: the known one is left out, the other is not. */
+  CHECK(rf_known_has_rule(k, "argmax/two", RF_V_WRONG, RF_DIST_TIES, RF_RULE_TIE_FIRST));
+  CHECK(rf_known_has_rule(k, "argmax/two", RF_V_WRONG, RF_DIST_UNIFORM, RF_RULE_TIE_FIRST));
+  CHECK(!rf_known_has_rule(k, "argmax/two", RF_V_WRONG, RF_DIST_NAN_SPRINKLED,
+                           RF_RULE_NAN_PROPAGATES));
+  CHECK(!rf_known_has_rule(k, "argmax/two", RF_V_WRONG, RF_DIST_TIES, RF_RULE_NONE));
+  CHECK(!rf_known_has(k, "argmax/two", RF_V_WRONG, RF_DIST_TIES));   /* no rule: another one */
+  /* dist and rule together: both must match. */
+  CHECK(rf_known_has_rule(k, "sum/x", RF_V_WRONG, RF_DIST_SIGNED_ZERO, RF_RULE_SIGNED_ZERO));
+  CHECK(!rf_known_has_rule(k, "sum/x", RF_V_WRONG, RF_DIST_ONES, RF_RULE_SIGNED_ZERO));
+  CHECK(!rf_known_has_rule(k, "sum/x", RF_V_WRONG, RF_DIST_SIGNED_ZERO, RF_RULE_NONE));
+  /* No rule named: every rule, none included. */
+  CHECK(rf_known_has_rule(k, "max/y", RF_V_WRONG, RF_DIST_ONES, RF_RULE_NAN_IGNORED));
+  CHECK(rf_known_has_rule(k, "max/y", RF_V_WRONG, RF_DIST_ONES, RF_RULE_NONE));
+  CHECK(rf_known_has(k, "max/y", RF_V_WRONG, RF_DIST_WIDE));
+  rf_known_free(k);
+  refuses("sum/x wrong rule=nope\n", "'rule=nope' is not a contract rule (allowed: one rule=NAME, "
+          "NAME one of signed-zero, nan-ignored");
+  refuses("sum/x wrong rule=tie-first rule=tie-any\n", "'rule=tie-any' is not a contract rule");
+  refuses("sum/x wrong rule=tie-first ones\n", "'ones' after the signature");
+  refuses("sum/x wrong ones ties\n", "'ties' after the signature");
+  refuses("sum/x wrong ones rule=tie-first x\n", "'x' after the signature");
+  return rf_test_done();
+}
