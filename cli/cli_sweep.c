@@ -254,6 +254,100 @@ typedef struct {
   sweep_shared *sh;
 } sweep_job;
 
+/* Calls fn on every case of the sweep in order, with its number (*idx counts them, including
+ * the --misalign values a type cannot take, which are numbered but not cases). Stops when fn
+ * returns nonzero: returns that (1: stop asked), or -1 when a case does not validate. */
+typedef int (*sweep_case_fn)(void *ctx, const rf_case *c, long idx);
+static int sweep_cases(const sweep_job *j, sweep_case_fn fn, void *ctx, long *idx_out) {
+  const rf_flag_val *v = j->v;
+  const rf_flag_val *ns = &v[F_N], *shapes = &v[F_SHAPE], *dists = &v[F_DIST],
+                    *seeds = &v[F_SEED], *blocks = &v[F_BLOCK], *grids = &v[F_GRID],
+                    *items = &v[F_ITEMS], *scheds = &v[F_SCHEDULE], *waves = &v[F_WAVE];
+  long idx = 0;   /* the number of the case being made, in loop order */
+  int rc = 0;
+  for (size_t oi = 0; oi < v[F_OP].count; oi++) {
+    rf_op op = (rf_op)v[F_OP].list[oi];
+    if (!j->want[op]) continue;
+    size_t nsizes = rf_op_has_rows(op) ? shapes->count : ns->count;
+    for (size_t ti = 0; ti < v[F_DTYPE].count; ti++)
+    for (size_t mi = 0; mi < (v[F_MISALIGN].given ? v[F_MISALIGN].count : 1); mi++)
+    for (size_t si = 0; si < nsizes; si++)
+    for (size_t di = 0; di < dists->count; di++)
+    for (size_t ki = 0; ki < seeds->count; ki++)
+    for (size_t bi = 0; bi < blocks->count; bi++)
+    for (size_t gi = 0; gi < grids->count; gi++)
+    for (size_t ii = 0; ii < items->count; ii++)
+    for (size_t ci = 0; ci < scheds->count; ci++)
+    for (size_t wi = 0; wi < waves->count; wi++, idx++) {
+      /* --misalign: a misalignment the type cannot take (past 16 bytes) is not a case of that
+       * type. Without it every misalignment of the type comes in turn, moving by one along
+       * each list, so that any one list (the sizes, the distributions...) meets them all at no
+       * extra cases (docs/CASE_FORMAT.md, "Misaligned views"). */
+      const uint32_t max_mis = rf_case_misalign_max((rf_dtype)v[F_DTYPE].list[ti]);
+      uint32_t mis = (uint32_t)((si + di + ki + bi + gi + ii + ci + wi) % (max_mis + 1));
+      if (v[F_MISALIGN].given) {
+        if (v[F_MISALIGN].list[mi] > max_mis) continue;
+        mis = (uint32_t)v[F_MISALIGN].list[mi];
+      }
+      rf_case c;
+      rf_case_default(&c);
+      c.op = op;
+      if (rf_op_has_rows(op)) {
+        c.n = 0;
+        c.rows = (uint32_t)shapes->list[2 * si];
+        c.cols = (uint32_t)shapes->list[2 * si + 1];
+      } else {
+        c.n = ns->list[si];
+      }
+      c.dist = (rf_dist)dists->list[di];
+      c.dtype = (rf_dtype)v[F_DTYPE].list[ti];
+      c.misalign = mis;
+      c.sched = (rf_sched)scheds->list[ci];
+      c.seed = seeds->list[ki];
+      c.block = (uint32_t)blocks->list[bi];
+      c.grid = (uint32_t)grids->list[gi];
+      c.items = (uint32_t)items->list[ii];
+      c.wave = (uint32_t)waves->list[wi];
+      snprintf(c.variant, sizeof c.variant, "%s", j->variant);
+      char err[512];
+      /* Every field was checked above; a failure here is a bug, not a case to skip. */
+      if (rf_case_validate(&c, &j->lim, err, sizeof err)) {
+        fprintf(stderr, "redfuzz sweep: internal error, a checked case does not validate: %s\n",
+                err);
+        rc = -1;
+        goto out;
+      }
+      if ((rc = fn(ctx, &c, idx))) goto out;
+    }
+  }
+out:
+  *idx_out = idx;
+  return rc;
+}
+
+/* --list-cases: the case's number and every field, as a case file writes it. */
+static int print_listed(void *ctx, const rf_case *c, long idx) {
+  (void)ctx;
+  char val[128];
+  printf("%ld", idx);
+  for (size_t f = 0; f < RF_FIELD_COUNT; f++) {
+    rf_field_format(c, &rf_fields[f], val, sizeof val);
+    printf(" %s=%s", rf_fields[f].key, val);
+  }
+  putchar('\n');
+  return rf_cli_out_check("sweep") ? 1 : 0;
+}
+
+/* The sweep: cases tallied by an earlier worker are skipped, the others batched. */
+typedef struct { sweep_state *s; const sweep_shared *sh; } sweep_add;
+static int add_listed(void *ctx, const rf_case *c, long idx) {
+  sweep_add *a = ctx;
+  if (rf_cli_interrupted || rf_cli_out_failed) return 1;
+  if (idx < a->sh->next) return 0;   /* tallied by an earlier worker */
+  add_case(a->s, c, idx);
+  return 0;
+}
+
 static void print_summary(const sweep_shared *sh, const rf_runner *r, int interrupted) {
   struct timespec t1;
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -380,69 +474,13 @@ static int sweep_work(void *ctx) {
                      .json = j->json, .res = results, .max_results = max_results,
                      .serial = rf_cli_settings.serial};
   rf_cli_catch_signals();
-  const rf_flag_val *ns = &v[F_N], *shapes = &v[F_SHAPE], *dists = &v[F_DIST],
-                    *seeds = &v[F_SEED], *blocks = &v[F_BLOCK], *grids = &v[F_GRID],
-                    *items = &v[F_ITEMS], *scheds = &v[F_SCHEDULE], *waves = &v[F_WAVE];
-  long idx = 0;   /* the number of the case being made, in loop order */
+  long idx = 0;
   int rc = RF_EXIT_OK;
-  for (size_t oi = 0; oi < v[F_OP].count; oi++) {
-    rf_op op = (rf_op)v[F_OP].list[oi];
-    if (!j->want[op]) continue;
-    size_t nsizes = rf_op_has_rows(op) ? shapes->count : ns->count;
-    for (size_t ti = 0; ti < v[F_DTYPE].count; ti++)
-    for (size_t mi = 0; mi < (v[F_MISALIGN].given ? v[F_MISALIGN].count : 1); mi++)
-    for (size_t si = 0; si < nsizes; si++)
-    for (size_t di = 0; di < dists->count; di++)
-    for (size_t ki = 0; ki < seeds->count; ki++)
-    for (size_t bi = 0; bi < blocks->count; bi++)
-    for (size_t gi = 0; gi < grids->count; gi++)
-    for (size_t ii = 0; ii < items->count; ii++)
-    for (size_t ci = 0; ci < scheds->count; ci++)
-    for (size_t wi = 0; wi < waves->count; wi++, idx++) {
-      if (rf_cli_interrupted || rf_cli_out_failed) goto stop;
-      if (idx < sh->next) continue;   /* tallied by an earlier worker */
-      /* --misalign: a misalignment the type cannot take (past 16 bytes) is not a case of that
-       * type. Without it every misalignment of the type comes in turn, moving by one along
-       * each list, so that any one list (the sizes, the distributions...) meets them all at no
-       * extra cases (docs/CASE_FORMAT.md, "Misaligned views"). */
-      const uint32_t max_mis = rf_case_misalign_max((rf_dtype)v[F_DTYPE].list[ti]);
-      uint32_t mis = (uint32_t)((si + di + ki + bi + gi + ii + ci + wi) % (max_mis + 1));
-      if (v[F_MISALIGN].given) {
-        if (v[F_MISALIGN].list[mi] > max_mis) continue;
-        mis = (uint32_t)v[F_MISALIGN].list[mi];
-      }
-      rf_case c;
-      rf_case_default(&c);
-      c.op = op;
-      if (rf_op_has_rows(op)) {
-        c.n = 0;
-        c.rows = (uint32_t)shapes->list[2 * si];
-        c.cols = (uint32_t)shapes->list[2 * si + 1];
-      } else {
-        c.n = ns->list[si];
-      }
-      c.dist = (rf_dist)dists->list[di];
-      c.dtype = (rf_dtype)v[F_DTYPE].list[ti];
-      c.misalign = mis;
-      c.sched = (rf_sched)scheds->list[ci];
-      c.seed = seeds->list[ki];
-      c.block = (uint32_t)blocks->list[bi];
-      c.grid = (uint32_t)grids->list[gi];
-      c.items = (uint32_t)items->list[ii];
-      c.wave = (uint32_t)waves->list[wi];
-      snprintf(c.variant, sizeof c.variant, "%s", j->variant);
-      char err[512];
-      /* Every field was checked above; a failure here is a bug, not a case to skip. */
-      if (rf_case_validate(&c, &j->lim, err, sizeof err)) {
-        fprintf(stderr, "redfuzz sweep: internal error, a checked case does not validate: %s\n",
-                err);
-        rc = RF_EXIT_FAIL;
-        goto out;
-      }
-      add_case(s, &c, idx);
-    }
+  sweep_add adder = {s, sh};
+  if (sweep_cases(j, add_listed, &adder, &idx) < 0) {
+    rc = RF_EXIT_FAIL;
+    goto out;
   }
-stop:
   /* interrupted, or stdout failed: the batch not yet run is dropped */
   if (!rf_cli_interrupted && !rf_cli_out_failed) flush(s);
   /* The background re-checks still pending (at most RF_RECHECK_QUEUE) are finished, also
@@ -515,6 +553,11 @@ int rf_cmd_sweep(int argc, char **argv) {
       fprintf(stderr, "redfuzz sweep: --skip: %s\n", why);
       goto out;
     }
+  }
+  if (v[F_LIST_CASES].given) {   /* no device, no runner: the cases only */
+    long count = 0;
+    rc = sweep_cases(&job, print_listed, NULL, &count) < 0 ? RF_EXIT_FAIL : RF_EXIT_OK;
+    goto out;
   }
   sh = rf_cli_shared_alloc(sizeof *sh);
   if (!sh) {
