@@ -254,74 +254,107 @@ typedef struct {
   sweep_shared *sh;
 } sweep_job;
 
-/* Calls fn on every case of the sweep in order, with its number (*idx counts them, including
- * the --misalign values a type cannot take, which are numbered but not cases). Stops when fn
- * returns nonzero: returns that (1: stop asked), or -1 when a case does not validate. */
 typedef int (*sweep_case_fn)(void *ctx, const rf_case *c, long idx);
-static int sweep_cases(const sweep_job *j, sweep_case_fn fn, void *ctx, long *idx_out) {
-  const rf_flag_val *v = j->v;
-  const rf_flag_val *ns = &v[F_N], *shapes = &v[F_SHAPE], *dists = &v[F_DIST],
-                    *seeds = &v[F_SEED], *blocks = &v[F_BLOCK], *grids = &v[F_GRID],
-                    *items = &v[F_ITEMS], *scheds = &v[F_SCHEDULE], *waves = &v[F_WAVE];
-  long idx = 0;   /* the number of the case being made, in loop order */
-  int rc = 0;
-  for (size_t oi = 0; oi < v[F_OP].count; oi++) {
-    rf_op op = (rf_op)v[F_OP].list[oi];
-    if (!j->want[op]) continue;
-    size_t nsizes = rf_op_has_rows(op) ? shapes->count : ns->count;
-    for (size_t ti = 0; ti < v[F_DTYPE].count; ti++)
-    for (size_t mi = 0; mi < (v[F_MISALIGN].given ? v[F_MISALIGN].count : 1); mi++)
-    for (size_t si = 0; si < nsizes; si++)
-    for (size_t di = 0; di < dists->count; di++)
-    for (size_t ki = 0; ki < seeds->count; ki++)
-    for (size_t bi = 0; bi < blocks->count; bi++)
-    for (size_t gi = 0; gi < grids->count; gi++)
-    for (size_t ii = 0; ii < items->count; ii++)
-    for (size_t ci = 0; ci < scheds->count; ci++)
-    for (size_t wi = 0; wi < waves->count; wi++, idx++) {
-      /* --misalign: a misalignment the type cannot take (past 16 bytes) is not a case of that
-       * type. Without it every misalignment of the type comes in turn, moving by one along
-       * each list, so that any one list (the sizes, the distributions...) meets them all at no
-       * extra cases (docs/CASE_FORMAT.md, "Misaligned views"). */
-      const uint32_t max_mis = rf_case_misalign_max((rf_dtype)v[F_DTYPE].list[ti]);
-      uint32_t mis = (uint32_t)((si + di + ki + bi + gi + ii + ci + wi) % (max_mis + 1));
-      if (v[F_MISALIGN].given) {
-        if (v[F_MISALIGN].list[mi] > max_mis) continue;
-        mis = (uint32_t)v[F_MISALIGN].list[mi];
-      }
-      rf_case c;
-      rf_case_default(&c);
-      c.op = op;
-      if (rf_op_has_rows(op)) {
-        c.n = 0;
-        c.rows = (uint32_t)shapes->list[2 * si];
-        c.cols = (uint32_t)shapes->list[2 * si + 1];
-      } else {
-        c.n = ns->list[si];
-      }
-      c.dist = (rf_dist)dists->list[di];
-      c.dtype = (rf_dtype)v[F_DTYPE].list[ti];
-      c.misalign = mis;
-      c.sched = (rf_sched)scheds->list[ci];
-      c.seed = seeds->list[ki];
-      c.block = (uint32_t)blocks->list[bi];
-      c.grid = (uint32_t)grids->list[gi];
-      c.items = (uint32_t)items->list[ii];
-      c.wave = (uint32_t)waves->list[wi];
-      snprintf(c.variant, sizeof c.variant, "%s", j->variant);
-      char err[512];
-      /* Every field was checked above; a failure here is a bug, not a case to skip. */
-      if (rf_case_validate(&c, &j->lim, err, sizeof err)) {
-        fprintf(stderr, "redfuzz sweep: internal error, a checked case does not validate: %s\n",
-                err);
-        rc = -1;
-        goto out;
-      }
-      if ((rc = fn(ctx, &c, idx))) goto out;
-    }
+
+/* The sweep's axes, outermost first: the flag that lists the values and the case fields one
+ * value sets (a shape sets rows and cols). The cases are the cartesian product in this
+ * order, the last axis moving fastest. A size axis belongs to one kind of op (--n to the
+ * 1-D ops, --shape to the row ops); for the other kind it is one step that sets its fields
+ * to 0 (a row op has no n, a 1-D op no rows or cols). A new case field that a sweep should
+ * cover is a flag in flags_sweep.def and a row here. */
+enum { AXIS_ANY_OP, AXIS_1D_OPS, AXIS_ROW_OPS };
+typedef struct { int flag; int fields[2]; int ops; } sweep_axis;
+static const sweep_axis sweep_axes[] = {
+  {F_OP,       {RF_FIELD_op, -1},              AXIS_ANY_OP},
+  {F_DTYPE,    {RF_FIELD_dtype, -1},           AXIS_ANY_OP},
+  {F_MISALIGN, {RF_FIELD_misalign, -1},        AXIS_ANY_OP},
+  {F_N,        {RF_FIELD_n, -1},               AXIS_1D_OPS},
+  {F_SHAPE,    {RF_FIELD_rows, RF_FIELD_cols}, AXIS_ROW_OPS},
+  {F_DIST,     {RF_FIELD_dist, -1},            AXIS_ANY_OP},
+  {F_SEED,     {RF_FIELD_seed, -1},            AXIS_ANY_OP},
+  {F_BLOCK,    {RF_FIELD_block, -1},           AXIS_ANY_OP},
+  {F_GRID,     {RF_FIELD_grid, -1},            AXIS_ANY_OP},
+  {F_ITEMS,    {RF_FIELD_items, -1},           AXIS_ANY_OP},
+  {F_SCHEDULE, {RF_FIELD_schedule, -1},        AXIS_ANY_OP},
+  {F_WAVE,     {RF_FIELD_wave, -1},            AXIS_ANY_OP},
+};
+#define SWEEP_AXES (sizeof sweep_axes / sizeof sweep_axes[0])
+
+/* A walk through the product: the case made so far, each axis's position. */
+typedef struct {
+  const sweep_job *j;
+  sweep_case_fn fn;
+  void *ctx;
+  rf_case c;
+  size_t at[SWEEP_AXES];
+  long idx;   /* the number of the next case, in walk order */
+} sweep_walk;
+
+/* The values axis a takes on the case made so far: its flag's list, or one step (a size
+ * axis of the other kind of op; --misalign not given). NULL: that one step, no value. */
+static const uint64_t *axis_values(const sweep_walk *w, const sweep_axis *a, size_t *count) {
+  const rf_flag_val *fv = &w->j->v[a->flag];
+  const int rows = rf_op_has_rows(w->c.op);
+  if ((a->ops == AXIS_1D_OPS && rows) || (a->ops == AXIS_ROW_OPS && !rows) ||
+      (a->flag == F_MISALIGN && !fv->given)) {
+    *count = 1;
+    return NULL;
   }
-out:
-  *idx_out = idx;
+  *count = fv->count;
+  return fv->list;
+}
+
+/* The case the walk has reached, once every axis has its value. --misalign: a misalignment
+ * the type cannot take (past 16 bytes) is numbered but is not a case of that type. Without
+ * it every misalignment of the type comes in turn, moving by one along each inner list, so
+ * that any one list (the sizes, the distributions...) meets them all at no extra cases
+ * (docs/CASE_FORMAT.md, "Misaligned views"). */
+static int walk_leaf(sweep_walk *w) {
+  const long idx = w->idx++;
+  const uint32_t max_mis = rf_case_misalign_max(w->c.dtype);
+  if (w->j->v[F_MISALIGN].given) {
+    if (w->c.misalign > max_mis) return 0;
+  } else {
+    size_t turn = 0, k = 0;
+    while (sweep_axes[k].flag != F_MISALIGN) k++;
+    while (++k < SWEEP_AXES) turn += w->at[k];   /* the axes inside --misalign's */
+    w->c.misalign = (uint32_t)(turn % (max_mis + 1));
+  }
+  char err[512];
+  /* Every field was checked above; a failure here is a bug, not a case to skip. */
+  if (rf_case_validate(&w->c, &w->j->lim, err, sizeof err)) {
+    fprintf(stderr, "redfuzz sweep: internal error, a checked case does not validate: %s\n", err);
+    return -1;
+  }
+  return w->fn(w->ctx, &w->c, idx);
+}
+
+/* Axis k and those inside it, on the case made so far. */
+static int walk_axis(sweep_walk *w, size_t k) {
+  if (k == SWEEP_AXES) return walk_leaf(w);
+  const sweep_axis *a = &sweep_axes[k];
+  const size_t width = a->fields[1] >= 0 ? 2 : 1;
+  size_t count;
+  const uint64_t *vals = axis_values(w, a, &count);
+  for (w->at[k] = 0; w->at[k] < count; w->at[k]++) {
+    if (a->flag == F_OP && !w->j->want[vals[w->at[k]]]) continue;   /* --variant: its op */
+    for (size_t f = 0; f < width; f++)
+      rf_field_put(&w->c, &rf_fields[a->fields[f]], vals ? vals[width * w->at[k] + f] : 0);
+    int rc = walk_axis(w, k + 1);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* Calls fn on every case of the sweep in order, with its number (*count: how many numbers
+ * were given). Stops when fn returns nonzero: returns that (1: stop asked), or -1 when a case
+ * does not validate. */
+static int sweep_cases(const sweep_job *j, sweep_case_fn fn, void *ctx, long *count) {
+  sweep_walk w = {.j = j, .fn = fn, .ctx = ctx};
+  rf_case_default(&w.c);
+  snprintf(w.c.variant, sizeof w.c.variant, "%s", j->variant);
+  int rc = walk_axis(&w, 0);
+  *count = w.idx;
   return rc;
 }
 
