@@ -35,9 +35,10 @@ static const char help_tail[] =
   "prints the summary so far (exit 130).\n"
   "On a GPU the sweep runs in a worker process: a kernel that faults (an illegal address...)\n"
   "leaves the device unusable for the rest of that process, so a new worker re-runs the\n"
-  "batch one launch at a time, reports the faulting variant as `crash`, leaves it out of the\n"
-  "remaining cases and goes on (REDFUZZ_SIM_FAULT_LOSES_DEVICE=1 makes the simulator do the\n"
-  "same, for testing).\n"
+  "batch one launch at a time, reports the faulting variant as `crash` and goes on\n"
+  "(REDFUZZ_SIM_FAULT_LOSES_DEVICE=1 makes the simulator do the same, for testing). A variant\n"
+  "that has crashed on --fault-limit cases is left out of the remaining ones (default 1 on\n"
+  "GPUs, where each fault costs a worker process; on the simulator, never).\n"
   "Exit status: 0 no correct variant failed, 1 one did (mutants are reported, not counted),\n"
   "2 bad usage.\n";
 
@@ -51,10 +52,10 @@ typedef struct {
   tally t[SWEEP_MAX_VARIANTS];
   size_t nt;
   long cases, errors;    /* errors: cases the runner could not run */
-  long next;             /* the first case not yet tallied */
-  long serial_until;     /* cases before it run one launch per synchronisation (attribution) */
-  unsigned char left_out[SWEEP_MAX_VARIANTS];   /* faulted on a GPU: not run again */
-  int faults, restarts, supervised;
+  rf_cli_resume rs;      /* the fault-and-resume protocol's state (cli_resume.c) */
+  long fault_limit;      /* --fault-limit: crashes after which a variant is left out; 0 never */
+  long crashes[SWEEP_MAX_VARIANTS];
+  unsigned char left_out[SWEEP_MAX_VARIANTS];   /* reached the fault limit: not run again */
   struct timespec t0;
 } sweep_shared;
 
@@ -65,12 +66,14 @@ static long variant_index(const sweep_shared *sh, const rf_variant *v) {
 }
 
 /* Which variants run: mutants only with --mutants (or named by --variant), none named by
- * --skip, none that faulted on the device earlier in this sweep. */
+ * --skip, none that reached --fault-limit earlier in this sweep, none that faulted on the case
+ * a new worker process resumes. */
 typedef struct { int mutants, named; const rf_flag_val *skip; const sweep_shared *sh; } sweep_filter;
 static int sweep_keeps(const rf_variant *v, void *ctx) {
   const sweep_filter *f = ctx;
   long k = variant_index(f->sh, v);
   if (k >= 0 && f->sh->left_out[k]) return 0;
+  if (!rf_cli_resume_keeps(&f->sh->rs, v)) return 0;
   if (f->named) return 1;
   if (v->is_mutant && !f->mutants) return 0;
   for (size_t i = 0; i < f->skip->count; i++)
@@ -93,6 +96,7 @@ typedef struct {
   uint64_t elems;
   rf_result *res;   /* SWEEP_BATCH x max_results */
   size_t max_results;   /* rf_variant_count(): room for every variant a case can run */
+  rf_result *kept;      /* max_results: a case's results without the variants left out */
   int counts[SWEEP_BATCH];
 } sweep_state;
 
@@ -117,56 +121,54 @@ static void tally_case(sweep_state *s, const rf_case *c, const rf_result *res, i
   }
 }
 
-static void tally_results(sweep_state *s, const rf_case *c, const rf_result *res, int n) {
+/* A case's results, in order. A variant left out by --fault-limit on an earlier case is left
+ * out of this one's results too, though a batch ran it: so a batched sweep reports what a
+ * serial one does. A `crash` counts toward the limit; the case that reaches it is the
+ * variant's last. */
+static void tally_results(sweep_state *s, const rf_case *c, const rf_result *all, int n_all) {
+  sweep_shared *sh = s->sh;
+  rf_result *res = s->kept;
+  int n = 0;
+  for (int i = 0; i < n_all; i++) {
+    long k = variant_index(sh, all[i].variant);
+    if (k < 0 || !sh->left_out[k]) res[n++] = all[i];
+  }
   if (s->json) rf_report_json(stdout, c, res, (size_t)n);
   tally_case(s, c, res, n);
-  if (++s->sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", s->sh->cases);
+  for (int i = 0; i < n; i++) {
+    long k = variant_index(sh, res[i].variant);
+    if (k < 0 || res[i].verdict != RF_V_CRASH || ++sh->crashes[k] != sh->fault_limit) continue;
+    sh->left_out[k] = 1;
+    fprintf(stderr, "sweep: %s crashed on %ld case(s) (--fault-limit %ld): it is left out of the "
+            "remaining cases\n", res[i].variant->name, sh->crashes[k], sh->fault_limit);
+  }
+  if (++sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", sh->cases);
 }
 
-/* The device was lost to a fault during the batch (kernels/device.h): tally what finished,
- * record what is known, and end this worker so that a fresh one goes on (RF_EXIT_RESTART).
- * A batched fault names no variant: the new worker re-runs the batch one launch per
- * synchronisation. A serial one does: its `crash` is tallied and the variant left out. */
+/* The device was lost to a fault during the batch (kernels/device.h): tally the cases that
+ * finished before the faulting one and hand the rest to a new worker (cli_resume.c). */
 static void lost(sweep_state *s) {
-  sweep_shared *sh = s->sh;
   const rf_case *lc = NULL;
   const rf_variant *lv = rf_runner_lost(s->r, &lc);
   size_t at = lv && lc >= s->batch && lc < s->batch + s->nb ? (size_t)(lc - s->batch) : 0;
   for (size_t i = 0; i < at; i++)
     tally_results(s, &s->batch[i], s->res + i * s->max_results, s->counts[i]);
-  sh->next = s->first + (long)at;
-  sh->faults++;
-  if (lv) {
-    const rf_result *res = s->res + at * s->max_results;
-    for (int j = 0; j < s->counts[at]; j++)
-      if (res[j].variant == lv) tally_results(s, &s->batch[at], &res[j], 1);
-    sh->cases--;   /* the case itself is counted when the next worker runs its other variants */
-    long k = variant_index(sh, lv);
-    if (k >= 0) sh->left_out[k] = 1;
-    fprintf(stderr, "sweep: %s faulted on the device; it is left out of the remaining cases, "
-            "and a new worker process goes on from this case\n", lv->name);
-  } else if (s->serial) {
-    /* Lost with no variant to name (a copy or an allocation failed): the case is an error. */
-    fprintf(stderr, "redfuzz sweep: the device was lost outside any kernel on a case; it is "
-            "counted as an error and a new worker process goes on\n");
-    sh->errors++;
-    sh->next++;
-  } else {
-    sh->serial_until = s->first + (long)s->nb;
-    fprintf(stderr, "sweep: a kernel faulted in a batch of %zu cases; a new worker process "
-            "re-runs them one launch at a time to name it\n", s->nb);
-  }
-  fflush(stdout);
-  fflush(stderr);
-  _exit(RF_EXIT_RESTART);
+  rf_cli_resume_lost(&s->sh->rs, s->r, "sweep", "case", s->first + (long)at,
+                     s->first + (long)s->nb, s->serial, s->res + at * s->max_results,
+                     s->counts[at]);
 }
 
 /* Runs the batched cases and tallies their results in order. */
 static void flush(sweep_state *s) {
   if (!s->nb) return;
   char err[512] = "";
-  rf_runner_run_many(s->r, s->batch, s->nb, s->res, s->max_results, s->counts, err, sizeof err);
-  if (rf_dev_lost() && s->sh->supervised) lost(s);
+  /* The case a new worker resumes runs alone, without the variants that faulted on it (their
+   * results are kept, and added to its own). */
+  const int resumed = rf_cli_resume_pending(&s->sh->rs, s->first);
+  const size_t room = s->max_results - (resumed ? (size_t)s->sh->rs.n_crashed : 0);
+  rf_runner_run_many(s->r, s->batch, s->nb, s->res, room, s->counts, err, sizeof err);
+  if (rf_dev_lost() && s->sh->rs.supervised) lost(s);
+  if (resumed && s->counts[0] >= 0) s->counts[0] = rf_cli_resume_take(&s->sh->rs, s->res, s->counts[0]);
   for (size_t i = 0; i < s->nb; i++) {
     if (s->counts[i] < 0) {
       fprintf(stderr, "redfuzz sweep: %s\n", err);
@@ -175,7 +177,7 @@ static void flush(sweep_state *s) {
     }
     tally_results(s, &s->batch[i], s->res + i * s->max_results, s->counts[i]);
   }
-  s->sh->next = s->first + (long)s->nb;
+  s->sh->rs.next = s->first + (long)s->nb;
   s->nb = 0;
   s->elems = 0;
   rf_cli_out_check("sweep");   /* a closed pipe or a full disk: no further cases */
@@ -184,7 +186,8 @@ static void flush(sweep_state *s) {
 /* Adds case number idx; cases a worker lost to a fault re-run one launch at a time. */
 static void add_case(sweep_state *s, const rf_case *c, long idx) {
   uint64_t e = rf_case_elems(c);
-  int serial = idx < s->sh->serial_until || rf_cli_settings.serial;
+  int serial = rf_cli_resume_serial(&s->sh->rs, idx);
+  int alone = rf_cli_resume_pending(&s->sh->rs, idx);
   if (s->nb && (s->nb == SWEEP_BATCH || s->elems + e > SWEEP_BATCH_ELEMS || serial != s->serial))
     flush(s);
   if (!s->nb) {
@@ -193,6 +196,7 @@ static void add_case(sweep_state *s, const rf_case *c, long idx) {
   }
   s->batch[s->nb++] = *c;
   s->elems += e;
+  if (alone) flush(s);
 }
 
 /* Every value of a list within the backend's limits (a case with that one field set). */
@@ -376,7 +380,7 @@ typedef struct { sweep_state *s; const sweep_shared *sh; } sweep_add;
 static int add_listed(void *ctx, const rf_case *c, long idx) {
   sweep_add *a = ctx;
   if (rf_cli_interrupted || rf_cli_out_failed) return 1;
-  if (idx < a->sh->next) return 0;   /* tallied by an earlier worker */
+  if (idx < a->sh->rs.next) return 0;   /* tallied by an earlier worker */
   add_case(a->s, c, idx);
   return 0;
 }
@@ -400,14 +404,19 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
   if (interrupted)
     printf("sweep: interrupted (signal %d): the summary covers the %ld cases run so far\n",
            interrupted, sh->cases);
-  if (sh->faults)
+  if (sh->rs.faults)
     printf("sweep: %d device faults; %d worker processes (a fault leaves the device unusable "
-           "for the rest of its process)\n", sh->faults, sh->restarts + 1);
+           "for the rest of its process)\n", sh->rs.faults, sh->rs.restarts + 1);
+  long left_out = 0;
+  for (size_t k = 0; k < sh->nt; k++) left_out += sh->left_out[k];
+  if (left_out)
+    printf("sweep: %ld variant(s) left out of the remaining cases once they had crashed on %ld "
+           "(--fault-limit)\n", left_out, sh->fault_limit);
   printf("sweep: %ld cases in %.2f s: %.0f verified runs/s\n", sh->cases, secs,
          secs > 0 ? runs / secs : 0.0);
   if (r) {
     rf_runner_stats st = rf_runner_get_stats(r);
-    const char *scope = sh->restarts ? " (the last worker process only)" : "";
+    const char *scope = sh->rs.restarts ? " (the last worker process only)" : "";
     if (st.kernel_runs && secs > 0)
       printf("%.0f kernel runs/s, determinism repeats included (%llu runs; %llu cases in %llu "
              "batches; %llu batches launched from %llu recorded launch graphs)%s\n",
@@ -422,7 +431,7 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              (double)st.kernel_runs / (double)st.cases, scope);
     double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
                    st.ms_download + st.ms_judge + st.ms_recheck;
-    if (st.cases && total > 0 && !sh->restarts) {
+    if (st.cases && total > 0 && !sh->rs.restarts) {
       double k = 1e3 / (double)st.cases;   /* ms summed over cases -> us per case */
       printf("time per case (us): generate %.1f, oracle %.1f, upload %.1f, launch %.1f, sync "
              "%.1f, download %.1f, judge %.1f, host re-checks %.1f; other (sweep itself) %.1f\n",
@@ -451,7 +460,7 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
       printf("log-op cases judged on the device: %llu (%llu of them made again and judged on "
              "the host: a failure or an undecided row)%s\n", st.log_device_cases,
              st.log_device_to_host, scope);
-    if (!sh->restarts) rf_host_reasons_print(stdout, "", st.host_cases, st.host_ms);
+    if (!sh->rs.restarts) rf_host_reasons_print(stdout, "", st.host_cases, st.host_ms);
     if (st.softmax_rows_double + st.softmax_rows_mpfr)
       printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN rows: a NaN or +inf, or "
              "only -inf; or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
@@ -468,15 +477,22 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
   if (sim_threads > 1)  /* REDFUZZ_SIM_THREADS: how much ran in parallel (docs/SIMULATOR.md) */
     printf("simulator: %llu launches ran their blocks on %u threads, %llu of them re-run "
            "sequentially (a problem in a block)\n", par, sim_threads, reruns);
-  if (sh->errors) printf("sweep: %ld cases could not run (errors above)\n", sh->errors);
-  printf("%ld passed, %ld failed\n", good, bad + sh->errors);
+  const long errors = sh->errors + sh->rs.errors;
+  if (errors) printf("sweep: %ld cases could not run (errors above)\n", errors);
+  printf("%ld passed, %ld failed\n", good, bad + errors);
   fflush(stdout);
+}
+
+/* After a worker died of a signal: the summary of what was tallied. */
+static void sweep_summary_only(void *ctx, int interrupted) {
+  const sweep_job *j = ctx;
+  print_summary(j->sh, NULL, interrupted);
 }
 
 static int sweep_failed(const sweep_shared *sh) {
   for (size_t k = 0; k < sh->nt; k++)
     if (!sh->t[k].v->is_mutant && sh->t[k].fail) return 1;
-  return sh->errors != 0;
+  return sh->errors + sh->rs.errors != 0;
 }
 
 /* The sweep itself: in this process, or in a worker process (rf_cli_supervise). */
@@ -496,15 +512,17 @@ static int sweep_work(void *ctx) {
   const size_t max_results = rf_variant_count();
   rf_result *results =
       calloc((size_t)SWEEP_BATCH * (max_results ? max_results : 1), sizeof *results);
-  if (!s || !results) {
+  rf_result *kept = calloc(max_results ? max_results : 1, sizeof *kept);
+  if (!s || !results || !kept) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");
     free(s);
     free(results);
+    free(kept);
     rf_runner_destroy(r);
     return RF_EXIT_FAIL;
   }
   *s = (sweep_state){.r = r, .sh = sh, .mutants = j->mutants, .quiet = j->quiet,
-                     .json = j->json, .res = results, .max_results = max_results,
+                     .json = j->json, .res = results, .max_results = max_results, .kept = kept,
                      .serial = rf_cli_settings.serial};
   rf_cli_catch_signals();
   long idx = 0;
@@ -528,6 +546,7 @@ static int sweep_work(void *ctx) {
   rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted
      : sweep_failed(sh) ? RF_EXIT_FAIL : RF_EXIT_OK;
 out:
+  free(kept);
   free(results);
   free(s);
   rf_runner_destroy(r);
@@ -601,19 +620,11 @@ int rf_cmd_sweep(int argc, char **argv) {
   sh->nt = rf_variant_count() < SWEEP_MAX_VARIANTS ? rf_variant_count() : SWEEP_MAX_VARIANTS;
   for (size_t i = 0; i < sh->nt; i++) sh->t[i].v = rf_variant_at(i);
   job.sh = sh;
-  /* GPUs: a worker process, since a kernel's fault ends the process's use of the device. */
-  sh->supervised = !rf_backend.is_sim || rf_cli_settings.sim_fault_loses_device;
-  if (!sh->supervised) {
-    rc = sweep_work(&job);
-    goto out;
-  }
-  rc = rf_cli_supervise("sweep", sweep_work, &job, &sh->restarts);
-  if (rc < 0) {   /* the worker died of a signal (or none started): the summary still comes */
-    if (rc != -1)
-      fprintf(stderr, "redfuzz sweep: the worker process died of signal %d\n", -rc);
-    print_summary(sh, NULL, -rc == SIGINT || -rc == SIGTERM ? -rc : 0);
-    rc = -rc == SIGINT || -rc == SIGTERM ? 128 - rc : RF_EXIT_FAIL;
-  }
+  rf_cli_resume_init(&sh->rs);
+  /* Where a fault loses the device (GPUs), each costs a new worker process: a variant is left
+   * out after its first. On the simulator a crash is an ordinary verdict. */
+  sh->fault_limit = v[F_FAULT_LIMIT].given ? (long)v[F_FAULT_LIMIT].num : sh->rs.supervised;
+  rc = rf_cli_resume_run("sweep", &sh->rs, sweep_work, sweep_summary_only, &job);
 out:
   rf_cli_shared_free(sh, sizeof *sh);
   rf_flags_free(v, RF_FLAG_COUNT);
