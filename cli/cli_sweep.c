@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "model/dtype.h"
 #include "run/report.h"
+#include "run/stats_print.h"
 #include "run/fuzz_select.h"
 #include "model/number.h"
 
@@ -422,55 +423,10 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
              "batches; %llu batches launched from %llu recorded launch graphs)%s\n",
              st.kernel_runs / secs, st.kernel_runs, st.cases, st.batches, st.batches_replayed,
              st.graphs_recorded, scope);
-    /* The harness's kernels are counted exactly; a variant's launch call may enqueue several
-     * kernels, which only its launch function knows (rf_runner_stats). */
-    if (st.cases)
-      printf("launches per case: the harness's %.2f kernels (generator, guards, fill, oracles, "
-             "verdicts, judges), the variants' %.2f launch calls%s\n",
-             (double)st.harness_launches / (double)st.cases,
-             (double)st.kernel_runs / (double)st.cases, scope);
-    double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
-                   st.ms_download + st.ms_judge + st.ms_recheck;
-    if (st.cases && total > 0 && !sh->rs.restarts) {
-      double k = 1e3 / (double)st.cases;   /* ms summed over cases -> us per case */
-      printf("time per case (us): generate %.1f, oracle %.1f, upload %.1f, launch %.1f, sync "
-             "%.1f, download %.1f, judge %.1f, host re-checks %.1f; other (sweep itself) %.1f\n",
-             k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
-             k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * st.ms_recheck,
-             k * (secs * 1e3 - total));
-      if (st.ms_recheck_thread > 0)
-        printf("background re-check thread (us per case, off the critical path): %.1f; waits "
-               "for it (in host re-checks above) %.1f\n", k * st.ms_recheck_thread,
-               k * st.ms_recheck_wait);
-    }
-    if (st.oracle_device_cases)
-      printf("exact answers made on the device: %llu cases, %llu of them also on the host "
-             "(the same); inputs made on the device: %llu%s\n", st.oracle_device_cases,
-             st.oracle_rechecks, st.inputs_device, scope);
-    if (st.verdict_batches)
-      printf("verdicts made on the device: %llu batches, %llu results from their records, %llu "
-             "judged on the host (a failure, or not decidable from a record), %llu also judged "
-             "on the host (the same)%s\n", st.verdict_batches, st.verdict_device_runs,
-             st.verdict_host_runs, st.verdict_rechecks, scope);
-    if (st.softmax_device_cases)
-      printf("softmax cases judged on the device: %llu (%llu of them made again and judged on "
-             "the host: a failure or an undecided row)%s\n", st.softmax_device_cases,
-             st.softmax_device_to_host, scope);
-    if (st.log_device_cases)
-      printf("log-op cases judged on the device: %llu (%llu of them made again and judged on "
-             "the host: a failure or an undecided row)%s\n", st.log_device_cases,
-             st.log_device_to_host, scope);
-    if (!sh->rs.restarts) rf_host_reasons_print(stdout, "", st.host_cases, st.host_ms);
-    if (st.softmax_rows_double + st.softmax_rows_mpfr)
-      printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN rows: a NaN or +inf, or "
-             "only -inf; or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
-             "oracle's margin of its bound)%s\n", st.softmax_rows_double, st.softmax_rows_mpfr,
-             st.softmax_rows_upgraded, scope);
-    if (st.lse_rows_double + st.lse_rows_mpfr)
-      printf("log-op oracle: %llu rows in double, %llu in MPFR (NaN, +inf or no finite entry in "
-             "the row, or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an output within "
-             "the double oracle's margin of its bound)%s\n", st.lse_rows_double,
-             st.lse_rows_mpfr, st.lse_rows_upgraded, scope);
+    rf_stats_style style = {.out = stdout, .prefix = "", .unit = "case", .scope = scope,
+                            .times = !sh->rs.restarts, .other = "sweep itself",
+                            .ms_wall = secs * 1e3};
+    rf_stats_print(&st, &style);
   }
   unsigned long long par = 0, reruns = 0;
   unsigned sim_threads = rf_dev_sim_parallel_stats(&par, &reruns);
