@@ -47,7 +47,7 @@ typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 
 /* Progress, kept in memory shared with the worker processes (cli_worker.c) so that a worker
  * lost to a GPU fault loses nothing that was tallied: cases are numbered in the order the
- * loops below make them, and a new worker skips those before `next`. */
+ * axes below make them, and a new worker skips those before rs.next (cli_resume.c). */
 #define SWEEP_MAX_VARIANTS RF_VARIANT_CAPACITY   /* the registry's: every variant has a tally */
 typedef struct {
   tally t[SWEEP_MAX_VARIANTS];
