@@ -95,6 +95,44 @@ void rf_cli_shared_free(void *p, size_t bytes);
  * each. Call it before anything touches the device. */
 int rf_cli_supervise(const char *cmd, int (*work)(void *ctx), void *ctx, int *restarts);
 
+/* ---- fault and resume (cli_resume.c) ------------------------------------------------- */
+/* Where a command that runs numbered units (cases, files) stands, kept in memory shared with
+ * its worker processes (rf_cli_shared_alloc), so that a worker lost to a GPU fault loses
+ * nothing done: units before `next` are done, and a new worker skips them. */
+#define RF_CLI_RESUME_MAX_CRASHED 16
+typedef struct {
+  long next;            /* the first unit not yet done */
+  long serial_until;    /* units before it run one launch per synchronisation (to name a fault) */
+  int n_crashed;        /* variants that faulted on unit `next`: their `crash` results, kept */
+  rf_result crashed[RF_CLI_RESUME_MAX_CRASHED];   /* while a new worker runs its other variants */
+  long errors;          /* units lost with no variant to name (a copy or an allocation failed) */
+  int faults, restarts, supervised;
+} rf_cli_resume;
+/* Whether the command runs in worker processes: on GPUs, or on the simulator with
+ * REDFUZZ_SIM_FAULT_LOSES_DEVICE=1 (testing). */
+void rf_cli_resume_init(rf_cli_resume *rs);
+/* Whether unit runs one launch per synchronisation (a fault to name, or REDFUZZ_SERIAL). */
+int rf_cli_resume_serial(const rf_cli_resume *rs, long unit);
+/* For the runner's filter: 0 for a variant that faulted on the unit being resumed. */
+int rf_cli_resume_keeps(const rf_cli_resume *rs, const rf_variant *v);
+/* Whether unit is the one being resumed (run it alone: the filter above is for it only). */
+int rf_cli_resume_pending(const rf_cli_resume *rs, long unit);
+/* Appends the kept `crash` results to res[0..n) (room for them is the caller's) and forgets
+ * them; returns the new count. */
+int rf_cli_resume_take(rf_cli_resume *rs, rf_result *res, int n);
+/* The device was lost (rf_dev_lost()) while units [unit, batch_end) ran, `serial` telling how;
+ * res[0..n) are unit's results. Records what is known (the header of cli_resume.c) and ends
+ * this worker with RF_EXIT_RESTART, for rf_cli_supervise to start the next. Units before
+ * `unit` must be recorded by the caller first. */
+_Noreturn void rf_cli_resume_lost(rf_cli_resume *rs, const rf_runner *r, const char *cmd,
+                                  const char *unit_name, long unit, long batch_end, int serial,
+                                  const rf_result *res, int n);
+/* Runs work(ctx): here, or in worker processes when rs->supervised. When a worker dies of a
+ * signal (or none starts), summary(ctx, signal or 0) prints what was done; the exit status is
+ * then 128 + SIGINT/SIGTERM, or RF_EXIT_FAIL. */
+int rf_cli_resume_run(const char *cmd, rf_cli_resume *rs, int (*work)(void *ctx),
+                      void (*summary)(void *ctx, int interrupted), void *ctx);
+
 /* ---- output (cli_output.c) ------------------------------------------------------------- */
 /* Flushes stdout and tests it: 0 while it takes what is written; -1 once a write failed
  * (ENOSPC, EPIPE, ...), after one message on stderr naming cmd and the error; from then on

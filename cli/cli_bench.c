@@ -9,6 +9,7 @@
 #include "run/backend.h"
 #include "model/number.h"
 #include "run/bench.h"
+#include "run/launch_prep.h"
 #include "model/gen.h"
 #include "run/report.h"
 #include "kernels/reference/cub_ref.h"
@@ -220,12 +221,10 @@ static int time_row(bench_run *b, const bench_size *s, rf_bench_launch_fn fn, vo
                     double bytes, bench_row *r) {
   int e = rf_bench_time(fn, ctx, b->o->warmup, b->o->repeat, b->samples);
   if (e) {
-    /* The simulator names what went wrong (a divergent barrier, a timeout) and where. */
+    /* The simulator names what went wrong (a divergent barrier, a timeout) and where: the
+     * runner's verdict for that status (run/launch_prep.h). */
     int st = rf_dev_sim_take_status(r->detail, sizeof r->detail);
-    rf_verdict v = st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
-                 : st == RF_DEV_STATUS_RACE ? RF_V_RACE
-                 : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
-                 : st == RF_DEV_STATUS_OOB ? RF_V_OOB : RF_V_LAUNCH_ERROR;
+    rf_verdict v = rf_launch_status_verdict(st);
     if (!st) snprintf(r->detail, sizeof r->detail, "%s", error_text(e));
     r->verdict = rf_verdict_name(v);
     b->failed = 1;
@@ -356,29 +355,19 @@ static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v, uint
   char size[48];
   size_text(c, size, sizeof size);
   fprintf(stderr, BENCH ": %s %s: %s\n", rf_op_name(c->op), size, name);
-  variant_ctx k = {v, {.x = s->in, .out = s->out, .cfg = {
-    .n = c->n, .rows = c->rows, .cols = c->cols, .block = block, .num_cus = d->num_cus,
-    .wave = b->is_sim ? c->wave : d->wave}}};
-  const char *why = v->configure(&k.a.cfg);
-  if (why) {
-    r.verdict = rf_verdict_name(RF_V_UNSUPPORTED);
-    rf_text_escape(why, r.detail, sizeof r.detail);   /* a plugin's text: one safe line */
-    print_row(b->o, &r);
-    return;
-  }
+  variant_ctx k = {v, {.x = s->in, .out = s->out}};
+  /* Configured, refused and bounded as the runner does (run/launch_prep.h). */
   rf_plan plan = {0};
-  v->plan(&k.a.cfg, &plan);
-  char bad[160];
-  if (rf_plan_check(&plan, bad, sizeof bad)) {   /* no bound to verify against: as the runner */
-    r.verdict = rf_verdict_name(RF_V_LAUNCH_ERROR);
-    snprintf(r.detail, sizeof r.detail, "not launched: %s's plan breaks the plan contract "
-             "(include/redfuzz/plugin.h, PLAN LEVELS): %s", v->name, bad);
-    b->failed = 1;
+  size_t sb = 0;
+  rf_result prep = {.variant = v};
+  if (rf_launch_prepare(v, c, d, &k.a.cfg, &plan, &sb, &prep)) {
+    r.verdict = rf_verdict_name(prep.verdict);
+    snprintf(r.detail, sizeof r.detail, "%s", prep.detail);
+    b->failed |= rf_verdict_is_failure(prep.verdict);
     print_row(b->o, &r);
     return;
   }
   void *scratch = NULL;
-  size_t sb = v->scratch_bytes(&k.a.cfg);
   int e = sb ? rf_dev_alloc(&scratch, sb) : 0;
   k.a.scratch = scratch;
   if (e) {
@@ -405,9 +394,7 @@ static void bench_one_size(bench_run *b, const rf_case *c) {
   bench_size s = {.c = *c, .ref_ms = NAN, .copy_gbps = NAN};
   uint64_t elems = rf_case_elems(c);
   s.in_bytes = (size_t)elems * sizeof(float);
-  s.out_bytes = c->op == RF_OP_SOFTMAX || c->op == RF_OP_LOGSOFTMAX ? s.in_bytes
-              : c->op == RF_OP_LOGSUMEXP ? (size_t)c->rows * sizeof(float)
-              : c->op == RF_OP_ARGMAX ? sizeof(rf_argmax_out) : sizeof(float);
+  s.out_bytes = rf_launch_out_bytes(c, RF_DTYPE_F32);   /* the bench's variants: float32 */
   s.bytes = rf_bench_bytes(c->op, c->n, c->rows, c->cols);
   s.x = malloc(s.in_bytes);
   int e = -1;

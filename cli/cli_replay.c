@@ -43,16 +43,12 @@ static const char help[] =
 typedef struct { int files, matched, mismatched, unreadable, skipped, not_here; } tally;
 
 /* Progress in memory shared with the worker processes (cli_worker.c): files are numbered in
- * replay order, and a worker skips those before `next`. A file on which a variant faulted on
- * the device keeps that variant's `crash` result here while a new worker runs the rest. */
-#define REPLAY_MAX_CRASHED 16
+ * replay order, and a worker skips those before rs.next. A file on which a variant faulted on
+ * the device keeps that variant's `crash` result there while a new worker runs the rest
+ * (cli_resume.c). */
 typedef struct {
   tally t;
-  long next;               /* files before it are done */
-  long serial_file;        /* this file runs one launch per synchronisation (0: none; 1-based) */
-  int n_crashed;
-  rf_result crashed[REPLAY_MAX_CRASHED];   /* on file `next`, left out of its re-run */
-  int faults, restarts, supervised;
+  rf_cli_resume rs;
 } replay_shared;
 
 typedef struct {
@@ -68,31 +64,7 @@ typedef struct {
 /* Variants that faulted on this file run no more on it. */
 static int replay_keeps(const rf_variant *v, void *ctx) {
   const replay_shared *sh = ctx;
-  for (int i = 0; i < sh->n_crashed; i++)
-    if (sh->crashed[i].variant == v) return 0;
-  return 1;
-}
-
-/* The device was lost on this file (kernels/device.h): keep the named variant's `crash` (or
- * ask for a serial re-run to name it) and end this worker; a new one replays the file. */
-static void replay_lost(replay_state *s, long idx, const rf_result *res, int n) {
-  replay_shared *sh = s->sh;
-  const rf_variant *lv = rf_runner_lost(s->r, NULL);
-  sh->faults++;
-  sh->next = idx;
-  if (lv && sh->n_crashed < REPLAY_MAX_CRASHED) {
-    for (int i = 0; i < n; i++)
-      if (res[i].variant == lv) sh->crashed[sh->n_crashed++] = res[i];
-    fprintf(stderr, "replay: %s faulted on the device; a new worker process replays the rest "
-            "of the file\n", lv->name);
-  } else {
-    sh->serial_file = idx + 1;
-    fprintf(stderr, "replay: a kernel faulted; a new worker process replays the file one "
-            "launch at a time to name it\n");
-  }
-  fflush(stdout);
-  fflush(stderr);
-  _exit(RF_EXIT_RESTART);
+  return rf_cli_resume_keeps(&sh->rs, v);
 }
 
 static int check_results(const char *path, const rf_expect *ex, size_t n_ex, const rf_result *res,
@@ -132,7 +104,7 @@ static int check_results(const char *path, const rf_expect *ex, size_t n_ex, con
 static void replay_file(replay_state *s, const char *path) {
   long idx = s->idx++;
   replay_shared *sh = s->sh;
-  if (idx < sh->next) return;   /* replayed by an earlier worker */
+  if (idx < sh->rs.next) return;   /* replayed by an earlier worker */
   tally *t = &sh->t;
   rf_runner *r = s->r;
   char err[512];
@@ -143,7 +115,7 @@ static void replay_file(replay_state *s, const char *path) {
   if (rf_cli_replay_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
     printf("ERROR %s\n", err);
     t->unreadable++;
-    sh->next = idx + 1;
+    sh->rs.next = idx + 1;
     return;
   }
   rf_limits lim = rf_runner_limits(r);
@@ -153,26 +125,26 @@ static void replay_file(replay_state *s, const char *path) {
     rf_cli_case_where(path, why, where, sizeof where);
     printf("SKIP %s: beyond this backend's limits (%s)\n", where, why);
     t->skipped++;
-    sh->next = idx + 1;
+    sh->rs.next = idx + 1;
     return;
   }
   /* Room for every variant of the registry: the crashed ones of earlier workers are left out
    * of this run (replay_keeps), so the run and they together are at most that many. */
   rf_result *res = s->res;
-  rf_runner_set_serial(r, sh->serial_file == idx + 1 || rf_cli_settings.serial);
-  int n = rf_runner_run(r, &c, res, s->max_res - (size_t)sh->n_crashed, err, sizeof err);
-  if (rf_dev_lost() && sh->supervised) {
+  const int serial = rf_cli_resume_serial(&sh->rs, idx);
+  rf_runner_set_serial(r, serial);
+  int n = rf_runner_run(r, &c, res, s->max_res - (size_t)sh->rs.n_crashed, err, sizeof err);
+  if (rf_dev_lost() && sh->rs.supervised) {
     t->files--;   /* counted again when the new worker replays it */
-    replay_lost(s, idx, res, n);
+    rf_cli_resume_lost(&sh->rs, r, "replay", "file", idx, idx + 1, serial, res, n);
   }
   if (n < 0) {
     printf("ERROR %s: %s\n", path, err);
     t->unreadable++;
-    sh->next = idx + 1;
+    sh->rs.next = idx + 1;
     return;
   }
-  for (int i = 0; i < sh->n_crashed; i++) res[n++] = sh->crashed[i];   /* from earlier workers */
-  sh->n_crashed = 0;
+  n = rf_cli_resume_take(&sh->rs, res, n);   /* from earlier workers */
   if (s->verbose) rf_report_table(stdout, &c, res, (size_t)n);
   int not_here = 0;
   if (check_results(path, ex, n_ex, res, n, &not_here)) {
@@ -186,7 +158,7 @@ static void replay_file(replay_state *s, const char *path) {
     t->matched++;
   }
   t->not_here += not_here;
-  sh->next = idx + 1;
+  sh->rs.next = idx + 1;
   rf_cli_out_check("replay");
 }
 
@@ -197,7 +169,7 @@ static int cmp_str(const void *a, const void *b) {
 static void replay_path(replay_state *s, const char *path) {
   struct stat st;
   tally *t = &s->sh->t;
-  int done = s->idx++ < s->sh->next;   /* the path itself counts, for its errors */
+  int done = s->idx++ < s->sh->rs.next;   /* the path itself counts, for its errors */
   if (stat(path, &st) != 0) {
     if (!done) {
       printf("ERROR %s: no such file or folder\n", path);
@@ -251,7 +223,9 @@ typedef struct {
 } replay_job;
 
 static int print_summary(const replay_shared *sh, int interrupted) {
-  const tally *t = &sh->t;
+  tally all = sh->t;
+  all.unreadable += (int)sh->rs.errors;   /* files lost to the device outside any kernel */
+  const tally *t = &all;
   if (rf_cli_out_failed) {   /* the summary cannot go to stdout: the count of work done can */
     fprintf(stderr, "replay: stopped after %d files (%d matched, %d mismatched, %d unreadable)\n",
             t->files, t->matched, t->mismatched, t->unreadable);
@@ -260,9 +234,9 @@ static int print_summary(const replay_shared *sh, int interrupted) {
   if (interrupted)
     printf("replay: interrupted (signal %d): the summary covers the files replayed so far\n",
            interrupted);
-  if (sh->faults)
+  if (sh->rs.faults)
     printf("replay: %d device faults; %d worker processes (a fault leaves the device unusable "
-           "for the rest of its process)\n", sh->faults, sh->restarts + 1);
+           "for the rest of its process)\n", sh->rs.faults, sh->rs.restarts + 1);
   printf("replay: %d files: %d matched, %d mismatched, %d unreadable, %d skipped\n", t->files,
          t->matched, t->mismatched, t->unreadable, t->skipped);
   if (t->not_here)
@@ -273,6 +247,12 @@ static int print_summary(const replay_shared *sh, int interrupted) {
   if (interrupted) return 128 + interrupted;
   if (t->unreadable) return RF_EXIT_USAGE;
   return t->mismatched ? RF_EXIT_FAIL : RF_EXIT_OK;
+}
+
+/* After a worker died of a signal: the summary of what was replayed. */
+static void replay_summary_only(void *ctx, int interrupted) {
+  const replay_job *j = ctx;
+  print_summary(j->sh, interrupted);
 }
 
 /* The replay itself: in this process, or in a worker process (rf_cli_supervise). */
@@ -320,21 +300,8 @@ int rf_cmd_replay(int argc, char **argv) {
     return RF_EXIT_FAIL;
   }
   replay_job job = {paths, npaths, verbose, sh};
-  int rc;
-  /* GPUs: a worker process, since a kernel's fault ends the process's use of the device. */
-  sh->supervised = !rf_backend.is_sim || rf_cli_settings.sim_fault_loses_device;
-  if (!sh->supervised) {
-    rc = replay_work(&job);
-  } else {
-    rc = rf_cli_supervise("replay", replay_work, &job, &sh->restarts);
-    if (rc < 0) {   /* the worker died of a signal (or none started): the summary still comes */
-      int sig = -rc;
-      if (rc != -1) fprintf(stderr, "redfuzz replay: the worker process died of signal %d\n", sig);
-      int stop = sig == SIGINT || sig == SIGTERM;
-      print_summary(sh, stop ? sig : 0);
-      rc = stop ? 128 + sig : RF_EXIT_FAIL;
-    }
-  }
+  rf_cli_resume_init(&sh->rs);
+  int rc = rf_cli_resume_run("replay", &sh->rs, replay_work, replay_summary_only, &job);
   rf_cli_shared_free(sh, sizeof *sh);
   return rc;
 }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "model/dtype.h"
 #include "run/report.h"
+#include "run/stats_print.h"
 #include "run/fuzz_select.h"
 #include "model/number.h"
 
@@ -35,9 +36,10 @@ static const char help_tail[] =
   "prints the summary so far (exit 130).\n"
   "On a GPU the sweep runs in a worker process: a kernel that faults (an illegal address...)\n"
   "leaves the device unusable for the rest of that process, so a new worker re-runs the\n"
-  "batch one launch at a time, reports the faulting variant as `crash`, leaves it out of the\n"
-  "remaining cases and goes on (REDFUZZ_SIM_FAULT_LOSES_DEVICE=1 makes the simulator do the\n"
-  "same, for testing).\n"
+  "batch one launch at a time, reports the faulting variant as `crash` and goes on\n"
+  "(REDFUZZ_SIM_FAULT_LOSES_DEVICE=1 makes the simulator do the same, for testing). A variant\n"
+  "that has crashed on --fault-limit cases is left out of the remaining ones (default 1 on\n"
+  "GPUs, where each fault costs a worker process; on the simulator, never).\n"
   "Exit status: 0 no correct variant failed, 1 one did (mutants are reported, not counted),\n"
   "2 bad usage.\n";
 
@@ -45,16 +47,16 @@ typedef struct { const rf_variant *v; long runs, pass, unsup, fail; } tally;
 
 /* Progress, kept in memory shared with the worker processes (cli_worker.c) so that a worker
  * lost to a GPU fault loses nothing that was tallied: cases are numbered in the order the
- * loops below make them, and a new worker skips those before `next`. */
+ * axes below make them, and a new worker skips those before rs.next (cli_resume.c). */
 #define SWEEP_MAX_VARIANTS RF_VARIANT_CAPACITY   /* the registry's: every variant has a tally */
 typedef struct {
   tally t[SWEEP_MAX_VARIANTS];
   size_t nt;
   long cases, errors;    /* errors: cases the runner could not run */
-  long next;             /* the first case not yet tallied */
-  long serial_until;     /* cases before it run one launch per synchronisation (attribution) */
-  unsigned char left_out[SWEEP_MAX_VARIANTS];   /* faulted on a GPU: not run again */
-  int faults, restarts, supervised;
+  rf_cli_resume rs;      /* the fault-and-resume protocol's state (cli_resume.c) */
+  long fault_limit;      /* --fault-limit: crashes after which a variant is left out; 0 never */
+  long crashes[SWEEP_MAX_VARIANTS];
+  unsigned char left_out[SWEEP_MAX_VARIANTS];   /* reached the fault limit: not run again */
   struct timespec t0;
 } sweep_shared;
 
@@ -65,12 +67,14 @@ static long variant_index(const sweep_shared *sh, const rf_variant *v) {
 }
 
 /* Which variants run: mutants only with --mutants (or named by --variant), none named by
- * --skip, none that faulted on the device earlier in this sweep. */
+ * --skip, none that reached --fault-limit earlier in this sweep, none that faulted on the case
+ * a new worker process resumes. */
 typedef struct { int mutants, named; const rf_flag_val *skip; const sweep_shared *sh; } sweep_filter;
 static int sweep_keeps(const rf_variant *v, void *ctx) {
   const sweep_filter *f = ctx;
   long k = variant_index(f->sh, v);
   if (k >= 0 && f->sh->left_out[k]) return 0;
+  if (!rf_cli_resume_keeps(&f->sh->rs, v)) return 0;
   if (f->named) return 1;
   if (v->is_mutant && !f->mutants) return 0;
   for (size_t i = 0; i < f->skip->count; i++)
@@ -93,6 +97,7 @@ typedef struct {
   uint64_t elems;
   rf_result *res;   /* SWEEP_BATCH x max_results */
   size_t max_results;   /* rf_variant_count(): room for every variant a case can run */
+  rf_result *kept;      /* max_results: a case's results without the variants left out */
   int counts[SWEEP_BATCH];
 } sweep_state;
 
@@ -117,56 +122,54 @@ static void tally_case(sweep_state *s, const rf_case *c, const rf_result *res, i
   }
 }
 
-static void tally_results(sweep_state *s, const rf_case *c, const rf_result *res, int n) {
+/* A case's results, in order. A variant left out by --fault-limit on an earlier case is left
+ * out of this one's results too, though a batch ran it: so a batched sweep reports what a
+ * serial one does. A `crash` counts toward the limit; the case that reaches it is the
+ * variant's last. */
+static void tally_results(sweep_state *s, const rf_case *c, const rf_result *all, int n_all) {
+  sweep_shared *sh = s->sh;
+  rf_result *res = s->kept;
+  int n = 0;
+  for (int i = 0; i < n_all; i++) {
+    long k = variant_index(sh, all[i].variant);
+    if (k < 0 || !sh->left_out[k]) res[n++] = all[i];
+  }
   if (s->json) rf_report_json(stdout, c, res, (size_t)n);
   tally_case(s, c, res, n);
-  if (++s->sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", s->sh->cases);
+  for (int i = 0; i < n; i++) {
+    long k = variant_index(sh, res[i].variant);
+    if (k < 0 || res[i].verdict != RF_V_CRASH || ++sh->crashes[k] != sh->fault_limit) continue;
+    sh->left_out[k] = 1;
+    fprintf(stderr, "sweep: %s crashed on %ld case(s) (--fault-limit %ld): it is left out of the "
+            "remaining cases\n", res[i].variant->name, sh->crashes[k], sh->fault_limit);
+  }
+  if (++sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", sh->cases);
 }
 
-/* The device was lost to a fault during the batch (kernels/device.h): tally what finished,
- * record what is known, and end this worker so that a fresh one goes on (RF_EXIT_RESTART).
- * A batched fault names no variant: the new worker re-runs the batch one launch per
- * synchronisation. A serial one does: its `crash` is tallied and the variant left out. */
+/* The device was lost to a fault during the batch (kernels/device.h): tally the cases that
+ * finished before the faulting one and hand the rest to a new worker (cli_resume.c). */
 static void lost(sweep_state *s) {
-  sweep_shared *sh = s->sh;
   const rf_case *lc = NULL;
   const rf_variant *lv = rf_runner_lost(s->r, &lc);
   size_t at = lv && lc >= s->batch && lc < s->batch + s->nb ? (size_t)(lc - s->batch) : 0;
   for (size_t i = 0; i < at; i++)
     tally_results(s, &s->batch[i], s->res + i * s->max_results, s->counts[i]);
-  sh->next = s->first + (long)at;
-  sh->faults++;
-  if (lv) {
-    const rf_result *res = s->res + at * s->max_results;
-    for (int j = 0; j < s->counts[at]; j++)
-      if (res[j].variant == lv) tally_results(s, &s->batch[at], &res[j], 1);
-    sh->cases--;   /* the case itself is counted when the next worker runs its other variants */
-    long k = variant_index(sh, lv);
-    if (k >= 0) sh->left_out[k] = 1;
-    fprintf(stderr, "sweep: %s faulted on the device; it is left out of the remaining cases, "
-            "and a new worker process goes on from this case\n", lv->name);
-  } else if (s->serial) {
-    /* Lost with no variant to name (a copy or an allocation failed): the case is an error. */
-    fprintf(stderr, "redfuzz sweep: the device was lost outside any kernel on a case; it is "
-            "counted as an error and a new worker process goes on\n");
-    sh->errors++;
-    sh->next++;
-  } else {
-    sh->serial_until = s->first + (long)s->nb;
-    fprintf(stderr, "sweep: a kernel faulted in a batch of %zu cases; a new worker process "
-            "re-runs them one launch at a time to name it\n", s->nb);
-  }
-  fflush(stdout);
-  fflush(stderr);
-  _exit(RF_EXIT_RESTART);
+  rf_cli_resume_lost(&s->sh->rs, s->r, "sweep", "case", s->first + (long)at,
+                     s->first + (long)s->nb, s->serial, s->res + at * s->max_results,
+                     s->counts[at]);
 }
 
 /* Runs the batched cases and tallies their results in order. */
 static void flush(sweep_state *s) {
   if (!s->nb) return;
   char err[512] = "";
-  rf_runner_run_many(s->r, s->batch, s->nb, s->res, s->max_results, s->counts, err, sizeof err);
-  if (rf_dev_lost() && s->sh->supervised) lost(s);
+  /* The case a new worker resumes runs alone, without the variants that faulted on it (their
+   * results are kept, and added to its own). */
+  const int resumed = rf_cli_resume_pending(&s->sh->rs, s->first);
+  const size_t room = s->max_results - (resumed ? (size_t)s->sh->rs.n_crashed : 0);
+  rf_runner_run_many(s->r, s->batch, s->nb, s->res, room, s->counts, err, sizeof err);
+  if (rf_dev_lost() && s->sh->rs.supervised) lost(s);
+  if (resumed && s->counts[0] >= 0) s->counts[0] = rf_cli_resume_take(&s->sh->rs, s->res, s->counts[0]);
   for (size_t i = 0; i < s->nb; i++) {
     if (s->counts[i] < 0) {
       fprintf(stderr, "redfuzz sweep: %s\n", err);
@@ -175,7 +178,7 @@ static void flush(sweep_state *s) {
     }
     tally_results(s, &s->batch[i], s->res + i * s->max_results, s->counts[i]);
   }
-  s->sh->next = s->first + (long)s->nb;
+  s->sh->rs.next = s->first + (long)s->nb;
   s->nb = 0;
   s->elems = 0;
   rf_cli_out_check("sweep");   /* a closed pipe or a full disk: no further cases */
@@ -184,7 +187,8 @@ static void flush(sweep_state *s) {
 /* Adds case number idx; cases a worker lost to a fault re-run one launch at a time. */
 static void add_case(sweep_state *s, const rf_case *c, long idx) {
   uint64_t e = rf_case_elems(c);
-  int serial = idx < s->sh->serial_until || rf_cli_settings.serial;
+  int serial = rf_cli_resume_serial(&s->sh->rs, idx);
+  int alone = rf_cli_resume_pending(&s->sh->rs, idx);
   if (s->nb && (s->nb == SWEEP_BATCH || s->elems + e > SWEEP_BATCH_ELEMS || serial != s->serial))
     flush(s);
   if (!s->nb) {
@@ -193,6 +197,7 @@ static void add_case(sweep_state *s, const rf_case *c, long idx) {
   }
   s->batch[s->nb++] = *c;
   s->elems += e;
+  if (alone) flush(s);
 }
 
 /* Every value of a list within the backend's limits (a case with that one field set). */
@@ -254,6 +259,133 @@ typedef struct {
   sweep_shared *sh;
 } sweep_job;
 
+typedef int (*sweep_case_fn)(void *ctx, const rf_case *c, long idx);
+
+/* The sweep's axes, outermost first: the flag that lists the values and the case fields one
+ * value sets (a shape sets rows and cols). The cases are the cartesian product in this
+ * order, the last axis moving fastest. A size axis belongs to one kind of op (--n to the
+ * 1-D ops, --shape to the row ops); for the other kind it is one step that sets its fields
+ * to 0 (a row op has no n, a 1-D op no rows or cols). A new case field that a sweep should
+ * cover is a flag in flags_sweep.def and a row here. */
+enum { AXIS_ANY_OP, AXIS_1D_OPS, AXIS_ROW_OPS };
+typedef struct { int flag; int fields[2]; int ops; } sweep_axis;
+static const sweep_axis sweep_axes[] = {
+  {F_OP,       {RF_FIELD_op, -1},              AXIS_ANY_OP},
+  {F_DTYPE,    {RF_FIELD_dtype, -1},           AXIS_ANY_OP},
+  {F_MISALIGN, {RF_FIELD_misalign, -1},        AXIS_ANY_OP},
+  {F_N,        {RF_FIELD_n, -1},               AXIS_1D_OPS},
+  {F_SHAPE,    {RF_FIELD_rows, RF_FIELD_cols}, AXIS_ROW_OPS},
+  {F_DIST,     {RF_FIELD_dist, -1},            AXIS_ANY_OP},
+  {F_SEED,     {RF_FIELD_seed, -1},            AXIS_ANY_OP},
+  {F_BLOCK,    {RF_FIELD_block, -1},           AXIS_ANY_OP},
+  {F_GRID,     {RF_FIELD_grid, -1},            AXIS_ANY_OP},
+  {F_ITEMS,    {RF_FIELD_items, -1},           AXIS_ANY_OP},
+  {F_SCHEDULE, {RF_FIELD_schedule, -1},        AXIS_ANY_OP},
+  {F_WAVE,     {RF_FIELD_wave, -1},            AXIS_ANY_OP},
+};
+#define SWEEP_AXES (sizeof sweep_axes / sizeof sweep_axes[0])
+
+/* A walk through the product: the case made so far, each axis's position. */
+typedef struct {
+  const sweep_job *j;
+  sweep_case_fn fn;
+  void *ctx;
+  rf_case c;
+  size_t at[SWEEP_AXES];
+  long idx;   /* the number of the next case, in walk order */
+} sweep_walk;
+
+/* The values axis a takes on the case made so far: its flag's list, or one step (a size
+ * axis of the other kind of op; --misalign not given). NULL: that one step, no value. */
+static const uint64_t *axis_values(const sweep_walk *w, const sweep_axis *a, size_t *count) {
+  const rf_flag_val *fv = &w->j->v[a->flag];
+  const int rows = rf_op_has_rows(w->c.op);
+  if ((a->ops == AXIS_1D_OPS && rows) || (a->ops == AXIS_ROW_OPS && !rows) ||
+      (a->flag == F_MISALIGN && !fv->given)) {
+    *count = 1;
+    return NULL;
+  }
+  *count = fv->count;
+  return fv->list;
+}
+
+/* The case the walk has reached, once every axis has its value. --misalign: a misalignment
+ * the type cannot take (past 16 bytes) is numbered but is not a case of that type. Without
+ * it every misalignment of the type comes in turn, moving by one along each inner list, so
+ * that any one list (the sizes, the distributions...) meets them all at no extra cases
+ * (docs/CASE_FORMAT.md, "Misaligned views"). */
+static int walk_leaf(sweep_walk *w) {
+  const long idx = w->idx++;
+  const uint32_t max_mis = rf_case_misalign_max(w->c.dtype);
+  if (w->j->v[F_MISALIGN].given) {
+    if (w->c.misalign > max_mis) return 0;
+  } else {
+    size_t turn = 0, k = 0;
+    while (sweep_axes[k].flag != F_MISALIGN) k++;
+    while (++k < SWEEP_AXES) turn += w->at[k];   /* the axes inside --misalign's */
+    w->c.misalign = (uint32_t)(turn % (max_mis + 1));
+  }
+  char err[512];
+  /* Every field was checked above; a failure here is a bug, not a case to skip. */
+  if (rf_case_validate(&w->c, &w->j->lim, err, sizeof err)) {
+    fprintf(stderr, "redfuzz sweep: internal error, a checked case does not validate: %s\n", err);
+    return -1;
+  }
+  return w->fn(w->ctx, &w->c, idx);
+}
+
+/* Axis k and those inside it, on the case made so far. */
+static int walk_axis(sweep_walk *w, size_t k) {
+  if (k == SWEEP_AXES) return walk_leaf(w);
+  const sweep_axis *a = &sweep_axes[k];
+  const size_t width = a->fields[1] >= 0 ? 2 : 1;
+  size_t count;
+  const uint64_t *vals = axis_values(w, a, &count);
+  for (w->at[k] = 0; w->at[k] < count; w->at[k]++) {
+    if (a->flag == F_OP && !w->j->want[vals[w->at[k]]]) continue;   /* --variant: its op */
+    for (size_t f = 0; f < width; f++)
+      rf_field_put(&w->c, &rf_fields[a->fields[f]], vals ? vals[width * w->at[k] + f] : 0);
+    int rc = walk_axis(w, k + 1);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* Calls fn on every case of the sweep in order, with its number (*count: how many numbers
+ * were given). Stops when fn returns nonzero: returns that (1: stop asked), or -1 when a case
+ * does not validate. */
+static int sweep_cases(const sweep_job *j, sweep_case_fn fn, void *ctx, long *count) {
+  sweep_walk w = {.j = j, .fn = fn, .ctx = ctx};
+  rf_case_default(&w.c);
+  snprintf(w.c.variant, sizeof w.c.variant, "%s", j->variant);
+  int rc = walk_axis(&w, 0);
+  *count = w.idx;
+  return rc;
+}
+
+/* --list-cases: the case's number and every field, as a case file writes it. */
+static int print_listed(void *ctx, const rf_case *c, long idx) {
+  (void)ctx;
+  char val[128];
+  printf("%ld", idx);
+  for (size_t f = 0; f < RF_FIELD_COUNT; f++) {
+    rf_field_format(c, &rf_fields[f], val, sizeof val);
+    printf(" %s=%s", rf_fields[f].key, val);
+  }
+  putchar('\n');
+  return rf_cli_out_check("sweep") ? 1 : 0;
+}
+
+/* The sweep: cases tallied by an earlier worker are skipped, the others batched. */
+typedef struct { sweep_state *s; const sweep_shared *sh; } sweep_add;
+static int add_listed(void *ctx, const rf_case *c, long idx) {
+  sweep_add *a = ctx;
+  if (rf_cli_interrupted || rf_cli_out_failed) return 1;
+  if (idx < a->sh->rs.next) return 0;   /* tallied by an earlier worker */
+  add_case(a->s, c, idx);
+  return 0;
+}
+
 static void print_summary(const sweep_shared *sh, const rf_runner *r, int interrupted) {
   struct timespec t1;
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -273,83 +405,50 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
   if (interrupted)
     printf("sweep: interrupted (signal %d): the summary covers the %ld cases run so far\n",
            interrupted, sh->cases);
-  if (sh->faults)
+  if (sh->rs.faults)
     printf("sweep: %d device faults; %d worker processes (a fault leaves the device unusable "
-           "for the rest of its process)\n", sh->faults, sh->restarts + 1);
+           "for the rest of its process)\n", sh->rs.faults, sh->rs.restarts + 1);
+  long left_out = 0;
+  for (size_t k = 0; k < sh->nt; k++) left_out += sh->left_out[k];
+  if (left_out)
+    printf("sweep: %ld variant(s) left out of the remaining cases once they had crashed on %ld "
+           "(--fault-limit)\n", left_out, sh->fault_limit);
   printf("sweep: %ld cases in %.2f s: %.0f verified runs/s\n", sh->cases, secs,
          secs > 0 ? runs / secs : 0.0);
   if (r) {
     rf_runner_stats st = rf_runner_get_stats(r);
-    const char *scope = sh->restarts ? " (the last worker process only)" : "";
+    const char *scope = sh->rs.restarts ? " (the last worker process only)" : "";
     if (st.kernel_runs && secs > 0)
       printf("%.0f kernel runs/s, determinism repeats included (%llu runs; %llu cases in %llu "
              "batches; %llu batches launched from %llu recorded launch graphs)%s\n",
              st.kernel_runs / secs, st.kernel_runs, st.cases, st.batches, st.batches_replayed,
              st.graphs_recorded, scope);
-    /* The harness's kernels are counted exactly; a variant's launch call may enqueue several
-     * kernels, which only its launch function knows (rf_runner_stats). */
-    if (st.cases)
-      printf("launches per case: the harness's %.2f kernels (generator, guards, fill, oracles, "
-             "verdicts, judges), the variants' %.2f launch calls%s\n",
-             (double)st.harness_launches / (double)st.cases,
-             (double)st.kernel_runs / (double)st.cases, scope);
-    double total = st.ms_generate + st.ms_oracle + st.ms_upload + st.ms_launch + st.ms_sync +
-                   st.ms_download + st.ms_judge + st.ms_recheck;
-    if (st.cases && total > 0 && !sh->restarts) {
-      double k = 1e3 / (double)st.cases;   /* ms summed over cases -> us per case */
-      printf("time per case (us): generate %.1f, oracle %.1f, upload %.1f, launch %.1f, sync "
-             "%.1f, download %.1f, judge %.1f, host re-checks %.1f; other (sweep itself) %.1f\n",
-             k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
-             k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * st.ms_recheck,
-             k * (secs * 1e3 - total));
-      if (st.ms_recheck_thread > 0)
-        printf("background re-check thread (us per case, off the critical path): %.1f; waits "
-               "for it (in host re-checks above) %.1f\n", k * st.ms_recheck_thread,
-               k * st.ms_recheck_wait);
-    }
-    if (st.oracle_device_cases)
-      printf("exact answers made on the device: %llu cases, %llu of them also on the host "
-             "(the same); inputs made on the device: %llu%s\n", st.oracle_device_cases,
-             st.oracle_rechecks, st.inputs_device, scope);
-    if (st.verdict_batches)
-      printf("verdicts made on the device: %llu batches, %llu results from their records, %llu "
-             "judged on the host (a failure, or not decidable from a record), %llu also judged "
-             "on the host (the same)%s\n", st.verdict_batches, st.verdict_device_runs,
-             st.verdict_host_runs, st.verdict_rechecks, scope);
-    if (st.softmax_device_cases)
-      printf("softmax cases judged on the device: %llu (%llu of them made again and judged on "
-             "the host: a failure or an undecided row)%s\n", st.softmax_device_cases,
-             st.softmax_device_to_host, scope);
-    if (st.log_device_cases)
-      printf("log-op cases judged on the device: %llu (%llu of them made again and judged on "
-             "the host: a failure or an undecided row)%s\n", st.log_device_cases,
-             st.log_device_to_host, scope);
-    if (!sh->restarts) rf_host_reasons_print(stdout, "", st.host_cases, st.host_ms);
-    if (st.softmax_rows_double + st.softmax_rows_mpfr)
-      printf("softmax oracle: %llu rows in double, %llu in MPFR (NaN rows: a NaN or +inf, or "
-             "only -inf; or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an element within the double "
-             "oracle's margin of its bound)%s\n", st.softmax_rows_double, st.softmax_rows_mpfr,
-             st.softmax_rows_upgraded, scope);
-    if (st.lse_rows_double + st.lse_rows_mpfr)
-      printf("log-op oracle: %llu rows in double, %llu in MPFR (NaN, +inf or no finite entry in "
-             "the row, or REDFUZZ_SOFTMAX_ORACLE=mpfr), %llu upgraded to MPFR (an output within "
-             "the double oracle's margin of its bound)%s\n", st.lse_rows_double,
-             st.lse_rows_mpfr, st.lse_rows_upgraded, scope);
+    rf_stats_style style = {.out = stdout, .prefix = "", .unit = "case", .scope = scope,
+                            .times = !sh->rs.restarts, .other = "sweep itself",
+                            .ms_wall = secs * 1e3};
+    rf_stats_print(&st, &style);
   }
   unsigned long long par = 0, reruns = 0;
   unsigned sim_threads = rf_dev_sim_parallel_stats(&par, &reruns);
   if (sim_threads > 1)  /* REDFUZZ_SIM_THREADS: how much ran in parallel (docs/SIMULATOR.md) */
     printf("simulator: %llu launches ran their blocks on %u threads, %llu of them re-run "
            "sequentially (a problem in a block)\n", par, sim_threads, reruns);
-  if (sh->errors) printf("sweep: %ld cases could not run (errors above)\n", sh->errors);
-  printf("%ld passed, %ld failed\n", good, bad + sh->errors);
+  const long errors = sh->errors + sh->rs.errors;
+  if (errors) printf("sweep: %ld cases could not run (errors above)\n", errors);
+  printf("%ld passed, %ld failed\n", good, bad + errors);
   fflush(stdout);
+}
+
+/* After a worker died of a signal: the summary of what was tallied. */
+static void sweep_summary_only(void *ctx, int interrupted) {
+  const sweep_job *j = ctx;
+  print_summary(j->sh, NULL, interrupted);
 }
 
 static int sweep_failed(const sweep_shared *sh) {
   for (size_t k = 0; k < sh->nt; k++)
     if (!sh->t[k].v->is_mutant && sh->t[k].fail) return 1;
-  return sh->errors != 0;
+  return sh->errors + sh->rs.errors != 0;
 }
 
 /* The sweep itself: in this process, or in a worker process (rf_cli_supervise). */
@@ -369,80 +468,26 @@ static int sweep_work(void *ctx) {
   const size_t max_results = rf_variant_count();
   rf_result *results =
       calloc((size_t)SWEEP_BATCH * (max_results ? max_results : 1), sizeof *results);
-  if (!s || !results) {
+  rf_result *kept = calloc(max_results ? max_results : 1, sizeof *kept);
+  if (!s || !results || !kept) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");
     free(s);
     free(results);
+    free(kept);
     rf_runner_destroy(r);
     return RF_EXIT_FAIL;
   }
   *s = (sweep_state){.r = r, .sh = sh, .mutants = j->mutants, .quiet = j->quiet,
-                     .json = j->json, .res = results, .max_results = max_results,
+                     .json = j->json, .res = results, .max_results = max_results, .kept = kept,
                      .serial = rf_cli_settings.serial};
   rf_cli_catch_signals();
-  const rf_flag_val *ns = &v[F_N], *shapes = &v[F_SHAPE], *dists = &v[F_DIST],
-                    *seeds = &v[F_SEED], *blocks = &v[F_BLOCK], *grids = &v[F_GRID],
-                    *items = &v[F_ITEMS], *scheds = &v[F_SCHEDULE], *waves = &v[F_WAVE];
-  long idx = 0;   /* the number of the case being made, in loop order */
+  long idx = 0;
   int rc = RF_EXIT_OK;
-  for (size_t oi = 0; oi < v[F_OP].count; oi++) {
-    rf_op op = (rf_op)v[F_OP].list[oi];
-    if (!j->want[op]) continue;
-    size_t nsizes = rf_op_has_rows(op) ? shapes->count : ns->count;
-    for (size_t ti = 0; ti < v[F_DTYPE].count; ti++)
-    for (size_t mi = 0; mi < (v[F_MISALIGN].given ? v[F_MISALIGN].count : 1); mi++)
-    for (size_t si = 0; si < nsizes; si++)
-    for (size_t di = 0; di < dists->count; di++)
-    for (size_t ki = 0; ki < seeds->count; ki++)
-    for (size_t bi = 0; bi < blocks->count; bi++)
-    for (size_t gi = 0; gi < grids->count; gi++)
-    for (size_t ii = 0; ii < items->count; ii++)
-    for (size_t ci = 0; ci < scheds->count; ci++)
-    for (size_t wi = 0; wi < waves->count; wi++, idx++) {
-      if (rf_cli_interrupted || rf_cli_out_failed) goto stop;
-      if (idx < sh->next) continue;   /* tallied by an earlier worker */
-      /* --misalign: a misalignment the type cannot take (past 16 bytes) is not a case of that
-       * type. Without it every misalignment of the type comes in turn, moving by one along
-       * each list, so that any one list (the sizes, the distributions...) meets them all at no
-       * extra cases (docs/CASE_FORMAT.md, "Misaligned views"). */
-      const uint32_t max_mis = rf_case_misalign_max((rf_dtype)v[F_DTYPE].list[ti]);
-      uint32_t mis = (uint32_t)((si + di + ki + bi + gi + ii + ci + wi) % (max_mis + 1));
-      if (v[F_MISALIGN].given) {
-        if (v[F_MISALIGN].list[mi] > max_mis) continue;
-        mis = (uint32_t)v[F_MISALIGN].list[mi];
-      }
-      rf_case c;
-      rf_case_default(&c);
-      c.op = op;
-      if (rf_op_has_rows(op)) {
-        c.n = 0;
-        c.rows = (uint32_t)shapes->list[2 * si];
-        c.cols = (uint32_t)shapes->list[2 * si + 1];
-      } else {
-        c.n = ns->list[si];
-      }
-      c.dist = (rf_dist)dists->list[di];
-      c.dtype = (rf_dtype)v[F_DTYPE].list[ti];
-      c.misalign = mis;
-      c.sched = (rf_sched)scheds->list[ci];
-      c.seed = seeds->list[ki];
-      c.block = (uint32_t)blocks->list[bi];
-      c.grid = (uint32_t)grids->list[gi];
-      c.items = (uint32_t)items->list[ii];
-      c.wave = (uint32_t)waves->list[wi];
-      snprintf(c.variant, sizeof c.variant, "%s", j->variant);
-      char err[512];
-      /* Every field was checked above; a failure here is a bug, not a case to skip. */
-      if (rf_case_validate(&c, &j->lim, err, sizeof err)) {
-        fprintf(stderr, "redfuzz sweep: internal error, a checked case does not validate: %s\n",
-                err);
-        rc = RF_EXIT_FAIL;
-        goto out;
-      }
-      add_case(s, &c, idx);
-    }
+  sweep_add adder = {s, sh};
+  if (sweep_cases(j, add_listed, &adder, &idx) < 0) {
+    rc = RF_EXIT_FAIL;
+    goto out;
   }
-stop:
   /* interrupted, or stdout failed: the batch not yet run is dropped */
   if (!rf_cli_interrupted && !rf_cli_out_failed) flush(s);
   /* The background re-checks still pending (at most RF_RECHECK_QUEUE) are finished, also
@@ -457,6 +502,7 @@ stop:
   rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted
      : sweep_failed(sh) ? RF_EXIT_FAIL : RF_EXIT_OK;
 out:
+  free(kept);
   free(results);
   free(s);
   rf_runner_destroy(r);
@@ -516,6 +562,11 @@ int rf_cmd_sweep(int argc, char **argv) {
       goto out;
     }
   }
+  if (v[F_LIST_CASES].given) {   /* no device, no runner: the cases only */
+    long count = 0;
+    rc = sweep_cases(&job, print_listed, NULL, &count) < 0 ? RF_EXIT_FAIL : RF_EXIT_OK;
+    goto out;
+  }
   sh = rf_cli_shared_alloc(sizeof *sh);
   if (!sh) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");
@@ -525,19 +576,11 @@ int rf_cmd_sweep(int argc, char **argv) {
   sh->nt = rf_variant_count() < SWEEP_MAX_VARIANTS ? rf_variant_count() : SWEEP_MAX_VARIANTS;
   for (size_t i = 0; i < sh->nt; i++) sh->t[i].v = rf_variant_at(i);
   job.sh = sh;
-  /* GPUs: a worker process, since a kernel's fault ends the process's use of the device. */
-  sh->supervised = !rf_backend.is_sim || rf_cli_settings.sim_fault_loses_device;
-  if (!sh->supervised) {
-    rc = sweep_work(&job);
-    goto out;
-  }
-  rc = rf_cli_supervise("sweep", sweep_work, &job, &sh->restarts);
-  if (rc < 0) {   /* the worker died of a signal (or none started): the summary still comes */
-    if (rc != -1)
-      fprintf(stderr, "redfuzz sweep: the worker process died of signal %d\n", -rc);
-    print_summary(sh, NULL, -rc == SIGINT || -rc == SIGTERM ? -rc : 0);
-    rc = -rc == SIGINT || -rc == SIGTERM ? 128 - rc : RF_EXIT_FAIL;
-  }
+  rf_cli_resume_init(&sh->rs);
+  /* Where a fault loses the device (GPUs), each costs a new worker process: a variant is left
+   * out after its first. On the simulator a crash is an ordinary verdict. */
+  sh->fault_limit = v[F_FAULT_LIMIT].given ? (long)v[F_FAULT_LIMIT].num : sh->rs.supervised;
+  rc = rf_cli_resume_run("sweep", &sh->rs, sweep_work, sweep_summary_only, &job);
 out:
   rf_cli_shared_free(sh, sizeof *sh);
   rf_flags_free(v, RF_FLAG_COUNT);

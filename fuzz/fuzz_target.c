@@ -49,6 +49,7 @@
 #include <string.h>
 #include "run/runner.h"
 #include "run/report.h"
+#include "run/stats_print.h"
 #include "run/fuzz_select.h"
 #include "run/known.h"
 #include "kernels/plugin_loader.h"
@@ -91,34 +92,11 @@ static void drain_rechecks(void) {
 /* REDFUZZ_PROFILE: where an execution's time went (rf_runner_stats), at exit. */
 static void print_profile(void) {
   rf_runner_stats st = rf_runner_get_stats(runner);
-  double k = st.cases ? 1e3 / (double)st.cases : 0;
   fprintf(stderr, "redfuzz fuzz: profile: %llu executions (%llu kernel runs, %llu batches from "
           "launch graphs)\n", st.cases, st.kernel_runs, st.batches_replayed);
-  /* The harness's kernels are counted exactly; a variant's launch call may enqueue several
-   * kernels, which only its launch function knows (rf_runner_stats). */
-  fprintf(stderr, "redfuzz fuzz: launches per execution: harness %.2f kernels (generator, "
-          "guards, fill, oracles, verdicts, judges); variants %.2f launch calls\n",
-          st.cases ? (double)st.harness_launches / (double)st.cases : 0,
-          st.cases ? (double)st.kernel_runs / (double)st.cases : 0);
-  fprintf(stderr, "redfuzz fuzz: time per execution (us): generate %.1f, oracle %.1f, upload "
-          "%.1f, launch %.1f, sync %.1f, download %.1f, judge %.1f, host re-checks %.1f\n",
-          k * st.ms_generate, k * st.ms_oracle, k * st.ms_upload, k * st.ms_launch,
-          k * st.ms_sync, k * st.ms_download, k * st.ms_judge, k * st.ms_recheck);
-  fprintf(stderr, "redfuzz fuzz: background re-check thread (us per execution, off the critical "
-          "path): %.1f; waits for it (in host re-checks above) %.1f\n",
-          k * st.ms_recheck_thread, k * st.ms_recheck_wait);
-  fprintf(stderr, "redfuzz fuzz: exact answers made on the device: %llu (%llu re-checked on the "
-          "host, the same); inputs made on the device: %llu\n", st.oracle_device_cases,
-          st.oracle_rechecks, st.inputs_device);
-  fprintf(stderr, "redfuzz fuzz: verdicts made on the device: %llu batches, %llu results from "
-          "their records, %llu judged on the host, %llu also judged on the host (the same)\n",
-          st.verdict_batches, st.verdict_device_runs, st.verdict_host_runs, st.verdict_rechecks);
-  fprintf(stderr, "redfuzz fuzz: softmax cases judged on the device: %llu (%llu made again on "
-          "the host)\n", st.softmax_device_cases, st.softmax_device_to_host);
-  fprintf(stderr, "redfuzz fuzz: log-op cases judged on the device: %llu (%llu made again on "
-          "the host)\n", st.log_device_cases, st.log_device_to_host);
-  /* Why executions were not wholly made and judged on the device (run/host_reasons.def). */
-  rf_host_reasons_print(stderr, "redfuzz fuzz: ", st.host_cases, st.host_ms);
+  rf_stats_style style = {.out = stderr, .prefix = "redfuzz fuzz: ", .unit = "execution",
+                          .scope = "", .every_line = 1, .times = 1};
+  rf_stats_print(&st, &style);
   if (st.cases_unlaunched)
     fprintf(stderr, "redfuzz fuzz: no variant to launch (all unsupported or over a cost cap): "
             "%llu executions\n", st.cases_unlaunched);

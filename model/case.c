@@ -173,6 +173,18 @@ int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, siz
   }
 }
 
+void rf_field_put(rf_case *c, const rf_field *f, uint64_t v) {
+  switch (f->type) {
+  case RF_FT_OP: *MEMBER(c, f, rf_op) = (rf_op)v; break;
+  case RF_FT_DIST: *MEMBER(c, f, rf_dist) = (rf_dist)v; break;
+  case RF_FT_SCHED: *MEMBER(c, f, rf_sched) = (rf_sched)v; break;
+  case RF_FT_DTYPE: *MEMBER(c, f, rf_dtype) = (rf_dtype)v; break;
+  case RF_FT_U64: *MEMBER(c, f, uint64_t) = v; break;
+  case RF_FT_NAME: break;
+  default: *MEMBER(c, f, uint32_t) = (uint32_t)v; break;
+  }
+}
+
 void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len) {
   const char *name = NULL;
   switch (f->type) {

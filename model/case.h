@@ -67,6 +67,10 @@ const rf_field *rf_field_find(const char *key);
  * 0, or -1 with "'V' is not ... (allowed: ...)" in why. Ranges narrower than the field's
  * (backend limits, op-dependent rules) are rf_case_validate's. */
 int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, size_t whylen);
+/* Sets field f of c to v, a value already parsed: a name's index in its table (op, dist,
+ * schedule, dtype) or a number, within the field's range (the sweep's lists, cli/cli_sweep.c).
+ * A variant name has no number: left as it is. */
+void rf_field_put(rf_case *c, const rf_field *f, uint64_t v);
 /* The field's value as text (what rf_field_set reads back to the same value). */
 void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len);
 /* What the field allows, for messages and help: "sum, max, argmax, softmax", "0..1024". */

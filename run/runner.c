@@ -10,10 +10,10 @@
 #include "runner.h"
 #include "runner_internal.h"
 #include "output_checks.h"
+#include "launch_prep.h"
 #include "model/gen.h"
 #include "model/dtype.h"
 #include "kernels/launch_count.h"
-#include "kernels/plugin_loader.h"
 #include "oracle/mp_alloc.h"
 
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
@@ -113,11 +113,6 @@ rf_limits rf_runner_limits(const rf_runner *r) {
 }
 
 /* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
-static size_t out_bytes(const rf_case *c, const rf_variant *v) {
-  if (c->op == RF_OP_ARGMAX) return sizeof(rf_argmax_out);
-  return rf_runner_output_elems(c) * rf_dtype_bytes(v->out_dtype);
-}
-
 /* Resolves the launch; 0 when the variant takes part in the batch, else its result is final. */
 static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_result *res,
                    pending *p) {
@@ -128,64 +123,10 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   p->v = v;
   p->bc = bc;
   p->res = res;
-  p->cfg = (rf_launch_cfg){
-    .n = c->n, .rows = c->rows, .cols = c->cols, .block = c->block, .grid = c->grid,
-    .items = c->items, .num_cus = r->dev.num_cus,
-    .wave = rf_backend.is_sim ? c->wave : r->dev.wave,
-  };
-  const char *why = v->configure(&p->cfg);
-  if (why) {
-    res->verdict = RF_V_UNSUPPORTED;
-    rf_text_escape(why, res->detail, sizeof res->detail);   /* a plugin's text: one safe line */
-    return -1;
-  }
-  /* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
-   * threads would take minutes and end as a timeout that says nothing about the kernel. */
-  if (rf_backend.is_sim &&
-      (uint64_t)p->cfg.grid * p->cfg.block > RF_SIM_MAX_THREADS) {
-    res->verdict = RF_V_UNSUPPORTED;
-    snprintf(res->detail, sizeof res->detail,
-             "grid %u x block %u is more than the simulator runs (at most %u threads a launch)",
-             p->cfg.grid, p->cfg.block, (unsigned)RF_SIM_MAX_THREADS);
-    return -1;
-  }
-  p->sb = v->scratch_bytes(&p->cfg);
-  /* A launch whose scratch alone is gigabytes (grid 2^31 with a partial per block) would need
-   * as much poisoned host memory: refuse it, as the variant refuses what it cannot run. */
-  if (p->sb > RF_MAX_SCRATCH_BYTES) {
-    res->verdict = RF_V_UNSUPPORTED;
-    snprintf(res->detail, sizeof res->detail,
-             "scratch of %zu bytes for grid %u is more than the runner provides (at most %u MiB "
-             "a launch)", p->sb, p->cfg.grid, (unsigned)(RF_MAX_SCRATCH_BYTES >> 20));
-    return -1;
-  }
-  v->plan(&p->cfg, &p->plan);
-  /* A plan that breaks the rules (a plugin's bug) gives no bound: the variant is not launched
-   * and its result says which rule it broke, instead of a verdict judged against nonsense
-   * (an infinite bound would let every result pass). */
-  char broken[160];
-  if (rf_plan_check(&p->plan, broken, sizeof broken)) {
-    const char *lib = rf_plugin_of(v);
-    res->verdict = RF_V_LAUNCH_ERROR;
-    snprintf(res->detail, sizeof res->detail, "not launched: %s%s%s%s's plan breaks the plan "
-             "contract (include/redfuzz/plugin.h, PLAN LEVELS): %s", lib ? "plugin " : "",
-             lib ? lib : "", lib ? ": variant " : "", v->name, broken);
-    snprintf(res->plan, sizeof res->plan, "invalid");
-    return -1;
-  }
-  rf_plan_format(&p->plan, res->plan, sizeof res->plan);
-  res->depth = rf_plan_depth(&p->plan);
-  p->ob = out_bytes(c, v);
+  if (rf_launch_prepare(v, c, &r->dev, &p->cfg, &p->plan, &p->sb, res)) return -1;
+  p->ob = rf_launch_out_bytes(c, v->out_dtype);
   p->runs = v->deterministic && p->ob ? 2 : 1;
   return 0;
-}
-
-static rf_verdict status_verdict(int st) {
-  return st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
-       : st == RF_DEV_STATUS_RACE ? RF_V_RACE
-       : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
-       : st == RF_DEV_STATUS_OOB ? RF_V_OOB
-       : st == RF_DEV_STATUS_CRASH ? RF_V_CRASH : RF_V_LAUNCH_ERROR;
 }
 
 /* GPUs: the input shares the batch's arena (one upload). The simulator, where copies cost
@@ -259,7 +200,7 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
     return;
   }
   if (st) {
-    p->fail[k] = status_verdict(st);
+    p->fail[k] = rf_launch_status_verdict(st);
     return;
   }
   p->ms += rf_now_ms() - t0;

@@ -85,10 +85,7 @@ typedef struct pending {
   char fail_detail[2][sizeof ((rf_result *)0)->detail];
 } pending;
 
-#define RF_SIM_MAX_THREADS (1u << 20)
 #define RF_MAX_JUDGE_THREADS 8
-/* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. */
-#define RF_MAX_SCRATCH_BYTES ((size_t)256 << 20)
 
 /* What one judging thread owns: scratch for the bounds of a row, and whether it may recompute
  * a row with MPFR (only the serial pass may: the oracle's rows are shared). */

@@ -1,0 +1,77 @@
+/* One variant's launch for one case, resolved (launch_prep.h). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include "run/launch_prep.h"
+#include "run/backend.h"
+#include "run/case_outputs.h"
+#include "model/dtype.h"
+#include "kernels/plugin_loader.h"
+
+/* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
+ * threads would take minutes and end as a timeout that says nothing about the kernel. */
+#define MAX_SIM_THREADS (1u << 20)
+/* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. */
+#define MAX_SCRATCH_BYTES ((size_t)256 << 20)
+
+int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_info *dev,
+                      rf_launch_cfg *cfg, rf_plan *plan, size_t *scratch, rf_result *res) {
+  *cfg = (rf_launch_cfg){
+    .n = c->n, .rows = c->rows, .cols = c->cols, .block = c->block, .grid = c->grid,
+    .items = c->items, .num_cus = dev->num_cus,
+    .wave = rf_backend.is_sim ? c->wave : dev->wave,
+  };
+  const char *why = v->configure(cfg);
+  if (why) {
+    res->verdict = RF_V_UNSUPPORTED;
+    rf_text_escape(why, res->detail, sizeof res->detail);   /* a plugin's text: one safe line */
+    return -1;
+  }
+  if (rf_backend.is_sim && (uint64_t)cfg->grid * cfg->block > MAX_SIM_THREADS) {
+    res->verdict = RF_V_UNSUPPORTED;
+    snprintf(res->detail, sizeof res->detail,
+             "grid %u x block %u is more than the simulator runs (at most %u threads a launch)",
+             cfg->grid, cfg->block, (unsigned)MAX_SIM_THREADS);
+    return -1;
+  }
+  *scratch = v->scratch_bytes(cfg);
+  /* A launch whose scratch alone is gigabytes (grid 2^31 with a partial per block) would need
+   * as much poisoned host memory: refuse it, as the variant refuses what it cannot run. */
+  if (*scratch > MAX_SCRATCH_BYTES) {
+    res->verdict = RF_V_UNSUPPORTED;
+    snprintf(res->detail, sizeof res->detail,
+             "scratch of %zu bytes for grid %u is more than the runner provides (at most %u MiB "
+             "a launch)", *scratch, cfg->grid, (unsigned)(MAX_SCRATCH_BYTES >> 20));
+    return -1;
+  }
+  v->plan(cfg, plan);
+  /* A plan that breaks the rules (a plugin's bug) gives no bound: the variant is not launched
+   * and its result says which rule it broke, instead of a verdict judged against nonsense
+   * (an infinite bound would let every result pass). */
+  char broken[160];
+  if (rf_plan_check(plan, broken, sizeof broken)) {
+    const char *lib = rf_plugin_of(v);
+    res->verdict = RF_V_LAUNCH_ERROR;
+    snprintf(res->detail, sizeof res->detail, "not launched: %s%s%s%s's plan breaks the plan "
+             "contract (include/redfuzz/plugin.h, PLAN LEVELS): %s", lib ? "plugin " : "",
+             lib ? lib : "", lib ? ": variant " : "", v->name, broken);
+    snprintf(res->plan, sizeof res->plan, "invalid");
+    return -1;
+  }
+  rf_plan_format(plan, res->plan, sizeof res->plan);
+  res->depth = rf_plan_depth(plan);
+  return 0;
+}
+
+size_t rf_launch_out_bytes(const rf_case *c, rf_dtype out) {
+  if (c->op == RF_OP_ARGMAX) return sizeof(rf_argmax_out);
+  return rf_runner_output_elems(c) * rf_dtype_bytes(out);
+}
+
+rf_verdict rf_launch_status_verdict(int st) {
+  return st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
+       : st == RF_DEV_STATUS_RACE ? RF_V_RACE
+       : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
+       : st == RF_DEV_STATUS_OOB ? RF_V_OOB
+       : st == RF_DEV_STATUS_CRASH ? RF_V_CRASH : RF_V_LAUNCH_ERROR;
+}
