@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
     plan.n_levels = 1;
     plan.level[0].kind = RF_LEVEL_CHAIN;
     plan.level[0].adds = cols;
-    const rf_smd_io io = {0, 0, 0, 0};
+    const rf_smd_io io = {0, 0, 0, 0, 0};
     rf_smd_variant sv[NV];
     rf_lgd_variant lv[NV];
     rf_lsr_params lp;

@@ -169,7 +169,7 @@ static void softmax_case(void) {
     v->p = rf_softmax_bound_params(&plan, &RF_EXP_HOST_LIBM);
     v->p.exp_ulps = exp_ulps[k];
     v->p.depth = depths[k];
-    v->io = (rf_smd_io){RF_DTYPE_F32, (uint32_t)out_types[k], 0, 0};
+    v->io = (rf_smd_io){RF_DTYPE_F32, (uint32_t)out_types[k], 0, 0, 0};
     rf_softmax_output_rounding(out_types[k], &v->io.out_ut, &v->io.out_eta);
   }
   for (uint32_t i = N_KINDS; i < N_MANY; i++) vs[i] = vs[i % N_KINDS];

@@ -114,7 +114,7 @@ static void softmax_case(const float *x, const void *dx, rf_dtype xt, rf_dtype o
   plan.n_levels = 1;
   plan.level[0].kind = RF_LEVEL_CHAIN;
   plan.level[0].adds = cols;
-  rf_smd_io io = {(uint32_t)xt, (uint32_t)ot, 0, 0};
+  rf_smd_io io = {(uint32_t)xt, (uint32_t)ot, 0, 0, 0};
   rf_softmax_output_rounding(ot, &io.out_ut, &io.out_eta);
   double *yd[3];
   rf_smd_row *info[3];

@@ -99,7 +99,7 @@ int main(void) {
       void *dx = dev_alloc(elems * rf_dtype_bytes(xt)), *dgot = dev_alloc(elems * rf_dtype_bytes(ot));
       for (int d = 0; d < RF_DIST_COUNT; d++)
       for (uint64_t seed = 1; seed <= 2; seed++) {
-        rf_smd_io io = {(uint32_t)xt, (uint32_t)ot, 0, 0};
+        rf_smd_io io = {(uint32_t)xt, (uint32_t)ot, 0, 0, 0};
         rf_softmax_output_rounding(ot, &io.out_ut, &io.out_eta);
         rf_case c;
         rf_case_default(&c);
