@@ -9,6 +9,7 @@
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
+#include "reduce_prims.h"
 
 #define RF_SUM_MAX_BLOCK 1024u
 #define RF_SUM_MAX_WAVES 32u      /* 1024 threads / wave 32; wave 64 needs fewer */
@@ -19,38 +20,6 @@
 #define RF_SUM_TWO_PASS_MAX_GRID 1024u /* seed 002 §7.6: grid1 = min(grid, 1024) */
 
 /* ---- device building blocks ---------------------------------------------------------------- */
-
-/* Lane 0 ends with the sum of lanes 0..lanes-1 (lanes a power of two <= warpSize). The whole
- * wave must call it: a shuffle reads registers of lanes that might otherwise be inactive. */
-static __device__ __forceinline__ float rf_sum_wave(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_down(v, o);
-  return v;
-}
-
-/* Thread 0 ends with the block's sum: a shuffle tree per wave, the wave sums through LDS, then
- * the first wave shuffles them (only over the waves that exist, so the depth is exactly
- * log2(blockDim)). Every thread must call it (it holds a barrier). */
-static __device__ __forceinline__ float rf_sum_block_by_waves(float v, float *wave_sums) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  v = rf_sum_wave(v, warpSize);
-  if (lane == 0) wave_sums[wave] = v;
-  __syncthreads();
-  float s = -0.0f;
-  if (wave == 0) s = rf_sum_wave(lane < waves ? wave_sums[lane] : -0.0f, waves);
-  return s;
-}
-
-/* Sequential-addressing LDS tree over blockDim.x (a power of two) values; result in sd[0].
- * The caller has written sd[threadIdx.x] and every thread must call it. */
-static __device__ __forceinline__ void rf_sum_lds_tree(float *sd) {
-  const unsigned t = threadIdx.x;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) sd[t] += sd[t + s];
-    __syncthreads();
-  }
-}
 
 static __device__ __forceinline__ size_t rf_sum_global_id() {
   return (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -88,7 +57,7 @@ __global__ void rf_sum_lds_kernel(const float *__restrict__ x, size_t n, float *
   RF_SHARED(float, sd, RF_SUM_MAX_BLOCK);
   const size_t i = rf_sum_global_id();
   sd[threadIdx.x] = i < n ? x[i] : -0.0f;
-  rf_sum_lds_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -104,7 +73,7 @@ __global__ void rf_sum_lds_wave_kernel(const float *__restrict__ x, size_t n, fl
     __syncthreads();
   }
   if (t < (unsigned)warpSize) {   /* exactly the first wave: all of its lanes shuffle */
-    const float v = rf_sum_wave(sd[t], warpSize);
+    const float v = rf_prim_wave_sum_down(sd[t], warpSize);
     if (t == 0) atomicAdd(out, v);
   }
 }
@@ -125,7 +94,7 @@ __global__ void rf_sum_unrolled_kernel(const float *__restrict__ x, size_t n, fl
   }
   for (; i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_sum_lds_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -147,7 +116,7 @@ __global__ void rf_sum_vec4_kernel(const float *__restrict__ x, size_t n, float 
     local += (v.x + v.y) + (v.z + v.w);
   }
   if (g < n - tail_start) local += x[tail_start + g];
-  const float s = rf_sum_block_by_waves(local, wave_sums);
+  const float s = rf_prim_block_sum_waves(wave_sums, local);
   if (threadIdx.x == 0) atomicAdd(out, s);
 }
 
@@ -159,7 +128,7 @@ __global__ void rf_sum_partials_lds_kernel(const float *__restrict__ x, size_t n
   float local = -0.0f;
   for (size_t i = rf_sum_global_id(); i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_sum_lds_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) out[blockIdx.x] = sd[0];
 }
 
@@ -171,7 +140,7 @@ __global__ void rf_sum_partials_wave_kernel(const float *__restrict__ x, size_t 
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   float local = -0.0f;
   for (size_t i = rf_sum_global_id(); i < n; i += stride) local += x[i];
-  const float s = rf_sum_block_by_waves(local, wave_sums);
+  const float s = rf_prim_block_sum_waves(wave_sums, local);
   if (threadIdx.x == 0) out[blockIdx.x] = s;
 }
 

@@ -6,11 +6,6 @@
  * output in a 16-bit type"). Rows are grid-strided (a grid below rows is allowed). */
 #include "half_common.h"
 
-static __device__ __forceinline__ float rf_hsm_wave_max(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
-  return v;
-}
-
 /* The block's maximum (op 0) or sum (op 1) of v, returned to every thread. lds: blockDim.x
  * floats (LDS form) or RF_H_MAX_WAVES + 1 (wave form). A barrier ends it, after which lds may
  * be written again only once every thread has read the result: the caller's next call writes
@@ -29,12 +24,12 @@ static __device__ __forceinline__ float rf_hsm_block(float *lds, float v, int op
     r = lds[0];
   } else {
     const unsigned lane = t % warpSize, wave = t / warpSize, nw = blockDim.x / warpSize;
-    v = op ? rf_h_sum_wave(v, warpSize) : rf_hsm_wave_max(v, warpSize);
+    v = op ? rf_prim_wave_sum_down(v, warpSize) : rf_prim_wave_max(v, warpSize);
     if (lane == 0) lds[wave] = v;
     __syncthreads();
     if (wave == 0) {   /* the whole first wave: every lane takes part in the shuffles */
       const float w = lane < nw ? lds[lane] : op ? 0.0f : -INFINITY;
-      const float c = op ? rf_h_sum_wave(w, nw) : rf_hsm_wave_max(w, nw);
+      const float c = op ? rf_prim_wave_sum_down(w, nw) : rf_prim_wave_max(w, nw);
       if (lane == 0) lds[RF_H_MAX_WAVES] = c;
     }
     __syncthreads();

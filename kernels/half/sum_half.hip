@@ -24,7 +24,7 @@ __global__ void rf_hsum_lds_atomic_kernel(const uint16_t *__restrict__ x, rf_h_u
                                           unsigned dt, float *acc) {
   RF_SHARED(float, sd, RF_H_MAX_BLOCK);
   sd[threadIdx.x] = rf_hsum_thread(x, n, dt);
-  rf_h_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(acc, sd[0]);
 }
 
@@ -40,10 +40,10 @@ __global__ void rf_hsum_partials_kernel(const uint16_t *__restrict__ x, rf_h_u64
   const float v = rf_hsum_thread(x, n, dt);
   float s;
   if (waves) {
-    s = rf_h_sum_block_waves(v, sd);
+    s = rf_prim_block_sum_waves(sd, v);
   } else {
     sd[threadIdx.x] = v;
-    rf_h_sum_tree(sd);
+    rf_prim_lds_sum_tree(sd);
     s = sd[0];
   }
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
@@ -57,10 +57,10 @@ __global__ void rf_hsum_final_kernel(const float *__restrict__ partials, rf_h_u6
   for (rf_h_u64 i = threadIdx.x; i < count; i += blockDim.x) v += partials[i];
   float s;
   if (waves) {
-    s = rf_h_sum_block_waves(v, sd);
+    s = rf_prim_block_sum_waves(sd, v);
   } else {
     sd[threadIdx.x] = v;
-    rf_h_sum_tree(sd);
+    rf_prim_lds_sum_tree(sd);
     s = sd[0];
   }
   if (threadIdx.x == 0) rf_h_store(out, 0, count == 0 ? 0.0f : s, ot);

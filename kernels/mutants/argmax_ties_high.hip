@@ -4,26 +4,13 @@
  * (dist equal-max). Empty slots are {-inf, NONE}; NaN inputs are skipped. */
 #include "mut_common.h"
 
-/* (av, ai) beats (bv, bi). */
-static __device__ __forceinline__ bool rf_mut_ties_high_beats(float av, int ai, float bv, int bi) {
-  return av > bv || (av == bv && ai > bi);   /* BUG: the first maximum needs ai < bi */
-}
-
-/* LDS tree over pairs; the winner is in vals[0], idxs[0] after the last barrier. */
-static __device__ __forceinline__ void rf_mut_ties_high_tree(float *vals, int *idxs, float v,
-                                                             int i) {
-  const unsigned t = threadIdx.x;
-  vals[t] = v;
-  idxs[t] = i;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s && rf_mut_ties_high_beats(vals[t + s], idxs[t + s], vals[t], idxs[t])) {
-      vals[t] = vals[t + s];
-      idxs[t] = idxs[t + s];
-    }
-    __syncthreads();
+/* (av, ai) beats (bv, bi): the rule reduce_prims.h's pair trees take. */
+struct rf_mut_ties_high {
+  template <typename I>
+  static __device__ __forceinline__ bool beats(float av, I ai, float bv, I bi) {
+    return av > bv || (av == bv && ai > bi);   /* BUG: the first maximum needs ai < bi */
   }
-}
+};
 
 /* One pass: grid-stride over `count` pairs (indices from `in_idx`, or the position itself when
  * in_idx is NULL), tree, out[blockIdx.x] = the block's winner. */
@@ -38,9 +25,9 @@ __global__ void rf_mut_ties_high_kernel(const float *__restrict__ in_val,
   for (rf_mut_u64 j = rf_mut_gid(); j < count; j += stride) {
     const float v = in_val[j];
     const int i = in_idx ? in_idx[j] : (int)j;
-    if (v == v && rf_mut_ties_high_beats(v, i, bv, bi)) { bv = v; bi = i; }
+    if (v == v && rf_mut_ties_high::beats(v, i, bv, bi)) { bv = v; bi = i; }
   }
-  rf_mut_ties_high_tree(vals, idxs, bv, bi);
+  rf_prim_block_argmax_lds<rf_mut_ties_high>(vals, idxs, bv, bi);
   if (threadIdx.x == 0) {
     out_val[blockIdx.x] = vals[0];
     out_idx[blockIdx.x] = idxs[0];

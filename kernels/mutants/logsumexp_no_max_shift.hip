@@ -14,7 +14,7 @@ __global__ void rf_mut_lse_no_shift_kernel(const float *__restrict__ x, uint32_t
   float s = 0.0f;
   for (uint32_t c = t; c < cols; c += blockDim.x) s += expf(xr[c]);   /* BUG: exp(x - m) */
   sd[t] = s;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (t == 0) out[blockIdx.x] = logf(sd[0]);                         /* BUG: m + log s */
 }
 

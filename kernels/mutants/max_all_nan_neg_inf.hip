@@ -12,7 +12,7 @@ __global__ void rf_mut_all_nan_kernel(const float *__restrict__ x, rf_mut_u64 co
   float m = -INFINITY;   /* BUG: must be NaN, which fmaxf also ignores, so all-NaN stays NaN */
   for (rf_mut_u64 i = rf_mut_gid(); i < count; i += stride) m = fmaxf(m, x[i]);
   sd[threadIdx.x] = m;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) out[blockIdx.x] = sd[0];
 }
 

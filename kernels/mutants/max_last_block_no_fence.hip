@@ -15,7 +15,7 @@ __global__ void rf_mut_max_last_block_kernel(const float *__restrict__ x, rf_mut
   RF_SHARED(unsigned, am_last, 1);
   const rf_mut_u64 i = rf_mut_gid();
   sd[threadIdx.x] = i < n ? x[i] : -INFINITY;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = sd[0];
     /* BUG: no __threadfence() between publishing the partial and taking the ticket */
@@ -26,7 +26,7 @@ __global__ void rf_mut_max_last_block_kernel(const float *__restrict__ x, rf_mut
   float s = -INFINITY;
   for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x) s = fmaxf(s, partial[k]);
   sd[threadIdx.x] = s;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) out[0] = sd[0];
 }
 

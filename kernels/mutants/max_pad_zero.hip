@@ -10,7 +10,7 @@ __global__ void rf_mut_pad_zero_partials_kernel(const float *__restrict__ x, rf_
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const rf_mut_u64 i = rf_mut_gid();
   sd[threadIdx.x] = i < n ? x[i] : 0.0f;   /* BUG: the padding must be -INFINITY */
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) partials[blockIdx.x] = sd[0];
 }
 
@@ -21,7 +21,7 @@ __global__ void rf_mut_pad_zero_final_kernel(const float *__restrict__ partials,
   float m = -INFINITY;
   for (rf_mut_u64 i = threadIdx.x; i < count; i += blockDim.x) m = fmaxf(m, partials[i]);
   sd[threadIdx.x] = m;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) out[0] = sd[0];
 }
 

@@ -30,8 +30,8 @@ __global__ void rf_mut_vec4_tail_pad_zero_kernel(const float *__restrict__ x, rf
     m = fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
   }
   sd[threadIdx.x] = m;
-  rf_mut_max_tree(sd);
-  if (threadIdx.x == 0 && sd[0] == sd[0]) atomicMax(key, rf_mut_max_key(sd[0]));
+  rf_prim_lds_max_tree(sd);
+  if (threadIdx.x == 0 && sd[0] == sd[0]) atomicMax(key, rf_prim_max_key(sd[0]));
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)

@@ -23,7 +23,7 @@ __global__ void rf_mut_wave_no_pad_final_kernel(const float *__restrict__ partia
   float m = -INFINITY;
   for (rf_mut_u64 i = threadIdx.x; i < count; i += blockDim.x) m = fmaxf(m, partials[i]);
   sd[threadIdx.x] = m;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) out[0] = sd[0];
 }
 

@@ -20,14 +20,14 @@ __global__ void rf_mut_clamp_kernel(const float *__restrict__ x, uint32_t cols, 
   float local_max = -INFINITY;
   for (uint32_t c = t; c < cols; c += blockDim.x) local_max = fmaxf(local_max, rf_mut_clamp_load(xr, c));
   sd[t] = local_max;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   const float m = sd[0];
   __syncthreads();   /* reader barrier: everyone has m before the LDS is reused */
 
   float local_sum = 0.0f;
   for (uint32_t c = t; c < cols; c += blockDim.x) local_sum += expf(rf_mut_clamp_load(xr, c) - m);
   sd[t] = local_sum;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   const float s = sd[0];
   for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = expf(rf_mut_clamp_load(xr, c) - m) / s;
 }

@@ -15,7 +15,7 @@ __global__ void rf_mut_reuse_race_kernel(const float *__restrict__ x, uint32_t c
   float local_max = -INFINITY;
   for (uint32_t c = t; c < cols; c += blockDim.x) local_max = fmaxf(local_max, xr[c]);
   sd[t] = local_max;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   const float m = sd[0];
   /* BUG: __syncthreads() missing here: every thread must have read sd[0] before any thread
    * writes its partial sum into the same LDS below. */
@@ -23,7 +23,7 @@ __global__ void rf_mut_reuse_race_kernel(const float *__restrict__ x, uint32_t c
   float local_sum = 0.0f;
   for (uint32_t c = t; c < cols; c += blockDim.x) local_sum += expf(xr[c] - m);
   sd[t] = local_sum;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   const float s = sd[0];
   for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = expf(xr[c] - m) / s;
 }

@@ -23,7 +23,7 @@ __global__ void rf_mut_mask_zero_kernel(const float *__restrict__ x, uint32_t co
   for (uint32_t c = t; c < padded; c += blockDim.x)
     local_max = fmaxf(local_max, rf_mut_mask_zero_load(xr, c, cols));
   sd[t] = local_max;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   const float m = sd[0];
   __syncthreads();   /* reader barrier: everyone has m before the LDS is reused */
 
@@ -31,7 +31,7 @@ __global__ void rf_mut_mask_zero_kernel(const float *__restrict__ x, uint32_t co
   for (uint32_t c = t; c < padded; c += blockDim.x)
     local_sum += expf(rf_mut_mask_zero_load(xr, c, cols) - m);
   sd[t] = local_sum;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   const float s = sd[0];
   for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = expf(xr[c] - m) / s;  /* masked store */
 }

@@ -7,7 +7,7 @@ __global__ void rf_mut_not_zeroed_kernel(const float *__restrict__ x, rf_mut_u64
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const rf_mut_u64 i = rf_mut_gid();
   sd[threadIdx.x] = i < n ? x[i] : -0.0f;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 

@@ -10,7 +10,7 @@ __global__ void rf_mut_stride_double_kernel(const float *__restrict__ x, rf_mut_
   float local = -0.0f;
   for (rf_mut_u64 i = rf_mut_gid(); i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 

@@ -12,7 +12,7 @@ __global__ void rf_mut_early_partials_kernel(const uint16_t *__restrict__ x, rf_
   float acc = -0.0f;
   for (rf_h_u64 i = rf_h_gid(); i < n; i += rf_h_stride()) acc += rf_h_load(x, i, 2u);
   sd[threadIdx.x] = acc;
-  rf_h_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) partials[blockIdx.x] = rf_f32_to_bf16(sd[0]);   /* BUG: rounds to bf16 */
 }
 __global__ void rf_mut_early_final_kernel(const uint16_t *__restrict__ partials, rf_h_u64 count,
@@ -21,7 +21,7 @@ __global__ void rf_mut_early_final_kernel(const uint16_t *__restrict__ partials,
   float v = -0.0f;
   for (rf_h_u64 i = threadIdx.x; i < count; i += blockDim.x) v += rf_bf16_to_f32(partials[i]);
   sd[threadIdx.x] = v;
-  rf_h_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) rf_h_store(out, 0, count == 0 ? 0.0f : sd[0], 2u);
 }
 

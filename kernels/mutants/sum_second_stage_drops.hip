@@ -12,7 +12,7 @@ __global__ void rf_mut_drops_partials_kernel(const float *__restrict__ x, rf_mut
   float local = -0.0f;
   for (rf_mut_u64 i = rf_mut_gid(); i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) partials[blockIdx.x] = sd[0];
 }
 
@@ -22,7 +22,7 @@ __global__ void rf_mut_drops_final_kernel(const float *__restrict__ partials, rf
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const unsigned t = threadIdx.x;
   sd[t] = t < count ? partials[t] : -0.0f;   /* BUG: needs a loop t, t+block, ... < count */
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (t == 0) out[0] = sd[0];
 }
 

@@ -14,7 +14,7 @@ __global__ void rf_mut_vec4_no_head_kernel(const float *__restrict__ x, rf_mut_u
   for (rf_mut_u64 j = g; j < quads; j += stride) local += rf_mut_quad_sum(x4[j]);
   if (g < n - 4 * quads) local += x[4 * quads + g];
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 

@@ -16,7 +16,7 @@ __global__ void rf_mut_vec4_skip_tail_kernel(const float *__restrict__ x, rf_mut
   /* BUG: the scalar tail is missing:
    *   if (g < n - (head + 4 * quads)) local += x[head + 4 * quads + g]; */
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
