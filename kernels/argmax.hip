@@ -215,21 +215,32 @@ static int rf_argmax_launch_wave(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_argmax_lds_variant = {
-    "argmax/lds", RF_OP_ARGMAX, 1, 0,
-    "grid-stride (value, index) winner, LDS tree of pairs into per-block partials; one block "
-    "does the same over the partials",
-    "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; "
-    "no items",
-    rf_argmax_configure_lds, rf_argmax_partials_scratch, rf_argmax_plan_lds,
-    rf_argmax_launch_lds, 0};
+    .name = "argmax/lds",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride (value, index) winner, LDS tree of pairs into per-block partials; one "
+        "block does the same over the partials",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
+        "ceil(n/block))); n < 2^31; no items",
+    .configure = rf_argmax_configure_lds,
+    .scratch_bytes = rf_argmax_partials_scratch,
+    .plan = rf_argmax_plan_lds,
+    .launch = rf_argmax_launch_lds};
 
 static const rf_variant rf_argmax_wave_variant = {
-    "argmax/wave", RF_OP_ARGMAX, 1, 0,
-    "grid-stride (value, index) winner, wave shuffle of pairs, wave winners via LDS, first wave "
-    "finishes, one 64-bit atomicMax per block on (ordered value, inverted index)",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
-    "ceil(n/block))); n < 2^31; no items",
-    rf_argmax_configure_wave, rf_argmax_key_scratch, rf_argmax_plan_wave, rf_argmax_launch_wave, 0};
+    .name = "argmax/wave",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride (value, index) winner, wave shuffle of pairs, wave winners via LDS, "
+        "first wave finishes, one 64-bit atomicMax per block on (ordered value, inverted index)",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*8, ceil(n/block))); n < 2^31; no items",
+    .configure = rf_argmax_configure_wave,
+    .scratch_bytes = rf_argmax_key_scratch,
+    .plan = rf_argmax_plan_wave,
+    .launch = rf_argmax_launch_wave};
 
 extern "C" const rf_variant *const rf_family_argmax[] = {&rf_argmax_lds_variant,
                                                          &rf_argmax_wave_variant, NULL};

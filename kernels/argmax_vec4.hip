@@ -285,23 +285,34 @@ static int rf_argv_launch_keyed(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_argv_vec4_variant = {
-    "argmax/vec4", RF_OP_ARGMAX, 1, 0,
-    "scalar head to 16-byte alignment, grid-stride float4 quads (4 in flight, one (value, index) "
-    "chain per component), scalar tail, wave shuffle of pairs + LDS into per-block partials; "
-    "one block merges the partials",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*2048/block, "
-    "ceil(n/(4*block)))); n < 2^31; no items; any alignment",
-    rf_argv_configure_two_stage, rf_argv_partials_scratch, rf_argv_plan_two_stage,
-    rf_argv_launch_two_stage, 0};
+    .name = "argmax/vec4",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "scalar head to 16-byte alignment, grid-stride float4 quads (4 in flight, one "
+        "(value, index) chain per component), scalar tail, wave shuffle of pairs + LDS into "
+        "per-block partials; one block merges the partials",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*2048/block, ceil(n/(4*block)))); n < 2^31; no items; any alignment",
+    .configure = rf_argv_configure_two_stage,
+    .scratch_bytes = rf_argv_partials_scratch,
+    .plan = rf_argv_plan_two_stage,
+    .launch = rf_argv_launch_two_stage};
 
 static const rf_variant rf_argv_vec4_keyed_variant = {
-    "argmax/vec4-keyed", RF_OP_ARGMAX, 1, 0,
-    "the argmax/vec4 thread loop and block reduction, merged across blocks by one 64-bit "
-    "atomicMax per block on (ordered value, inverted index); one thread decodes the key",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
-    "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
-    "default grid); n < 2^31; any alignment",
-    rf_argv_configure_keyed, rf_argv_key_scratch, rf_argv_plan_keyed, rf_argv_launch_keyed, 0};
+    .name = "argmax/vec4-keyed",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "the argmax/vec4 thread loop and block reduction, merged across blocks by one "
+        "64-bit atomicMax per block on (ordered value, inverted index); one thread decodes the key",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
+        "default grid); n < 2^31; any alignment",
+    .configure = rf_argv_configure_keyed,
+    .scratch_bytes = rf_argv_key_scratch,
+    .plan = rf_argv_plan_keyed,
+    .launch = rf_argv_launch_keyed};
 
 extern "C" const rf_variant *const rf_family_argmax_vec4[] = {
     &rf_argv_vec4_variant, &rf_argv_vec4_keyed_variant, NULL};

@@ -355,43 +355,103 @@ static int rf_lse_launch_online(const rf_launch_args *a) {
  * output's ("" for the input type, "-f32out"), LOAD how the summary says the input is read. */
 #define RF_LSE_VARIANTS(tag, NAME, SUFFIX, LOAD, DT, OT)                                         \
   static const rf_variant rf_lse_3kernel_##tag = {                                              \
-      "logsumexp/" NAME "3kernel" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                \
-      LOAD "one thread per row for the max, one per row for the serial exp-sum and its log, "   \
-      "one per row writes m + log s", RF_LSE_C3,                                                \
-      rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,                    \
-      rf_lse_launch_3kernel<false, DT, OT>, RF_ROW_PER_THREAD_FUZZ_MAX, (rf_dtype)DT,           \
-      (rf_dtype)OT};                                                                            \
+      .name = "logsumexp/" NAME "3kernel" SUFFIX,                                               \
+      .op = RF_OP_LOGSUMEXP,                                                                    \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one thread per row for the max, one per row for the serial exp-sum and its log, "    \
+          "one per row writes m + log s",                                                       \
+      .constraints = RF_LSE_C3,                                                                 \
+      .configure = rf_lse_configure_3kernel,                                                    \
+      .scratch_bytes = rf_lse_3kernel_scratch,                                                  \
+      .plan = rf_lse_plan_3kernel,                                                              \
+      .launch = rf_lse_launch_3kernel<false, DT, OT>,                                           \
+      .fuzz_max_n = RF_ROW_PER_THREAD_FUZZ_MAX,                                                 \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lse_block_##tag = {                                                \
-      "logsumexp/" NAME "block" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                  \
-      LOAD "one block per row: strided max and exp-sum, each by wave butterflies + first "      \
-      "wave; m + log s", RF_LSE_CW,                                                             \
-      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block,                             \
-      rf_lse_launch_block<false, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                       \
+      .name = "logsumexp/" NAME "block" SUFFIX,                                                 \
+      .op = RF_OP_LOGSUMEXP,                                                                    \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one block per row: strided max and exp-sum, each by wave butterflies + first "       \
+          "wave; m + log s",                                                                    \
+      .constraints = RF_LSE_CW,                                                                 \
+      .configure = rf_lse_configure_waves,                                                      \
+      .scratch_bytes = rf_lse_no_scratch,                                                       \
+      .plan = rf_lse_plan_block,                                                                \
+      .launch = rf_lse_launch_block<false, DT, OT>,                                             \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lse_online_##tag = {                                               \
-      "logsumexp/" NAME "online" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                 \
-      LOAD "one block per row, one pass of running (max, rescaled sum) per thread, merged by "  \
-      "wave butterflies + first wave; m + log s", RF_LSE_CW,                                    \
-      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online,                            \
-      rf_lse_launch_online<false, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                      \
+      .name = "logsumexp/" NAME "online" SUFFIX,                                                \
+      .op = RF_OP_LOGSUMEXP,                                                                    \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one block per row, one pass of running (max, rescaled sum) per thread, merged by "   \
+          "wave butterflies + first wave; m + log s",                                           \
+      .constraints = RF_LSE_CW,                                                                 \
+      .configure = rf_lse_configure_waves,                                                      \
+      .scratch_bytes = rf_lse_no_scratch,                                                       \
+      .plan = rf_lse_plan_online,                                                               \
+      .launch = rf_lse_launch_online<false, DT, OT>,                                            \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lsm_3kernel_##tag = {                                              \
-      "logsoftmax/" NAME "3kernel" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                              \
-      LOAD "one thread per row for the max, one per row for the serial exp-sum and its log L, " \
-      "one per element writes (x - m) - L", RF_LSE_C3,                                          \
-      rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,                    \
-      rf_lse_launch_3kernel<true, DT, OT>, RF_ROW_PER_THREAD_FUZZ_MAX, (rf_dtype)DT,            \
-      (rf_dtype)OT};                                                                            \
+      .name = "logsoftmax/" NAME "3kernel" SUFFIX,                                              \
+      .op = RF_OP_LOGSOFTMAX,                                                                   \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one thread per row for the max, one per row for the serial exp-sum and its log L, "  \
+          "one per element writes (x - m) - L",                                                 \
+      .constraints = RF_LSE_C3,                                                                 \
+      .configure = rf_lse_configure_3kernel,                                                    \
+      .scratch_bytes = rf_lse_3kernel_scratch,                                                  \
+      .plan = rf_lse_plan_3kernel,                                                              \
+      .launch = rf_lse_launch_3kernel<true, DT, OT>,                                            \
+      .fuzz_max_n = RF_ROW_PER_THREAD_FUZZ_MAX,                                                 \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lsm_block_##tag = {                                                \
-      "logsoftmax/" NAME "block" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                                \
-      LOAD "one block per row: strided max and exp-sum, each by wave butterflies + first "      \
-      "wave; (x - m) - log s", RF_LSE_CW,                                                       \
-      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block,                             \
-      rf_lse_launch_block<true, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                        \
+      .name = "logsoftmax/" NAME "block" SUFFIX,                                                \
+      .op = RF_OP_LOGSOFTMAX,                                                                   \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one block per row: strided max and exp-sum, each by wave butterflies + first "       \
+          "wave; (x - m) - log s",                                                              \
+      .constraints = RF_LSE_CW,                                                                 \
+      .configure = rf_lse_configure_waves,                                                      \
+      .scratch_bytes = rf_lse_no_scratch,                                                       \
+      .plan = rf_lse_plan_block,                                                                \
+      .launch = rf_lse_launch_block<true, DT, OT>,                                              \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lsm_online_##tag = {                                               \
-      "logsoftmax/" NAME "online" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                               \
-      LOAD "one block per row, one pass of running (max, rescaled sum) per thread, merged by "  \
-      "wave butterflies + first wave; (x - m) - log s", RF_LSE_CW,                              \
-      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online,                            \
-      rf_lse_launch_online<true, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};
+      .name = "logsoftmax/" NAME "online" SUFFIX,                                               \
+      .op = RF_OP_LOGSOFTMAX,                                                                   \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one block per row, one pass of running (max, rescaled sum) per thread, merged by "   \
+          "wave butterflies + first wave; (x - m) - log s",                                     \
+      .constraints = RF_LSE_CW,                                                                 \
+      .configure = rf_lse_configure_waves,                                                      \
+      .scratch_bytes = rf_lse_no_scratch,                                                       \
+      .plan = rf_lse_plan_online,                                                               \
+      .launch = rf_lse_launch_online<true, DT, OT>,                                             \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };
 
 #define RF_LSE_HALF_LOAD(t) t " loaded exactly to float32, float32 math, the result rounded " \
                             "once to the output type; "

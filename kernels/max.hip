@@ -195,28 +195,46 @@ static int rf_max_launch_two_stage(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_max_lds_variant = {
-    "max/lds", RF_OP_MAX, 1, 0,
-    "grid-stride fmaxf, LDS tree, one integer atomicMax per block on an order-preserving key, "
-    "one thread decodes the key",
-    "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
-    rf_max_configure_lds, rf_max_key_scratch, rf_max_plan_lds, rf_max_launch_lds, 0};
+    .name = "max/lds",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride fmaxf, LDS tree, one integer atomicMax per block on an "
+        "order-preserving key, one thread decodes the key",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
+        "ceil(n/block))); no items",
+    .configure = rf_max_configure_lds,
+    .scratch_bytes = rf_max_key_scratch,
+    .plan = rf_max_plan_lds,
+    .launch = rf_max_launch_lds};
 
 static const rf_variant rf_max_wave_variant = {
-    "max/wave", RF_OP_MAX, 1, 0,
-    "grid-stride fmaxf, wave shuffle, wave maxima via LDS, first wave finishes, one integer "
-    "atomicMax per block on an order-preserving key, one thread decodes the key",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
-    "ceil(n/block))); no items",
-    rf_max_configure_waves, rf_max_key_scratch, rf_max_plan_wave, rf_max_launch_wave, 0};
+    .name = "max/wave",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride fmaxf, wave shuffle, wave maxima via LDS, first wave finishes, one "
+        "integer atomicMax per block on an order-preserving key, one thread decodes the key",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*8, ceil(n/block))); no items",
+    .configure = rf_max_configure_waves,
+    .scratch_bytes = rf_max_key_scratch,
+    .plan = rf_max_plan_wave,
+    .launch = rf_max_launch_wave};
 
 static const rf_variant rf_max_two_stage_variant = {
-    "max/two-stage", RF_OP_MAX, 1, 0,
-    "grid-stride fmaxf, wave shuffle, wave maxima via LDS into per-block partials; one block "
-    "does the same over the partials",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
-    "ceil(n/block))); no items",
-    rf_max_configure_waves, rf_max_partials_scratch, rf_max_plan_two_stage,
-    rf_max_launch_two_stage, 0};
+    .name = "max/two-stage",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride fmaxf, wave shuffle, wave maxima via LDS into per-block partials; one "
+        "block does the same over the partials",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*8, ceil(n/block))); no items",
+    .configure = rf_max_configure_waves,
+    .scratch_bytes = rf_max_partials_scratch,
+    .plan = rf_max_plan_two_stage,
+    .launch = rf_max_launch_two_stage};
 
 extern "C" const rf_variant *const rf_family_max[] = {&rf_max_lds_variant, &rf_max_wave_variant,
                                                       &rf_max_two_stage_variant, NULL};

@@ -216,23 +216,34 @@ static int rf_maxv_launch_keyed(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_maxv_vec4_variant = {
-    "max/vec4", RF_OP_MAX, 1, 0,
-    "scalar head to 16-byte alignment, grid-stride float4 quads (4 in flight, one fmaxf chain "
-    "per component), scalar tail, wave shuffle + LDS into per-block partials; one block does "
-    "the same over the partials",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*2048/block, "
-    "ceil(n/(4*block)))); no items; any alignment",
-    rf_maxv_configure_two_stage, rf_maxv_partials_scratch, rf_maxv_plan_two_stage,
-    rf_maxv_launch_two_stage, 0};
+    .name = "max/vec4",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "scalar head to 16-byte alignment, grid-stride float4 quads (4 in flight, one "
+        "fmaxf chain per component), scalar tail, wave shuffle + LDS into per-block partials; one "
+        "block does the same over the partials",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*2048/block, ceil(n/(4*block)))); no items; any alignment",
+    .configure = rf_maxv_configure_two_stage,
+    .scratch_bytes = rf_maxv_partials_scratch,
+    .plan = rf_maxv_plan_two_stage,
+    .launch = rf_maxv_launch_two_stage};
 
 static const rf_variant rf_maxv_vec4_keyed_variant = {
-    "max/vec4-keyed", RF_OP_MAX, 1, 0,
-    "the max/vec4 thread loop and block reduction, merged across blocks by one integer "
-    "atomicMax per block on an order-preserving key, one thread decodes the key",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
-    "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
-    "default grid); any alignment",
-    rf_maxv_configure_keyed, rf_maxv_key_scratch, rf_maxv_plan_keyed, rf_maxv_launch_keyed, 0};
+    .name = "max/vec4-keyed",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "the max/vec4 thread loop and block reduction, merged across blocks by one integer "
+        "atomicMax per block on an order-preserving key, one thread decodes the key",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
+        "default grid); any alignment",
+    .configure = rf_maxv_configure_keyed,
+    .scratch_bytes = rf_maxv_key_scratch,
+    .plan = rf_maxv_plan_keyed,
+    .launch = rf_maxv_launch_keyed};
 
 extern "C" const rf_variant *const rf_family_max_vec4[] = {&rf_maxv_vec4_variant,
                                                            &rf_maxv_vec4_keyed_variant, NULL};

@@ -504,44 +504,76 @@ static int rf_sm_launch_row_reg(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_sm_3kernel_variant = {
-    "softmax/3kernel", RF_OP_SOFTMAX, 1, 0,
-    "seed 004 baseline: one thread per row for the max, then for exp(x-m) into a scratch buffer "
-    "+ serial row sum; one thread per element divides",
-    "block 1..1024 (any); grid 1..65535 for the per-row kernels (default ceil(rows/block)); "
-    "no items",
-    rf_sm_configure_3kernel, rf_sm_3kernel_scratch, rf_sm_plan_3kernel, rf_sm_launch_3kernel,
-    RF_ROW_PER_THREAD_FUZZ_MAX};
+    .name = "softmax/3kernel",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "seed 004 baseline: one thread per row for the max, then for exp(x-m) into a "
+        "scratch buffer + serial row sum; one thread per element divides",
+    .constraints = "block 1..1024 (any); grid 1..65535 for the per-row kernels (default "
+        "ceil(rows/block)); no items",
+    .configure = rf_sm_configure_3kernel,
+    .scratch_bytes = rf_sm_3kernel_scratch,
+    .plan = rf_sm_plan_3kernel,
+    .launch = rf_sm_launch_3kernel,
+    .fuzz_max_n = RF_ROW_PER_THREAD_FUZZ_MAX};
 
 static const rf_variant rf_sm_block_lds_variant = {
-    "softmax/block-lds", RF_OP_SOFTMAX, 1, 0,
-    "seed 004 fused: one block per row, strided max, LDS max tree, reader barrier, strided "
-    "exp-sum, LDS reused for the sum tree, e/s",
-    "block power of two 1..1024; grid 1..65535 (default rows; blocks stride over rows); no items",
-    rf_sm_configure_block_lds, rf_sm_no_scratch, rf_sm_plan_block_lds, rf_sm_launch_block_lds, 0};
+    .name = "softmax/block-lds",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "seed 004 fused: one block per row, strided max, LDS max tree, reader barrier, "
+        "strided exp-sum, LDS reused for the sum tree, e/s",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default rows; blocks stride over "
+        "rows); no items",
+    .configure = rf_sm_configure_block_lds,
+    .scratch_bytes = rf_sm_no_scratch,
+    .plan = rf_sm_plan_block_lds,
+    .launch = rf_sm_launch_block_lds};
 
 static const rf_variant rf_sm_block_wave_variant = {
-    "softmax/block-wave", RF_OP_SOFTMAX, 1, 0,
-    "one block per row, strided max and exp-sum, each finished by wave butterflies, wave "
-    "values via LDS, first wave combines; e/s",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; blocks stride "
-    "over rows); no items",
-    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_block_wave, rf_sm_launch_block_wave, 0};
+    .name = "softmax/block-wave",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "one block per row, strided max and exp-sum, each finished by wave butterflies, "
+        "wave values via LDS, first wave combines; e/s",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; "
+        "blocks stride over rows); no items",
+    .configure = rf_sm_configure_waves,
+    .scratch_bytes = rf_sm_no_scratch,
+    .plan = rf_sm_plan_block_wave,
+    .launch = rf_sm_launch_block_wave};
 
 static const rf_variant rf_sm_online_variant = {
-    "softmax/online", RF_OP_SOFTMAX, 1, 0,
-    "one block per row, one pass of running (max, rescaled sum) per thread, pairs combined with "
-    "rescaling by wave butterflies then the first wave; e * (1/s)",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; blocks stride "
-    "over rows); no items",
-    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_online, rf_sm_launch_online, 0};
+    .name = "softmax/online",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "one block per row, one pass of running (max, rescaled sum) per thread, pairs "
+        "combined with rescaling by wave butterflies then the first wave; e * (1/s)",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; "
+        "blocks stride over rows); no items",
+    .configure = rf_sm_configure_waves,
+    .scratch_bytes = rf_sm_no_scratch,
+    .plan = rf_sm_plan_online,
+    .launch = rf_sm_launch_online};
 
 static const rf_variant rf_sm_row_reg_variant = {
-    "softmax/row-reg", RF_OP_SOFTMAX, 1, 0,
-    "one block per row read once into registers (scalar head, float4 body, scalar tail), "
-    "block max and sum by wave butterflies + first wave, e/s stored as float4 where aligned",
-    "wave 32 or 64; block power of two, wave..1024, >= cols/32 (8 float4 per thread; default "
-    "4 each); cols <= 32771; grid 1..65535 (default rows); no items",
-    rf_sm_configure_row_reg, rf_sm_no_scratch, rf_sm_plan_row_reg, rf_sm_launch_row_reg, 0};
+    .name = "softmax/row-reg",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "one block per row read once into registers (scalar head, float4 body, scalar "
+        "tail), block max and sum by wave butterflies + first wave, e/s stored as float4 where "
+        "aligned",
+    .constraints = "wave 32 or 64; block power of two, wave..1024, >= cols/32 (8 float4 per "
+        "thread; default 4 each); cols <= 32771; grid 1..65535 (default rows); no items",
+    .configure = rf_sm_configure_row_reg,
+    .scratch_bytes = rf_sm_no_scratch,
+    .plan = rf_sm_plan_row_reg,
+    .launch = rf_sm_launch_row_reg};
 
 extern "C" const rf_variant *const rf_family_softmax[] = {
     &rf_sm_3kernel_variant, &rf_sm_block_lds_variant, &rf_sm_block_wave_variant,

@@ -387,69 +387,141 @@ static int rf_sum_launch_two_stage_wave(const rf_launch_args *a) {
  * (RF_CONTRACT_SIGNED_ZERO) and is held to it. */
 
 static const rf_variant rf_sum_atomic = {
-    "sum/atomic", RF_OP_SUM, 0, 0,
-    "one atomicAdd per element into the output set to -0",
-    "block 1..1024 (any); grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_atomic, rf_sum_no_scratch, rf_sum_plan_atomic, rf_sum_launch_atomic,
+    .name = "sum/atomic",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "one atomicAdd per element into the output set to -0",
+    .constraints = "block 1..1024 (any); grid = ceil(n/block), a requested grid is ignored; no "
+        "items",
+    .configure = rf_sum_configure_atomic,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_atomic,
+    .launch = rf_sum_launch_atomic,
     /* Every element contends for one address: ~1.8 ms at 2^20 and 7.4 ms at 2^22 on an
      * H200, 25x a whole case of the other variants. Fuzzed up to 2^16 (~0.1 ms). */
-    UINT64_C(1) << 16, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .fuzz_max_n = UINT64_C(1) << 16,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds_interleaved = {
-    "sum/lds-interleaved", RF_OP_SUM, 0, 0,
-    "one element per thread, LDS tree with interleaved addressing (t % 2s), one atomic per block",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds, rf_sum_no_scratch, rf_sum_plan_lds, rf_sum_launch_lds_interleaved, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/lds-interleaved",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "one element per thread, LDS tree with interleaved addressing (t % 2s), one atomic "
+        "per block",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_sum_configure_lds,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_lds,
+    .launch = rf_sum_launch_lds_interleaved,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds = {
-    "sum/lds", RF_OP_SUM, 0, 0,
-    "one element per thread, sequential-addressing LDS tree, one atomic per block",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds, rf_sum_no_scratch, rf_sum_plan_lds, rf_sum_launch_lds, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/lds",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "one element per thread, sequential-addressing LDS tree, one atomic per block",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_sum_configure_lds,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_lds,
+    .launch = rf_sum_launch_lds,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds_wave = {
-    "sum/lds-wave", RF_OP_SUM, 0, 0,
-    "one element per thread, LDS tree down to one wave, __shfl_down, one atomic per block",
-    "block power of two, wave..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds_wave, rf_sum_no_scratch, rf_sum_plan_lds_wave, rf_sum_launch_lds_wave, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/lds-wave",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "one element per thread, LDS tree down to one wave, __shfl_down, one atomic per "
+        "block",
+    .constraints = "block power of two, wave..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_sum_configure_lds_wave,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_lds_wave,
+    .launch = rf_sum_launch_lds_wave,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_unrolled = {
-    "sum/unrolled", RF_OP_SUM, 0, 0,
-    "grid-stride chain (4 loads in flight), LDS tree, one atomic per block",
-    "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); items 1..65536 "
-    "(default 4; only sets the default grid)",
-    rf_sum_configure_unrolled, rf_sum_no_scratch, rf_sum_plan_unrolled, rf_sum_launch_unrolled, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/unrolled",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "grid-stride chain (4 loads in flight), LDS tree, one atomic per block",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); "
+        "items 1..65536 (default 4; only sets the default grid)",
+    .configure = rf_sum_configure_unrolled,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_unrolled,
+    .launch = rf_sum_launch_unrolled,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_vec4 = {
-    "sum/vec4", RF_OP_SUM, 0, 0,
-    "scalar head to 16-byte alignment, grid-stride float4 quads summed pairwise, scalar tail, "
-    "wave shuffle + LDS, one atomic per block",
-    "block power of two, wave..1024; grid 1..2^31-1 (default ceil(n/(4*block*items))); items "
-    "1..65536 float4 per thread (default 4; only sets the default grid); any alignment",
-    rf_sum_configure_vec4, rf_sum_no_scratch, rf_sum_plan_vec4, rf_sum_launch_vec4, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/vec4",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "scalar head to 16-byte alignment, grid-stride float4 quads summed pairwise, "
+        "scalar tail, wave shuffle + LDS, one atomic per block",
+    .constraints = "block power of two, wave..1024; grid 1..2^31-1 (default "
+        "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
+        "default grid); any alignment",
+    .configure = rf_sum_configure_vec4,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_vec4,
+    .launch = rf_sum_launch_vec4,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_two_pass = {
-    "sum/two-pass", RF_OP_SUM, 1, 0,
-    "grid-stride chain + LDS tree into per-block partials, then one block does the same over the "
-    "partials",
-    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
-    rf_sum_configure_two_pass, rf_sum_partials_scratch, rf_sum_plan_two_pass,
-    rf_sum_launch_two_pass, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/two-pass",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride chain + LDS tree into per-block partials, then one block does the "
+        "same over the partials",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), "
+        "1024)); no items",
+    .configure = rf_sum_configure_two_pass,
+    .scratch_bytes = rf_sum_partials_scratch,
+    .plan = rf_sum_plan_two_pass,
+    .launch = rf_sum_launch_two_pass,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_two_stage_wave = {
-    "sum/two-stage-wave", RF_OP_SUM, 1, 0,
-    "grid-stride chain, wave shuffle, wave sums via LDS, first wave finishes, into per-block "
-    "partials; one block does the same over the partials",
-    "block power of two, wave..1024; grid 1..2^31-1 (default min(CUs*8, ceil(n/block))); no items",
-    rf_sum_configure_two_stage_wave, rf_sum_partials_scratch, rf_sum_plan_two_stage_wave,
-    rf_sum_launch_two_stage_wave, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/two-stage-wave",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride chain, wave shuffle, wave sums via LDS, first wave finishes, into "
+        "per-block partials; one block does the same over the partials",
+    .constraints = "block power of two, wave..1024; grid 1..2^31-1 (default min(CUs*8, "
+        "ceil(n/block))); no items",
+    .configure = rf_sum_configure_two_stage_wave,
+    .scratch_bytes = rf_sum_partials_scratch,
+    .plan = rf_sum_plan_two_stage_wave,
+    .launch = rf_sum_launch_two_stage_wave,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 extern "C" const rf_variant *const rf_family_sum[] = {
     &rf_sum_atomic, &rf_sum_lds_interleaved, &rf_sum_lds, &rf_sum_lds_wave, &rf_sum_unrolled,

@@ -159,26 +159,53 @@ RF_HARG_LAUNCHERS(bf16, 2u)
 #define RF_HARG_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; no items"
 #define RF_HARG_VARIANTS(tname, tag, DT)                                                       \
   static const rf_variant rf_harg_v_lds_##tag = {                                              \
-      "argmax/" tname "-lds", RF_OP_ARGMAX, 1, 0,                                                \
-      tname " loaded exactly to float32: grid-stride first maximum, LDS tree of pairs, 64-bit " \
-      "atomicMax on a packed key; the value read back from the input",                          \
-      "block power of two 1..1024; " RF_HARG_GRID,                                              \
-      rf_harg_configure_lds, rf_harg_key_scratch, rf_harg_plan_lds, rf_harg_lds_##tag, 0, DT,  \
-      RF_DTYPE_F32};                                                                            \
+      .name = "argmax/" tname "-lds",                                                          \
+      .op = RF_OP_ARGMAX,                                                                      \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride first maximum, LDS tree of pairs, 64-bit "  \
+          "atomicMax on a packed key; the value read back from the input",                     \
+      .constraints = "block power of two 1..1024; " RF_HARG_GRID,                              \
+      .configure = rf_harg_configure_lds,                                                      \
+      .scratch_bytes = rf_harg_key_scratch,                                                    \
+      .plan = rf_harg_plan_lds,                                                                \
+      .launch = rf_harg_lds_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = RF_DTYPE_F32                                                                \
+  };                                                                                           \
   static const rf_variant rf_harg_v_wave_##tag = {                                             \
-      "argmax/" tname "-wave", RF_OP_ARGMAX, 1, 0,                                               \
-      tname " loaded exactly to float32: grid-stride first maximum, wave butterflies of pairs "  \
-      "into per-block partials, one block the same over them",                                  \
-      "block power of two, wave..1024; " RF_HARG_GRID,                                          \
-      rf_harg_configure_waves, rf_harg_partials_scratch, rf_harg_plan_wave, rf_harg_wave_##tag, \
-      0, DT, RF_DTYPE_F32};                                                                     \
+      .name = "argmax/" tname "-wave",                                                         \
+      .op = RF_OP_ARGMAX,                                                                      \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride first maximum, wave butterflies of pairs "  \
+          "into per-block partials, one block the same over them",                             \
+      .constraints = "block power of two, wave..1024; " RF_HARG_GRID,                          \
+      .configure = rf_harg_configure_waves,                                                    \
+      .scratch_bytes = rf_harg_partials_scratch,                                               \
+      .plan = rf_harg_plan_wave,                                                               \
+      .launch = rf_harg_wave_##tag,                                                            \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = RF_DTYPE_F32                                                                \
+  };                                                                                           \
   static const rf_variant rf_harg_v_two_##tag = {                                              \
-      "argmax/" tname "-two-stage", RF_OP_ARGMAX, 1, 0,                                          \
-      tname " loaded exactly to float32: grid-stride first maximum + LDS tree of pairs into "    \
-      "per-block partials, one block the same over them",                                       \
-      "block power of two 1..1024; " RF_HARG_GRID,                                              \
-      rf_harg_configure_lds, rf_harg_partials_scratch, rf_harg_plan_two, rf_harg_two_##tag, 0, \
-      DT, RF_DTYPE_F32};
+      .name = "argmax/" tname "-two-stage",                                                    \
+      .op = RF_OP_ARGMAX,                                                                      \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride first maximum + LDS tree of pairs into "    \
+          "per-block partials, one block the same over them",                                  \
+      .constraints = "block power of two 1..1024; " RF_HARG_GRID,                              \
+      .configure = rf_harg_configure_lds,                                                      \
+      .scratch_bytes = rf_harg_partials_scratch,                                               \
+      .plan = rf_harg_plan_two,                                                                \
+      .launch = rf_harg_two_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = RF_DTYPE_F32                                                                \
+  };
 RF_HARG_VARIANTS("f16", f16, RF_DTYPE_F16)
 RF_HARG_VARIANTS("bf16", bf16, RF_DTYPE_BF16)
 

@@ -116,25 +116,53 @@ RF_HMAX_LAUNCHERS(bf16_f32, 2u, 0u)
 #define RF_HMAX_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); no items"
 #define RF_HMAX_VARIANTS(tname, tag, DT, OT, suffix)                                           \
   static const rf_variant rf_hmax_v_lds_##tag = {                                              \
-      "max/" tname "-lds" suffix, RF_OP_MAX, 1, 0,                                               \
-      tname " loaded exactly to float32: grid-stride fmaxf, LDS tree, integer atomicMax on an " \
-      "order-preserving key; the maximum written in the output type (exact)",                   \
-      "block power of two 1..1024; " RF_HMAX_GRID,                                              \
-      rf_h_configure_lds, rf_hmax_key_scratch, rf_hmax_plan_lds, rf_hmax_lds_##tag, 0, DT, OT}; \
+      .name = "max/" tname "-lds" suffix,                                                      \
+      .op = RF_OP_MAX,                                                                         \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride fmaxf, LDS tree, integer atomicMax on an "  \
+          "order-preserving key; the maximum written in the output type (exact)",              \
+      .constraints = "block power of two 1..1024; " RF_HMAX_GRID,                              \
+      .configure = rf_h_configure_lds,                                                         \
+      .scratch_bytes = rf_hmax_key_scratch,                                                    \
+      .plan = rf_hmax_plan_lds,                                                                \
+      .launch = rf_hmax_lds_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };                                                                                           \
   static const rf_variant rf_hmax_v_wave_##tag = {                                             \
-      "max/" tname "-wave" suffix, RF_OP_MAX, 1, 0,                                              \
-      tname " loaded exactly to float32: grid-stride fmaxf, wave butterflies into per-block "   \
-      "partials, one block the same over them; the maximum written in the output type",         \
-      "block power of two, wave..1024; " RF_HMAX_GRID,                                          \
-      rf_h_configure_waves, rf_hmax_partials_scratch, rf_hmax_plan_wave, rf_hmax_wave_##tag, 0, \
-      DT, OT};                                                                                  \
+      .name = "max/" tname "-wave" suffix,                                                     \
+      .op = RF_OP_MAX,                                                                         \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride fmaxf, wave butterflies into per-block "    \
+          "partials, one block the same over them; the maximum written in the output type",    \
+      .constraints = "block power of two, wave..1024; " RF_HMAX_GRID,                          \
+      .configure = rf_h_configure_waves,                                                       \
+      .scratch_bytes = rf_hmax_partials_scratch,                                               \
+      .plan = rf_hmax_plan_wave,                                                               \
+      .launch = rf_hmax_wave_##tag,                                                            \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };                                                                                           \
   static const rf_variant rf_hmax_v_two_##tag = {                                              \
-      "max/" tname "-two-stage" suffix, RF_OP_MAX, 1, 0,                                         \
-      tname " loaded exactly to float32: grid-stride fmaxf + LDS tree into per-block partials, " \
-      "one block the same over them; the maximum written in the output type",                   \
-      "block power of two 1..1024; " RF_HMAX_GRID,                                              \
-      rf_h_configure_lds, rf_hmax_partials_scratch, rf_hmax_plan_two_stage, rf_hmax_two_##tag,  \
-      0, DT, OT};
+      .name = "max/" tname "-two-stage" suffix,                                                \
+      .op = RF_OP_MAX,                                                                         \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride fmaxf + LDS tree into per-block "           \
+          "partials, " "one block the same over them; the maximum written in the output type", \
+      .constraints = "block power of two 1..1024; " RF_HMAX_GRID,                              \
+      .configure = rf_h_configure_lds,                                                         \
+      .scratch_bytes = rf_hmax_partials_scratch,                                               \
+      .plan = rf_hmax_plan_two_stage,                                                          \
+      .launch = rf_hmax_two_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };
 RF_HMAX_VARIANTS("f16", f16, RF_DTYPE_F16, RF_DTYPE_F16, "")
 RF_HMAX_VARIANTS("bf16", bf16, RF_DTYPE_BF16, RF_DTYPE_BF16, "")
 RF_HMAX_VARIANTS("f16", f16_f32, RF_DTYPE_F16, RF_DTYPE_F32, "-f32out")

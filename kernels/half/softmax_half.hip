@@ -108,17 +108,39 @@ RF_HSM_LAUNCHERS(bf16_f32, 2u, 0u)
 
 #define RF_HSM_VARIANTS(tname, tag, DT, OT, suffix)                                            \
   static const rf_variant rf_hsm_v_lds_##tag = {                                               \
-      "softmax/" tname "-block-lds" suffix, RF_OP_SOFTMAX, 1, 0,                                  \
-      tname " loaded exactly to float32; one block per row: LDS max tree, LDS tree of expf "     \
-      "sums, e/s rounded once to the output type",                                               \
-      "block power of two 1..1024; grid 1..65535 (default min(rows, 65535)); no items",          \
-      rf_hsm_configure_lds, rf_h_no_scratch, rf_hsm_plan_lds, rf_hsm_lds_##tag, 0, DT, OT};      \
+      .name = "softmax/" tname "-block-lds" suffix,                                            \
+      .op = RF_OP_SOFTMAX,                                                                     \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32; one block per row: LDS max tree, LDS tree of expf "     \
+          "sums, e/s rounded once to the output type",                                         \
+      .constraints = "block power of two 1..1024; grid 1..65535 (default min(rows, 65535)); "  \
+          "no items",                                                                          \
+      .configure = rf_hsm_configure_lds,                                                       \
+      .scratch_bytes = rf_h_no_scratch,                                                        \
+      .plan = rf_hsm_plan_lds,                                                                 \
+      .launch = rf_hsm_lds_##tag,                                                              \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };                                                                                           \
   static const rf_variant rf_hsm_v_wave_##tag = {                                              \
-      "softmax/" tname "-block-wave" suffix, RF_OP_SOFTMAX, 1, 0,                                 \
-      tname " loaded exactly to float32; one block per row: max and expf sum by wave "           \
-      "butterflies finished through LDS, e/s rounded once to the output type",                   \
-      "block power of two, wave..1024; grid 1..65535 (default min(rows, 65535)); no items",      \
-      rf_hsm_configure_waves, rf_h_no_scratch, rf_hsm_plan_wave, rf_hsm_wave_##tag, 0, DT, OT};
+      .name = "softmax/" tname "-block-wave" suffix,                                           \
+      .op = RF_OP_SOFTMAX,                                                                     \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32; one block per row: max and expf sum by wave "           \
+          "butterflies finished through LDS, e/s rounded once to the output type",             \
+      .constraints = "block power of two, wave..1024; grid 1..65535 (default min(rows, "       \
+          "65535)); no items",                                                                 \
+      .configure = rf_hsm_configure_waves,                                                     \
+      .scratch_bytes = rf_h_no_scratch,                                                        \
+      .plan = rf_hsm_plan_wave,                                                                \
+      .launch = rf_hsm_wave_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };
 RF_HSM_VARIANTS("f16", f16, RF_DTYPE_F16, RF_DTYPE_F16, "")
 RF_HSM_VARIANTS("bf16", bf16, RF_DTYPE_BF16, RF_DTYPE_BF16, "")
 RF_HSM_VARIANTS("f16", f16_f32, RF_DTYPE_F16, RF_DTYPE_F32, "-f32out")

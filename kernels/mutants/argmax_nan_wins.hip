@@ -80,11 +80,17 @@ static int rf_mut_nan_wins_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_argmax_nan_wins = {
-    "argmax/mut-nan-wins", RF_OP_ARGMAX, 1, 1,
-    "MUTANT two-kernel argmax (grid-stride pairs, LDS tree, partials) whose comparison "
-    "!(v <= best) lets a NaN win",
-    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
-    rf_mut_configure_two_pass, rf_mut_nan_wins_scratch,
-    rf_mut_plan_two_pass,   /* comparisons, informative only */
-    rf_mut_nan_wins_launch, 0};
+    .name = "argmax/mut-nan-wins",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT two-kernel argmax (grid-stride pairs, LDS tree, partials) whose comparison "
+        "!(v <= best) lets a NaN win",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), "
+        "1024)); no items",
+    .configure = rf_mut_configure_two_pass,
+    .scratch_bytes = rf_mut_nan_wins_scratch,
+    .plan = rf_mut_plan_two_pass,
+    /* comparisons, informative only */
+    .launch = rf_mut_nan_wins_launch};
 #endif

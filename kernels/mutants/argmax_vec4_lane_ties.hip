@@ -69,9 +69,15 @@ static int rf_mut_vec4_lane_ties_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_argmax_vec4_lane_ties = {
-    "argmax/mut-vec4-lane-ties", RF_OP_ARGMAX, 1, 1,
-    "MUTANT float4 argmax whose per-component winners are merged by value with >=: ties go to "
-    "the later lane, not the lower index",
-    RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_argmax_key_scratch,
-    rf_mut_vec4_max_plan, rf_mut_vec4_lane_ties_launch, 0};
+    .name = "argmax/mut-vec4-lane-ties",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT float4 argmax whose per-component winners are merged by value with >=: "
+        "ties go to the later lane, not the lower index",
+    .constraints = RF_MUT_VEC4_CONSTRAINTS,
+    .configure = rf_mut_vec4_configure,
+    .scratch_bytes = rf_mut_argmax_key_scratch,
+    .plan = rf_mut_vec4_max_plan,
+    .launch = rf_mut_vec4_lane_ties_launch};
 #endif

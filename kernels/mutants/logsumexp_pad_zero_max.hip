@@ -34,10 +34,15 @@ static int rf_mut_lse_pad_zero_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_logsumexp_pad_zero_max = {
-    "logsumexp/mut-pad-zero-max", RF_OP_LOGSUMEXP, 1, 1,
-    "MUTANT one-block-per-row logsumexp whose idle lanes pad the max tree with 0 instead of "
-    "-inf: all-negative rows shift by 0 and their exps underflow",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_lse_pad_zero_launch, 0};
+    .name = "logsumexp/mut-pad-zero-max",
+    .op = RF_OP_LOGSUMEXP,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one-block-per-row logsumexp whose idle lanes pad the max tree with 0 "
+        "instead of -inf: all-negative rows shift by 0 and their exps underflow",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_block,
+    .launch = rf_mut_lse_pad_zero_launch};
 #endif

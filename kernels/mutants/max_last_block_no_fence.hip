@@ -57,10 +57,16 @@ static int rf_mut_max_last_block_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_max_last_block_no_fence = {
-    "max/mut-last-block-no-fence", RF_OP_MAX, 1, 1,
-    "MUTANT single-pass last-block max (thread 0 publishes the partial and takes a ticket) "
-    "without __threadfence() before the ticket",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_max_last_block_scratch,
-    rf_mut_max_last_block_plan, rf_mut_max_last_block_launch, 0};
+    .name = "max/mut-last-block-no-fence",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT single-pass last-block max (thread 0 publishes the partial and takes a "
+        "ticket) without __threadfence() before the ticket",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_max_last_block_scratch,
+    .plan = rf_mut_max_last_block_plan,
+    .launch = rf_mut_max_last_block_launch};
 #endif

@@ -41,10 +41,15 @@ static int rf_mut_clamp_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_softmax_clamp_inputs = {
-    "softmax/mut-clamp-inputs", RF_OP_SOFTMAX, 1, 1,
-    "MUTANT one block per row (LDS max and sum trees) that clamps every input to "
-    "[-FLT_MAX, FLT_MAX]: rows with NaN or +inf come out finite instead of NaN",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_clamp_launch, 0};
+    .name = "softmax/mut-clamp-inputs",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one block per row (LDS max and sum trees) that clamps every input to "
+        "[-FLT_MAX, FLT_MAX]: rows with NaN or +inf come out finite instead of NaN",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_block,
+    .launch = rf_mut_clamp_launch};
 #endif

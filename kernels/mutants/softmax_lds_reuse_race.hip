@@ -37,10 +37,15 @@ static int rf_mut_reuse_race_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_softmax_lds_reuse_race = {
-    "softmax/mut-lds-reuse-race", RF_OP_SOFTMAX, 1, 1,
-    "MUTANT one block per row, LDS max tree then LDS sum tree in the same LDS, without the "
-    "reader barrier after reading the maximum from sd[0] (race)",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_reuse_race_launch, 0};
+    .name = "softmax/mut-lds-reuse-race",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one block per row, LDS max tree then LDS sum tree in the same LDS, without "
+        "the reader barrier after reading the maximum from sd[0] (race)",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_block,
+    .launch = rf_mut_reuse_race_launch};
 #endif

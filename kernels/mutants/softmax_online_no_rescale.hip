@@ -47,10 +47,15 @@ static int rf_mut_no_rescale_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_softmax_online_no_rescale = {
-    "softmax/mut-online-no-rescale", RF_OP_SOFTMAX, 1, 1,
-    "MUTANT one-block-per-row online softmax whose per-thread running sum is not rescaled when "
-    "the running max grows",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_no_rescale_plan,
-    rf_mut_no_rescale_launch, 0};
+    .name = "softmax/mut-online-no-rescale",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one-block-per-row online softmax whose per-thread running sum is not "
+        "rescaled when the running max grows",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_no_rescale_plan,
+    .launch = rf_mut_no_rescale_launch};
 #endif

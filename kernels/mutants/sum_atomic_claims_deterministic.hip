@@ -21,11 +21,19 @@ static int rf_mut_claims_det_launch(const rf_launch_args *a) {
 /* The plan is that of what the kernel computes (LDS tree, then `grid` atomic adds), so the
  * value is always within its bound: only the determinism claim is wrong. */
 extern "C" const rf_variant rf_mut_sum_atomic_claims_deterministic = {
-    "sum/mut-atomic-claims-deterministic", RF_OP_SUM,
-    1, /* BUG: the float atomicAdd merge of the block partials depends on block order */
-    1,
-    "MUTANT sum/lds (float atomicAdd of block partials) declared deterministic",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
-    rf_mut_claims_det_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-atomic-claims-deterministic",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    /* BUG: the float atomicAdd merge of the block partials depends on block order */
+    .is_mutant = 1,
+    .summary = "MUTANT sum/lds (float atomicAdd of block partials) declared deterministic",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_lds_atomic,
+    .launch = rf_mut_claims_det_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -55,9 +55,19 @@ static int rf_mut_early_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_bf16_early_round = {
-    "sum/mut-bf16-early-round", RF_OP_SUM, 1, 1,
-    "MUTANT sum/bf16-two-stage whose per-block partials are stored as bf16 (rounded too early)",
-    "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
-    rf_h_configure_lds, rf_mut_early_scratch, rf_mut_early_plan, rf_mut_early_launch, 0,
-    RF_DTYPE_BF16, RF_DTYPE_BF16, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-bf16-early-round",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/bf16-two-stage whose per-block partials are stored as bf16 (rounded "
+        "too early)",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
+        "ceil(n/block))); no items",
+    .configure = rf_h_configure_lds,
+    .scratch_bytes = rf_mut_early_scratch,
+    .plan = rf_mut_early_plan,
+    .launch = rf_mut_early_launch,
+    .in_dtype = RF_DTYPE_BF16,
+    .out_dtype = RF_DTYPE_BF16,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

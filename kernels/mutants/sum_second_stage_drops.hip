@@ -46,9 +46,19 @@ static int rf_mut_drops_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_second_stage_drops = {
-    "sum/mut-second-stage-drops", RF_OP_SUM, 1, 1,
-    "MUTANT sum/two-pass whose one-block second stage reads only the first `block` partials",
-    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
-    rf_mut_configure_two_pass, rf_mut_float_partials, rf_mut_plan_two_pass,
-    rf_mut_drops_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-second-stage-drops",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/two-pass whose one-block second stage reads only the first `block` "
+        "partials",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), "
+        "1024)); no items",
+    .configure = rf_mut_configure_two_pass,
+    .scratch_bytes = rf_mut_float_partials,
+    .plan = rf_mut_plan_two_pass,
+    .launch = rf_mut_drops_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif
