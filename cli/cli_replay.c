@@ -73,7 +73,7 @@ static int replay_keeps(const rf_variant *v, void *ctx) {
   return 1;
 }
 
-/* The device was lost on this file (kernels/device.h): keep the named variant's `crash` (or
+/* The device was lost on this file (kernels/harness/device.h): keep the named variant's `crash` (or
  * ask for a serial re-run to name it) and end this worker; a new one replays the file. */
 static void replay_lost(replay_state *s, long idx, const rf_result *res, int n) {
   replay_shared *sh = s->sh;

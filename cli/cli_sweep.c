@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "run/backend.h"
 #include "cli.h"
 #include "model/dtype.h"
@@ -123,7 +123,7 @@ static void tally_results(sweep_state *s, const rf_case *c, const rf_result *res
   if (++s->sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", s->sh->cases);
 }
 
-/* The device was lost to a fault during the batch (kernels/device.h): tally what finished,
+/* The device was lost to a fault during the batch (kernels/harness/device.h): tally what finished,
  * record what is known, and end this worker so that a fresh one goes on (RF_EXIT_RESTART).
  * A batched fault names no variant: the new worker re-runs the batch one launch per
  * synchronisation. A serial one does: its `crash` is tallied and the variant left out. */

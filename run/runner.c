@@ -12,7 +12,7 @@
 #include "output_checks.h"
 #include "model/gen.h"
 #include "model/dtype.h"
-#include "kernels/launch_count.h"
+#include "kernels/harness/launch_count.h"
 #include "kernels/plugin_loader.h"
 
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
