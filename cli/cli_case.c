@@ -3,7 +3,7 @@
 #include <string.h>
 #include "cli.h"
 #include "model/dtype.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 
 int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op) {
   const rf_variant *v = rf_variant_find(name);

@@ -1,6 +1,6 @@
 /* Fault and resume, for commands that run numbered units (a sweep's cases, a replay's files)
  * in worker processes (cli_worker.c): a GPU fault leaves the device unusable for the rest of
- * the worker's process (kernels/device.h), so the worker records where it stood in memory
+ * the worker's process (kernels/harness/device.h), so the worker records where it stood in memory
  * shared with the parent and ends; a new worker goes on from there. One protocol for every
  * such command:
  *   - a fault found at a batched synchronisation names no variant: the new worker re-runs the

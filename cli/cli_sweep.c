@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "run/backend.h"
 #include "cli.h"
 #include "model/dtype.h"
@@ -146,7 +146,7 @@ static void tally_results(sweep_state *s, const rf_case *c, const rf_result *all
   if (++sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", sh->cases);
 }
 
-/* The device was lost to a fault during the batch (kernels/device.h): tally the cases that
+/* The device was lost to a fault during the batch (kernels/harness/device.h): tally the cases that
  * finished before the faulting one and hand the rest to a new worker (cli_resume.c). */
 static void lost(sweep_state *s) {
   const rf_case *lc = NULL;

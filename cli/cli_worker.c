@@ -1,5 +1,6 @@
 /* Worker processes for commands that must outlive a GPU fault. A fault inside a kernel leaves
- * a GPU context unusable for the rest of the process (kernels/device.h, rf_dev_error_is_fault),
+ * a GPU context unusable for the rest of the process (kernels/harness/device.h,
+ * rf_dev_error_is_fault),
  * so the command's work runs in a child, which the parent restarts when it exits with
  * RF_EXIT_RESTART; progress lives in memory shared with the children. The parent never touches
  * the device (CUDA is not usable in a child forked after it was initialised). */

@@ -53,7 +53,7 @@
 #include "run/fuzz_select.h"
 #include "run/known.h"
 #include "kernels/plugin_loader.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 
 #define RF_FUZZ_MAX_VARIANTS RF_VARIANT_CAPACITY
 #define RF_BUCKETS 16
@@ -221,7 +221,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 rf_verdict_name(res[i].verdict), rf_dist_name(c.dist),
                 res[i].rule ? " rule=" : "", rf_rule_name(res[i].rule));
     /* A GPU fault found at the batch's synchronisation names no variant, and the device is
-     * unusable for the rest of this process (kernels/device.h): say how to name it. */
+     * unusable for the rest of this process (kernels/harness/device.h): say how to name it. */
     if (rf_dev_lost() && !rf_runner_lost(runner, NULL))
       fprintf(stderr, "ERROR: redfuzz: a kernel faulted (%s) and the device is lost to this "
               "process; `REDFUZZ_SERIAL=1 redfuzz run --case FILE --mutants` (or `redfuzz sweep`) "

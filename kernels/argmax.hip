@@ -10,6 +10,7 @@
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
+#include "reduce_prims.h"
 
 #define RF_ARGMAX_MAX_BLOCK 1024u
 #define RF_ARGMAX_MAX_WAVES 32u     /* 1024 threads / wave 32 */
@@ -21,11 +22,6 @@ typedef unsigned long long rf_argmax_u64;
 
 /* ---- device building blocks ---------------------------------------------------------------- */
 
-/* (av, ai) beats (bv, bi): larger value, or equal value and lower index. */
-static __device__ __forceinline__ bool rf_argmax_beats(float av, int ai, float bv, int bi) {
-  return av > bv || (av == bv && ai < bi);
-}
-
 /* This thread's grid-stride winner; NaN elements are skipped. */
 static __device__ __forceinline__ void rf_argmax_thread(const float *__restrict__ x,
                                                         rf_argmax_u64 n, float *v, int *i) {
@@ -34,50 +30,10 @@ static __device__ __forceinline__ void rf_argmax_thread(const float *__restrict_
   int bi = RF_ARGMAX_NONE;
   for (rf_argmax_u64 j = (rf_argmax_u64)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride) {
     const float xv = x[j];
-    if (xv == xv && rf_argmax_beats(xv, (int)j, bv, bi)) { bv = xv; bi = (int)j; }
+    if (xv == xv && rf_prim_first_max::beats(xv, (int)j, bv, bi)) { bv = xv; bi = (int)j; }
   }
   *v = bv;
   *i = bi;
-}
-
-/* Sequential-addressing LDS tree over blockDim.x (a power of two) pairs; every thread must
- * call it; the winner is in vals[0], idxs[0] after the last barrier. */
-static __device__ __forceinline__ void rf_argmax_block_lds(float *vals, int *idxs, float v, int i) {
-  const unsigned t = threadIdx.x;
-  vals[t] = v;
-  idxs[t] = i;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s && rf_argmax_beats(vals[t + s], idxs[t + s], vals[t], idxs[t])) {
-      vals[t] = vals[t + s];
-      idxs[t] = idxs[t + s];
-    }
-    __syncthreads();
-  }
-}
-
-/* Butterfly over `lanes` (a power of two <= warpSize): every lane of a group ends with the same
- * winner (the order is total). The whole wave must call it. */
-static __device__ __forceinline__ void rf_argmax_wave(float *v, int *i, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) {
-    const float ov = __shfl_xor(*v, (int)o);
-    const int oi = __shfl_xor(*i, (int)o);
-    if (rf_argmax_beats(ov, oi, *v, *i)) { *v = ov; *i = oi; }
-  }
-}
-
-/* Order-preserving key of a non-NaN float (unsigned compare = float compare, -0 < +0). */
-static __device__ __forceinline__ unsigned rf_argmax_value_key(float v) {
-  const unsigned b = __float_as_uint(v);
-  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-
-/* 64-bit key: value key high, inverted index low, so the integer maximum is the first
- * maximum. -0 is keyed as +0 so that the zeros tie and the index decides, as with ==. Every
- * real pair has a nonzero key (the value key of -inf is 0x007fffff), so 0 means "none". */
-static __device__ __forceinline__ rf_argmax_u64 rf_argmax_pack(float v, int i) {
-  const unsigned vk = rf_argmax_value_key(v == 0.0f ? 0.0f : v);
-  return ((rf_argmax_u64)vk << 32) | (rf_argmax_u64)(0xffffffffu - (unsigned)i);
 }
 
 /* ---- kernels ------------------------------------------------------------------------------- */
@@ -90,7 +46,7 @@ __global__ void rf_argmax_lds_partials_kernel(const float *__restrict__ x, rf_ar
   float v;
   int i;
   rf_argmax_thread(x, n, &v, &i);
-  rf_argmax_block_lds(vals, idxs, v, i);
+  rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, v, i);
   if (threadIdx.x == 0) {
     partials[blockIdx.x].value = vals[0];
     partials[blockIdx.x].index = idxs[0];
@@ -106,11 +62,11 @@ __global__ void rf_argmax_lds_final_kernel(const rf_argmax_out *__restrict__ par
   float v = -INFINITY;
   int i = RF_ARGMAX_NONE;
   for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-    if (rf_argmax_beats(partials[j].value, partials[j].index, v, i)) {
+    if (rf_prim_first_max::beats(partials[j].value, partials[j].index, v, i)) {
       v = partials[j].value;
       i = partials[j].index;
     }
-  rf_argmax_block_lds(vals, idxs, v, i);
+  rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, v, i);
   if (threadIdx.x == 0) {
     const bool none = idxs[0] == RF_ARGMAX_NONE;
     out->value = n == 0 ? -INFINITY : none ? __int_as_float(0x7fc00000) : vals[0];
@@ -124,23 +80,11 @@ __global__ void rf_argmax_wave_atomic_kernel(const float *__restrict__ x, rf_arg
                                              rf_argmax_u64 *key) {
   RF_SHARED(float, wave_vals, RF_ARGMAX_MAX_WAVES);
   RF_SHARED(int, wave_idxs, RF_ARGMAX_MAX_WAVES);
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
   float v;
   int i;
   rf_argmax_thread(x, n, &v, &i);
-  rf_argmax_wave(&v, &i, warpSize);
-  if (lane == 0) {
-    wave_vals[wave] = v;
-    wave_idxs[wave] = i;
-  }
-  __syncthreads();
-  if (wave == 0) {   /* the whole first wave: every lane takes part in the shuffles */
-    v = lane < waves ? wave_vals[lane] : -INFINITY;
-    i = lane < waves ? wave_idxs[lane] : RF_ARGMAX_NONE;
-    rf_argmax_wave(&v, &i, waves);
-    if (lane == 0 && i != RF_ARGMAX_NONE) atomicMax(key, rf_argmax_pack(v, i));
-  }
+  rf_prim_block_argmax_waves<rf_prim_first_max>(wave_vals, wave_idxs, &v, &i, RF_ARGMAX_NONE);
+  if (threadIdx.x == 0 && i != RF_ARGMAX_NONE) atomicMax(key, rf_prim_argmax_pack(v, i));
 }
 
 /* One thread decodes the key; the value is read back from the input so that its bits (-0
@@ -271,21 +215,32 @@ static int rf_argmax_launch_wave(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_argmax_lds_variant = {
-    "argmax/lds", RF_OP_ARGMAX, 1, 0,
-    "grid-stride (value, index) winner, LDS tree of pairs into per-block partials; one block "
-    "does the same over the partials",
-    "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; "
-    "no items",
-    rf_argmax_configure_lds, rf_argmax_partials_scratch, rf_argmax_plan_lds,
-    rf_argmax_launch_lds, 0};
+    .name = "argmax/lds",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride (value, index) winner, LDS tree of pairs into per-block partials; one "
+        "block does the same over the partials",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
+        "ceil(n/block))); n < 2^31; no items",
+    .configure = rf_argmax_configure_lds,
+    .scratch_bytes = rf_argmax_partials_scratch,
+    .plan = rf_argmax_plan_lds,
+    .launch = rf_argmax_launch_lds};
 
 static const rf_variant rf_argmax_wave_variant = {
-    "argmax/wave", RF_OP_ARGMAX, 1, 0,
-    "grid-stride (value, index) winner, wave shuffle of pairs, wave winners via LDS, first wave "
-    "finishes, one 64-bit atomicMax per block on (ordered value, inverted index)",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
-    "ceil(n/block))); n < 2^31; no items",
-    rf_argmax_configure_wave, rf_argmax_key_scratch, rf_argmax_plan_wave, rf_argmax_launch_wave, 0};
+    .name = "argmax/wave",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride (value, index) winner, wave shuffle of pairs, wave winners via LDS, "
+        "first wave finishes, one 64-bit atomicMax per block on (ordered value, inverted index)",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*8, ceil(n/block))); n < 2^31; no items",
+    .configure = rf_argmax_configure_wave,
+    .scratch_bytes = rf_argmax_key_scratch,
+    .plan = rf_argmax_plan_wave,
+    .launch = rf_argmax_launch_wave};
 
 extern "C" const rf_variant *const rf_family_argmax[] = {&rf_argmax_lds_variant,
                                                          &rf_argmax_wave_variant, NULL};

@@ -18,6 +18,7 @@
 #include "redfuzz/variant.h"
 #include "launch_common.h"
 #include "vec4_split.h"
+#include "reduce_prims.h"
 
 #define RF_ARGV_MAX_BLOCK 1024u
 #define RF_ARGV_MAX_WAVES 32u       /* 1024 threads / wave 32 */
@@ -31,11 +32,6 @@
 
 /* ---- device building blocks ---------------------------------------------------------------- */
 
-/* (av, ai) beats (bv, bi): larger value, or equal value and lower index. */
-static __device__ __forceinline__ bool rf_argv_beats(float av, int ai, float bv, int bi) {
-  return av > bv || (av == bv && ai < bi);
-}
-
 /* Next element of one component's chain, whose indices only grow: it wins by a larger value,
  * or as the chain's first non-NaN element (which may be -inf, equal to the empty slot's value).
  * NaN fails both tests. */
@@ -45,7 +41,7 @@ static __device__ __forceinline__ void rf_argv_take_next(float xv, int xi, float
 
 /* A pair from anywhere (another component, the head, the tail, another lane): full order. */
 static __device__ __forceinline__ void rf_argv_merge(float ov, int oi, float *bv, int *bi) {
-  if (rf_argv_beats(ov, oi, *bv, *bi)) { *bv = ov; *bi = oi; }
+  if (rf_prim_first_max::beats(ov, oi, *bv, *bi)) { *bv = ov; *bi = oi; }
 }
 
 /* The four component chains' indices (the port has float4 only). */
@@ -96,48 +92,6 @@ static __device__ __forceinline__ void rf_argv_thread(const float *__restrict__ 
   *i = bi.x;
 }
 
-/* Butterfly over `lanes` (a power of two <= warpSize): every lane of a group ends with the same
- * winner (the order is total). The whole wave must call it. */
-static __device__ __forceinline__ void rf_argv_wave(float *v, int *i, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) {
-    const float ov = __shfl_xor(*v, (int)o);
-    const int oi = __shfl_xor(*i, (int)o);
-    rf_argv_merge(ov, oi, v, i);
-  }
-}
-
-/* Thread 0 ends with the block's winner: wave butterflies, wave winners through LDS, the first
- * wave (whole) finishes over the waves that exist. Every thread must call it. */
-static __device__ __forceinline__ void rf_argv_block(float *wave_vals, int *wave_idxs, float *v,
-                                                     int *i) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  rf_argv_wave(v, i, warpSize);
-  if (lane == 0) {
-    wave_vals[wave] = *v;
-    wave_idxs[wave] = *i;
-  }
-  __syncthreads();
-  if (wave == 0) {
-    *v = lane < waves ? wave_vals[lane] : -INFINITY;
-    *i = lane < waves ? wave_idxs[lane] : RF_ARGV_NONE;
-    rf_argv_wave(v, i, waves);
-  }
-}
-
-/* Order-preserving key of a non-NaN float (unsigned compare = float compare, -0 < +0). */
-static __device__ __forceinline__ unsigned rf_argv_value_key(float v) {
-  const unsigned b = __float_as_uint(v);
-  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-
-/* 64-bit key as argmax.hip: value key high (-0 keyed as +0, so the zeros tie and the index
- * decides), inverted index low; every real pair's key is nonzero, so 0 means "none". */
-static __device__ __forceinline__ unsigned long long rf_argv_pack(float v, int i) {
-  const unsigned vk = rf_argv_value_key(v == 0.0f ? 0.0f : v);
-  return ((unsigned long long)vk << 32) | (unsigned long long)(0xffffffffu - (unsigned)i);
-}
-
 /* ---- kernels ------------------------------------------------------------------------------- */
 
 /* partials[blockIdx.x] = the block's winner. __launch_bounds__: blocks up to 1024 must launch. */
@@ -148,7 +102,7 @@ __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
   float v;
   int i;
   rf_argv_thread(x, n, &v, &i);
-  rf_argv_block(wave_vals, wave_idxs, &v, &i);
+  rf_prim_block_argmax_waves<rf_prim_first_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
   if (threadIdx.x == 0) {
     partials[blockIdx.x].value = v;
     partials[blockIdx.x].index = i;
@@ -166,7 +120,7 @@ __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
   int i = RF_ARGV_NONE;
   for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
     rf_argv_merge(partials[j].value, partials[j].index, &v, &i);
-  rf_argv_block(wave_vals, wave_idxs, &v, &i);
+  rf_prim_block_argmax_waves<rf_prim_first_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
   if (threadIdx.x == 0) {
     const bool none = i == RF_ARGV_NONE;
     out->value = n == 0 ? -INFINITY : none ? __int_as_float(0x7fc00000) : v;
@@ -182,8 +136,8 @@ __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
   float v;
   int i;
   rf_argv_thread(x, n, &v, &i);
-  rf_argv_block(wave_vals, wave_idxs, &v, &i);
-  if (threadIdx.x == 0 && i != RF_ARGV_NONE) atomicMax(key, rf_argv_pack(v, i));
+  rf_prim_block_argmax_waves<rf_prim_first_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
+  if (threadIdx.x == 0 && i != RF_ARGV_NONE) atomicMax(key, rf_prim_argmax_pack(v, i));
 }
 
 /* One thread decodes the key; the value is read back from the input so that its bits (-0
@@ -331,23 +285,34 @@ static int rf_argv_launch_keyed(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_argv_vec4_variant = {
-    "argmax/vec4", RF_OP_ARGMAX, 1, 0,
-    "scalar head to 16-byte alignment, grid-stride float4 quads (4 in flight, one (value, index) "
-    "chain per component), scalar tail, wave shuffle of pairs + LDS into per-block partials; "
-    "one block merges the partials",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*2048/block, "
-    "ceil(n/(4*block)))); n < 2^31; no items; any alignment",
-    rf_argv_configure_two_stage, rf_argv_partials_scratch, rf_argv_plan_two_stage,
-    rf_argv_launch_two_stage, 0};
+    .name = "argmax/vec4",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "scalar head to 16-byte alignment, grid-stride float4 quads (4 in flight, one "
+        "(value, index) chain per component), scalar tail, wave shuffle of pairs + LDS into "
+        "per-block partials; one block merges the partials",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*2048/block, ceil(n/(4*block)))); n < 2^31; no items; any alignment",
+    .configure = rf_argv_configure_two_stage,
+    .scratch_bytes = rf_argv_partials_scratch,
+    .plan = rf_argv_plan_two_stage,
+    .launch = rf_argv_launch_two_stage};
 
 static const rf_variant rf_argv_vec4_keyed_variant = {
-    "argmax/vec4-keyed", RF_OP_ARGMAX, 1, 0,
-    "the argmax/vec4 thread loop and block reduction, merged across blocks by one 64-bit "
-    "atomicMax per block on (ordered value, inverted index); one thread decodes the key",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
-    "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
-    "default grid); n < 2^31; any alignment",
-    rf_argv_configure_keyed, rf_argv_key_scratch, rf_argv_plan_keyed, rf_argv_launch_keyed, 0};
+    .name = "argmax/vec4-keyed",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "the argmax/vec4 thread loop and block reduction, merged across blocks by one "
+        "64-bit atomicMax per block on (ordered value, inverted index); one thread decodes the key",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
+        "default grid); n < 2^31; any alignment",
+    .configure = rf_argv_configure_keyed,
+    .scratch_bytes = rf_argv_key_scratch,
+    .plan = rf_argv_plan_keyed,
+    .launch = rf_argv_launch_keyed};
 
 extern "C" const rf_variant *const rf_family_argmax_vec4[] = {
     &rf_argv_vec4_variant, &rf_argv_vec4_keyed_variant, NULL};

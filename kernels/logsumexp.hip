@@ -11,6 +11,7 @@
  *  - log-softmax: a NaN, a +inf or a row of only -inf gives NaN everywhere, as softmax does:
  *    plain exp(x - m), whose exp(inf - inf) = NaN reaches s and so every output.
  * Masked lanes bring -inf to a max and 0 to a sum, never 0 to a max.
+ * The online step and merge are reduce_prims.h's, LOGSM picking softmax's rule there.
  * Element types (issue 17): every kernel is a template over the input type DT and the output
  * type OT (rf_dtype numbers: 0 f32, 1 f16, 2 bf16). A 16-bit input is converted exactly to
  * float32 on load (rf_lse_load) and all the math stays float32; a 16-bit output is the float32
@@ -19,6 +20,7 @@
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
+#include "reduce_prims.h"
 #include "model/dtype_bits.h"
 
 #define RF_LSE_MAX_BLOCK 1024u
@@ -47,58 +49,6 @@ static __device__ __forceinline__ void rf_lse_store(void *__restrict__ out, rf_l
 template <bool LOGSM>
 static __device__ __forceinline__ float rf_lse_term(float x, float m) {
   return LOGSM ? expf(x - m) : (x == m ? 1.0f : expf(x - m));
-}
-
-static __device__ __forceinline__ float rf_lse_wave_max(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
-  return v;
-}
-static __device__ __forceinline__ float rf_lse_wave_sum(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_xor(v, (int)o);
-  return v;
-}
-
-/* Online state (Milakov & Gimelshein 2018): m the largest element seen, s = Σ exp(x - m).
- * Empty: m = -inf, s = 0.
- * logsumexp: a new maximum rescales s (s * exp(m_old - x) is 0 * 0 = 0 from the empty state;
- * NaN stays NaN) and adds exactly 1; an element equal to m adds exactly 1 (so -inf elements of
- * an all -inf row count, and two +inf give 2, not NaN); the rest, NaN included, add exp(x - m).
- * log-softmax: softmax's step (kernels/softmax.hip): exp(x - x) is NaN for +inf, -inf is
- * skipped, so an all -inf row ends with s = 0 and y = (-inf + inf) - log 0 = NaN. */
-template <bool LOGSM>
-static __device__ __forceinline__ void rf_lse_push(float *m, float *s, float x) {
-  if (x > *m) {
-    *s = *s * expf(*m - x) + (LOGSM ? expf(x - x) : 1.0f);
-    *m = x;
-  } else if (LOGSM ? x != -INFINITY : x != *m) {
-    *s += expf(x - *m);
-  } else if (!LOGSM) {
-    *s += 1.0f;
-  }
-}
-
-/* (m, s) <- (m, s) combined with (om, os); only the side with the smaller maximum is
- * rescaled. logsumexp: equal maxima (±inf included) just add. log-softmax: softmax's merge. */
-template <bool LOGSM>
-static __device__ __forceinline__ void rf_lse_merge(float *m, float *s, float om, float os) {
-  const float mm = fmaxf(*m, om);
-  if (LOGSM) {
-    if (mm == -INFINITY) *s = *s + os;
-    else *s = *s * expf(*m - mm) + os * expf(om - mm);
-  } else {
-    const float a = *m == mm ? *s : *s * expf(*m - mm);
-    const float b = om == mm ? os : os * expf(om - mm);
-    *s = a + b;
-  }
-  *m = mm;
-}
-
-template <bool LOGSM>
-static __device__ __forceinline__ void rf_lse_wave_online(float *m, float *s, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) {
-    const float om = __shfl_xor(*m, (int)o), os = __shfl_xor(*s, (int)o);
-    rf_lse_merge<LOGSM>(m, s, om, os);
-  }
 }
 
 /* The write: logsumexp one float per row (thread 0 of the row's threads), log-softmax every
@@ -179,11 +129,11 @@ __global__ void rf_lse_block_kernel(const void *__restrict__ x, unsigned rows, u
 
     float m = -INFINITY;
     for (unsigned c = t; c < cols; c += nt) m = fmaxf(m, rf_lse_load<DT>(x, base + c));
-    m = rf_lse_wave_max(m, warpSize);
+    m = rf_prim_wave_max(m, warpSize);
     if (lane == 0) wave_part[wave] = m;
     __syncthreads();
     if (wave == 0) {
-      m = rf_lse_wave_max(lane < waves ? wave_part[lane] : -INFINITY, waves);
+      m = rf_prim_wave_max(lane < waves ? wave_part[lane] : -INFINITY, waves);
       if (lane == 0) shared_row[0] = m;
     }
     __syncthreads();
@@ -192,11 +142,11 @@ __global__ void rf_lse_block_kernel(const void *__restrict__ x, unsigned rows, u
     float s = 0.0f;
     for (unsigned c = t; c < cols; c += nt)
       s += rf_lse_term<LOGSM>(rf_lse_load<DT>(x, base + c), row_max);
-    s = rf_lse_wave_sum(s, warpSize);
+    s = rf_prim_wave_sum_xor(s, warpSize);
     if (lane == 0) wave_part[wave] = s;
     __syncthreads();   /* also the reader barrier of shared_row[0] (the max) */
     if (wave == 0) {
-      s = rf_lse_wave_sum(lane < waves ? wave_part[lane] : 0.0f, waves);
+      s = rf_prim_wave_sum_xor(lane < waves ? wave_part[lane] : 0.0f, waves);
       if (lane == 0) shared_row[0] = logf(s);
     }
     __syncthreads();
@@ -221,8 +171,9 @@ __global__ void rf_lse_online_kernel(const void *__restrict__ x, unsigned rows, 
     const rf_lse_u64 base = r * cols;
 
     float m = -INFINITY, s = 0.0f;
-    for (unsigned c = t; c < cols; c += nt) rf_lse_push<LOGSM>(&m, &s, rf_lse_load<DT>(x, base + c));
-    rf_lse_wave_online<LOGSM>(&m, &s, warpSize);
+    for (unsigned c = t; c < cols; c += nt)
+      rf_prim_online_push<LOGSM>(&m, &s, rf_lse_load<DT>(x, base + c));
+    rf_prim_wave_online<LOGSM>(&m, &s, warpSize);
     if (lane == 0) {
       wave_m[wave] = m;
       wave_s[wave] = s;
@@ -231,7 +182,7 @@ __global__ void rf_lse_online_kernel(const void *__restrict__ x, unsigned rows, 
     if (wave == 0) {
       m = lane < waves ? wave_m[lane] : -INFINITY;
       s = lane < waves ? wave_s[lane] : 0.0f;
-      rf_lse_wave_online<LOGSM>(&m, &s, waves);
+      rf_prim_wave_online<LOGSM>(&m, &s, waves);
       if (lane == 0) {
         shared_row[0] = m;
         shared_row[1] = logf(s);
@@ -404,43 +355,103 @@ static int rf_lse_launch_online(const rf_launch_args *a) {
  * output's ("" for the input type, "-f32out"), LOAD how the summary says the input is read. */
 #define RF_LSE_VARIANTS(tag, NAME, SUFFIX, LOAD, DT, OT)                                         \
   static const rf_variant rf_lse_3kernel_##tag = {                                              \
-      "logsumexp/" NAME "3kernel" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                \
-      LOAD "one thread per row for the max, one per row for the serial exp-sum and its log, "   \
-      "one per row writes m + log s", RF_LSE_C3,                                                \
-      rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,                    \
-      rf_lse_launch_3kernel<false, DT, OT>, RF_ROW_PER_THREAD_FUZZ_MAX, (rf_dtype)DT,           \
-      (rf_dtype)OT};                                                                            \
+      .name = "logsumexp/" NAME "3kernel" SUFFIX,                                               \
+      .op = RF_OP_LOGSUMEXP,                                                                    \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one thread per row for the max, one per row for the serial exp-sum and its log, "    \
+          "one per row writes m + log s",                                                       \
+      .constraints = RF_LSE_C3,                                                                 \
+      .configure = rf_lse_configure_3kernel,                                                    \
+      .scratch_bytes = rf_lse_3kernel_scratch,                                                  \
+      .plan = rf_lse_plan_3kernel,                                                              \
+      .launch = rf_lse_launch_3kernel<false, DT, OT>,                                           \
+      .fuzz_max_n = RF_ROW_PER_THREAD_FUZZ_MAX,                                                 \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lse_block_##tag = {                                                \
-      "logsumexp/" NAME "block" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                  \
-      LOAD "one block per row: strided max and exp-sum, each by wave butterflies + first "      \
-      "wave; m + log s", RF_LSE_CW,                                                             \
-      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block,                             \
-      rf_lse_launch_block<false, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                       \
+      .name = "logsumexp/" NAME "block" SUFFIX,                                                 \
+      .op = RF_OP_LOGSUMEXP,                                                                    \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one block per row: strided max and exp-sum, each by wave butterflies + first "       \
+          "wave; m + log s",                                                                    \
+      .constraints = RF_LSE_CW,                                                                 \
+      .configure = rf_lse_configure_waves,                                                      \
+      .scratch_bytes = rf_lse_no_scratch,                                                       \
+      .plan = rf_lse_plan_block,                                                                \
+      .launch = rf_lse_launch_block<false, DT, OT>,                                             \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lse_online_##tag = {                                               \
-      "logsumexp/" NAME "online" SUFFIX, RF_OP_LOGSUMEXP, 1, 0,                                 \
-      LOAD "one block per row, one pass of running (max, rescaled sum) per thread, merged by "  \
-      "wave butterflies + first wave; m + log s", RF_LSE_CW,                                    \
-      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online,                            \
-      rf_lse_launch_online<false, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                      \
+      .name = "logsumexp/" NAME "online" SUFFIX,                                                \
+      .op = RF_OP_LOGSUMEXP,                                                                    \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one block per row, one pass of running (max, rescaled sum) per thread, merged by "   \
+          "wave butterflies + first wave; m + log s",                                           \
+      .constraints = RF_LSE_CW,                                                                 \
+      .configure = rf_lse_configure_waves,                                                      \
+      .scratch_bytes = rf_lse_no_scratch,                                                       \
+      .plan = rf_lse_plan_online,                                                               \
+      .launch = rf_lse_launch_online<false, DT, OT>,                                            \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lsm_3kernel_##tag = {                                              \
-      "logsoftmax/" NAME "3kernel" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                              \
-      LOAD "one thread per row for the max, one per row for the serial exp-sum and its log L, " \
-      "one per element writes (x - m) - L", RF_LSE_C3,                                          \
-      rf_lse_configure_3kernel, rf_lse_3kernel_scratch, rf_lse_plan_3kernel,                    \
-      rf_lse_launch_3kernel<true, DT, OT>, RF_ROW_PER_THREAD_FUZZ_MAX, (rf_dtype)DT,            \
-      (rf_dtype)OT};                                                                            \
+      .name = "logsoftmax/" NAME "3kernel" SUFFIX,                                              \
+      .op = RF_OP_LOGSOFTMAX,                                                                   \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one thread per row for the max, one per row for the serial exp-sum and its log L, "  \
+          "one per element writes (x - m) - L",                                                 \
+      .constraints = RF_LSE_C3,                                                                 \
+      .configure = rf_lse_configure_3kernel,                                                    \
+      .scratch_bytes = rf_lse_3kernel_scratch,                                                  \
+      .plan = rf_lse_plan_3kernel,                                                              \
+      .launch = rf_lse_launch_3kernel<true, DT, OT>,                                            \
+      .fuzz_max_n = RF_ROW_PER_THREAD_FUZZ_MAX,                                                 \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lsm_block_##tag = {                                                \
-      "logsoftmax/" NAME "block" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                                \
-      LOAD "one block per row: strided max and exp-sum, each by wave butterflies + first "      \
-      "wave; (x - m) - log s", RF_LSE_CW,                                                       \
-      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_block,                             \
-      rf_lse_launch_block<true, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};                        \
+      .name = "logsoftmax/" NAME "block" SUFFIX,                                                \
+      .op = RF_OP_LOGSOFTMAX,                                                                   \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one block per row: strided max and exp-sum, each by wave butterflies + first "       \
+          "wave; (x - m) - log s",                                                              \
+      .constraints = RF_LSE_CW,                                                                 \
+      .configure = rf_lse_configure_waves,                                                      \
+      .scratch_bytes = rf_lse_no_scratch,                                                       \
+      .plan = rf_lse_plan_block,                                                                \
+      .launch = rf_lse_launch_block<true, DT, OT>,                                              \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };                                                                                            \
   static const rf_variant rf_lsm_online_##tag = {                                               \
-      "logsoftmax/" NAME "online" SUFFIX, RF_OP_LOGSOFTMAX, 1, 0,                               \
-      LOAD "one block per row, one pass of running (max, rescaled sum) per thread, merged by "  \
-      "wave butterflies + first wave; (x - m) - log s", RF_LSE_CW,                              \
-      rf_lse_configure_waves, rf_lse_no_scratch, rf_lse_plan_online,                            \
-      rf_lse_launch_online<true, DT, OT>, 0, (rf_dtype)DT, (rf_dtype)OT};
+      .name = "logsoftmax/" NAME "online" SUFFIX,                                               \
+      .op = RF_OP_LOGSOFTMAX,                                                                   \
+      .deterministic = 1,                                                                       \
+      .is_mutant = 0,                                                                           \
+      .summary = LOAD                                                                           \
+          "one block per row, one pass of running (max, rescaled sum) per thread, merged by "   \
+          "wave butterflies + first wave; (x - m) - log s",                                     \
+      .constraints = RF_LSE_CW,                                                                 \
+      .configure = rf_lse_configure_waves,                                                      \
+      .scratch_bytes = rf_lse_no_scratch,                                                       \
+      .plan = rf_lse_plan_online,                                                               \
+      .launch = rf_lse_launch_online<true, DT, OT>,                                             \
+      .in_dtype = (rf_dtype)DT,                                                                 \
+      .out_dtype = (rf_dtype)OT                                                                 \
+  };
 
 #define RF_LSE_HALF_LOAD(t) t " loaded exactly to float32, float32 math, the result rounded " \
                             "once to the output type; "

@@ -10,6 +10,7 @@
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
+#include "reduce_prims.h"
 
 #define RF_MAX_MAX_BLOCK 1024u
 #define RF_MAX_MAX_WAVES 32u      /* 1024 threads / wave 32 */
@@ -20,60 +21,12 @@ typedef unsigned long long rf_max_u64;
 
 /* ---- device building blocks ---------------------------------------------------------------- */
 
-static __device__ __forceinline__ float rf_max_identity() { return __int_as_float(0x7fc00000); }
-
-/* Order-preserving key: for non-NaN floats, a < b exactly when key(a) < key(b) as unsigned
- * (with -0 < +0). Non-negative floats get the sign bit set, negative ones are inverted. Key 0
- * comes only from the NaN 0xffffffff, which is never encoded, so 0 means "nothing seen". */
-static __device__ __forceinline__ unsigned rf_max_key(float v) {
-  const unsigned b = __float_as_uint(v);
-  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-static __device__ __forceinline__ float rf_max_unkey(unsigned k) {
-  return __uint_as_float((k & 0x80000000u) ? (k & 0x7fffffffu) : ~k);
-}
-
 /* This thread's grid-stride maximum (NaN when it saw no non-NaN element). */
 static __device__ __forceinline__ float rf_max_thread(const float *__restrict__ x, rf_max_u64 n) {
   const rf_max_u64 stride = (rf_max_u64)gridDim.x * blockDim.x;
-  float m = rf_max_identity();
+  float m = rf_prim_max_identity();
   for (rf_max_u64 i = (rf_max_u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
     m = fmaxf(m, x[i]);
-  return m;
-}
-
-/* Sequential-addressing LDS tree over blockDim.x (a power of two) values; every thread must
- * call it. The result is read after the last barrier, so every thread gets it; a caller that
- * wrote `lds` again would need a reader barrier first (none here does). */
-static __device__ __forceinline__ float rf_max_block_lds(float *lds, float v) {
-  const unsigned t = threadIdx.x;
-  lds[t] = v;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) lds[t] = fmaxf(lds[t], lds[t + s]);
-    __syncthreads();
-  }
-  return lds[0];
-}
-
-/* Butterfly over `lanes` (a power of two <= warpSize): every lane ends with the maximum of its
- * group. The whole wave must call it. */
-static __device__ __forceinline__ float rf_max_wave(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
-  return v;
-}
-
-/* Thread 0 ends with the block maximum: each wave shuffles, the wave maxima go through LDS,
- * then the first wave shuffles them (over the waves that exist only). Every thread must call
- * it (it holds a barrier). */
-static __device__ __forceinline__ float rf_max_block_waves(float *wave_max, float v) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  v = rf_max_wave(v, warpSize);
-  if (lane == 0) wave_max[wave] = v;
-  __syncthreads();
-  float m = rf_max_identity();
-  if (wave == 0) m = rf_max_wave(lane < waves ? wave_max[lane] : rf_max_identity(), waves);
   return m;
 }
 
@@ -84,23 +37,23 @@ static __device__ __forceinline__ float rf_max_block_waves(float *wave_max, floa
 __global__ void rf_max_lds_atomic_kernel(const float *__restrict__ x, rf_max_u64 n,
                                          unsigned *key) {
   RF_SHARED(float, lds, RF_MAX_MAX_BLOCK);
-  const float m = rf_max_block_lds(lds, rf_max_thread(x, n));
-  if (threadIdx.x == 0 && m == m) atomicMax(key, rf_max_key(m));
+  const float m = rf_prim_block_max_lds(lds, rf_max_thread(x, n));
+  if (threadIdx.x == 0 && m == m) atomicMax(key, rf_prim_max_key(m));
 }
 
 /* The same with wave shuffles inside the block. */
 __global__ void rf_max_wave_atomic_kernel(const float *__restrict__ x, rf_max_u64 n,
                                           unsigned *key) {
   RF_SHARED(float, wave_max, RF_MAX_MAX_WAVES);
-  const float m = rf_max_block_waves(wave_max, rf_max_thread(x, n));
-  if (threadIdx.x == 0 && m == m) atomicMax(key, rf_max_key(m));
+  const float m = rf_prim_block_max_waves(wave_max, rf_max_thread(x, n));
+  if (threadIdx.x == 0 && m == m) atomicMax(key, rf_prim_max_key(m));
 }
 
 /* One thread turns the key into the output: -inf for n = 0, NaN when only NaN was seen. */
 __global__ void rf_max_decode_kernel(const unsigned *key, rf_max_u64 n, float *out) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     const unsigned k = *key;
-    out[0] = n == 0 ? -INFINITY : k == 0 ? rf_max_identity() : rf_max_unkey(k);
+    out[0] = n == 0 ? -INFINITY : k == 0 ? rf_prim_max_identity() : rf_prim_max_unkey(k);
   }
 }
 
@@ -110,7 +63,7 @@ __global__ void rf_max_decode_kernel(const unsigned *key, rf_max_u64 n, float *o
 __global__ void rf_max_partials_wave_kernel(const float *__restrict__ x, rf_max_u64 count,
                                             float *out) {
   RF_SHARED(float, wave_max, RF_MAX_MAX_WAVES);
-  const float m = rf_max_block_waves(wave_max, rf_max_thread(x, count));
+  const float m = rf_prim_block_max_waves(wave_max, rf_max_thread(x, count));
   if (threadIdx.x == 0) out[blockIdx.x] = count == 0 ? -INFINITY : m;
 }
 
@@ -242,28 +195,46 @@ static int rf_max_launch_two_stage(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_max_lds_variant = {
-    "max/lds", RF_OP_MAX, 1, 0,
-    "grid-stride fmaxf, LDS tree, one integer atomicMax per block on an order-preserving key, "
-    "one thread decodes the key",
-    "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
-    rf_max_configure_lds, rf_max_key_scratch, rf_max_plan_lds, rf_max_launch_lds, 0};
+    .name = "max/lds",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride fmaxf, LDS tree, one integer atomicMax per block on an "
+        "order-preserving key, one thread decodes the key",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
+        "ceil(n/block))); no items",
+    .configure = rf_max_configure_lds,
+    .scratch_bytes = rf_max_key_scratch,
+    .plan = rf_max_plan_lds,
+    .launch = rf_max_launch_lds};
 
 static const rf_variant rf_max_wave_variant = {
-    "max/wave", RF_OP_MAX, 1, 0,
-    "grid-stride fmaxf, wave shuffle, wave maxima via LDS, first wave finishes, one integer "
-    "atomicMax per block on an order-preserving key, one thread decodes the key",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
-    "ceil(n/block))); no items",
-    rf_max_configure_waves, rf_max_key_scratch, rf_max_plan_wave, rf_max_launch_wave, 0};
+    .name = "max/wave",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride fmaxf, wave shuffle, wave maxima via LDS, first wave finishes, one "
+        "integer atomicMax per block on an order-preserving key, one thread decodes the key",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*8, ceil(n/block))); no items",
+    .configure = rf_max_configure_waves,
+    .scratch_bytes = rf_max_key_scratch,
+    .plan = rf_max_plan_wave,
+    .launch = rf_max_launch_wave};
 
 static const rf_variant rf_max_two_stage_variant = {
-    "max/two-stage", RF_OP_MAX, 1, 0,
-    "grid-stride fmaxf, wave shuffle, wave maxima via LDS into per-block partials; one block "
-    "does the same over the partials",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
-    "ceil(n/block))); no items",
-    rf_max_configure_waves, rf_max_partials_scratch, rf_max_plan_two_stage,
-    rf_max_launch_two_stage, 0};
+    .name = "max/two-stage",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride fmaxf, wave shuffle, wave maxima via LDS into per-block partials; one "
+        "block does the same over the partials",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*8, ceil(n/block))); no items",
+    .configure = rf_max_configure_waves,
+    .scratch_bytes = rf_max_partials_scratch,
+    .plan = rf_max_plan_two_stage,
+    .launch = rf_max_launch_two_stage};
 
 extern "C" const rf_variant *const rf_family_max[] = {&rf_max_lds_variant, &rf_max_wave_variant,
                                                       &rf_max_two_stage_variant, NULL};

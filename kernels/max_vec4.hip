@@ -12,6 +12,7 @@
 #include "redfuzz/variant.h"
 #include "launch_common.h"
 #include "vec4_split.h"
+#include "reduce_prims.h"
 
 #define RF_MAXV_MAX_BLOCK 1024u
 #define RF_MAXV_MAX_WAVES 32u       /* 1024 threads / wave 32 */
@@ -23,18 +24,6 @@
 #define RF_MAXV_MAX_ITEMS 65536u
 
 /* ---- device building blocks ---------------------------------------------------------------- */
-
-static __device__ __forceinline__ float rf_maxv_identity() { return __int_as_float(0x7fc00000); }
-
-/* Order-preserving key as in max.hip: unsigned order = float order for non-NaN values (-0 < +0);
- * key 0 (only the NaN 0xffffffff, never encoded) means "nothing seen". */
-static __device__ __forceinline__ unsigned rf_maxv_key(float v) {
-  const unsigned b = __float_as_uint(v);
-  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-static __device__ __forceinline__ float rf_maxv_unkey(unsigned k) {
-  return __uint_as_float((k & 0x80000000u) ? (k & 0x7fffffffu) : ~k);
-}
 
 static __device__ __forceinline__ void rf_maxv_fold4(float4 *m, float4 v) {
   m->x = fmaxf(m->x, v.x);
@@ -53,7 +42,7 @@ static __device__ __forceinline__ float rf_maxv_thread(const float *__restrict__
   const float4 *__restrict__ x4 = reinterpret_cast<const float4 *>(x + s.head);
   const rf_vec4_u64 g = (rf_vec4_u64)blockIdx.x * blockDim.x + threadIdx.x;
   const rf_vec4_u64 stride = (rf_vec4_u64)gridDim.x * blockDim.x;
-  const float id = rf_maxv_identity();
+  const float id = rf_prim_max_identity();
   float4 m = make_float4(id, id, id, id);
   rf_vec4_u64 j = g;
   for (; j + (RF_MAXV_UNROLL - 1) * stride < s.quads; j += RF_MAXV_UNROLL * stride) {
@@ -70,25 +59,6 @@ static __device__ __forceinline__ float rf_maxv_thread(const float *__restrict__
   return r;
 }
 
-/* Butterfly over `lanes` (a power of two <= warpSize): every lane ends with its group's max. */
-static __device__ __forceinline__ float rf_maxv_wave(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
-  return v;
-}
-
-/* Thread 0 ends with the block maximum: each wave shuffles, the wave maxima go through LDS, the
- * first wave shuffles them (over the waves that exist only). Every thread must call it. */
-static __device__ __forceinline__ float rf_maxv_block(float *wave_max, float v) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  v = rf_maxv_wave(v, warpSize);
-  if (lane == 0) wave_max[wave] = v;
-  __syncthreads();
-  float m = rf_maxv_identity();
-  if (wave == 0) m = rf_maxv_wave(lane < waves ? wave_max[lane] : rf_maxv_identity(), waves);
-  return m;
-}
-
 /* ---- kernels ------------------------------------------------------------------------------- */
 
 /* out[blockIdx.x] = the block's maximum over `count` floats. Run over the input into partials,
@@ -98,7 +68,7 @@ static __device__ __forceinline__ float rf_maxv_block(float *wave_max, float v) 
 __global__ void __launch_bounds__(RF_MAXV_MAX_BLOCK)
     rf_maxv_partials_kernel(const float *__restrict__ x, rf_vec4_u64 count, float *out) {
   RF_SHARED(float, wave_max, RF_MAXV_MAX_WAVES);
-  const float m = rf_maxv_block(wave_max, rf_maxv_thread(x, count));
+  const float m = rf_prim_block_max_waves(wave_max, rf_maxv_thread(x, count));
   if (threadIdx.x == 0) out[blockIdx.x] = count == 0 ? -INFINITY : m;
 }
 
@@ -106,15 +76,15 @@ __global__ void __launch_bounds__(RF_MAXV_MAX_BLOCK)
 __global__ void __launch_bounds__(RF_MAXV_MAX_BLOCK)
     rf_maxv_keyed_kernel(const float *__restrict__ x, rf_vec4_u64 n, unsigned *key) {
   RF_SHARED(float, wave_max, RF_MAXV_MAX_WAVES);
-  const float m = rf_maxv_block(wave_max, rf_maxv_thread(x, n));
-  if (threadIdx.x == 0 && m == m) atomicMax(key, rf_maxv_key(m));
+  const float m = rf_prim_block_max_waves(wave_max, rf_maxv_thread(x, n));
+  if (threadIdx.x == 0 && m == m) atomicMax(key, rf_prim_max_key(m));
 }
 
 /* One thread turns the key into the output: -inf for n = 0, NaN when only NaN was seen. */
 __global__ void rf_maxv_decode_kernel(const unsigned *key, rf_vec4_u64 n, float *out) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     const unsigned k = *key;
-    out[0] = n == 0 ? -INFINITY : k == 0 ? rf_maxv_identity() : rf_maxv_unkey(k);
+    out[0] = n == 0 ? -INFINITY : k == 0 ? rf_prim_max_identity() : rf_prim_max_unkey(k);
   }
 }
 
@@ -246,23 +216,34 @@ static int rf_maxv_launch_keyed(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_maxv_vec4_variant = {
-    "max/vec4", RF_OP_MAX, 1, 0,
-    "scalar head to 16-byte alignment, grid-stride float4 quads (4 in flight, one fmaxf chain "
-    "per component), scalar tail, wave shuffle + LDS into per-block partials; one block does "
-    "the same over the partials",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*2048/block, "
-    "ceil(n/(4*block)))); no items; any alignment",
-    rf_maxv_configure_two_stage, rf_maxv_partials_scratch, rf_maxv_plan_two_stage,
-    rf_maxv_launch_two_stage, 0};
+    .name = "max/vec4",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "scalar head to 16-byte alignment, grid-stride float4 quads (4 in flight, one "
+        "fmaxf chain per component), scalar tail, wave shuffle + LDS into per-block partials; one "
+        "block does the same over the partials",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "min(CUs*2048/block, ceil(n/(4*block)))); no items; any alignment",
+    .configure = rf_maxv_configure_two_stage,
+    .scratch_bytes = rf_maxv_partials_scratch,
+    .plan = rf_maxv_plan_two_stage,
+    .launch = rf_maxv_launch_two_stage};
 
 static const rf_variant rf_maxv_vec4_keyed_variant = {
-    "max/vec4-keyed", RF_OP_MAX, 1, 0,
-    "the max/vec4 thread loop and block reduction, merged across blocks by one integer "
-    "atomicMax per block on an order-preserving key, one thread decodes the key",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
-    "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
-    "default grid); any alignment",
-    rf_maxv_configure_keyed, rf_maxv_key_scratch, rf_maxv_plan_keyed, rf_maxv_launch_keyed, 0};
+    .name = "max/vec4-keyed",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "the max/vec4 thread loop and block reduction, merged across blocks by one integer "
+        "atomicMax per block on an order-preserving key, one thread decodes the key",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
+        "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
+        "default grid); any alignment",
+    .configure = rf_maxv_configure_keyed,
+    .scratch_bytes = rf_maxv_key_scratch,
+    .plan = rf_maxv_plan_keyed,
+    .launch = rf_maxv_launch_keyed};
 
 extern "C" const rf_variant *const rf_family_max_vec4[] = {&rf_maxv_vec4_variant,
                                                            &rf_maxv_vec4_keyed_variant, NULL};

@@ -9,6 +9,7 @@
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
+#include "reduce_prims.h"
 
 #define RF_SM_MAX_BLOCK 1024u
 #define RF_SM_MAX_WAVES 32u       /* 1024 threads / wave 32 */
@@ -16,53 +17,6 @@
 #define RF_SM_DEFAULT_BLOCK 256u
 
 typedef unsigned long long rf_sm_u64;
-
-/* ---- device building blocks ---------------------------------------------------------------- */
-
-/* Butterflies over `lanes` (a power of two <= warpSize): every lane of a group ends with the
- * same value (a + b and b + a round alike). The whole wave must call them. */
-static __device__ __forceinline__ float rf_sm_wave_max(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
-  return v;
-}
-static __device__ __forceinline__ float rf_sm_wave_sum(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_xor(v, (int)o);
-  return v;
-}
-
-/* Online softmax state (Milakov & Gimelshein 2018, "Online normalizer calculation for
- * softmax"): m the largest element seen, s = Σ exp(x - m) over the elements seen.
- * Empty: m = -inf, s = 0. */
-static __device__ __forceinline__ void rf_sm_online_push(float *m, float *s, float x) {
-  if (x > *m) {
-    /* New maximum: rescale the old sum. exp(x - x) is 1 for finite x and NaN for x = +inf,
-     * which poisons the row as the policy says. */
-    *s = *s * expf(*m - x) + expf(x - x);
-    *m = x;
-  } else if (x != -INFINITY) {
-    /* -inf adds exp(-inf - m) = 0 and is skipped, so that m = -inf never meets x = -inf
-     * (exp(-inf + inf) = NaN). NaN lands here and poisons s. */
-    *s += expf(x - *m);
-  }
-}
-
-/* (m, s) <- (m, s) combined with (om, os). Both empty (m = om = -inf): no exp(-inf + inf), the
- * sums just add (they are 0, or NaN that must survive). m is never NaN: NaN never wins x > m. */
-static __device__ __forceinline__ void rf_sm_online_merge(float *m, float *s, float om, float os) {
-  const float mm = fmaxf(*m, om);
-  if (mm == -INFINITY)
-    *s = *s + os;
-  else
-    *s = *s * expf(*m - mm) + os * expf(om - mm);
-  *m = mm;
-}
-
-static __device__ __forceinline__ void rf_sm_wave_online(float *m, float *s, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) {
-    const float om = __shfl_xor(*m, (int)o), os = __shfl_xor(*s, (int)o);
-    rf_sm_online_merge(m, s, om, os);
-  }
-}
 
 /* ---- kernels: softmax/3kernel (seed 004 §10.5.1 hip-baseline-3kernel) ---------------------- */
 
@@ -167,11 +121,11 @@ __global__ void rf_sm_block_wave_kernel(const float *__restrict__ x, unsigned ro
 
     float m = -INFINITY;
     for (unsigned c = t; c < cols; c += nt) m = fmaxf(m, row[c]);
-    m = rf_sm_wave_max(m, warpSize);
+    m = rf_prim_wave_max(m, warpSize);
     if (lane == 0) wave_part[wave] = m;
     __syncthreads();
     if (wave == 0) {   /* the whole first wave: every lane takes part in the shuffles */
-      m = rf_sm_wave_max(lane < waves ? wave_part[lane] : -INFINITY, waves);
+      m = rf_prim_wave_max(lane < waves ? wave_part[lane] : -INFINITY, waves);
       if (lane == 0) shared_row[0] = m;
     }
     __syncthreads();
@@ -179,11 +133,11 @@ __global__ void rf_sm_block_wave_kernel(const float *__restrict__ x, unsigned ro
 
     float sum = 0.0f;
     for (unsigned c = t; c < cols; c += nt) sum += expf(row[c] - row_max);
-    sum = rf_sm_wave_sum(sum, warpSize);
+    sum = rf_prim_wave_sum_xor(sum, warpSize);
     if (lane == 0) wave_part[wave] = sum;
     __syncthreads();   /* also the reader barrier of shared_row[0] (the max) */
     if (wave == 0) {
-      sum = rf_sm_wave_sum(lane < waves ? wave_part[lane] : 0.0f, waves);
+      sum = rf_prim_wave_sum_xor(lane < waves ? wave_part[lane] : 0.0f, waves);
       if (lane == 0) shared_row[0] = sum;
     }
     __syncthreads();
@@ -208,8 +162,8 @@ __global__ void rf_sm_online_kernel(const float *__restrict__ x, unsigned rows, 
     float *out = y + r * cols;
 
     float m = -INFINITY, s = 0.0f;
-    for (unsigned c = t; c < cols; c += nt) rf_sm_online_push(&m, &s, row[c]);
-    rf_sm_wave_online(&m, &s, warpSize);
+    for (unsigned c = t; c < cols; c += nt) rf_prim_online_push<true>(&m, &s, row[c]);
+    rf_prim_wave_online<true>(&m, &s, warpSize);
     if (lane == 0) {
       wave_m[wave] = m;
       wave_s[wave] = s;
@@ -218,7 +172,7 @@ __global__ void rf_sm_online_kernel(const float *__restrict__ x, unsigned rows, 
     if (wave == 0) {
       m = lane < waves ? wave_m[lane] : -INFINITY;
       s = lane < waves ? wave_s[lane] : 0.0f;
-      rf_sm_wave_online(&m, &s, waves);
+      rf_prim_wave_online<true>(&m, &s, waves);
       if (lane == 0) {
         shared_row[0] = m;
         shared_row[1] = s;
@@ -240,35 +194,6 @@ __global__ void rf_sm_online_kernel(const float *__restrict__ x, unsigned rows, 
  * 0.0164, 0.0132, 0.0122, 0.0132 ms. */
 #define RF_SMR_MAX_VEC 8u
 #define RF_SMR_DEFAULT_VEC 4u
-
-/* Block-wide max (IS_MAX) or sum of v; every thread calls it and gets the same value. Each
- * wave reduces by butterfly, lane 0 puts the wave's value in wave_part, the first wave
- * combines them into *slot, and everyone reads *slot. Consecutive calls (max, sum, the next
- * row's max, ...) need no barrier between them (the reader-barrier argument of
- * rf_sm_block_wave_kernel, with its two barriers inside the call):
- *  - wave_part is written again by the next call only after this call's second barrier,
- *    which follows the first wave's reads of it;
- *  - *slot is written again by the next call only after that call's first barrier, which
- *    follows every thread's read of *slot here.
- * Masked lanes of the first wave (lane >= waves) bring the identity: -inf to a max (never 0:
- * an all-negative row would get max 0), 0 to a sum. */
-template <bool IS_MAX>
-static __device__ __forceinline__ float rf_smr_block_reduce(float v, float *wave_part,
-                                                            float *slot) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  v = IS_MAX ? rf_sm_wave_max(v, warpSize) : rf_sm_wave_sum(v, warpSize);
-  if (lane == 0) wave_part[wave] = v;
-  __syncthreads();
-  if (wave == 0) {   /* the whole first wave: every lane takes part in the shuffles */
-    const float identity = IS_MAX ? -INFINITY : 0.0f;
-    v = lane < waves ? wave_part[lane] : identity;
-    v = IS_MAX ? rf_sm_wave_max(v, waves) : rf_sm_wave_sum(v, waves);
-    if (lane == 0) *slot = v;
-  }
-  __syncthreads();
-  return *slot;
-}
 
 /* Each row is read once and written once. The row may start anywhere (the runner misaligns
  * the input by 0..3 floats and cols is arbitrary), so it splits into a scalar head up to its
@@ -312,7 +237,7 @@ __global__ void __launch_bounds__(RF_SM_MAX_BLOCK) rf_sm_row_reg_kernel(const fl
 #pragma unroll
     for (unsigned k = 0; k < V; k++)
       m = fmaxf(m, fmaxf(fmaxf(q[k].x, q[k].y), fmaxf(q[k].z, q[k].w)));
-    const float row_max = rf_smr_block_reduce<true>(m, wave_part, shared_row);
+    const float row_max = rf_prim_block_allreduce_waves<true>(m, wave_part, shared_row);
 
     /* exp in place; masked slots add nothing (0 into a sum, and no exp(-inf - m), which is
      * NaN when m = -inf). */
@@ -334,7 +259,7 @@ __global__ void __launch_bounds__(RF_SM_MAX_BLOCK) rf_sm_row_reg_kernel(const fl
       tv = expf(tv - row_max);
       sum += tv;
     }
-    const float denom = rf_smr_block_reduce<false>(sum, wave_part, shared_row);
+    const float denom = rf_prim_block_allreduce_waves<false>(sum, wave_part, shared_row);
 
     /* The output row has its own alignment (out is 256-byte aligned, row r starts at r*cols):
      * float4 stores when it matches the input's split, which is block-uniform, else scalars. */
@@ -579,44 +504,76 @@ static int rf_sm_launch_row_reg(const rf_launch_args *a) {
 /* ---- the family ---------------------------------------------------------------------------- */
 
 static const rf_variant rf_sm_3kernel_variant = {
-    "softmax/3kernel", RF_OP_SOFTMAX, 1, 0,
-    "seed 004 baseline: one thread per row for the max, then for exp(x-m) into a scratch buffer "
-    "+ serial row sum; one thread per element divides",
-    "block 1..1024 (any); grid 1..65535 for the per-row kernels (default ceil(rows/block)); "
-    "no items",
-    rf_sm_configure_3kernel, rf_sm_3kernel_scratch, rf_sm_plan_3kernel, rf_sm_launch_3kernel,
-    RF_ROW_PER_THREAD_FUZZ_MAX};
+    .name = "softmax/3kernel",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "seed 004 baseline: one thread per row for the max, then for exp(x-m) into a "
+        "scratch buffer + serial row sum; one thread per element divides",
+    .constraints = "block 1..1024 (any); grid 1..65535 for the per-row kernels (default "
+        "ceil(rows/block)); no items",
+    .configure = rf_sm_configure_3kernel,
+    .scratch_bytes = rf_sm_3kernel_scratch,
+    .plan = rf_sm_plan_3kernel,
+    .launch = rf_sm_launch_3kernel,
+    .fuzz_max_n = RF_ROW_PER_THREAD_FUZZ_MAX};
 
 static const rf_variant rf_sm_block_lds_variant = {
-    "softmax/block-lds", RF_OP_SOFTMAX, 1, 0,
-    "seed 004 fused: one block per row, strided max, LDS max tree, reader barrier, strided "
-    "exp-sum, LDS reused for the sum tree, e/s",
-    "block power of two 1..1024; grid 1..65535 (default rows; blocks stride over rows); no items",
-    rf_sm_configure_block_lds, rf_sm_no_scratch, rf_sm_plan_block_lds, rf_sm_launch_block_lds, 0};
+    .name = "softmax/block-lds",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "seed 004 fused: one block per row, strided max, LDS max tree, reader barrier, "
+        "strided exp-sum, LDS reused for the sum tree, e/s",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default rows; blocks stride over "
+        "rows); no items",
+    .configure = rf_sm_configure_block_lds,
+    .scratch_bytes = rf_sm_no_scratch,
+    .plan = rf_sm_plan_block_lds,
+    .launch = rf_sm_launch_block_lds};
 
 static const rf_variant rf_sm_block_wave_variant = {
-    "softmax/block-wave", RF_OP_SOFTMAX, 1, 0,
-    "one block per row, strided max and exp-sum, each finished by wave butterflies, wave "
-    "values via LDS, first wave combines; e/s",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; blocks stride "
-    "over rows); no items",
-    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_block_wave, rf_sm_launch_block_wave, 0};
+    .name = "softmax/block-wave",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "one block per row, strided max and exp-sum, each finished by wave butterflies, "
+        "wave values via LDS, first wave combines; e/s",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; "
+        "blocks stride over rows); no items",
+    .configure = rf_sm_configure_waves,
+    .scratch_bytes = rf_sm_no_scratch,
+    .plan = rf_sm_plan_block_wave,
+    .launch = rf_sm_launch_block_wave};
 
 static const rf_variant rf_sm_online_variant = {
-    "softmax/online", RF_OP_SOFTMAX, 1, 0,
-    "one block per row, one pass of running (max, rescaled sum) per thread, pairs combined with "
-    "rescaling by wave butterflies then the first wave; e * (1/s)",
-    "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; blocks stride "
-    "over rows); no items",
-    rf_sm_configure_waves, rf_sm_no_scratch, rf_sm_plan_online, rf_sm_launch_online, 0};
+    .name = "softmax/online",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "one block per row, one pass of running (max, rescaled sum) per thread, pairs "
+        "combined with rescaling by wave butterflies then the first wave; e * (1/s)",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default rows; "
+        "blocks stride over rows); no items",
+    .configure = rf_sm_configure_waves,
+    .scratch_bytes = rf_sm_no_scratch,
+    .plan = rf_sm_plan_online,
+    .launch = rf_sm_launch_online};
 
 static const rf_variant rf_sm_row_reg_variant = {
-    "softmax/row-reg", RF_OP_SOFTMAX, 1, 0,
-    "one block per row read once into registers (scalar head, float4 body, scalar tail), "
-    "block max and sum by wave butterflies + first wave, e/s stored as float4 where aligned",
-    "wave 32 or 64; block power of two, wave..1024, >= cols/32 (8 float4 per thread; default "
-    "4 each); cols <= 32771; grid 1..65535 (default rows); no items",
-    rf_sm_configure_row_reg, rf_sm_no_scratch, rf_sm_plan_row_reg, rf_sm_launch_row_reg, 0};
+    .name = "softmax/row-reg",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "one block per row read once into registers (scalar head, float4 body, scalar "
+        "tail), block max and sum by wave butterflies + first wave, e/s stored as float4 where "
+        "aligned",
+    .constraints = "wave 32 or 64; block power of two, wave..1024, >= cols/32 (8 float4 per "
+        "thread; default 4 each); cols <= 32771; grid 1..65535 (default rows); no items",
+    .configure = rf_sm_configure_row_reg,
+    .scratch_bytes = rf_sm_no_scratch,
+    .plan = rf_sm_plan_row_reg,
+    .launch = rf_sm_launch_row_reg};
 
 extern "C" const rf_variant *const rf_family_softmax[] = {
     &rf_sm_3kernel_variant, &rf_sm_block_lds_variant, &rf_sm_block_wave_variant,

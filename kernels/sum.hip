@@ -9,6 +9,7 @@
 #include "port.h"
 #include "redfuzz/variant.h"
 #include "launch_common.h"
+#include "reduce_prims.h"
 
 #define RF_SUM_MAX_BLOCK 1024u
 #define RF_SUM_MAX_WAVES 32u      /* 1024 threads / wave 32; wave 64 needs fewer */
@@ -19,38 +20,6 @@
 #define RF_SUM_TWO_PASS_MAX_GRID 1024u /* seed 002 §7.6: grid1 = min(grid, 1024) */
 
 /* ---- device building blocks ---------------------------------------------------------------- */
-
-/* Lane 0 ends with the sum of lanes 0..lanes-1 (lanes a power of two <= warpSize). The whole
- * wave must call it: a shuffle reads registers of lanes that might otherwise be inactive. */
-static __device__ __forceinline__ float rf_sum_wave(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_down(v, o);
-  return v;
-}
-
-/* Thread 0 ends with the block's sum: a shuffle tree per wave, the wave sums through LDS, then
- * the first wave shuffles them (only over the waves that exist, so the depth is exactly
- * log2(blockDim)). Every thread must call it (it holds a barrier). */
-static __device__ __forceinline__ float rf_sum_block_by_waves(float v, float *wave_sums) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  v = rf_sum_wave(v, warpSize);
-  if (lane == 0) wave_sums[wave] = v;
-  __syncthreads();
-  float s = -0.0f;
-  if (wave == 0) s = rf_sum_wave(lane < waves ? wave_sums[lane] : -0.0f, waves);
-  return s;
-}
-
-/* Sequential-addressing LDS tree over blockDim.x (a power of two) values; result in sd[0].
- * The caller has written sd[threadIdx.x] and every thread must call it. */
-static __device__ __forceinline__ void rf_sum_lds_tree(float *sd) {
-  const unsigned t = threadIdx.x;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) sd[t] += sd[t + s];
-    __syncthreads();
-  }
-}
 
 static __device__ __forceinline__ size_t rf_sum_global_id() {
   return (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -88,7 +57,7 @@ __global__ void rf_sum_lds_kernel(const float *__restrict__ x, size_t n, float *
   RF_SHARED(float, sd, RF_SUM_MAX_BLOCK);
   const size_t i = rf_sum_global_id();
   sd[threadIdx.x] = i < n ? x[i] : -0.0f;
-  rf_sum_lds_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -104,7 +73,7 @@ __global__ void rf_sum_lds_wave_kernel(const float *__restrict__ x, size_t n, fl
     __syncthreads();
   }
   if (t < (unsigned)warpSize) {   /* exactly the first wave: all of its lanes shuffle */
-    const float v = rf_sum_wave(sd[t], warpSize);
+    const float v = rf_prim_wave_sum_down(sd[t], warpSize);
     if (t == 0) atomicAdd(out, v);
   }
 }
@@ -125,7 +94,7 @@ __global__ void rf_sum_unrolled_kernel(const float *__restrict__ x, size_t n, fl
   }
   for (; i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_sum_lds_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -147,7 +116,7 @@ __global__ void rf_sum_vec4_kernel(const float *__restrict__ x, size_t n, float 
     local += (v.x + v.y) + (v.z + v.w);
   }
   if (g < n - tail_start) local += x[tail_start + g];
-  const float s = rf_sum_block_by_waves(local, wave_sums);
+  const float s = rf_prim_block_sum_waves(wave_sums, local);
   if (threadIdx.x == 0) atomicAdd(out, s);
 }
 
@@ -159,7 +128,7 @@ __global__ void rf_sum_partials_lds_kernel(const float *__restrict__ x, size_t n
   float local = -0.0f;
   for (size_t i = rf_sum_global_id(); i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_sum_lds_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) out[blockIdx.x] = sd[0];
 }
 
@@ -171,7 +140,7 @@ __global__ void rf_sum_partials_wave_kernel(const float *__restrict__ x, size_t 
   const size_t stride = (size_t)gridDim.x * blockDim.x;
   float local = -0.0f;
   for (size_t i = rf_sum_global_id(); i < n; i += stride) local += x[i];
-  const float s = rf_sum_block_by_waves(local, wave_sums);
+  const float s = rf_prim_block_sum_waves(wave_sums, local);
   if (threadIdx.x == 0) out[blockIdx.x] = s;
 }
 
@@ -418,69 +387,141 @@ static int rf_sum_launch_two_stage_wave(const rf_launch_args *a) {
  * (RF_CONTRACT_SIGNED_ZERO) and is held to it. */
 
 static const rf_variant rf_sum_atomic = {
-    "sum/atomic", RF_OP_SUM, 0, 0,
-    "one atomicAdd per element into the output set to -0",
-    "block 1..1024 (any); grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_atomic, rf_sum_no_scratch, rf_sum_plan_atomic, rf_sum_launch_atomic,
+    .name = "sum/atomic",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "one atomicAdd per element into the output set to -0",
+    .constraints = "block 1..1024 (any); grid = ceil(n/block), a requested grid is ignored; no "
+        "items",
+    .configure = rf_sum_configure_atomic,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_atomic,
+    .launch = rf_sum_launch_atomic,
     /* Every element contends for one address: ~1.8 ms at 2^20 and 7.4 ms at 2^22 on an
      * H200, 25x a whole case of the other variants. Fuzzed up to 2^16 (~0.1 ms). */
-    UINT64_C(1) << 16, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .fuzz_max_n = UINT64_C(1) << 16,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds_interleaved = {
-    "sum/lds-interleaved", RF_OP_SUM, 0, 0,
-    "one element per thread, LDS tree with interleaved addressing (t % 2s), one atomic per block",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds, rf_sum_no_scratch, rf_sum_plan_lds, rf_sum_launch_lds_interleaved, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/lds-interleaved",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "one element per thread, LDS tree with interleaved addressing (t % 2s), one atomic "
+        "per block",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_sum_configure_lds,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_lds,
+    .launch = rf_sum_launch_lds_interleaved,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds = {
-    "sum/lds", RF_OP_SUM, 0, 0,
-    "one element per thread, sequential-addressing LDS tree, one atomic per block",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds, rf_sum_no_scratch, rf_sum_plan_lds, rf_sum_launch_lds, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/lds",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "one element per thread, sequential-addressing LDS tree, one atomic per block",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_sum_configure_lds,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_lds,
+    .launch = rf_sum_launch_lds,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_lds_wave = {
-    "sum/lds-wave", RF_OP_SUM, 0, 0,
-    "one element per thread, LDS tree down to one wave, __shfl_down, one atomic per block",
-    "block power of two, wave..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_sum_configure_lds_wave, rf_sum_no_scratch, rf_sum_plan_lds_wave, rf_sum_launch_lds_wave, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/lds-wave",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "one element per thread, LDS tree down to one wave, __shfl_down, one atomic per "
+        "block",
+    .constraints = "block power of two, wave..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_sum_configure_lds_wave,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_lds_wave,
+    .launch = rf_sum_launch_lds_wave,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_unrolled = {
-    "sum/unrolled", RF_OP_SUM, 0, 0,
-    "grid-stride chain (4 loads in flight), LDS tree, one atomic per block",
-    "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); items 1..65536 "
-    "(default 4; only sets the default grid)",
-    rf_sum_configure_unrolled, rf_sum_no_scratch, rf_sum_plan_unrolled, rf_sum_launch_unrolled, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/unrolled",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "grid-stride chain (4 loads in flight), LDS tree, one atomic per block",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); "
+        "items 1..65536 (default 4; only sets the default grid)",
+    .configure = rf_sum_configure_unrolled,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_unrolled,
+    .launch = rf_sum_launch_unrolled,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_vec4 = {
-    "sum/vec4", RF_OP_SUM, 0, 0,
-    "scalar head to 16-byte alignment, grid-stride float4 quads summed pairwise, scalar tail, "
-    "wave shuffle + LDS, one atomic per block",
-    "block power of two, wave..1024; grid 1..2^31-1 (default ceil(n/(4*block*items))); items "
-    "1..65536 float4 per thread (default 4; only sets the default grid); any alignment",
-    rf_sum_configure_vec4, rf_sum_no_scratch, rf_sum_plan_vec4, rf_sum_launch_vec4, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/vec4",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 0,
+    .summary = "scalar head to 16-byte alignment, grid-stride float4 quads summed pairwise, "
+        "scalar tail, wave shuffle + LDS, one atomic per block",
+    .constraints = "block power of two, wave..1024; grid 1..2^31-1 (default "
+        "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
+        "default grid); any alignment",
+    .configure = rf_sum_configure_vec4,
+    .scratch_bytes = rf_sum_no_scratch,
+    .plan = rf_sum_plan_vec4,
+    .launch = rf_sum_launch_vec4,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_two_pass = {
-    "sum/two-pass", RF_OP_SUM, 1, 0,
-    "grid-stride chain + LDS tree into per-block partials, then one block does the same over the "
-    "partials",
-    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
-    rf_sum_configure_two_pass, rf_sum_partials_scratch, rf_sum_plan_two_pass,
-    rf_sum_launch_two_pass, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/two-pass",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride chain + LDS tree into per-block partials, then one block does the "
+        "same over the partials",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), "
+        "1024)); no items",
+    .configure = rf_sum_configure_two_pass,
+    .scratch_bytes = rf_sum_partials_scratch,
+    .plan = rf_sum_plan_two_pass,
+    .launch = rf_sum_launch_two_pass,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 static const rf_variant rf_sum_two_stage_wave = {
-    "sum/two-stage-wave", RF_OP_SUM, 1, 0,
-    "grid-stride chain, wave shuffle, wave sums via LDS, first wave finishes, into per-block "
-    "partials; one block does the same over the partials",
-    "block power of two, wave..1024; grid 1..2^31-1 (default min(CUs*8, ceil(n/block))); no items",
-    rf_sum_configure_two_stage_wave, rf_sum_partials_scratch, rf_sum_plan_two_stage_wave,
-    rf_sum_launch_two_stage_wave, 0,
-    RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/two-stage-wave",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 0,
+    .summary = "grid-stride chain, wave shuffle, wave sums via LDS, first wave finishes, into "
+        "per-block partials; one block does the same over the partials",
+    .constraints = "block power of two, wave..1024; grid 1..2^31-1 (default min(CUs*8, "
+        "ceil(n/block))); no items",
+    .configure = rf_sum_configure_two_stage_wave,
+    .scratch_bytes = rf_sum_partials_scratch,
+    .plan = rf_sum_plan_two_stage_wave,
+    .launch = rf_sum_launch_two_stage_wave,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 
 extern "C" const rf_variant *const rf_family_sum[] = {
     &rf_sum_atomic, &rf_sum_lds_interleaved, &rf_sum_lds, &rf_sum_lds_wave, &rf_sum_unrolled,

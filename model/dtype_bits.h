@@ -82,7 +82,7 @@ RF_DB_HD uint16_t rf_f32_to_half(uint32_t dtype, float f) {
   return dtype == 2u ? rf_f32_to_bf16(f) : rf_f32_to_f16(f);
 }
 /* Element i of a buffer of type dtype (0 f32, 1 f16, 2 bf16) as the float it is (exact): the
- * host's rf_dtype_load and the device judges (kernels/softmax_device.hip, log_device.hip)
+ * host's rf_dtype_load and the device judges (kernels/harness/softmax_device.hip, log_device.hip)
  * read inputs and outputs through this one conversion. */
 RF_DB_HD float rf_db_load(const void *p, size_t i, uint32_t dtype) {
   if (dtype == 0u) return ((const float *)p)[i];

@@ -1,6 +1,6 @@
 /* Input generators (docs/CASE_FORMAT.md says what each distribution is for). Every
  * distribution is an element-wise pure function in gen_elem.h, shared with the device
- * generator (kernels/gen_device.hip), so host and device give identical bits. */
+ * generator (kernels/harness/gen_device.hip), so host and device give identical bits. */
 #include "gen.h"
 
 #include "gen_elem.h"

@@ -1,7 +1,7 @@
 /* The input generators as element-wise pure functions (docs/CASE_FORMAT.md, "Input
  * generation"): x_i = rf_gen_elem(params, i) depends on the case's seed streams, i, the row
  * length and the total only, never on other elements. So the host (model/gen.c) and the
- * device (kernels/gen_device.hip) run the very same code and give identical bits, and any
+ * device (kernels/harness/gen_device.hip) run the very same code and give identical bits, and any
  * element can be made alone.
  *
  * Usable from C11 and from HIP/CUDA device code: no libm, no memcpy on the device, only

@@ -44,7 +44,7 @@ void rf_sum_facts_compute(const float *x, size_t n, rf_sum_facts *f) {
   /* Σ|x_i| exactly (the superaccumulator over the finite |x_i|), rounded up once: the
    * tightest rigorous value, exact whenever the sum is a double (so integer data keep their
    * exactness test), and independent of the order of the elements, so a device oracle that
-   * meets them in any order gives the same bits (kernels/oracle_device.h). */
+   * meets them in any order gives the same bits (kernels/harness/oracle_device.h). */
   int min_exp = 0, any = 0, finite = 1, pos_zero = 0;
   for (size_t i = 0; i < n; i++) {
     float v = x[i];

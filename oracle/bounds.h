@@ -103,7 +103,7 @@ void rf_bound_softmax_row_rel(const rf_plan *plan, const rf_exp_model *em, const
 void rf_bound_softmax_output(rf_softmax_bound *b, uint32_t cols, rf_dtype t);
 /* u_t = 2^-p and eta_t = 2^(emin - p) of the 16-bit type t, the constants of that widening
  * (0 and 0 for f32: no widening); the one definition for the host judge and the device's
- * (kernels/softmax_device.h). */
+ * (kernels/harness/softmax_device.h). */
 void rf_softmax_output_rounding(rf_dtype t, double *ut, double *eta);
 /* 1 when |y_hat - y_exact| <= rel[j] * y_exact + abs_floor (the right side rounded up, the
  * left side compared exactly); 0 for non-finite y_hat. This is the folded check: use it with

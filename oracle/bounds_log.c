@@ -26,7 +26,7 @@ const rf_log_model RF_LOG_CUDA_LOGF = {1.5};
  * logf, itself within 1.5 of the exact value (above): 2.5. */
 const rf_log_model RF_LOG_OCML_LOGF = {2.5};
 
-/* The formulas are log_row_math.h's (shared with the device judge, kernels/log_device.hip);
+/* The formulas are log_row_math.h's (shared with the device judge, kernels/harness/log_device.hip);
  * the host gives them the plan's and the models' figures. */
 void rf_bound_lse_row(const rf_plan *plan, const rf_exp_model *em, const rf_log_model *lm,
                       const float *x, uint32_t cols, const rf_lse_row *row, rf_lse_bound *out) {

@@ -1,6 +1,6 @@
 /* Directed rounding on top of round-to-nearest, for the bounds (bounds.c), the double
- * softmax oracle (softmax_double.c) and their device twins (kernels/softmax_device.hip, through
- * softmax_row_math.h): every function is host and device code there (RF_DR).
+ * softmax oracle (softmax_double.c) and their device twins (kernels/harness/softmax_device.hip,
+ * through softmax_row_math.h): every function is host and device code there (RF_DR).
  *
  * On the device, compilers contract a * b + c into one fused operation unless told not to;
  * nothing here is hurt by that: every product below passes through next_up / next_down (a bit

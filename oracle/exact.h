@@ -31,7 +31,8 @@ void rf_xsum_get(const rf_xsum *a, mpfr_t out);
 /* The normalised digits (base 2^32 from 2^-149 up: digits 0..RF_XSUM_WORDS-2 in [0, 2^32),
  * the top one signed): one representation per value, so two accumulators hold the same
  * finite sum exactly when their digits are equal. And back: an accumulator from such digits
- * and the counts of +inf, -inf and NaN inputs (e.g. a device oracle's, kernels/oracle_device.h). */
+ * and the counts of +inf, -inf and NaN inputs (e.g. a device oracle's,
+ * kernels/harness/oracle_device.h). */
 void rf_xsum_digits(const rf_xsum *a, int64_t w[RF_XSUM_WORDS]);
 void rf_xsum_from_digits(rf_xsum *a, const int64_t w[RF_XSUM_WORDS], uint64_t n_pinf,
                          uint64_t n_ninf, uint64_t n_nan);

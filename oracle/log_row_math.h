@@ -1,5 +1,5 @@
 /* The per-row formulas of the log ops' judge, written once for the host (logsumexp_double.c,
- * bounds_log.c, run/judge_log.c) and the device (kernels/log_device.hip), as
+ * bounds_log.c, run/judge_log.c) and the device (kernels/harness/log_device.hip), as
  * softmax_row_math.h is for softmax: plain data in, plain data out, directed rounding from
  * dir_round.h, no libm but fabs, fmin and fmax (IEEE operations on every backend), so both
  * evaluate exactly these operations. The derivations stay where they were: the double log

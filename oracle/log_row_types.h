@@ -1,5 +1,5 @@
 /* The plain data of the log ops' per-row formulas (log_row_math.h), apart from them so that
- * logsumexp.h, logsumexp_double.h and the device judge (kernels/log_device.h) can name them
+ * logsumexp.h, logsumexp_double.h and the device judge (kernels/harness/log_device.h) can name them
  * without the directed-rounding helpers; the same role as softmax_row_types.h. */
 #ifndef RF_LOG_ROW_TYPES_H
 #define RF_LOG_ROW_TYPES_H
@@ -8,7 +8,7 @@
 
 /* The error of the double log() the double oracle's margin assumes, in ulps of the result
  * against the exact value: glibc's on the host and the simulator, the device's on a GPU
- * (logsumexp_double.c and kernels/log_device.h say where the figures come from; the unit
+ * (logsumexp_double.c and kernels/harness/log_device.h say where the figures come from; the unit
  * test measures glibc's). */
 #define RF_LSE_DOUBLE_LOG_ULPS 2.0
 

@@ -2,7 +2,7 @@
  * special values"): exact rules, written once for the MPFR oracle (logsumexp_oracle.c), the
  * double oracle's refusal (logsumexp_double.c), the judges' check of a special want
  * (log_row_math.h's rf_lsr_check, which run/judge_log.c applies) and the device's oracle and
- * judge (kernels/log_device.hip), as softmax_special.h is for softmax:
+ * judge (kernels/harness/log_device.hip), as softmax_special.h is for softmax:
  *  - a row is special when it holds a NaN or a +inf, or when no entry is above -inf (only
  *    -inf entries, or cols = 0): no finite maximum to shift by, so no sum to bound;
  *  - logsumexp's want: NaN when the row holds a NaN; else +inf when it holds a +inf; else

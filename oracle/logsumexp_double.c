@@ -48,14 +48,14 @@
  *
  * Every bound is evaluated with directed rounding (dir_round.h), in log_row_math.h's functions
  * (steps 1, 2, 5: rf_lsr_margin_make; 3: rf_lsr_double_range; 4: rf_lsr_double_rows), which
- * the device oracle evaluates too (kernels/log_device.hip). Cost: one exp per element, one
+ * the device oracle evaluates too (kernels/harness/log_device.hip). Cost: one exp per element, one
  * log per row, O(C) double operations. */
 #include "logsumexp_double.h"
 
 #include <math.h>
 
 #include "expsum_double.h"
-#include "log_row_math.h"   /* the steps' formulas, shared with kernels/log_device.hip */
+#include "log_row_math.h"   /* the steps' formulas, shared with kernels/harness/log_device.hip */
 #include "log_special.h"
 
 /* One finite entry, the rest -inf: S = 1, L = 0, lse = m, y_j = 0 at the maximum and -inf

@@ -18,7 +18,7 @@ extern "C" {
  *   |L̂ - L| <= err_L, L̂ the row's log_s as computed here;
  *   the MPFR row's wd lies in [wd_lo, wd_hi]. */
 /* (rf_lse_margin: log_row_types.h; the formulas are log_row_math.h's, shared with the device
- * judge, kernels/log_device.h.) */
+ * judge, kernels/harness/log_device.h.) */
 
 /* One row: row->lse = RN(m + L̂), row->log_s = L̂, row->m = m, row->wd = wd_hi, and (y not
  * NULL) y[j] = RN(RN(x_j - m) - L̂) (exactly -inf at -inf entries). Every finite value v of

@@ -1,5 +1,5 @@
 /* The per-row formulas of the softmax judge, written once for the host (softmax_double.c,
- * bounds.c) and the device (kernels/softmax_device.hip): plain data in, plain data out,
+ * bounds.c) and the device (kernels/harness/softmax_device.hip): plain data in, plain data out,
  * directed rounding from dir_round.h, no libm but fmax (so every backend evaluates exactly
  * these operations). The derivations are where they were: the double oracle's bound in
  * softmax_double.c (docs/TOLERANCES.md, "The double oracle"), the kernel bound in bounds.c

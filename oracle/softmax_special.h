@@ -1,6 +1,7 @@
 /* Softmax rows with special values (docs/ORACLE.md, "Softmax", policies): exact rules,
  * written once for the MPFR oracle's policy (softmax_oracle.c), the double oracle
- * (softmax_double.c), the host judge (run/judge.c) and the device's (kernels/softmax_device.hip):
+ * (softmax_double.c), the host judge (run/judge.c) and the device's
+ * (kernels/harness/softmax_device.hip):
  *  - a NaN or +inf anywhere in the row, or a row of only -inf (0/0): every output NaN;
  *  - otherwise the maximum m is finite, and a -inf element has exp(-inf - m) = 0 exactly: its
  *    output is +0 and the row is judged as any other, that element being "deep" in both

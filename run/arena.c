@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "arena.h"
-#include "kernels/device.h"
-#include "kernels/verdict_device.h"
+#include "kernels/harness/device.h"
+#include "kernels/harness/verdict_device.h"
 #include "model/oom.h"
 
 /* Below this size a whole-arena download is cheaper than one small copy per guard zone. */

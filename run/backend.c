@@ -1,6 +1,6 @@
 /* One policy per backend (backend.h); the build defines exactly one RF_BACKEND_* macro. */
 #include "backend.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 
 #if defined(RF_BACKEND_CUDA)
 /* Up to 2^26 1-D elements (the study's range) and 2^24 softmax elements; fuzz inputs at most

@@ -6,7 +6,7 @@
 #include "bench.h"
 #include "backend.h"
 #include "judge.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "redfuzz/variant.h"
 #include "oracle/exact.h"
 #include "oracle/bounds.h"

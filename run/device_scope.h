@@ -8,15 +8,17 @@
 #include "model/case.h"
 
 /* 1-D cases of every input type: the exact oracle reads f16 and bf16 as the floats they are
- * (kernels/oracle_device.h), and the verdict records judge every output (verdict_device.h). */
+ * (kernels/harness/oracle_device.h), and the verdict records judge every output
+ * (verdict_device.h). */
 static inline int rf_device_scope_answers(const rf_case *c) {
   return c->op == RF_OP_SUM || c->op == RF_OP_MAX || c->op == RF_OP_ARGMAX;
 }
 
 /* Row ops judged on the device, every input type and every variant's output type: softmax
- * (kernels/softmax_device.h: 16-bit inputs and outputs read exactly, a 16-bit output's bound
- * widened), logsumexp and log-softmax (kernels/log_device.h: 16-bit inputs and outputs read
- * exactly, a 16-bit output decided by the host's range check, oracle/log_row_math.h). */
+ * (kernels/harness/softmax_device.h: 16-bit inputs and outputs read exactly, a 16-bit output's
+ * bound widened), logsumexp and log-softmax (kernels/harness/log_device.h: 16-bit inputs and
+ * outputs read exactly, a 16-bit output decided by the host's range check,
+ * oracle/log_row_math.h). */
 static inline int rf_device_scope_judges_rows(const rf_case *c) {
   return rf_op_has_rows(c->op);   /* every row op: the 16-bit log ops were the last */
 }

@@ -9,7 +9,7 @@
  * the margins allow gives it (docs/ORACLE.md, "The double log oracle"). Each output's
  * decision, float32 or 16-bit (its range check), is oracle/log_row_math.h's
  * (rf_lsr_judge_exact, rf_lsr_judge_double), the very one the device judge makes
- * (kernels/log_device.h; docs/ORACLE.md, "Log ops judged on the device"). */
+ * (kernels/harness/log_device.h; docs/ORACLE.md, "Log ops judged on the device"). */
 #include <math.h>
 #include <stdio.h>
 #include "runner_internal.h"

@@ -1,7 +1,7 @@
 /* launch_graph.h: the record/replay bookkeeping. */
 #include <string.h>
 #include "launch_graph.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 
 static int same_cfg(const rf_launch_cfg *a, const rf_launch_cfg *b) {
   return a->n == b->n && a->rows == b->rows && a->cols == b->cols && a->block == b->block &&

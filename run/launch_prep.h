@@ -4,7 +4,7 @@
 #ifndef RF_LAUNCH_PREP_H
 #define RF_LAUNCH_PREP_H
 #include <stddef.h>
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "redfuzz/variant.h"
 #include "model/case.h"
 #include "run/runner_types.h"

@@ -2,7 +2,7 @@
  * seen at its launch, the guard zones of its output and scratch (arena.h), and words of its
  * output still holding the poison (buffers.h). The host judge (runner.c) and the background
  * re-check of row ops (recheck_rows.c) make them; the device's verdict kernel makes the same
- * ones into its records (kernels/verdict_device.h). */
+ * ones into its records (kernels/harness/verdict_device.h). */
 #ifndef RF_OUTPUT_CHECKS_H
 #define RF_OUTPUT_CHECKS_H
 #include "runner_internal.h"

@@ -19,7 +19,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include "model/case.h"
-#include "kernels/oracle_device.h"
+#include "kernels/harness/oracle_device.h"
 
 #define RF_RECHECK_QUEUE 64  /* jobs in flight at most (a ring of small records). A long lag
                                 (below) keeps many jobs in flight: 64 covers 4,096 batches at

@@ -23,7 +23,7 @@ typedef enum {
 } rf_route_answer;
 typedef enum {
   RF_VERDICT_HOST,            /* the host judge on the read-back outputs */
-  RF_VERDICT_RECORDS,         /* 1-D: one record per variant (kernels/verdict_device.h) */
+  RF_VERDICT_RECORDS,         /* 1-D: one record per variant (kernels/harness/verdict_device.h) */
   RF_VERDICT_ROW_SUMMARIES    /* row ops: a summary of every variant's rows (row_summary.h) */
 } rf_route_verdict;
 

@@ -13,7 +13,7 @@
 #include "launch_prep.h"
 #include "model/gen.h"
 #include "model/dtype.h"
-#include "kernels/launch_count.h"
+#include "kernels/harness/launch_count.h"
 #include "oracle/mp_alloc.h"
 
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {

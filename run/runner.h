@@ -10,7 +10,7 @@
 #include "settings.h"
 #include "host_reason.h"
 #include "redfuzz/variant.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "runner_types.h"
 #ifdef __cplusplus
 extern "C" {

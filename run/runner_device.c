@@ -1,8 +1,8 @@
 /* The runner's device fast path for 1-D cases (sum, max, argmax), f32, f16 and bf16 inputs:
- * - inputs made on the device (rf_gen_launch, kernels/gen_device.h) into a persistent buffer
- *   laid out like an arena input, its guard zones written by a device kernel: nothing but the
- *   case crosses the bus;
- * - exact answers made on the device (kernels/oracle_device.h) from the input the variants
+ * - inputs made on the device (rf_gen_launch, kernels/harness/gen_device.h) into a persistent
+ *   buffer laid out like an arena input, its guard zones written by a device kernel: nothing
+ *   but the case crosses the bus;
+ * - exact answers made on the device (kernels/harness/oracle_device.h) from the input the variants
  *   read, read back with the variants' outputs in the batch's one download.
  * The host oracle stays the reference: every REDFUZZ_ORACLE_RECHECK-th answer (default 64),
  * and the answer of every case where some variant failed (before anything is reported), is
@@ -19,8 +19,8 @@
 #include "runner_internal.h"
 #include "model/dtype.h"
 #include "model/gen.h"
-#include "kernels/gen_device.h"
-#include "kernels/verdict_device.h"
+#include "kernels/harness/gen_device.h"
+#include "kernels/harness/verdict_device.h"
 
 /* Which cases take this path (the device oracle's and the generator's modes, the threshold)
  * is their route's (route.c). */

@@ -4,7 +4,7 @@
 #define RF_RUNNER_INTERNAL_H
 #include "runner_types.h"
 #include "settings.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "backend.h"
 #include "oracle/exact.h"
 #include "oracle/bounds.h"
@@ -14,7 +14,7 @@
 #include "arena.h"
 #include "workers.h"
 #include "launch_graph.h"
-#include "kernels/oracle_device.h"
+#include "kernels/harness/oracle_device.h"
 #include "recheck_queue.h"
 #include "oracle_ctx.h"
 #include "route.h"

@@ -53,7 +53,8 @@ typedef struct {
   unsigned long long graphs_recorded, batches_replayed;
   unsigned long long kernel_runs;              /* launched_runs + determinism repeats */
   /* Kernels the harness enqueued (input generator and guards, the arena's device fill, exact
-   * oracles, verdict kernels, row oracles and judges: kernels/launch_count.h), counted exactly.
+   * oracles, verdict kernels, row oracles and judges: kernels/harness/launch_count.h), counted
+   * exactly.
    * The variants' own kernels are not: each of kernel_runs is one call of a variant's launch
    * function, which may enqueue several kernels that only it knows of. */
   unsigned long long harness_launches;
@@ -70,7 +71,7 @@ typedef struct {
   /* Softmax cases judged on the device (oracle and element checks there), and how many of
    * them the host path judged again (a failure, or a row the device could not decide). */
   unsigned long long softmax_device_cases, softmax_device_to_host;
-  /* The same for float32 logsumexp and log-softmax cases (kernels/log_device.h). */
+  /* The same for float32 logsumexp and log-softmax cases (kernels/harness/log_device.h). */
   unsigned long long log_device_cases, log_device_to_host;
   double ms_recheck;
   /* Background re-checks (rf_runner_recheck_background): the thread's time on them, off the

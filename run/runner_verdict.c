@@ -1,6 +1,6 @@
 /* Verdicts of 1-D batches (sum, max, argmax) made on the device (issue 12): after the batch's
- * launches, one kernel (kernels/verdict_device.h) checks every variant's guard zones (outputs
- * and scratch, both runs), its output for words still holding the poison, the repeat of a
+ * launches, one kernel (kernels/harness/verdict_device.h) checks every variant's guard zones
+ * (outputs and scratch, both runs), its output for words still holding the poison, the repeat of a
  * deterministic variant bit for bit, and max/argmax against the device oracle's answer; it
  * writes one small record per variant. The host then reads back only the records (and the
  * device oracle's), not the buffers.
@@ -32,7 +32,7 @@
  * float32): the double-precision row oracle with its rigorous margin and
  * every element's check against the variant's bound (a 16-bit output's widened by its final
  * rounding, as the host widens it) run on the device
- * (kernels/softmax_device.h, with oracle/softmax_row_math.h's formulas, the host's); each
+ * (kernels/harness/softmax_device.h, with oracle/softmax_row_math.h's formulas, the host's); each
  * variant's record per row says pass, or names a failure or a row it could not decide (an
  * element within the oracle's margin of its bound, a row sum not surely within its bound, a
  * NaN or an infinity in the row). A case where every row of every variant passes is reported
@@ -42,10 +42,11 @@
  * host path, as today. Not with REDFUZZ_SOFTMAX_ORACLE=mpfr or upgrade (host cross-checks).
  * In the auto mode, softmax cases of REDFUZZ_DEVICE_MIN_ELEMS elements and more, of any
  * number of rows: the per-row records stay on the device, judged a chunk of rows at a time
- * and folded into one summary a variant (kernels/row_summary.h), which is what comes back.
+ * and folded into one summary a variant (kernels/harness/row_summary.h), which is what comes back.
  *
  * Logsumexp and log-softmax (every input and output type, a case runs alone): the same
- * scheme with the double log oracle and the host judge's per-output decision (kernels/log_device.h, with
+ * scheme with the double log oracle and the host judge's per-output decision
+ * (kernels/harness/log_device.h, with
  * oracle/log_row_math.h's formulas): a row comes back pass, a failure, or undecided (a sum
  * range the margins cannot use, or an output within the margin of its bound; rows with a NaN,
  * +inf or only -inf are decided by oracle/log_special.h's rules), and a
@@ -57,10 +58,10 @@
 #include <string.h>
 #include "runner_internal.h"
 #include "verdict_from.h"
-#include "kernels/verdict_device.h"
-#include "kernels/softmax_device.h"
-#include "kernels/log_device.h"
-#include "kernels/row_summary.h"
+#include "kernels/harness/verdict_device.h"
+#include "kernels/harness/softmax_device.h"
+#include "kernels/harness/log_device.h"
+#include "kernels/harness/row_summary.h"
 #include "model/gen.h"
 #include "model/dtype.h"
 

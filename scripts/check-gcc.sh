@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fail=0; n=0
-for f in model/*.c oracle/*.c kernels/*.c run/*.c cli/*.c fuzz/*.c; do
+for f in model/*.c oracle/*.c kernels/*.c kernels/harness/*.c run/*.c cli/*.c fuzz/*.c; do
   n=$((n + 1))
   if ! gcc -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. -Iinclude -fsyntax-only "$f"; then
     echo "gcc: $f has warnings or errors"; fail=$((fail + 1))

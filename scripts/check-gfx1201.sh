@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Compiles the device code of every kernels/*.hip, kernels/half/*.hip and kernels/mutants/*.hip for gfx1201 (RDNA4,
-# the user's GPU) with clang-19 and Debian's libamdhip64-dev headers, and checks each result:
+# Compiles the device code of every kernels/*.hip, kernels/half/*.hip, kernels/harness/*.hip and
+# kernels/mutants/*.hip for gfx1201 (RDNA4, the user's GPU) with clang-19 and Debian's
+# libamdhip64-dev headers, and checks each result:
 #   1. it compiles (-Wall -Wextra; warnings are counted, not fatal);
 #   2. the code object targets amdgcn-amd-amdhsa--gfx1201;
 #   3. every kernel is wave32: `.amdhsa_wavefront_size32 1` in its descriptor and
@@ -69,7 +70,8 @@ if [ $# -gt 0 ]; then
   files=("$@")
 else
   shopt -s nullglob
-  files=("$root"/kernels/*.hip "$root"/kernels/half/*.hip "$root"/kernels/mutants/*.hip)
+  files=("$root"/kernels/*.hip "$root"/kernels/half/*.hip "$root"/kernels/harness/*.hip
+         "$root"/kernels/mutants/*.hip)
   shopt -u nullglob
 fi
 if [ ${#files[@]} -eq 0 ]; then echo "check-gfx1201: no .hip files found" >&2; exit 2; fi

@@ -49,7 +49,8 @@ self_test() {
 if [ "${1:-}" = "--self-test" ]; then self_test; exit $?; fi
 
 if [ $# -gt 0 ]; then files=("$@"); else
-  files=("$root"/kernels/*.hip "$root"/kernels/half/*.hip "$root"/kernels/mutants/*.hip "$root"/examples/plugin/*.hip); fi
+  files=("$root"/kernels/*.hip "$root"/kernels/half/*.hip "$root"/kernels/harness/*.hip
+         "$root"/kernels/mutants/*.hip "$root"/examples/plugin/*.hip); fi
 passed=0; failed=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for f in "${files[@]}"; do

@@ -13,9 +13,13 @@ if [ "${1:-}" = "--self-test" ]; then
   mkdir -p "$t/kernels" "$t/model"
   echo '#include "model/case.h"' >"$t/kernels/ok.hip"          # down: allowed
   echo '#include "../run/runner.h"' >"$t/model/bad.c"            # up: must fail
+  mkdir -p "$t/kernels/harness"
+  echo '#include "harness/device.h"' >"$t/kernels/bad_variant.hip"  # variant -> harness: must fail
+  echo '#include "../port.h"' >"$t/kernels/harness/ok_harness.hip"  # harness -> port: allowed
   out=$(bash "$0" "$t"); rc=$?
   rm -rf "$t"
-  if [ $rc -eq 1 ] && grep -q 'model/bad.c' <<<"$out" && ! grep -q 'ok.hip' <<<"$out"; then
+  if [ $rc -eq 1 ] && grep -q 'model/bad.c' <<<"$out" && ! grep -q 'ok.hip' <<<"$out" &&
+     grep -q 'kernels/bad_variant.hip' <<<"$out" && ! grep -q 'ok_harness.hip' <<<"$out"; then
     echo "layer check self-test: 1 passed, 0 failed"
     exec python3 "$here/check_cycles.py" --self-test
   fi
@@ -48,6 +52,21 @@ for rule in "${rules[@]}"; do
     pass=$((pass + 1))
   fi
 done
+# Inside kernels/: the variants under test (families, half/, mutants/) never include the
+# harness that makes their inputs and judges their outputs (kernels/harness/), so a variant
+# cannot lean on the code that checks it.
+if [ -d kernels ]; then
+  hits=$(grep -rnE '#include "(\.\./)*(kernels/)?harness/' kernels --include='*.c' \
+           --include='*.h' --include='*.cpp' --include='*.hip' --include='*.cu' 2>/dev/null |
+           grep -v '^kernels/harness/')
+  if [ -n "$hits" ]; then
+    echo "FAIL kernels/ variants include the harness (kernels/harness/):"
+    echo "$hits" | sed 's/^/  /'
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+fi
 echo "layer check: $pass passed, $fail failed"
 # Inside run/: no module depends on another that depends back on it (includes or calls).
 if [ -d run ]; then python3 "$here/check_cycles.py" run || fail=$((fail + 1)); fi

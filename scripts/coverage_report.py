@@ -9,7 +9,7 @@ kernels it launched, its launch, configure and plan functions, the device helper
 into them. For each variant: the source regions of that code reached, and the regions never
 reached (outermost only, as file:lines). Then the functions in the same files that no
 replayed variant entered (a kernel never launched, a helper never called).
-kernels/device.hip (device memory helpers shared by every variant) is left out."""
+kernels/harness/device.hip (device memory helpers shared by every variant) is left out."""
 import json
 import os
 import sys
@@ -21,7 +21,7 @@ def kernel_file(root, path):
     rel = os.path.relpath(path, root)
     if rel.startswith('..'):
         return rel if path.endswith('.hip') else None  # a plugin outside the tree
-    if not rel.endswith('.hip') or rel == os.path.join('kernels', 'device.hip'):
+    if not rel.endswith('.hip') or rel == os.path.join('kernels', 'harness', 'device.hip'):
         return None
     return rel if rel.startswith('kernels' + os.sep) or rel.startswith('examples' + os.sep) else None
 

@@ -18,7 +18,7 @@
 #     what the device verdicts save;
 #  5. scripts/throughput.sh as it is (sum there includes sum/atomic);
 #  6. row ops of more rows than a judge launch takes: device == host verdicts, chunks of 4099
-#     rows == one chunk (kernels/row_summary.h).
+#     rows == one chunk (kernels/harness/row_summary.h).
 #   scripts/gpu-fast-path.sh [--build DIR] [--time S] [--out DIR] [--steps LIST]
 #   (defaults: build-cuda, 30, out/gpu12, every step; LIST: comma list of step numbers)
 #   Env: GFP_BIG (default 2^20): the big size (a dry run on the simulator: GFP_BIG=2^16);
@@ -181,7 +181,7 @@ bash scripts/throughput.sh --build "$BUILD" 2>&1 | tee "$OUT/throughput.txt" | s
 fi
 if want 6; then
 echo "== 6. row ops of many rows judged on the device a chunk at a time ($(date +%T))"
-# Row ops of more rows than one judge launch takes (kernels/row_summary.h): judged on the
+# Row ops of more rows than one judge launch takes (kernels/harness/row_summary.h): judged on the
 # device a chunk at a time (REDFUZZ_ROW_CHUNK=4099 forces many chunks; the default takes the
 # rows whose records fit 64 MiB), the same verdicts as the host judge, and the same results,
 # worst element included, as one chunk of every row.

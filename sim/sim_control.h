@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-/* Schedules; the values equal rf_sched in model/case.h (checked in kernels/device.hip). */
+/* Schedules; the values equal rf_sched in model/case.h (checked in kernels/harness/device.hip). */
 enum {
   RF_SIM_SCHED_IN_ORDER = 0, /* lowest-numbered runnable thread first, blocks ascending */
   RF_SIM_SCHED_REVERSE = 1,  /* highest-numbered runnable thread first, blocks descending */

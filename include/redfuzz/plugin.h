@@ -174,7 +174,8 @@
  *         the ThreadSanitizer (AddressSanitizer) simulator builds.
  * Then: redfuzz --plugin ./libmy.so run --op sum (or REDFUZZ_PLUGINS=./libmy.so, for every
  * command and the fuzz target alike). A plugin may call the plan helpers of redfuzz/plan.h
- * (rf_plan_add) and the inline helpers of kernels/launch_common.h.
+ * (rf_plan_add), the inline helpers of kernels/launch_common.h and the wave and block
+ * reductions of kernels/reduce_prims.h (each states the plan level it adds).
  *
  * WHAT THE LOADER AND THE RUNNER ENFORCE (each refusal names the plugin, the variant and the
  * rule; a refused plugin registers nothing):

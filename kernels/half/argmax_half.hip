@@ -8,60 +8,16 @@
 
 #define RF_HARG_NONE 0x7fffffff
 
-static __device__ __forceinline__ bool rf_harg_beats(float av, int ai, float bv, int bi) {
-  return av > bv || (av == bv && ai < bi);
-}
 static __device__ __forceinline__ void rf_harg_thread(const uint16_t *__restrict__ x, rf_h_u64 n,
                                                       unsigned dt, float *v, int *i) {
   float bv = -INFINITY;
   int bi = RF_HARG_NONE;
   for (rf_h_u64 j = rf_h_gid(); j < n; j += rf_h_stride()) {
     const float xv = rf_h_load(x, j, dt);
-    if (xv == xv && rf_harg_beats(xv, (int)j, bv, bi)) { bv = xv; bi = (int)j; }
+    if (xv == xv && rf_prim_first_max::beats(xv, (int)j, bv, bi)) { bv = xv; bi = (int)j; }
   }
   *v = bv;
   *i = bi;
-}
-/* LDS tree over blockDim.x pairs; the winner is in vals[0], idxs[0]. Every thread calls it. */
-static __device__ __forceinline__ void rf_harg_tree(float *vals, int *idxs, float v, int i) {
-  const unsigned t = threadIdx.x;
-  vals[t] = v;
-  idxs[t] = i;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s && rf_harg_beats(vals[t + s], idxs[t + s], vals[t], idxs[t])) {
-      vals[t] = vals[t + s];
-      idxs[t] = idxs[t + s];
-    }
-    __syncthreads();
-  }
-}
-static __device__ __forceinline__ void rf_harg_wave(float *v, int *i, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) {
-    const float ov = __shfl_xor(*v, (int)o);
-    const int oi = __shfl_xor(*i, (int)o);
-    if (rf_harg_beats(ov, oi, *v, *i)) { *v = ov; *i = oi; }
-  }
-}
-/* Wave winners through LDS, the first wave finishes: lane 0 of wave 0 holds the block's. */
-static __device__ __forceinline__ void rf_harg_block_waves(float *wv, int *wi, float *v, int *i) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  rf_harg_wave(v, i, warpSize);
-  if (lane == 0) { wv[wave] = *v; wi[wave] = *i; }
-  __syncthreads();
-  if (wave == 0) {
-    *v = lane < waves ? wv[lane] : -INFINITY;
-    *i = lane < waves ? wi[lane] : RF_HARG_NONE;
-    rf_harg_wave(v, i, waves);
-  }
-}
-/* 64-bit key: order-preserving value key high (zeros keyed as +0, so they tie), inverted
- * index low: the integer maximum is the first maximum; 0 means "none". */
-static __device__ __forceinline__ rf_h_u64 rf_harg_pack(float v, int i) {
-  const unsigned b = __float_as_uint(v == 0.0f ? 0.0f : v);
-  const unsigned vk = (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-  return ((rf_h_u64)vk << 32) | (rf_h_u64)(0xffffffffu - (unsigned)i);
 }
 
 __global__ void rf_harg_lds_atomic_kernel(const uint16_t *__restrict__ x, rf_h_u64 n,
@@ -71,8 +27,9 @@ __global__ void rf_harg_lds_atomic_kernel(const uint16_t *__restrict__ x, rf_h_u
   float v;
   int i;
   rf_harg_thread(x, n, dt, &v, &i);
-  rf_harg_tree(vals, idxs, v, i);
-  if (threadIdx.x == 0 && idxs[0] != RF_HARG_NONE) atomicMax(key, rf_harg_pack(vals[0], idxs[0]));
+  rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, v, i);
+  if (threadIdx.x == 0 && idxs[0] != RF_HARG_NONE)
+    atomicMax(key, rf_prim_argmax_pack(vals[0], idxs[0]));
 }
 /* The value is read back from the input, so its bits (-0 included) are the element's own. */
 __global__ void rf_harg_decode_kernel(const uint16_t *__restrict__ x, unsigned dt,
@@ -95,8 +52,8 @@ __global__ void rf_harg_partials_kernel(const uint16_t *__restrict__ x, rf_h_u64
   float v;
   int i;
   rf_harg_thread(x, n, dt, &v, &i);
-  if (waves) rf_harg_block_waves(vals, idxs, &v, &i);
-  else { rf_harg_tree(vals, idxs, v, i); v = vals[0]; i = idxs[0]; }
+  if (waves) rf_prim_block_argmax_waves<rf_prim_first_max>(vals, idxs, &v, &i, RF_HARG_NONE);
+  else { rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, v, i); v = vals[0]; i = idxs[0]; }
   if (threadIdx.x == 0) { partials[blockIdx.x].value = v; partials[blockIdx.x].index = i; }
 }
 __global__ void rf_harg_final_kernel(const rf_argmax_out *__restrict__ partials, unsigned count,
@@ -106,12 +63,12 @@ __global__ void rf_harg_final_kernel(const rf_argmax_out *__restrict__ partials,
   float v = -INFINITY;
   int i = RF_HARG_NONE;
   for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-    if (rf_harg_beats(partials[j].value, partials[j].index, v, i)) {
+    if (rf_prim_first_max::beats(partials[j].value, partials[j].index, v, i)) {
       v = partials[j].value;
       i = partials[j].index;
     }
-  if (waves) rf_harg_block_waves(vals, idxs, &v, &i);
-  else { rf_harg_tree(vals, idxs, v, i); v = vals[0]; i = idxs[0]; }
+  if (waves) rf_prim_block_argmax_waves<rf_prim_first_max>(vals, idxs, &v, &i, RF_HARG_NONE);
+  else { rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, v, i); v = vals[0]; i = idxs[0]; }
   if (threadIdx.x == 0) {
     const bool none = i == RF_HARG_NONE;
     out->value = n == 0 ? -INFINITY : none ? __int_as_float(0x7fc00000) : v;
@@ -202,26 +159,53 @@ RF_HARG_LAUNCHERS(bf16, 2u)
 #define RF_HARG_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; no items"
 #define RF_HARG_VARIANTS(tname, tag, DT)                                                       \
   static const rf_variant rf_harg_v_lds_##tag = {                                              \
-      "argmax/" tname "-lds", RF_OP_ARGMAX, 1, 0,                                                \
-      tname " loaded exactly to float32: grid-stride first maximum, LDS tree of pairs, 64-bit " \
-      "atomicMax on a packed key; the value read back from the input",                          \
-      "block power of two 1..1024; " RF_HARG_GRID,                                              \
-      rf_harg_configure_lds, rf_harg_key_scratch, rf_harg_plan_lds, rf_harg_lds_##tag, 0, DT,  \
-      RF_DTYPE_F32};                                                                            \
+      .name = "argmax/" tname "-lds",                                                          \
+      .op = RF_OP_ARGMAX,                                                                      \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride first maximum, LDS tree of pairs, 64-bit "  \
+          "atomicMax on a packed key; the value read back from the input",                     \
+      .constraints = "block power of two 1..1024; " RF_HARG_GRID,                              \
+      .configure = rf_harg_configure_lds,                                                      \
+      .scratch_bytes = rf_harg_key_scratch,                                                    \
+      .plan = rf_harg_plan_lds,                                                                \
+      .launch = rf_harg_lds_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = RF_DTYPE_F32                                                                \
+  };                                                                                           \
   static const rf_variant rf_harg_v_wave_##tag = {                                             \
-      "argmax/" tname "-wave", RF_OP_ARGMAX, 1, 0,                                               \
-      tname " loaded exactly to float32: grid-stride first maximum, wave butterflies of pairs "  \
-      "into per-block partials, one block the same over them",                                  \
-      "block power of two, wave..1024; " RF_HARG_GRID,                                          \
-      rf_harg_configure_waves, rf_harg_partials_scratch, rf_harg_plan_wave, rf_harg_wave_##tag, \
-      0, DT, RF_DTYPE_F32};                                                                     \
+      .name = "argmax/" tname "-wave",                                                         \
+      .op = RF_OP_ARGMAX,                                                                      \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride first maximum, wave butterflies of pairs "  \
+          "into per-block partials, one block the same over them",                             \
+      .constraints = "block power of two, wave..1024; " RF_HARG_GRID,                          \
+      .configure = rf_harg_configure_waves,                                                    \
+      .scratch_bytes = rf_harg_partials_scratch,                                               \
+      .plan = rf_harg_plan_wave,                                                               \
+      .launch = rf_harg_wave_##tag,                                                            \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = RF_DTYPE_F32                                                                \
+  };                                                                                           \
   static const rf_variant rf_harg_v_two_##tag = {                                              \
-      "argmax/" tname "-two-stage", RF_OP_ARGMAX, 1, 0,                                          \
-      tname " loaded exactly to float32: grid-stride first maximum + LDS tree of pairs into "    \
-      "per-block partials, one block the same over them",                                       \
-      "block power of two 1..1024; " RF_HARG_GRID,                                              \
-      rf_harg_configure_lds, rf_harg_partials_scratch, rf_harg_plan_two, rf_harg_two_##tag, 0, \
-      DT, RF_DTYPE_F32};
+      .name = "argmax/" tname "-two-stage",                                                    \
+      .op = RF_OP_ARGMAX,                                                                      \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride first maximum + LDS tree of pairs into "    \
+          "per-block partials, one block the same over them",                                  \
+      .constraints = "block power of two 1..1024; " RF_HARG_GRID,                              \
+      .configure = rf_harg_configure_lds,                                                      \
+      .scratch_bytes = rf_harg_partials_scratch,                                               \
+      .plan = rf_harg_plan_two,                                                                \
+      .launch = rf_harg_two_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = RF_DTYPE_F32                                                                \
+  };
 RF_HARG_VARIANTS("f16", f16, RF_DTYPE_F16)
 RF_HARG_VARIANTS("bf16", bf16, RF_DTYPE_BF16)
 

@@ -10,6 +10,7 @@
 #include "../port.h"
 #include "redfuzz/variant.h"
 #include "../launch_common.h"
+#include "../reduce_prims.h"
 #include "model/dtype_bits.h"
 
 #define RF_H_MAX_BLOCK 1024u
@@ -37,34 +38,6 @@ static __device__ __forceinline__ float rf_h_load(const uint16_t *__restrict__ x
 static __device__ __forceinline__ void rf_h_store(void *out, rf_h_u64 i, float v, unsigned ot) {
   if (ot == 0) ((float *)out)[i] = v;
   else ((uint16_t *)out)[i] = rf_f32_to_half(ot, v);
-}
-
-/* ---- float32 combining blocks -------------------------------------------------------------- */
-/* Sequential-addressing LDS sum tree over blockDim.x (a power of two) values; the caller wrote
- * sd[threadIdx.x]; the sum is in sd[0] after the last barrier. Every thread must call it. */
-static __device__ __forceinline__ void rf_h_sum_tree(float *sd) {
-  const unsigned t = threadIdx.x;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) sd[t] += sd[t + s];
-    __syncthreads();
-  }
-}
-static __device__ __forceinline__ float rf_h_sum_wave(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v += __shfl_down(v, o);
-  return v;
-}
-/* Thread 0 ends with the block's sum: shuffles per wave, wave sums through LDS, the first wave
- * shuffles them (over the waves that exist). Every thread must call it. */
-static __device__ __forceinline__ float rf_h_sum_block_waves(float v, float *wave_sums) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  v = rf_h_sum_wave(v, warpSize);
-  if (lane == 0) wave_sums[wave] = v;
-  __syncthreads();
-  float s = -0.0f;
-  if (wave == 0) s = rf_h_sum_wave(lane < waves ? wave_sums[lane] : -0.0f, waves);
-  return s;
 }
 
 /* ---- host helpers ------------------------------------------------------------------------ */

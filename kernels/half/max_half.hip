@@ -6,59 +6,24 @@
  * shuffles into per-block partials + a second kernel, and a two-stage LDS tree. */
 #include "half_common.h"
 
-/* fmaxf ignores a NaN operand, so NaN is the fold's identity (see kernels/max.hip). */
-static __device__ __forceinline__ float rf_hmax_identity() { return __int_as_float(0x7fc00000); }
-
 static __device__ __forceinline__ float rf_hmax_thread(const uint16_t *__restrict__ x,
                                                        rf_h_u64 n, unsigned dt) {
-  float m = rf_hmax_identity();
+  float m = rf_prim_max_identity();
   for (rf_h_u64 i = rf_h_gid(); i < n; i += rf_h_stride()) m = fmaxf(m, rf_h_load(x, i, dt));
   return m;
-}
-static __device__ __forceinline__ float rf_hmax_tree(float *lds, float v) {
-  const unsigned t = threadIdx.x;
-  lds[t] = v;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) lds[t] = fmaxf(lds[t], lds[t + s]);
-    __syncthreads();
-  }
-  return lds[0];
-}
-static __device__ __forceinline__ float rf_hmax_wave(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
-  return v;
-}
-/* Thread 0 (wave 0) ends with the block maximum. Every thread must call it. */
-static __device__ __forceinline__ float rf_hmax_block_waves(float *wave_max, float v) {
-  const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
-  const unsigned waves = blockDim.x / warpSize;
-  v = rf_hmax_wave(v, warpSize);
-  if (lane == 0) wave_max[wave] = v;
-  __syncthreads();
-  float m = rf_hmax_identity();
-  if (wave == 0) m = rf_hmax_wave(lane < waves ? wave_max[lane] : rf_hmax_identity(), waves);
-  return m;
-}
-/* Order-preserving key of a non-NaN float; 0 is never a key ("nothing seen"). */
-static __device__ __forceinline__ unsigned rf_hmax_key(float v) {
-  const unsigned b = __float_as_uint(v);
-  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-static __device__ __forceinline__ float rf_hmax_unkey(unsigned k) {
-  return __uint_as_float((k & 0x80000000u) ? (k & 0x7fffffffu) : ~k);
 }
 
 __global__ void rf_hmax_lds_atomic_kernel(const uint16_t *__restrict__ x, rf_h_u64 n,
                                           unsigned dt, unsigned *key) {
   RF_SHARED(float, lds, RF_H_MAX_BLOCK);
-  const float m = rf_hmax_tree(lds, rf_hmax_thread(x, n, dt));
-  if (threadIdx.x == 0 && m == m) atomicMax(key, rf_hmax_key(m));
+  const float m = rf_prim_block_max_lds(lds, rf_hmax_thread(x, n, dt));
+  if (threadIdx.x == 0 && m == m) atomicMax(key, rf_prim_max_key(m));
 }
 __global__ void rf_hmax_decode_kernel(const unsigned *key, rf_h_u64 n, void *out, unsigned ot) {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     const unsigned k = *key;
-    rf_h_store(out, 0, n == 0 ? -INFINITY : k == 0 ? rf_hmax_identity() : rf_hmax_unkey(k), ot);
+    const float m = n == 0 ? -INFINITY : k == 0 ? rf_prim_max_identity() : rf_prim_max_unkey(k);
+    rf_h_store(out, 0, m, ot);
   }
 }
 /* Per-block maxima: wave shuffles (waves = 1) or an LDS tree. */
@@ -66,16 +31,16 @@ __global__ void rf_hmax_partials_kernel(const uint16_t *__restrict__ x, rf_h_u64
                                         int waves, float *partials) {
   RF_SHARED(float, lds, RF_H_MAX_BLOCK);
   const float v = rf_hmax_thread(x, n, dt);
-  const float m = waves ? rf_hmax_block_waves(lds, v) : rf_hmax_tree(lds, v);
+  const float m = waves ? rf_prim_block_max_waves(lds, v) : rf_prim_block_max_lds(lds, v);
   if (threadIdx.x == 0) partials[blockIdx.x] = m;
 }
 /* One block over the partials (an empty block's NaN is ignored like a NaN input). */
 __global__ void rf_hmax_final_kernel(const float *__restrict__ partials, rf_h_u64 count,
                                      int waves, void *out, unsigned ot) {
   RF_SHARED(float, lds, RF_H_MAX_BLOCK);
-  float v = rf_hmax_identity();
+  float v = rf_prim_max_identity();
   for (rf_h_u64 i = threadIdx.x; i < count; i += blockDim.x) v = fmaxf(v, partials[i]);
-  const float m = waves ? rf_hmax_block_waves(lds, v) : rf_hmax_tree(lds, v);
+  const float m = waves ? rf_prim_block_max_waves(lds, v) : rf_prim_block_max_lds(lds, v);
   if (threadIdx.x == 0) rf_h_store(out, 0, count == 0 ? -INFINITY : m, ot);
 }
 
@@ -151,25 +116,53 @@ RF_HMAX_LAUNCHERS(bf16_f32, 2u, 0u)
 #define RF_HMAX_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); no items"
 #define RF_HMAX_VARIANTS(tname, tag, DT, OT, suffix)                                           \
   static const rf_variant rf_hmax_v_lds_##tag = {                                              \
-      "max/" tname "-lds" suffix, RF_OP_MAX, 1, 0,                                               \
-      tname " loaded exactly to float32: grid-stride fmaxf, LDS tree, integer atomicMax on an " \
-      "order-preserving key; the maximum written in the output type (exact)",                   \
-      "block power of two 1..1024; " RF_HMAX_GRID,                                              \
-      rf_h_configure_lds, rf_hmax_key_scratch, rf_hmax_plan_lds, rf_hmax_lds_##tag, 0, DT, OT}; \
+      .name = "max/" tname "-lds" suffix,                                                      \
+      .op = RF_OP_MAX,                                                                         \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride fmaxf, LDS tree, integer atomicMax on an "  \
+          "order-preserving key; the maximum written in the output type (exact)",              \
+      .constraints = "block power of two 1..1024; " RF_HMAX_GRID,                              \
+      .configure = rf_h_configure_lds,                                                         \
+      .scratch_bytes = rf_hmax_key_scratch,                                                    \
+      .plan = rf_hmax_plan_lds,                                                                \
+      .launch = rf_hmax_lds_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };                                                                                           \
   static const rf_variant rf_hmax_v_wave_##tag = {                                             \
-      "max/" tname "-wave" suffix, RF_OP_MAX, 1, 0,                                              \
-      tname " loaded exactly to float32: grid-stride fmaxf, wave butterflies into per-block "   \
-      "partials, one block the same over them; the maximum written in the output type",         \
-      "block power of two, wave..1024; " RF_HMAX_GRID,                                          \
-      rf_h_configure_waves, rf_hmax_partials_scratch, rf_hmax_plan_wave, rf_hmax_wave_##tag, 0, \
-      DT, OT};                                                                                  \
+      .name = "max/" tname "-wave" suffix,                                                     \
+      .op = RF_OP_MAX,                                                                         \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride fmaxf, wave butterflies into per-block "    \
+          "partials, one block the same over them; the maximum written in the output type",    \
+      .constraints = "block power of two, wave..1024; " RF_HMAX_GRID,                          \
+      .configure = rf_h_configure_waves,                                                       \
+      .scratch_bytes = rf_hmax_partials_scratch,                                               \
+      .plan = rf_hmax_plan_wave,                                                               \
+      .launch = rf_hmax_wave_##tag,                                                            \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };                                                                                           \
   static const rf_variant rf_hmax_v_two_##tag = {                                              \
-      "max/" tname "-two-stage" suffix, RF_OP_MAX, 1, 0,                                         \
-      tname " loaded exactly to float32: grid-stride fmaxf + LDS tree into per-block partials, " \
-      "one block the same over them; the maximum written in the output type",                   \
-      "block power of two 1..1024; " RF_HMAX_GRID,                                              \
-      rf_h_configure_lds, rf_hmax_partials_scratch, rf_hmax_plan_two_stage, rf_hmax_two_##tag,  \
-      0, DT, OT};
+      .name = "max/" tname "-two-stage" suffix,                                                \
+      .op = RF_OP_MAX,                                                                         \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride fmaxf + LDS tree into per-block "           \
+          "partials, " "one block the same over them; the maximum written in the output type", \
+      .constraints = "block power of two 1..1024; " RF_HMAX_GRID,                              \
+      .configure = rf_h_configure_lds,                                                         \
+      .scratch_bytes = rf_hmax_partials_scratch,                                               \
+      .plan = rf_hmax_plan_two_stage,                                                          \
+      .launch = rf_hmax_two_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };
 RF_HMAX_VARIANTS("f16", f16, RF_DTYPE_F16, RF_DTYPE_F16, "")
 RF_HMAX_VARIANTS("bf16", bf16, RF_DTYPE_BF16, RF_DTYPE_BF16, "")
 RF_HMAX_VARIANTS("f16", f16_f32, RF_DTYPE_F16, RF_DTYPE_F32, "-f32out")

@@ -6,11 +6,6 @@
  * output in a 16-bit type"). Rows are grid-strided (a grid below rows is allowed). */
 #include "half_common.h"
 
-static __device__ __forceinline__ float rf_hsm_wave_max(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
-  return v;
-}
-
 /* The block's maximum (op 0) or sum (op 1) of v, returned to every thread. lds: blockDim.x
  * floats (LDS form) or RF_H_MAX_WAVES + 1 (wave form). A barrier ends it, after which lds may
  * be written again only once every thread has read the result: the caller's next call writes
@@ -29,12 +24,12 @@ static __device__ __forceinline__ float rf_hsm_block(float *lds, float v, int op
     r = lds[0];
   } else {
     const unsigned lane = t % warpSize, wave = t / warpSize, nw = blockDim.x / warpSize;
-    v = op ? rf_h_sum_wave(v, warpSize) : rf_hsm_wave_max(v, warpSize);
+    v = op ? rf_prim_wave_sum_down(v, warpSize) : rf_prim_wave_max(v, warpSize);
     if (lane == 0) lds[wave] = v;
     __syncthreads();
     if (wave == 0) {   /* the whole first wave: every lane takes part in the shuffles */
       const float w = lane < nw ? lds[lane] : op ? 0.0f : -INFINITY;
-      const float c = op ? rf_h_sum_wave(w, nw) : rf_hsm_wave_max(w, nw);
+      const float c = op ? rf_prim_wave_sum_down(w, nw) : rf_prim_wave_max(w, nw);
       if (lane == 0) lds[RF_H_MAX_WAVES] = c;
     }
     __syncthreads();
@@ -113,17 +108,39 @@ RF_HSM_LAUNCHERS(bf16_f32, 2u, 0u)
 
 #define RF_HSM_VARIANTS(tname, tag, DT, OT, suffix)                                            \
   static const rf_variant rf_hsm_v_lds_##tag = {                                               \
-      "softmax/" tname "-block-lds" suffix, RF_OP_SOFTMAX, 1, 0,                                  \
-      tname " loaded exactly to float32; one block per row: LDS max tree, LDS tree of expf "     \
-      "sums, e/s rounded once to the output type",                                               \
-      "block power of two 1..1024; grid 1..65535 (default min(rows, 65535)); no items",          \
-      rf_hsm_configure_lds, rf_h_no_scratch, rf_hsm_plan_lds, rf_hsm_lds_##tag, 0, DT, OT};      \
+      .name = "softmax/" tname "-block-lds" suffix,                                            \
+      .op = RF_OP_SOFTMAX,                                                                     \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32; one block per row: LDS max tree, LDS tree of expf "     \
+          "sums, e/s rounded once to the output type",                                         \
+      .constraints = "block power of two 1..1024; grid 1..65535 (default min(rows, 65535)); "  \
+          "no items",                                                                          \
+      .configure = rf_hsm_configure_lds,                                                       \
+      .scratch_bytes = rf_h_no_scratch,                                                        \
+      .plan = rf_hsm_plan_lds,                                                                 \
+      .launch = rf_hsm_lds_##tag,                                                              \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };                                                                                           \
   static const rf_variant rf_hsm_v_wave_##tag = {                                              \
-      "softmax/" tname "-block-wave" suffix, RF_OP_SOFTMAX, 1, 0,                                 \
-      tname " loaded exactly to float32; one block per row: max and expf sum by wave "           \
-      "butterflies finished through LDS, e/s rounded once to the output type",                   \
-      "block power of two, wave..1024; grid 1..65535 (default min(rows, 65535)); no items",      \
-      rf_hsm_configure_waves, rf_h_no_scratch, rf_hsm_plan_wave, rf_hsm_wave_##tag, 0, DT, OT};
+      .name = "softmax/" tname "-block-wave" suffix,                                           \
+      .op = RF_OP_SOFTMAX,                                                                     \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32; one block per row: max and expf sum by wave "           \
+          "butterflies finished through LDS, e/s rounded once to the output type",             \
+      .constraints = "block power of two, wave..1024; grid 1..65535 (default min(rows, "       \
+          "65535)); no items",                                                                 \
+      .configure = rf_hsm_configure_waves,                                                     \
+      .scratch_bytes = rf_h_no_scratch,                                                        \
+      .plan = rf_hsm_plan_wave,                                                                \
+      .launch = rf_hsm_wave_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT                                                                          \
+  };
 RF_HSM_VARIANTS("f16", f16, RF_DTYPE_F16, RF_DTYPE_F16, "")
 RF_HSM_VARIANTS("bf16", bf16, RF_DTYPE_BF16, RF_DTYPE_BF16, "")
 RF_HSM_VARIANTS("f16", f16_f32, RF_DTYPE_F16, RF_DTYPE_F32, "-f32out")

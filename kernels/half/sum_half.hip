@@ -24,7 +24,7 @@ __global__ void rf_hsum_lds_atomic_kernel(const uint16_t *__restrict__ x, rf_h_u
                                           unsigned dt, float *acc) {
   RF_SHARED(float, sd, RF_H_MAX_BLOCK);
   sd[threadIdx.x] = rf_hsum_thread(x, n, dt);
-  rf_h_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(acc, sd[0]);
 }
 
@@ -40,10 +40,10 @@ __global__ void rf_hsum_partials_kernel(const uint16_t *__restrict__ x, rf_h_u64
   const float v = rf_hsum_thread(x, n, dt);
   float s;
   if (waves) {
-    s = rf_h_sum_block_waves(v, sd);
+    s = rf_prim_block_sum_waves(sd, v);
   } else {
     sd[threadIdx.x] = v;
-    rf_h_sum_tree(sd);
+    rf_prim_lds_sum_tree(sd);
     s = sd[0];
   }
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
@@ -57,10 +57,10 @@ __global__ void rf_hsum_final_kernel(const float *__restrict__ partials, rf_h_u6
   for (rf_h_u64 i = threadIdx.x; i < count; i += blockDim.x) v += partials[i];
   float s;
   if (waves) {
-    s = rf_h_sum_block_waves(v, sd);
+    s = rf_prim_block_sum_waves(sd, v);
   } else {
     sd[threadIdx.x] = v;
-    rf_h_sum_tree(sd);
+    rf_prim_lds_sum_tree(sd);
     s = sd[0];
   }
   if (threadIdx.x == 0) rf_h_store(out, 0, count == 0 ? 0.0f : s, ot);
@@ -146,26 +146,57 @@ RF_HSUM_LAUNCHERS(bf16_f32, 2u, 0u)
 #define RF_HSUM_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); no items"
 #define RF_HSUM_VARIANTS(tname, tag, DT, OT, suffix)                                           \
   static const rf_variant rf_hsum_v_lds_##tag = {                                              \
-      "sum/" tname "-lds" suffix, RF_OP_SUM, 0, 0,                                               \
-      tname " loaded exactly to float32: grid-stride chain, LDS tree, one float32 atomicAdd "   \
-      "per block into scratch set to -0, one rounding to the output type",                     \
-      "block power of two 1..1024; " RF_HSUM_GRID,                                              \
-      rf_h_configure_lds, rf_hsum_acc_scratch, rf_hsum_plan_lds, rf_hsum_lds_##tag, 0, DT, OT,  \
-      RF_CONTRACT_SIGNED_ZERO};                                                                 \
+      .name = "sum/" tname "-lds" suffix,                                                      \
+      .op = RF_OP_SUM,                                                                         \
+      .deterministic = 0,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride chain, LDS tree, one float32 atomicAdd "    \
+          "per block into scratch set to -0, one rounding to the output type",                 \
+      .constraints = "block power of two 1..1024; " RF_HSUM_GRID,                              \
+      .configure = rf_h_configure_lds,                                                         \
+      .scratch_bytes = rf_hsum_acc_scratch,                                                    \
+      .plan = rf_hsum_plan_lds,                                                                \
+      .launch = rf_hsum_lds_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT,                                                                         \
+      .contract = RF_CONTRACT_SIGNED_ZERO                                                      \
+  };                                                                                           \
   static const rf_variant rf_hsum_v_wave_##tag = {                                             \
-      "sum/" tname "-wave" suffix, RF_OP_SUM, 1, 0,                                              \
-      tname " loaded exactly to float32: grid-stride chain, wave shuffles, wave sums via LDS, "  \
-      "per-block partials; one block does the same over them; one rounding to the output type", \
-      "block power of two, wave..1024; " RF_HSUM_GRID,                                          \
-      rf_h_configure_waves, rf_hsum_partials_scratch, rf_hsum_plan_wave, rf_hsum_wave_##tag, 0, \
-      DT, OT, RF_CONTRACT_SIGNED_ZERO};                                                         \
+      .name = "sum/" tname "-wave" suffix,                                                     \
+      .op = RF_OP_SUM,                                                                         \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride chain, wave shuffles, wave sums via LDS, "  \
+          "per-block partials; one block does the same over them; one rounding to the "        \
+          "output type",                                                                       \
+      .constraints = "block power of two, wave..1024; " RF_HSUM_GRID,                          \
+      .configure = rf_h_configure_waves,                                                       \
+      .scratch_bytes = rf_hsum_partials_scratch,                                               \
+      .plan = rf_hsum_plan_wave,                                                               \
+      .launch = rf_hsum_wave_##tag,                                                            \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT,                                                                         \
+      .contract = RF_CONTRACT_SIGNED_ZERO                                                      \
+  };                                                                                           \
   static const rf_variant rf_hsum_v_two_##tag = {                                              \
-      "sum/" tname "-two-stage" suffix, RF_OP_SUM, 1, 0,                                         \
-      tname " loaded exactly to float32: grid-stride chain + LDS tree into per-block partials, " \
-      "then one block the same over them; one rounding to the output type",                    \
-      "block power of two 1..1024; " RF_HSUM_GRID,                                              \
-      rf_h_configure_lds, rf_hsum_partials_scratch, rf_hsum_plan_two_stage, rf_hsum_two_##tag,  \
-      0, DT, OT, RF_CONTRACT_SIGNED_ZERO};
+      .name = "sum/" tname "-two-stage" suffix,                                                \
+      .op = RF_OP_SUM,                                                                         \
+      .deterministic = 1,                                                                      \
+      .is_mutant = 0,                                                                          \
+      .summary = tname                                                                         \
+          " loaded exactly to float32: grid-stride chain + LDS tree into per-block "           \
+          "partials, " "then one block the same over them; one rounding to the output type",   \
+      .constraints = "block power of two 1..1024; " RF_HSUM_GRID,                              \
+      .configure = rf_h_configure_lds,                                                         \
+      .scratch_bytes = rf_hsum_partials_scratch,                                               \
+      .plan = rf_hsum_plan_two_stage,                                                          \
+      .launch = rf_hsum_two_##tag,                                                             \
+      .in_dtype = DT,                                                                          \
+      .out_dtype = OT,                                                                         \
+      .contract = RF_CONTRACT_SIGNED_ZERO                                                      \
+  };
 /* Their sums start from -0 (half_common.h): each declares the strict IEEE zero sign. */
 RF_HSUM_VARIANTS("f16", f16, RF_DTYPE_F16, RF_DTYPE_F16, "")
 RF_HSUM_VARIANTS("bf16", bf16, RF_DTYPE_BF16, RF_DTYPE_BF16, "")

@@ -6,28 +6,17 @@
  * is NaN (docs/ORACLE.md). Exposed by any NaN among numbers (dist nan-sprinkled). */
 #include "mut_common.h"
 
-/* (av, ai) beats (bv, bi): the correct design tests av > bv on non-NaN values only. */
-static __device__ __forceinline__ bool rf_mut_nan_wins_beats(float av, int ai, float bv, int bi) {
-  return !(av <= bv) || (av == bv && ai < bi);   /* BUG: true whenever av or bv is NaN */
-}
-
-/* LDS tree over pairs; the winner is in vals[0], idxs[0] after the last barrier. */
-static __device__ __forceinline__ void rf_mut_nan_wins_tree(float *vals, int *idxs, float v,
-                                                            int i) {
-  const unsigned t = threadIdx.x;
-  vals[t] = v;
-  idxs[t] = i;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s && idxs[t + s] != RF_MUT_ARGMAX_NONE &&
-        (idxs[t] == RF_MUT_ARGMAX_NONE ||
-         rf_mut_nan_wins_beats(vals[t + s], idxs[t + s], vals[t], idxs[t]))) {
-      vals[t] = vals[t + s];
-      idxs[t] = idxs[t + s];
-    }
-    __syncthreads();
+/* (av, ai) beats (bv, bi), an empty slot (index NONE) never beating and always beaten: the
+ * rule reduce_prims.h's pair trees take. The correct design tests av > bv on non-NaN values
+ * only. */
+struct rf_mut_nan_wins {
+  template <typename I>
+  static __device__ __forceinline__ bool beats(float av, I ai, float bv, I bi) {
+    return ai != RF_MUT_ARGMAX_NONE &&
+           (bi == RF_MUT_ARGMAX_NONE ||
+            !(av <= bv) || (av == bv && ai < bi));   /* BUG: true whenever av or bv is NaN */
   }
-}
+};
 
 /* One pass: grid-stride over `count` pairs (indices from `in_idx`, or the position itself when
  * in_idx is NULL), tree, out[blockIdx.x] = the block's winner. */
@@ -42,12 +31,12 @@ __global__ void rf_mut_nan_wins_kernel(const float *__restrict__ in_val,
   for (rf_mut_u64 j = rf_mut_gid(); j < count; j += stride) {
     const float v = in_val[j];
     const int i = in_idx ? in_idx[j] : (int)j;
-    if (i != RF_MUT_ARGMAX_NONE && (bi == RF_MUT_ARGMAX_NONE || rf_mut_nan_wins_beats(v, i, bv, bi))) {
+    if (rf_mut_nan_wins::beats(v, i, bv, bi)) {
       bv = v;
       bi = i;
     }
   }
-  rf_mut_nan_wins_tree(vals, idxs, bv, bi);
+  rf_prim_block_argmax_lds<rf_mut_nan_wins>(vals, idxs, bv, bi);
   if (threadIdx.x == 0) {
     out_val[blockIdx.x] = vals[0];
     out_idx[blockIdx.x] = idxs[0];
@@ -91,11 +80,17 @@ static int rf_mut_nan_wins_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_argmax_nan_wins = {
-    "argmax/mut-nan-wins", RF_OP_ARGMAX, 1, 1,
-    "MUTANT two-kernel argmax (grid-stride pairs, LDS tree, partials) whose comparison "
-    "!(v <= best) lets a NaN win",
-    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
-    rf_mut_configure_two_pass, rf_mut_nan_wins_scratch,
-    rf_mut_plan_two_pass,   /* comparisons, informative only */
-    rf_mut_nan_wins_launch, 0};
+    .name = "argmax/mut-nan-wins",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT two-kernel argmax (grid-stride pairs, LDS tree, partials) whose comparison "
+        "!(v <= best) lets a NaN win",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), "
+        "1024)); no items",
+    .configure = rf_mut_configure_two_pass,
+    .scratch_bytes = rf_mut_nan_wins_scratch,
+    .plan = rf_mut_plan_two_pass,
+    /* comparisons, informative only */
+    .launch = rf_mut_nan_wins_launch};
 #endif

@@ -4,26 +4,13 @@
  * (dist equal-max). Empty slots are {-inf, NONE}; NaN inputs are skipped. */
 #include "mut_common.h"
 
-/* (av, ai) beats (bv, bi). */
-static __device__ __forceinline__ bool rf_mut_ties_high_beats(float av, int ai, float bv, int bi) {
-  return av > bv || (av == bv && ai > bi);   /* BUG: the first maximum needs ai < bi */
-}
-
-/* LDS tree over pairs; the winner is in vals[0], idxs[0] after the last barrier. */
-static __device__ __forceinline__ void rf_mut_ties_high_tree(float *vals, int *idxs, float v,
-                                                             int i) {
-  const unsigned t = threadIdx.x;
-  vals[t] = v;
-  idxs[t] = i;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s && rf_mut_ties_high_beats(vals[t + s], idxs[t + s], vals[t], idxs[t])) {
-      vals[t] = vals[t + s];
-      idxs[t] = idxs[t + s];
-    }
-    __syncthreads();
+/* (av, ai) beats (bv, bi): the rule reduce_prims.h's pair trees take. */
+struct rf_mut_ties_high {
+  template <typename I>
+  static __device__ __forceinline__ bool beats(float av, I ai, float bv, I bi) {
+    return av > bv || (av == bv && ai > bi);   /* BUG: the first maximum needs ai < bi */
   }
-}
+};
 
 /* One pass: grid-stride over `count` pairs (indices from `in_idx`, or the position itself when
  * in_idx is NULL), tree, out[blockIdx.x] = the block's winner. */
@@ -38,9 +25,9 @@ __global__ void rf_mut_ties_high_kernel(const float *__restrict__ in_val,
   for (rf_mut_u64 j = rf_mut_gid(); j < count; j += stride) {
     const float v = in_val[j];
     const int i = in_idx ? in_idx[j] : (int)j;
-    if (v == v && rf_mut_ties_high_beats(v, i, bv, bi)) { bv = v; bi = i; }
+    if (v == v && rf_mut_ties_high::beats(v, i, bv, bi)) { bv = v; bi = i; }
   }
-  rf_mut_ties_high_tree(vals, idxs, bv, bi);
+  rf_prim_block_argmax_lds<rf_mut_ties_high>(vals, idxs, bv, bi);
   if (threadIdx.x == 0) {
     out_val[blockIdx.x] = vals[0];
     out_idx[blockIdx.x] = idxs[0];
@@ -84,11 +71,17 @@ static int rf_mut_ties_high_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_argmax_ties_high = {
-    "argmax/mut-ties-high", RF_OP_ARGMAX, 1, 1,
-    "MUTANT two-kernel argmax (grid-stride pairs, LDS tree, partials) whose ties go to the "
-    "highest index",
-    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
-    rf_mut_configure_two_pass, rf_mut_ties_high_scratch,
-    rf_mut_plan_two_pass,   /* comparisons, informative only */
-    rf_mut_ties_high_launch, 0};
+    .name = "argmax/mut-ties-high",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT two-kernel argmax (grid-stride pairs, LDS tree, partials) whose ties go to "
+        "the highest index",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), "
+        "1024)); no items",
+    .configure = rf_mut_configure_two_pass,
+    .scratch_bytes = rf_mut_ties_high_scratch,
+    .plan = rf_mut_plan_two_pass,
+    /* comparisons, informative only */
+    .launch = rf_mut_ties_high_launch};
 #endif

@@ -23,7 +23,7 @@ static __device__ __forceinline__ void rf_mut_lane_ties_take(float v, int i, flo
 static __device__ __forceinline__ void rf_mut_lane_ties_merge(float ov, int oi, float *bv,
                                                               int *bi) {
   if (ov >= *bv) { *bv = ov; *bi = oi; }   /* BUG: value then lower index:
-                                            *   rf_mut_pair_beats(ov, oi, *bv, *bi) */
+                                            *   rf_prim_first_max::beats(ov, oi, *bv, *bi) */
 }
 
 __global__ void rf_mut_vec4_lane_ties_kernel(const float *__restrict__ x, rf_mut_u64 n,
@@ -51,16 +51,16 @@ __global__ void rf_mut_vec4_lane_ties_kernel(const float *__restrict__ x, rf_mut
   int bi = ci[0];
   if (g < head) {
     const float h = x[g];
-    if (h == h && rf_mut_pair_beats(h, (int)g, bv, bi)) { bv = h; bi = (int)g; }
+    if (h == h && rf_prim_first_max::beats(h, (int)g, bv, bi)) { bv = h; bi = (int)g; }
   }
   if (g < n - tail_start) {
     const float t = x[tail_start + g];
     const int ti = (int)(tail_start + g);
-    if (t == t && rf_mut_pair_beats(t, ti, bv, bi)) { bv = t; bi = ti; }
+    if (t == t && rf_prim_first_max::beats(t, ti, bv, bi)) { bv = t; bi = ti; }
   }
-  rf_mut_pair_tree(vals, idxs, bv, bi);
+  rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, bv, bi);
   if (threadIdx.x == 0 && idxs[0] != RF_MUT_ARGMAX_NONE)
-    atomicMax(key, rf_mut_argmax_pack(vals[0], idxs[0]));
+    atomicMax(key, rf_prim_argmax_pack(vals[0], idxs[0]));
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -69,9 +69,15 @@ static int rf_mut_vec4_lane_ties_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_argmax_vec4_lane_ties = {
-    "argmax/mut-vec4-lane-ties", RF_OP_ARGMAX, 1, 1,
-    "MUTANT float4 argmax whose per-component winners are merged by value with >=: ties go to "
-    "the later lane, not the lower index",
-    RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_argmax_key_scratch,
-    rf_mut_vec4_max_plan, rf_mut_vec4_lane_ties_launch, 0};
+    .name = "argmax/mut-vec4-lane-ties",
+    .op = RF_OP_ARGMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT float4 argmax whose per-component winners are merged by value with >=: "
+        "ties go to the later lane, not the lower index",
+    .constraints = RF_MUT_VEC4_CONSTRAINTS,
+    .configure = rf_mut_vec4_configure,
+    .scratch_bytes = rf_mut_argmax_key_scratch,
+    .plan = rf_mut_vec4_max_plan,
+    .launch = rf_mut_vec4_lane_ties_launch};
 #endif

@@ -37,10 +37,17 @@ static int rf_mut_lsm_sub_in_half_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_logsoftmax_f16_sub_in_half = {
-    "logsoftmax/mut-f16-sub-in-half", RF_OP_LOGSOFTMAX, 1, 1,
-    "MUTANT one-thread-per-row log-softmax of f16 with x - m rounded to f16 before the exp and "
-    "the write (float32 output)",
-    "block 1..1024 (any); grid ceil(rows/block); no items",
-    rf_mut_configure_row_per_thread, rf_mut_no_scratch, rf_mut_plan_row_per_thread,
-    rf_mut_lsm_sub_in_half_launch, 0, RF_DTYPE_F16, RF_DTYPE_F32};
+    .name = "logsoftmax/mut-f16-sub-in-half",
+    .op = RF_OP_LOGSOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one-thread-per-row log-softmax of f16 with x - m rounded to f16 before the "
+        "exp and the write (float32 output)",
+    .constraints = "block 1..1024 (any); grid ceil(rows/block); no items",
+    .configure = rf_mut_configure_row_per_thread,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_thread,
+    .launch = rf_mut_lsm_sub_in_half_launch,
+    .in_dtype = RF_DTYPE_F16,
+    .out_dtype = RF_DTYPE_F32};
 #endif

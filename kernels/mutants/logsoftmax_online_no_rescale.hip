@@ -6,16 +6,6 @@
  * smaller one: cols > block (cols 257 at block 32, uniform). The tree's merge is correct. */
 #include "mut_common.h"
 
-/* (m, s) <- (m, s) merged with (om, os); both empty (-inf) just add (0 + 0). */
-static __device__ __forceinline__ void rf_mut_lsm_merge(float *m, float *s, float om, float os) {
-  const float mm = fmaxf(*m, om);
-  if (mm == -INFINITY)
-    *s = *s + os;
-  else
-    *s = *s * expf(*m - mm) + os * expf(om - mm);
-  *m = mm;
-}
-
 __global__ void rf_mut_lsm_no_rescale_kernel(const float *__restrict__ x, uint32_t cols,
                                              float *__restrict__ y) {
   RF_SHARED(float, sm, RF_MUT_MAX_BLOCK);
@@ -34,16 +24,7 @@ __global__ void rf_mut_lsm_no_rescale_kernel(const float *__restrict__ x, uint32
   }
   sm[t] = m;
   ss[t] = s;
-  __syncthreads();
-  for (unsigned half = blockDim.x / 2; half > 0; half >>= 1) {
-    if (t < half) {
-      float mine_m = sm[t], mine_s = ss[t];
-      rf_mut_lsm_merge(&mine_m, &mine_s, sm[t + half], ss[t + half]);
-      sm[t] = mine_m;
-      ss[t] = mine_s;
-    }
-    __syncthreads();
-  }
+  rf_prim_lds_online_tree<true>(sm, ss);
   const float row_max = sm[0], L = logf(ss[0]);
   for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = (xr[c] - row_max) - L;
 }
@@ -66,10 +47,15 @@ static int rf_mut_lsm_no_rescale_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_logsoftmax_online_no_rescale = {
-    "logsoftmax/mut-online-no-rescale", RF_OP_LOGSOFTMAX, 1, 1,
-    "MUTANT one-block-per-row online log-softmax whose per-thread running sum is not rescaled "
-    "when the running max grows",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_lsm_no_rescale_plan,
-    rf_mut_lsm_no_rescale_launch, 0};
+    .name = "logsoftmax/mut-online-no-rescale",
+    .op = RF_OP_LOGSOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one-block-per-row online log-softmax whose per-thread running sum is not "
+        "rescaled when the running max grows",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_lsm_no_rescale_plan,
+    .launch = rf_mut_lsm_no_rescale_launch};
 #endif

@@ -34,10 +34,17 @@ static int rf_mut_lse_two_step_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_logsumexp_f16_two_step_round = {
-    "logsumexp/mut-f16-two-step-round", RF_OP_LOGSUMEXP, 1, 1,
-    "MUTANT one-thread-per-row logsumexp of f16 that rounds log s to f16 before adding the "
-    "max: two roundings to the output type",
-    "block 1..1024 (any); grid ceil(rows/block); no items",
-    rf_mut_configure_row_per_thread, rf_mut_no_scratch, rf_mut_plan_row_per_thread,
-    rf_mut_lse_two_step_launch, 0, RF_DTYPE_F16, RF_DTYPE_F16};
+    .name = "logsumexp/mut-f16-two-step-round",
+    .op = RF_OP_LOGSUMEXP,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one-thread-per-row logsumexp of f16 that rounds log s to f16 before adding "
+        "the max: two roundings to the output type",
+    .constraints = "block 1..1024 (any); grid ceil(rows/block); no items",
+    .configure = rf_mut_configure_row_per_thread,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_thread,
+    .launch = rf_mut_lse_two_step_launch,
+    .in_dtype = RF_DTYPE_F16,
+    .out_dtype = RF_DTYPE_F16};
 #endif

@@ -14,7 +14,7 @@ __global__ void rf_mut_lse_no_shift_kernel(const float *__restrict__ x, uint32_t
   float s = 0.0f;
   for (uint32_t c = t; c < cols; c += blockDim.x) s += expf(xr[c]);   /* BUG: exp(x - m) */
   sd[t] = s;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (t == 0) out[blockIdx.x] = logf(sd[0]);                         /* BUG: m + log s */
 }
 
@@ -27,10 +27,15 @@ static int rf_mut_lse_no_shift_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_logsumexp_no_max_shift = {
-    "logsumexp/mut-no-max-shift", RF_OP_LOGSUMEXP, 1, 1,
-    "MUTANT one-block-per-row logsumexp that takes log(sum exp(x)) without subtracting the "
-    "row max: exp overflows and underflows",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_lse_no_shift_launch, 0};
+    .name = "logsumexp/mut-no-max-shift",
+    .op = RF_OP_LOGSUMEXP,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one-block-per-row logsumexp that takes log(sum exp(x)) without subtracting "
+        "the row max: exp overflows and underflows",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_block,
+    .launch = rf_mut_lse_no_shift_launch};
 #endif

@@ -14,14 +14,14 @@ __global__ void rf_mut_lse_pad_zero_kernel(const float *__restrict__ x, uint32_t
   float m = -INFINITY;
   for (uint32_t c = t; c < cols; c += blockDim.x) m = fmaxf(m, xr[c]);
   sd[t] = t < cols ? m : 0.0f;   /* BUG: the max's identity is -inf, not 0 */
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   const float row_max = sd[0];
   __syncthreads();               /* everyone has read the max before sd holds the sums */
   float s = 0.0f;
   for (uint32_t c = t; c < cols; c += blockDim.x)
     s += xr[c] == row_max ? 1.0f : expf(xr[c] - row_max);
   sd[t] = s;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (t == 0) out[blockIdx.x] = row_max + logf(sd[0]);
 }
 
@@ -34,10 +34,15 @@ static int rf_mut_lse_pad_zero_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_logsumexp_pad_zero_max = {
-    "logsumexp/mut-pad-zero-max", RF_OP_LOGSUMEXP, 1, 1,
-    "MUTANT one-block-per-row logsumexp whose idle lanes pad the max tree with 0 instead of "
-    "-inf: all-negative rows shift by 0 and their exps underflow",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_lse_pad_zero_launch, 0};
+    .name = "logsumexp/mut-pad-zero-max",
+    .op = RF_OP_LOGSUMEXP,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one-block-per-row logsumexp whose idle lanes pad the max tree with 0 "
+        "instead of -inf: all-negative rows shift by 0 and their exps underflow",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_block,
+    .launch = rf_mut_lse_pad_zero_launch};
 #endif

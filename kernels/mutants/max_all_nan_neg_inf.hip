@@ -12,7 +12,7 @@ __global__ void rf_mut_all_nan_kernel(const float *__restrict__ x, rf_mut_u64 co
   float m = -INFINITY;   /* BUG: must be NaN, which fmaxf also ignores, so all-NaN stays NaN */
   for (rf_mut_u64 i = rf_mut_gid(); i < count; i += stride) m = fmaxf(m, x[i]);
   sd[threadIdx.x] = m;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) out[blockIdx.x] = sd[0];
 }
 
@@ -36,10 +36,16 @@ static int rf_mut_all_nan_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_max_all_nan_neg_inf = {
-    "max/mut-all-nan-neg-inf", RF_OP_MAX, 1, 1,
-    "MUTANT two-kernel max (grid-stride fmaxf, LDS tree, partials) whose folds start from -inf: "
-    "an all-NaN input gives -inf instead of NaN",
-    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
-    rf_mut_configure_two_pass, rf_mut_float_partials, rf_mut_plan_two_pass,
-    rf_mut_all_nan_launch, 0};
+    .name = "max/mut-all-nan-neg-inf",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT two-kernel max (grid-stride fmaxf, LDS tree, partials) whose folds start "
+        "from -inf: an all-NaN input gives -inf instead of NaN",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), "
+        "1024)); no items",
+    .configure = rf_mut_configure_two_pass,
+    .scratch_bytes = rf_mut_float_partials,
+    .plan = rf_mut_plan_two_pass,
+    .launch = rf_mut_all_nan_launch};
 #endif

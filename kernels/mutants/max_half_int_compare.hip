@@ -68,9 +68,18 @@ static int rf_mut_imax_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_max_f16_int_compare = {
-    "max/mut-f16-int-compare", RF_OP_MAX, 1, 1,
-    "MUTANT max/f16-two-stage comparing the f16 encodings as int16 (the max in the wrong type)",
-    "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
-    rf_h_configure_lds, rf_mut_imax_scratch, rf_mut_imax_plan, rf_mut_imax_launch, 0,
-    RF_DTYPE_F16, RF_DTYPE_F16};
+    .name = "max/mut-f16-int-compare",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT max/f16-two-stage comparing the f16 encodings as int16 (the max in the "
+        "wrong type)",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
+        "ceil(n/block))); no items",
+    .configure = rf_h_configure_lds,
+    .scratch_bytes = rf_mut_imax_scratch,
+    .plan = rf_mut_imax_plan,
+    .launch = rf_mut_imax_launch,
+    .in_dtype = RF_DTYPE_F16,
+    .out_dtype = RF_DTYPE_F16};
 #endif

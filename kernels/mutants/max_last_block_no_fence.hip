@@ -15,7 +15,7 @@ __global__ void rf_mut_max_last_block_kernel(const float *__restrict__ x, rf_mut
   RF_SHARED(unsigned, am_last, 1);
   const rf_mut_u64 i = rf_mut_gid();
   sd[threadIdx.x] = i < n ? x[i] : -INFINITY;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = sd[0];
     /* BUG: no __threadfence() between publishing the partial and taking the ticket */
@@ -26,7 +26,7 @@ __global__ void rf_mut_max_last_block_kernel(const float *__restrict__ x, rf_mut
   float s = -INFINITY;
   for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x) s = fmaxf(s, partial[k]);
   sd[threadIdx.x] = s;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) out[0] = sd[0];
 }
 
@@ -57,10 +57,16 @@ static int rf_mut_max_last_block_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_max_last_block_no_fence = {
-    "max/mut-last-block-no-fence", RF_OP_MAX, 1, 1,
-    "MUTANT single-pass last-block max (thread 0 publishes the partial and takes a ticket) "
-    "without __threadfence() before the ticket",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_max_last_block_scratch,
-    rf_mut_max_last_block_plan, rf_mut_max_last_block_launch, 0};
+    .name = "max/mut-last-block-no-fence",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT single-pass last-block max (thread 0 publishes the partial and takes a "
+        "ticket) without __threadfence() before the ticket",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_max_last_block_scratch,
+    .plan = rf_mut_max_last_block_plan,
+    .launch = rf_mut_max_last_block_launch};
 #endif

@@ -10,7 +10,7 @@ __global__ void rf_mut_pad_zero_partials_kernel(const float *__restrict__ x, rf_
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const rf_mut_u64 i = rf_mut_gid();
   sd[threadIdx.x] = i < n ? x[i] : 0.0f;   /* BUG: the padding must be -INFINITY */
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) partials[blockIdx.x] = sd[0];
 }
 
@@ -21,7 +21,7 @@ __global__ void rf_mut_pad_zero_final_kernel(const float *__restrict__ partials,
   float m = -INFINITY;
   for (rf_mut_u64 i = threadIdx.x; i < count; i += blockDim.x) m = fmaxf(m, partials[i]);
   sd[threadIdx.x] = m;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) out[0] = sd[0];
 }
 
@@ -55,10 +55,16 @@ static int rf_mut_pad_zero_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_max_pad_zero = {
-    "max/mut-pad-zero", RF_OP_MAX, 1, 1,
-    "MUTANT two-kernel max (LDS tree, per-block partials) whose out-of-range threads pad with 0 "
-    "instead of -inf",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_float_partials, rf_mut_pad_zero_plan,
-    rf_mut_pad_zero_launch, 0};
+    .name = "max/mut-pad-zero",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT two-kernel max (LDS tree, per-block partials) whose out-of-range threads "
+        "pad with 0 instead of -inf",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_float_partials,
+    .plan = rf_mut_pad_zero_plan,
+    .launch = rf_mut_pad_zero_launch};
 #endif

@@ -30,8 +30,8 @@ __global__ void rf_mut_vec4_tail_pad_zero_kernel(const float *__restrict__ x, rf
     m = fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
   }
   sd[threadIdx.x] = m;
-  rf_mut_max_tree(sd);
-  if (threadIdx.x == 0 && sd[0] == sd[0]) atomicMax(key, rf_mut_max_key(sd[0]));
+  rf_prim_lds_max_tree(sd);
+  if (threadIdx.x == 0 && sd[0] == sd[0]) atomicMax(key, rf_prim_max_key(sd[0]));
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)
@@ -40,9 +40,15 @@ static int rf_mut_vec4_tail_pad_zero_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_max_vec4_tail_pad_zero = {
-    "max/mut-vec4-tail-pad-zero", RF_OP_MAX, 1, 1,
-    "MUTANT float4 max that rounds the quads up and fills the lanes of the partial last quad "
-    "past n with 0 instead of the identity",
-    RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_max_key_scratch, rf_mut_vec4_max_plan,
-    rf_mut_vec4_tail_pad_zero_launch, 0};
+    .name = "max/mut-vec4-tail-pad-zero",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT float4 max that rounds the quads up and fills the lanes of the partial "
+        "last quad past n with 0 instead of the identity",
+    .constraints = RF_MUT_VEC4_CONSTRAINTS,
+    .configure = rf_mut_vec4_configure,
+    .scratch_bytes = rf_mut_max_key_scratch,
+    .plan = rf_mut_vec4_max_plan,
+    .launch = rf_mut_vec4_tail_pad_zero_launch};
 #endif

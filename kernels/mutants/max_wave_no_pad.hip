@@ -23,7 +23,7 @@ __global__ void rf_mut_wave_no_pad_final_kernel(const float *__restrict__ partia
   float m = -INFINITY;
   for (rf_mut_u64 i = threadIdx.x; i < count; i += blockDim.x) m = fmaxf(m, partials[i]);
   sd[threadIdx.x] = m;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   if (threadIdx.x == 0) out[0] = sd[0];
 }
 
@@ -75,11 +75,16 @@ static int rf_mut_wave_no_pad_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_max_wave_no_pad = {
-    "max/mut-wave-no-pad", RF_OP_MAX, 1, 1,
-    "MUTANT two-kernel max (wave shuffle, per-wave partials) whose out-of-range lanes return "
-    "before the shuffle instead of padding with -inf",
-    "wave 32 or 64; block power of two, wave..1024; grid = ceil(n/block), a requested grid is "
-    "ignored; no items",
-    rf_mut_wave_no_pad_configure, rf_mut_wave_no_pad_scratch, rf_mut_wave_no_pad_plan,
-    rf_mut_wave_no_pad_launch, 0};
+    .name = "max/mut-wave-no-pad",
+    .op = RF_OP_MAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT two-kernel max (wave shuffle, per-wave partials) whose out-of-range lanes "
+        "return before the shuffle instead of padding with -inf",
+    .constraints = "wave 32 or 64; block power of two, wave..1024; grid = ceil(n/block), a "
+        "requested grid is ignored; no items",
+    .configure = rf_mut_wave_no_pad_configure,
+    .scratch_bytes = rf_mut_wave_no_pad_scratch,
+    .plan = rf_mut_wave_no_pad_plan,
+    .launch = rf_mut_wave_no_pad_launch};
 #endif

@@ -1,11 +1,13 @@
 /* Shared pieces of the known-bug mutants: the *correct* building blocks each mutant keeps
  * (so that every mutant departs from its correct design in exactly one place), and the host
- * helpers for configure and plan. Everything is static: each mutant file is its own unit. */
+ * helpers for configure and plan. The reduction trees themselves are the families' own
+ * (../reduce_prims.h). Everything is static: each mutant file is its own unit. */
 #ifndef RF_MUT_COMMON_H
 #define RF_MUT_COMMON_H
 #include "../port.h"
 #include "redfuzz/variant.h"
 #include "../launch_common.h"
+#include "../reduce_prims.h"
 
 #define RF_MUT_MAX_BLOCK 1024u
 #define RF_MUT_DEFAULT_BLOCK 256u
@@ -21,27 +23,6 @@ typedef unsigned long long rf_mut_u64;
 
 static __device__ __forceinline__ rf_mut_u64 rf_mut_gid() {
   return (rf_mut_u64)blockIdx.x * blockDim.x + threadIdx.x;
-}
-
-/* Sequential-addressing LDS sum tree over blockDim.x (a power of two) values; the caller wrote
- * sd[threadIdx.x]; the result is in sd[0] after the last barrier. Every thread must call it. */
-static __device__ __forceinline__ void rf_mut_sum_tree(float *sd) {
-  const unsigned t = threadIdx.x;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) sd[t] += sd[t + s];
-    __syncthreads();
-  }
-}
-
-/* The same tree for fmaxf. */
-static __device__ __forceinline__ void rf_mut_max_tree(float *sd) {
-  const unsigned t = threadIdx.x;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) sd[t] = fmaxf(sd[t], sd[t + s]);
-    __syncthreads();
-  }
 }
 
 /* One thread writes -0: the start of an accumulated sum. */

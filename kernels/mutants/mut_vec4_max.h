@@ -7,40 +7,6 @@
 #define RF_MUT_VEC4_MAX_H
 #include "mut_vec4.h"
 
-/* Unsigned order = float order for non-NaN values (-0 < +0); 0 (only the NaN 0xffffffff) means
- * "nothing seen". */
-static __device__ __forceinline__ unsigned rf_mut_max_key(float v) {
-  const unsigned b = __float_as_uint(v);
-  return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-
-/* argmax key: value key high (-0 as +0: the zeros tie), inverted index low; 0 means "none". */
-static __device__ __forceinline__ rf_mut_u64 rf_mut_argmax_pack(float v, int i) {
-  return ((rf_mut_u64)rf_mut_max_key(v == 0.0f ? 0.0f : v) << 32) |
-         (rf_mut_u64)(0xffffffffu - (unsigned)i);
-}
-
-/* (av, ai) beats (bv, bi): larger value, or equal value and lower index. */
-static __device__ __forceinline__ bool rf_mut_pair_beats(float av, int ai, float bv, int bi) {
-  return av > bv || (av == bv && ai < bi);
-}
-
-/* LDS tree of (value, index) pairs over blockDim.x (a power of two); the winner is in vals[0],
- * idxs[0] after the last barrier. Every thread must call it. */
-static __device__ __forceinline__ void rf_mut_pair_tree(float *vals, int *idxs, float v, int i) {
-  const unsigned t = threadIdx.x;
-  vals[t] = v;
-  idxs[t] = i;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s && rf_mut_pair_beats(vals[t + s], idxs[t + s], vals[t], idxs[t])) {
-      vals[t] = vals[t + s];
-      idxs[t] = idxs[t + s];
-    }
-    __syncthreads();
-  }
-}
-
 /* max: -inf for n = 0, NaN when only NaN was seen, else the keyed value. */
 __global__ static __attribute__((unused)) void rf_mut_max_decode_kernel(const unsigned *key,
                                                                         rf_mut_u64 n, float *out) {

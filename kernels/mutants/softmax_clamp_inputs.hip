@@ -20,14 +20,14 @@ __global__ void rf_mut_clamp_kernel(const float *__restrict__ x, uint32_t cols, 
   float local_max = -INFINITY;
   for (uint32_t c = t; c < cols; c += blockDim.x) local_max = fmaxf(local_max, rf_mut_clamp_load(xr, c));
   sd[t] = local_max;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   const float m = sd[0];
   __syncthreads();   /* reader barrier: everyone has m before the LDS is reused */
 
   float local_sum = 0.0f;
   for (uint32_t c = t; c < cols; c += blockDim.x) local_sum += expf(rf_mut_clamp_load(xr, c) - m);
   sd[t] = local_sum;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   const float s = sd[0];
   for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = expf(rf_mut_clamp_load(xr, c) - m) / s;
 }
@@ -41,10 +41,15 @@ static int rf_mut_clamp_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_softmax_clamp_inputs = {
-    "softmax/mut-clamp-inputs", RF_OP_SOFTMAX, 1, 1,
-    "MUTANT one block per row (LDS max and sum trees) that clamps every input to "
-    "[-FLT_MAX, FLT_MAX]: rows with NaN or +inf come out finite instead of NaN",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_clamp_launch, 0};
+    .name = "softmax/mut-clamp-inputs",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one block per row (LDS max and sum trees) that clamps every input to "
+        "[-FLT_MAX, FLT_MAX]: rows with NaN or +inf come out finite instead of NaN",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_block,
+    .launch = rf_mut_clamp_launch};
 #endif

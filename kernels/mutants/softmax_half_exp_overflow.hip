@@ -54,10 +54,17 @@ static int rf_mut_hexp_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_softmax_f16_exp_overflow = {
-    "softmax/mut-f16-exp-overflow", RF_OP_SOFTMAX, 1, 1,
-    "MUTANT softmax/f16-block-lds computing exp(x) in f16 without the max shift: overflows "
-    "from x > 11.09",
-    "block power of two 1..1024; grid 1..65535 (default min(rows, 65535)); no items",
-    rf_mut_hexp_configure, rf_h_no_scratch, rf_mut_hexp_plan, rf_mut_hexp_launch, 0,
-    RF_DTYPE_F16, RF_DTYPE_F16};
+    .name = "softmax/mut-f16-exp-overflow",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT softmax/f16-block-lds computing exp(x) in f16 without the max shift: "
+        "overflows from x > 11.09",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(rows, 65535)); no items",
+    .configure = rf_mut_hexp_configure,
+    .scratch_bytes = rf_h_no_scratch,
+    .plan = rf_mut_hexp_plan,
+    .launch = rf_mut_hexp_launch,
+    .in_dtype = RF_DTYPE_F16,
+    .out_dtype = RF_DTYPE_F16};
 #endif

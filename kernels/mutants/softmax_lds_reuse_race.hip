@@ -15,7 +15,7 @@ __global__ void rf_mut_reuse_race_kernel(const float *__restrict__ x, uint32_t c
   float local_max = -INFINITY;
   for (uint32_t c = t; c < cols; c += blockDim.x) local_max = fmaxf(local_max, xr[c]);
   sd[t] = local_max;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   const float m = sd[0];
   /* BUG: __syncthreads() missing here: every thread must have read sd[0] before any thread
    * writes its partial sum into the same LDS below. */
@@ -23,7 +23,7 @@ __global__ void rf_mut_reuse_race_kernel(const float *__restrict__ x, uint32_t c
   float local_sum = 0.0f;
   for (uint32_t c = t; c < cols; c += blockDim.x) local_sum += expf(xr[c] - m);
   sd[t] = local_sum;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   const float s = sd[0];
   for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = expf(xr[c] - m) / s;
 }
@@ -37,10 +37,15 @@ static int rf_mut_reuse_race_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_softmax_lds_reuse_race = {
-    "softmax/mut-lds-reuse-race", RF_OP_SOFTMAX, 1, 1,
-    "MUTANT one block per row, LDS max tree then LDS sum tree in the same LDS, without the "
-    "reader barrier after reading the maximum from sd[0] (race)",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_reuse_race_launch, 0};
+    .name = "softmax/mut-lds-reuse-race",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one block per row, LDS max tree then LDS sum tree in the same LDS, without "
+        "the reader barrier after reading the maximum from sd[0] (race)",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_block,
+    .launch = rf_mut_reuse_race_launch};
 #endif

@@ -23,7 +23,7 @@ __global__ void rf_mut_mask_zero_kernel(const float *__restrict__ x, uint32_t co
   for (uint32_t c = t; c < padded; c += blockDim.x)
     local_max = fmaxf(local_max, rf_mut_mask_zero_load(xr, c, cols));
   sd[t] = local_max;
-  rf_mut_max_tree(sd);
+  rf_prim_lds_max_tree(sd);
   const float m = sd[0];
   __syncthreads();   /* reader barrier: everyone has m before the LDS is reused */
 
@@ -31,7 +31,7 @@ __global__ void rf_mut_mask_zero_kernel(const float *__restrict__ x, uint32_t co
   for (uint32_t c = t; c < padded; c += blockDim.x)
     local_sum += expf(rf_mut_mask_zero_load(xr, c, cols) - m);
   sd[t] = local_sum;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   const float s = sd[0];
   for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = expf(xr[c] - m) / s;  /* masked store */
 }
@@ -45,10 +45,15 @@ static int rf_mut_mask_zero_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_softmax_mask_zero = {
-    "softmax/mut-mask-zero", RF_OP_SOFTMAX, 1, 1,
-    "MUTANT one block per row over the row padded to a multiple of the block, masked loads "
-    "filled with 0 instead of -inf (pollutes the max and the sum)",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_plan_row_per_block,
-    rf_mut_mask_zero_launch, 0};
+    .name = "softmax/mut-mask-zero",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one block per row over the row padded to a multiple of the block, masked "
+        "loads filled with 0 instead of -inf (pollutes the max and the sum)",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_row_per_block,
+    .launch = rf_mut_mask_zero_launch};
 #endif

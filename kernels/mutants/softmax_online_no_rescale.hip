@@ -8,17 +8,6 @@
  * correct. */
 #include "mut_common.h"
 
-/* (m, s) <- (m, s) merged with (om, os); both empty (-inf) just add (0 + 0). */
-static __device__ __forceinline__ void rf_mut_online_merge(float *m, float *s, float om,
-                                                           float os) {
-  const float mm = fmaxf(*m, om);
-  if (mm == -INFINITY)
-    *s = *s + os;
-  else
-    *s = *s * expf(*m - mm) + os * expf(om - mm);
-  *m = mm;
-}
-
 __global__ void rf_mut_no_rescale_kernel(const float *__restrict__ x, uint32_t cols, float *y) {
   RF_SHARED(float, sm, RF_MUT_MAX_BLOCK);
   RF_SHARED(float, ss, RF_MUT_MAX_BLOCK);
@@ -35,16 +24,7 @@ __global__ void rf_mut_no_rescale_kernel(const float *__restrict__ x, uint32_t c
   }
   sm[t] = m;
   ss[t] = s;
-  __syncthreads();
-  for (unsigned half = blockDim.x / 2; half > 0; half >>= 1) {
-    if (t < half) {
-      float mine_m = sm[t], mine_s = ss[t];
-      rf_mut_online_merge(&mine_m, &mine_s, sm[t + half], ss[t + half]);
-      sm[t] = mine_m;
-      ss[t] = mine_s;
-    }
-    __syncthreads();
-  }
+  rf_prim_lds_online_tree<true>(sm, ss);
   const float row_max = sm[0], row_sum = ss[0];
   for (uint32_t c = t; c < cols; c += blockDim.x) yr[c] = expf(xr[c] - row_max) / row_sum;
 }
@@ -67,10 +47,15 @@ static int rf_mut_no_rescale_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_softmax_online_no_rescale = {
-    "softmax/mut-online-no-rescale", RF_OP_SOFTMAX, 1, 1,
-    "MUTANT one-block-per-row online softmax whose per-thread running sum is not rescaled when "
-    "the running max grows",
-    "block power of two 1..1024; grid = rows; any cols",
-    rf_mut_configure_row_per_block, rf_mut_no_scratch, rf_mut_no_rescale_plan,
-    rf_mut_no_rescale_launch, 0};
+    .name = "softmax/mut-online-no-rescale",
+    .op = RF_OP_SOFTMAX,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT one-block-per-row online softmax whose per-thread running sum is not "
+        "rescaled when the running max grows",
+    .constraints = "block power of two 1..1024; grid = rows; any cols",
+    .configure = rf_mut_configure_row_per_block,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_no_rescale_plan,
+    .launch = rf_mut_no_rescale_launch};
 #endif

@@ -7,7 +7,7 @@ __global__ void rf_mut_drop_tail_kernel(const float *__restrict__ x, rf_mut_u64 
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const rf_mut_u64 i = rf_mut_gid();
   sd[threadIdx.x] = i < n ? x[i] : -0.0f;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -18,9 +18,19 @@ static int rf_mut_drop_tail_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_drop_tail = {
-    "sum/mut-drop-tail", RF_OP_SUM, 0, 1,
-    "MUTANT sum/lds launched with floor(n/block) blocks: the last n mod block elements are lost",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
-    rf_mut_drop_tail_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-drop-tail",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/lds launched with floor(n/block) blocks: the last n mod block elements "
+        "are lost",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_lds_atomic,
+    .launch = rf_mut_drop_tail_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

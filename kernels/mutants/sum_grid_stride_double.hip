@@ -10,7 +10,7 @@ __global__ void rf_mut_stride_double_kernel(const float *__restrict__ x, rf_mut_
   float local = -0.0f;
   for (rf_mut_u64 i = rf_mut_gid(); i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -24,11 +24,19 @@ static int rf_mut_stride_double_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_grid_stride_double = {
-    "sum/mut-grid-stride-double", RF_OP_SUM, 0, 1,
-    "MUTANT grid-stride sum whose stride is blockDim.x, not blockDim.x*gridDim.x: elements are "
-    "added by several blocks",
-    "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); items "
-    "1..65536 (default 4; only sets the default grid)",
-    rf_mut_stride_double_configure, rf_mut_no_scratch, rf_mut_plan_chain_lds_atomic,
-    rf_mut_stride_double_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-grid-stride-double",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT grid-stride sum whose stride is blockDim.x, not blockDim.x*gridDim.x: "
+        "elements are added by several blocks",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); "
+        "items 1..65536 (default 4; only sets the default grid)",
+    .configure = rf_mut_stride_double_configure,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_chain_lds_atomic,
+    .launch = rf_mut_stride_double_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -12,7 +12,7 @@ __global__ void rf_mut_early_partials_kernel(const uint16_t *__restrict__ x, rf_
   float acc = -0.0f;
   for (rf_h_u64 i = rf_h_gid(); i < n; i += rf_h_stride()) acc += rf_h_load(x, i, 2u);
   sd[threadIdx.x] = acc;
-  rf_h_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) partials[blockIdx.x] = rf_f32_to_bf16(sd[0]);   /* BUG: rounds to bf16 */
 }
 __global__ void rf_mut_early_final_kernel(const uint16_t *__restrict__ partials, rf_h_u64 count,
@@ -21,7 +21,7 @@ __global__ void rf_mut_early_final_kernel(const uint16_t *__restrict__ partials,
   float v = -0.0f;
   for (rf_h_u64 i = threadIdx.x; i < count; i += blockDim.x) v += rf_bf16_to_f32(partials[i]);
   sd[threadIdx.x] = v;
-  rf_h_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) rf_h_store(out, 0, count == 0 ? 0.0f : sd[0], 2u);
 }
 
@@ -55,9 +55,19 @@ static int rf_mut_early_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_bf16_early_round = {
-    "sum/mut-bf16-early-round", RF_OP_SUM, 1, 1,
-    "MUTANT sum/bf16-two-stage whose per-block partials are stored as bf16 (rounded too early)",
-    "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
-    rf_h_configure_lds, rf_mut_early_scratch, rf_mut_early_plan, rf_mut_early_launch, 0,
-    RF_DTYPE_BF16, RF_DTYPE_BF16, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-bf16-early-round",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/bf16-two-stage whose per-block partials are stored as bf16 (rounded "
+        "too early)",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
+        "ceil(n/block))); no items",
+    .configure = rf_h_configure_lds,
+    .scratch_bytes = rf_mut_early_scratch,
+    .plan = rf_mut_early_plan,
+    .launch = rf_mut_early_launch,
+    .in_dtype = RF_DTYPE_BF16,
+    .out_dtype = RF_DTYPE_BF16,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -70,9 +70,19 @@ static int rf_mut_narrow_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_f16_narrow_acc = {
-    "sum/mut-f16-narrow-acc", RF_OP_SUM, 1, 1,
-    "MUTANT sum/f16-two-stage accumulating in f16: every addition rounded to the narrow type",
-    "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); no items",
-    rf_h_configure_lds, rf_mut_narrow_scratch, rf_mut_narrow_plan, rf_mut_narrow_launch, 0,
-    RF_DTYPE_F16, RF_DTYPE_F16, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-f16-narrow-acc",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/f16-two-stage accumulating in f16: every addition rounded to the "
+        "narrow type",
+    .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
+        "ceil(n/block))); no items",
+    .configure = rf_h_configure_lds,
+    .scratch_bytes = rf_mut_narrow_scratch,
+    .plan = rf_mut_narrow_plan,
+    .launch = rf_mut_narrow_launch,
+    .in_dtype = RF_DTYPE_F16,
+    .out_dtype = RF_DTYPE_F16,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

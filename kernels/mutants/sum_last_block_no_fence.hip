@@ -15,7 +15,7 @@ __global__ void rf_mut_sum_last_block_kernel(const float *__restrict__ x, rf_mut
   RF_SHARED(unsigned, am_last, 1);
   const rf_mut_u64 i = rf_mut_gid();
   sd[threadIdx.x] = i < n ? x[i] : 0.0f;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = sd[0];
     /* BUG: no __threadfence() between publishing the partial and taking the ticket */
@@ -26,7 +26,7 @@ __global__ void rf_mut_sum_last_block_kernel(const float *__restrict__ x, rf_mut
   float s = 0.0f;
   for (unsigned k = threadIdx.x; k < gridDim.x; k += blockDim.x) s += partial[k];
   sd[threadIdx.x] = s;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) out[0] = sd[0];
 }
 
@@ -57,11 +57,19 @@ static int rf_mut_sum_last_block_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_last_block_no_fence = {
-    "sum/mut-last-block-no-fence", RF_OP_SUM, 1, 1,
-    "MUTANT single-pass last-block sum (thread 0 publishes the partial and takes a ticket) "
-    "without __threadfence() before the ticket",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_sum_last_block_scratch,
-    rf_mut_sum_last_block_plan, rf_mut_sum_last_block_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32,
-    RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-last-block-no-fence",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT single-pass last-block sum (thread 0 publishes the partial and takes a "
+        "ticket) without __threadfence() before the ticket",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_sum_last_block_scratch,
+    .plan = rf_mut_sum_last_block_plan,
+    .launch = rf_mut_sum_last_block_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -15,7 +15,7 @@ __global__ void rf_mut_lds_256_kernel(const float *__restrict__ x, rf_mut_u64 n,
   float local = -0.0f;
   for (rf_mut_u64 i = g; i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -29,11 +29,16 @@ static int rf_mut_lds_256_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_lds_256 = {
-    "sum/mut-lds-256", RF_OP_SUM, 0, 1,
-    "MUTANT grid-stride sum with an LDS tree whose array holds 256 floats while blocks up to "
-    "1024 are accepted (accesses past the declaration)",
-    "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); items "
-    "1..65536 (default 4; only sets the default grid)",
-    rf_mut_lds_256_configure, rf_mut_no_scratch, rf_mut_plan_chain_lds_atomic,
-    rf_mut_lds_256_launch, 0};
+    .name = "sum/mut-lds-256",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT grid-stride sum with an LDS tree whose array holds 256 floats while blocks "
+        "up to 1024 are accepted (accesses past the declaration)",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default ceil(n/(block*items))); "
+        "items 1..65536 (default 4; only sets the default grid)",
+    .configure = rf_mut_lds_256_configure,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_chain_lds_atomic,
+    .launch = rf_mut_lds_256_launch};
 #endif

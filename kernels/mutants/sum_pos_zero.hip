@@ -8,7 +8,7 @@ __global__ void rf_mut_pos_zero_kernel(const float *__restrict__ x, rf_mut_u64 n
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const rf_mut_u64 i = rf_mut_gid();
   sd[threadIdx.x] = i < n ? x[i] : 0.0f;   /* BUG: the identity is -0.0f */
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -22,14 +22,22 @@ static int rf_mut_pos_zero_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_pos_zero = {
-    "sum/mut-pos-zero", RF_OP_SUM, 0, 1,
-    "MUTANT sum/lds with +0 as the identity (0.0f padding, zeroed output): a sum of only -0 "
-    "gives +0",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
-    rf_mut_pos_zero_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32,
+    .name = "sum/mut-pos-zero",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/lds with +0 as the identity (0.0f padding, zeroed output): a sum of "
+        "only -0 gives +0",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_lds_atomic,
+    .launch = rf_mut_pos_zero_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
     /* declared strict as sum/lds is (every sum mutant keeps the contract of the variant it
      * mutates, docs/MUTANTS.md): the rule its bug breaks; a sum from +0 is correct by the
      * default contract (include/redfuzz/variant.h) */
-    RF_CONTRACT_SIGNED_ZERO};
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -12,7 +12,7 @@ __global__ void rf_mut_drops_partials_kernel(const float *__restrict__ x, rf_mut
   float local = -0.0f;
   for (rf_mut_u64 i = rf_mut_gid(); i < n; i += stride) local += x[i];
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) partials[blockIdx.x] = sd[0];
 }
 
@@ -22,7 +22,7 @@ __global__ void rf_mut_drops_final_kernel(const float *__restrict__ partials, rf
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
   const unsigned t = threadIdx.x;
   sd[t] = t < count ? partials[t] : -0.0f;   /* BUG: needs a loop t, t+block, ... < count */
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (t == 0) out[0] = sd[0];
 }
 
@@ -46,9 +46,19 @@ static int rf_mut_drops_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_second_stage_drops = {
-    "sum/mut-second-stage-drops", RF_OP_SUM, 1, 1,
-    "MUTANT sum/two-pass whose one-block second stage reads only the first `block` partials",
-    "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), 1024)); no items",
-    rf_mut_configure_two_pass, rf_mut_float_partials, rf_mut_plan_two_pass,
-    rf_mut_drops_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-second-stage-drops",
+    .op = RF_OP_SUM,
+    .deterministic = 1,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/two-pass whose one-block second stage reads only the first `block` "
+        "partials",
+    .constraints = "block power of two 1..1024; grid 1..2^31-1 (default min(ceil(n/block), "
+        "1024)); no items",
+    .configure = rf_mut_configure_two_pass,
+    .scratch_bytes = rf_mut_float_partials,
+    .plan = rf_mut_plan_two_pass,
+    .launch = rf_mut_drops_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -24,9 +24,18 @@ static int rf_mut_sync_in_if_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_sync_in_if = {
-    "sum/mut-sync-in-if", RF_OP_SUM, 0, 1,
-    "MUTANT sum/lds with the tree barrier inside if (t < s) (divergent barrier)",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
-    rf_mut_sync_in_if_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-sync-in-if",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/lds with the tree barrier inside if (t < s) (divergent barrier)",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_lds_atomic,
+    .launch = rf_mut_sync_in_if_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -24,9 +24,18 @@ static int rf_mut_tree_no_barrier_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_tree_no_barrier = {
-    "sum/mut-tree-no-barrier", RF_OP_SUM, 0, 1,
-    "MUTANT sum/lds without the barrier between the steps of the LDS tree (race)",
-    "block power of two 1..1024; grid = ceil(n/block), a requested grid is ignored; no items",
-    rf_mut_configure_one_per_thread, rf_mut_no_scratch, rf_mut_plan_lds_atomic,
-    rf_mut_tree_no_barrier_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-tree-no-barrier",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT sum/lds without the barrier between the steps of the LDS tree (race)",
+    .constraints = "block power of two 1..1024; grid = ceil(n/block), a requested grid is "
+        "ignored; no items",
+    .configure = rf_mut_configure_one_per_thread,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_plan_lds_atomic,
+    .launch = rf_mut_tree_no_barrier_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

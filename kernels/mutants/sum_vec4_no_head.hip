@@ -14,7 +14,7 @@ __global__ void rf_mut_vec4_no_head_kernel(const float *__restrict__ x, rf_mut_u
   for (rf_mut_u64 j = g; j < quads; j += stride) local += rf_mut_quad_sum(x4[j]);
   if (g < n - 4 * quads) local += x[4 * quads + g];
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -24,9 +24,15 @@ static int rf_mut_vec4_no_head_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_vec4_no_head = {
-    "sum/mut-vec4-no-head", RF_OP_SUM, 0, 1,
-    "MUTANT float4 sum that loads quads from the input pointer itself, with no scalar head to "
-    "the first 16-byte boundary (faults on a misaligned view)",
-    RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_no_scratch, rf_mut_vec4_plan,
-    rf_mut_vec4_no_head_launch, 0};
+    .name = "sum/mut-vec4-no-head",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT float4 sum that loads quads from the input pointer itself, with no scalar "
+        "head to the first 16-byte boundary (faults on a misaligned view)",
+    .constraints = RF_MUT_VEC4_CONSTRAINTS,
+    .configure = rf_mut_vec4_configure,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_vec4_plan,
+    .launch = rf_mut_vec4_no_head_launch};
 #endif

@@ -14,7 +14,7 @@ __global__ void rf_mut_vec4_overrun_kernel(const float *__restrict__ x, rf_mut_u
   if (g < head) local += x[g];
   for (rf_mut_u64 j = g; j < quads; j += stride) local += rf_mut_quad_sum(x4[j]);
   sd[threadIdx.x] = local;   /* (no scalar tail: the last quad "covers" it) */
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -24,8 +24,18 @@ static int rf_mut_vec4_overrun_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_vec4_overrun = {
-    "sum/mut-vec4-overrun", RF_OP_SUM, 0, 1,
-    "MUTANT float4 sum whose last quad reads up to 3 floats past n instead of a scalar tail",
-    RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_no_scratch, rf_mut_vec4_plan,
-    rf_mut_vec4_overrun_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-vec4-overrun",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT float4 sum whose last quad reads up to 3 floats past n instead of a scalar "
+        "tail",
+    .constraints = RF_MUT_VEC4_CONSTRAINTS,
+    .configure = rf_mut_vec4_configure,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_vec4_plan,
+    .launch = rf_mut_vec4_overrun_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

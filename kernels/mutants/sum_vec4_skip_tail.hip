@@ -16,7 +16,7 @@ __global__ void rf_mut_vec4_skip_tail_kernel(const float *__restrict__ x, rf_mut
   /* BUG: the scalar tail is missing:
    *   if (g < n - (head + 4 * quads)) local += x[head + 4 * quads + g]; */
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
@@ -26,8 +26,17 @@ static int rf_mut_vec4_skip_tail_launch(const rf_launch_args *a) {
 }
 
 extern "C" const rf_variant rf_mut_sum_vec4_skip_tail = {
-    "sum/mut-vec4-skip-tail", RF_OP_SUM, 0, 1,
-    "MUTANT float4 sum that drops the scalar tail: (n - head) mod 4 elements are lost",
-    RF_MUT_VEC4_CONSTRAINTS, rf_mut_vec4_configure, rf_mut_no_scratch, rf_mut_vec4_plan,
-    rf_mut_vec4_skip_tail_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, RF_CONTRACT_SIGNED_ZERO};
+    .name = "sum/mut-vec4-skip-tail",
+    .op = RF_OP_SUM,
+    .deterministic = 0,
+    .is_mutant = 1,
+    .summary = "MUTANT float4 sum that drops the scalar tail: (n - head) mod 4 elements are lost",
+    .constraints = RF_MUT_VEC4_CONSTRAINTS,
+    .configure = rf_mut_vec4_configure,
+    .scratch_bytes = rf_mut_no_scratch,
+    .plan = rf_mut_vec4_plan,
+    .launch = rf_mut_vec4_skip_tail_launch,
+    .in_dtype = RF_DTYPE_F32,
+    .out_dtype = RF_DTYPE_F32,
+    .contract = RF_CONTRACT_SIGNED_ZERO};
 #endif

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "kernels/device.h"
-#include "kernels/verdict_device.h"
+#include "kernels/harness/device.h"
+#include "kernels/harness/verdict_device.h"
 
 static double now_us(void) {
   struct timespec t;

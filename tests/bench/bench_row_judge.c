@@ -1,4 +1,4 @@
-/* GPU time of the row ops' device judge by shape and team (kernels/row_team.h): for softmax
+/* GPU time of the row ops' device judge by shape and team (kernels/harness/row_team.h): for softmax
  * and log-softmax, the oracle and the judge of NV variants as a block a row (two launches),
  * as a wave a row (two launches, the judge's grid over rows x variants), and as the case
  * launch (rf_smd_case_launch, rf_lgd_case_launch: the runner's launches for a case of one
@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernels/device.h"
-#include "kernels/softmax_device.h"
-#include "kernels/log_device.h"
+#include "kernels/harness/device.h"
+#include "kernels/harness/softmax_device.h"
+#include "kernels/harness/log_device.h"
 #include "oracle/bounds.h"
 #include "oracle/logsumexp.h"
 

@@ -9,7 +9,7 @@
 # element checks there); its lines must be identical but for the worst element's figures
 # (error, bound, ratio, got, want: from the device oracle, whose last bits may differ).
 # LOG_ARGS (optional): the same for a logsumexp / log-softmax sweep (every input and output
-# type: judged on the device, kernels/log_device.h).
+# type: judged on the device, kernels/harness/log_device.h).
 # LOG_SPECIAL_ARGS (optional): a log-op sweep whose every row is special (all-nan,
 # all-neg-inf: oracle/log_special.h): decided on the device with the host judge's figures,
 # so its lines must be identical with the figures too (only the time stripped), and every

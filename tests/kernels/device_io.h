@@ -1,6 +1,6 @@
 /* Shared by the C kernel tests of the device oracles and judges: a device allocation that
  * ends the test on failure, and a read-back after a launch. Include after rf_test.h (CHECK)
- * and kernels/device.h. */
+ * and kernels/harness/device.h. */
 #ifndef RF_TESTS_DEVICE_IO_H
 #define RF_TESTS_DEVICE_IO_H
 #include <stdio.h>

@@ -11,8 +11,8 @@
 #include "model/case.h"
 #include "model/gen.h"
 #include "model/dtype.h"
-#include "kernels/device.h"
-#include "kernels/gen_device.h"
+#include "kernels/harness/device.h"
+#include "kernels/harness/gen_device.h"
 #include "redfuzz/variant.h"
 #include <stdlib.h>
 

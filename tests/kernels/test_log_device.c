@@ -1,4 +1,4 @@
-/* The log ops' oracle and judge on the device (kernels/log_device.h) against the host's
+/* The log ops' oracle and judge on the device (kernels/harness/log_device.h) against the host's
  * (oracle/logsumexp_double.h, the MPFR oracle of oracle/logsumexp.h, log_row_math.h's
  * decision as run/judge_log.c applies it), row by row, for logsumexp and log-softmax on the
  * boundary shapes over every distribution, two seeds each, and on special rows written in, in
@@ -33,9 +33,9 @@
 #include "model/case.h"
 #include "model/gen.h"
 #include "model/dtype.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "device_io.h"
-#include "kernels/log_device.h"
+#include "kernels/harness/log_device.h"
 #include "oracle/logsumexp.h"
 #include "oracle/logsumexp_double.h"
 #include "oracle/log_row_math.h"
@@ -131,7 +131,7 @@ static const rf_dtype pairs[][2] = {{RF_DTYPE_F32, RF_DTYPE_F32}, {RF_DTYPE_F16,
 int main(void) {
   char msg[256];
   if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
-  /* up to 1024 columns a wave a row, 1025 a block a row (kernels/row_team.h) */
+  /* up to 1024 columns a wave a row, 1025 a block a row (kernels/harness/row_team.h) */
   static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 33}, {5, 1024}, {2, 257}, {2, 1025}};
   /* A chain of cols additions, the host's exp and log: the bound of the simplest plan. */
   rf_lsr_params prm;

@@ -1,4 +1,4 @@
-/* The device exact oracle (kernels/oracle_device.h) equals the host oracle, field by field,
+/* The device exact oracle (kernels/harness/oracle_device.h) equals the host oracle, field by field,
  * on every input of the boundary sweep (the seeds' lengths, every distribution, seeds 1..3,
  * plus lengths past one block's chunk) and on hand-made inputs at the edges of the format:
  * infinities, NaN, signed zeros, ties, subnormals, overflow of the rounded sum, rounding
@@ -16,8 +16,8 @@
 #include "model/case.h"
 #include "model/gen.h"
 #include "model/dtype.h"
-#include "kernels/device.h"
-#include "kernels/oracle_device.h"
+#include "kernels/harness/device.h"
+#include "kernels/harness/oracle_device.h"
 #include <stdio.h>
 
 static void *dev_x, *dev_scratch, *dev_out;

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 #include "rf_test.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "redfuzz/variant.h"
 #include "model/case.h"
 #include "redfuzz/plan.h"

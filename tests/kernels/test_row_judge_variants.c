@@ -1,9 +1,9 @@
-/* One judge launch for every variant of a row-op case (kernels/softmax_device.h,
- * kernels/log_device.h; issue 12): a case of several variants, with float32, f16 and bf16
+/* One judge launch for every variant of a row-op case (kernels/harness/softmax_device.h,
+ * kernels/harness/log_device.h; issue 12): a case of several variants, with float32, f16 and bf16
  * outputs and different bound parameters (the plans' depth and the exps' and logs' ulps), one
  * of them a "mutant" whose output is wrong in one row only, is judged in one launch, and
- *  - the launch is one kernel (kernels/launch_count.h), and 51 variants are three (chunks of
- *    RF_SMD_MAX_VARIANTS = RF_LGD_MAX_VARIANTS = 24);
+ *  - the launch is one kernel (kernels/harness/launch_count.h), and 51 variants are three (chunks
+ *  of RF_SMD_MAX_VARIANTS = RF_LGD_MAX_VARIANTS = 24);
  *  - every variant's records are byte for byte those of a launch that judges it alone (the
  *    kernel as it was before, one variant a launch), in the order of the variants given;
  *  - the mutant's wrong row is WRONG in its records and in no other variant's, and no other
@@ -20,11 +20,11 @@
 #include "model/case.h"
 #include "model/gen.h"
 #include "model/dtype.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "device_io.h"
-#include "kernels/launch_count.h"
-#include "kernels/softmax_device.h"
-#include "kernels/log_device.h"
+#include "kernels/harness/launch_count.h"
+#include "kernels/harness/softmax_device.h"
+#include "kernels/harness/log_device.h"
 #include "oracle/softmax_double.h"
 #include "oracle/bounds.h"
 #include "oracle/logsumexp.h"

@@ -1,5 +1,5 @@
-/* The fold of per-row judge records into a summary a variant (kernels/row_summary.h) keeps what
- * the host's scan of the records in row order keeps: the first row that is not a pass and its
+/* The fold of per-row judge records into a summary a variant (kernels/harness/row_summary.h) keeps
+ * what the host's scan of the records in row order keeps: the first row that is not a pass and its
  * verdict, and the first row of the largest ratio (above the scan's start of -1; a NaN never
  * wins) with its whole record. Records are drawn to make the order matter: few distinct
  * ratios (ties in every block and across chunks), NaN, -1, -2 and +inf ratios, bad rows
@@ -11,9 +11,9 @@
 #include <string.h>
 #include "rf_test.h"
 #include "model/case.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "device_io.h"
-#include "kernels/row_summary.h"
+#include "kernels/harness/row_summary.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;
 static uint32_t draw(uint32_t n) {   /* splitmix64, then a bounded draw */

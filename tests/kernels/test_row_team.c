@@ -1,5 +1,5 @@
 /* The row ops' device oracles and judges give the same results, bit for bit, whichever team
- * works a row (kernels/row_team.h): a block a row or a wave a row. For softmax and the log
+ * works a row (kernels/harness/row_team.h): a block a row or a wave a row. For softmax and the log
  * ops (logsumexp and log-softmax), on short and long rows (the wave threshold, 1024, and one
  * past it; rows that fill a block's 8 waves and rows that do not), every distribution with
  * special rows written in (NaN, +inf, only -inf, one finite entry, -inf entries, constant),
@@ -19,10 +19,10 @@
 #include "model/case.h"
 #include "model/gen.h"
 #include "model/dtype.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "device_io.h"
-#include "kernels/softmax_device.h"
-#include "kernels/log_device.h"
+#include "kernels/harness/softmax_device.h"
+#include "kernels/harness/log_device.h"
 #include "oracle/softmax_double.h"
 #include "oracle/logsumexp_double.h"
 #include "oracle/bounds.h"

@@ -1,4 +1,4 @@
-/* The softmax oracle and judge on the device (kernels/softmax_device.h) against the host's
+/* The softmax oracle and judge on the device (kernels/harness/softmax_device.h) against the host's
  * (oracle/softmax_double.h, oracle/bounds.h), row by row, on the softmax boundary shapes over
  * every distribution:
  *  - the oracle: the same NaN rows (oracle/softmax_special.h: a NaN or +inf, or only -inf)
@@ -22,9 +22,9 @@
 #include "rf_test.h"
 #include "model/case.h"
 #include "model/gen.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "device_io.h"
-#include "kernels/softmax_device.h"
+#include "kernels/harness/softmax_device.h"
 #include "oracle/softmax_double.h"
 #include "oracle/bounds.h"
 #include "model/dtype.h"
@@ -70,7 +70,7 @@ static float in_type(rf_dtype t, float v) {
 int main(void) {
   char msg[256];
   if (rf_dev_require(msg, sizeof msg)) { fprintf(stderr, "%s\n", msg); return 2; }
-  /* up to 1024 columns a wave a row, 1025 a block a row (kernels/row_team.h) */
+  /* up to 1024 columns a wave a row, 1025 a block a row (kernels/harness/row_team.h) */
   static const uint32_t shapes[][2] = {{1, 1}, {2, 31}, {3, 33}, {4, 1024}, {2, 257}, {3, 1025}};
   rf_plan plan;
   memset(&plan, 0, sizeof plan);

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <vector>
 #include "rf_test.h"
-#include "kernels/device.h"
+#include "kernels/harness/device.h"
 #include "redfuzz/variant.h"
 #include "model/case.h"
 #include "redfuzz/plan.h"

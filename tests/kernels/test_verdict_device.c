@@ -1,4 +1,4 @@
-/* The device verdict records (kernels/verdict_device.h) see every failure the host judge
+/* The device verdict records (kernels/harness/verdict_device.h) see every failure the host judge
  * sees in the buffers: each check is shown to fire on a planted fault (a guard byte
  * overwritten before or after an output or a scratch buffer, at a word boundary or inside
  * a word; a word still holding the poison; a repeat that differs in one bit; max and argmax
@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 #include "rf_test.h"
-#include "kernels/device.h"
-#include "kernels/oracle_device.h"
-#include "kernels/verdict_device.h"
+#include "kernels/harness/device.h"
+#include "kernels/harness/oracle_device.h"
+#include "kernels/harness/verdict_device.h"
 #include "run/arena.h"
 #include "run/buffers.h"
 #include "redfuzz/variant.h"

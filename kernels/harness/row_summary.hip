@@ -2,7 +2,7 @@
  * variant: each thread scans its rows in order, then an LDS tree keeps the best candidate
  * (larger ratio, the lower row among equals: the order of a one-pass scan) and the first
  * bad row; thread 0 combines that with the summary of the rows before the chunk. */
-#include "port.h"
+#include "../port.h"
 #include "row_summary.h"
 #include "launch_count.h"
 

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <time.h>
-#include "port.h"
+#include "../port.h"
 #include "device.h"
 #include "model/case.h"
 #if defined(RF_SIM)
-#include "../sim/sim_control.h"
+#include "../../sim/sim_control.h"
 #endif
 
 static int g_first_error;  /* first error seen by a call that cannot return it */

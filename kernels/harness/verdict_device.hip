@@ -2,7 +2,7 @@
  * variant (nothing shared but port.h and the oracle's record layout), like the device oracle,
  * so that a bug in a variant's building blocks cannot also be in its judge. Integer
  * operations only: no floating-point mode (flush-to-zero, fast math) can change a check. */
-#include "port.h"
+#include "../port.h"
 #include "verdict_device.h"
 #include "launch_count.h"
 #include "oracle_device.h"

@@ -107,7 +107,7 @@ int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv, co
 int rf_smd_case_launch(const void *x, uint32_t x_dtype, const rf_smd_variant *vs, uint32_t nv,
                        double *y, rf_smd_row *info, uint32_t rows, uint32_t cols,
                        uint32_t plant, rf_smd_rec *out, void *stream);
-/* Which team judges a row (kernels/row_team.h): AUTO, a wave a row for cases of at least 64
+/* Which team judges a row (kernels/harness/row_team.h): AUTO, a wave a row for cases of at least 64
  * rows of at most 256 columns (RF_RT_WAVE_MIN_ROWS, RF_RT_WAVE_MAX_COLS, measured) and a
  * block a row otherwise; BLOCK and WAVE force one, for any shape. Both give the same y, facts
  * and records, bit for bit (tests/kernels: both run). */

@@ -14,7 +14,7 @@
  * the same one. A row's work is written once, as a template over the team. */
 #ifndef RF_ROW_TEAM_H
 #define RF_ROW_TEAM_H
-#include "port.h"
+#include "../port.h"
 #include "softmax_device.h"   /* RF_ROW_TEAM_* */
 #include <string.h>
 

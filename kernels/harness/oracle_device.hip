@@ -4,7 +4,7 @@
  * generator and the host's uploads use too) so that a bug in a variant's building blocks
  * cannot also be in its judge. f16 and bf16 inputs are read as the float32 values they are
  * (exactly: docs/ORACLE.md); everything after the load is the float32 oracle's. */
-#include "port.h"
+#include "../port.h"
 #include "oracle_device.h"
 #include "launch_count.h"
 #include "model/dtype_bits.h"

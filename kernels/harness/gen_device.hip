@@ -1,7 +1,7 @@
 /* The device input generator: element i of the case's input is rf_gen_elem(params, i), the
  * same pure function rf_generate runs on the host (model/gen_elem.h), so the bits agree on
  * every backend (tests/kernels/test_gen_device_sim.cpp). */
-#include "port.h"
+#include "../port.h"
 #include "gen_device.h"
 #include "launch_count.h"
 #include "model/gen_elem.h"

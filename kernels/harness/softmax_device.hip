@@ -7,7 +7,7 @@
  * meets at most C - 1 additions), so the verdicts are the host's, the reported figures may
  * differ in their last bits. Inputs and outputs may be f16 or bf16, read exactly (rfs_load),
  * a 16-bit output's bound widened (softmax_device.h). */
-#include "port.h"
+#include "../port.h"
 #include "softmax_device.h"
 #include "redfuzz/variant.h"   /* RF_CONTRACT_MASKED_ROW_ZERO */
 #include "oracle/softmax_row_math.h"

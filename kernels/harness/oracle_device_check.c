@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "kernels/oracle_device.h"
+#include "kernels/harness/oracle_device.h"
 #include "oracle/bounds.h"
 #include "oracle/exact.h"
 

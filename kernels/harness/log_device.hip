@@ -6,7 +6,7 @@
  * any order is within γ_{C-1}, the products' sum within γ_C: each term meets at most C - 1
  * additions), so the verdicts are the host's, the reported figures may differ in their last
  * bits. */
-#include "port.h"
+#include "../port.h"
 #include "log_device.h"
 #include "oracle/log_row_math.h"
 #include "oracle/log_special.h"
