@@ -60,11 +60,11 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
  * blocks, are in reach of a simulator campaign. The class is drawn from a hash of the whole
  * input (same bytes, same class, same case), class k > 0 for one input in one_in[k]:
  *   class 1: elements and threads x8 (simulator: 2^15 elements, 2^17 threads), 1 in 16;
- *   class 2: elements and threads x64 (2^18, 2^20: the simulator's largest cases), 1 in 128;
+ *   class 2: elements x64, threads x16 (2^18: the simulator's largest cases, 2^18), 1 in 128;
  *   class 3: many short rows: class 2's elements, rows of at most RF_FUZZ_SHORT_COLS columns,
  *            from RF_FUZZ_ROW_GRID_CAP - 15 rows up (past every row variant's grid cap) and
- *            threads x2^14 (a launch the simulator cannot run, over 2^20 threads, is
- *            `unsupported` at once), 1 in 2048.
+ *            threads x2^14, 1 in 2048; GPU backends only (the simulator cannot run those
+ *            launches: run/fuzz_select.c, rf_fuzz_budget_of).
  * The backend's limits bound every class; REDFUZZ_MAX_ELEMS and REDFUZZ_MAX_THREADS, when
  * set, bound every class too (a hard cap, as before), and REDFUZZ_SIZE_CLASSES=1 draws only
  * class 0. Class 3 is not a superset of class 0 (wider rows fold): `redfuzz encode` adds a
