@@ -173,7 +173,7 @@ rf_fuzz_budget rf_fuzz_budget_of(const rf_settings *set) {
     /* Class 3 is not drawn on the simulator: there a row variant past its grid cap launches
      * 65535 blocks of at least 32 threads, over the 2^20 threads a launch it runs
      * (`unsupported`), and a smaller grid strides each block over thousands of rows, past the
-     * step budget (`timeout`, a false failure). Sweeps and GPUs run those shapes. */
+     * step budget (`timeout`, a false failure); docs/SIMULATOR.md. GPUs run those shapes. */
     b.one_in[k] = k == 3 && rf_backend.is_sim ? 0 : kSlice[k];
   }
   b.classes = set && set->size_classes ? (unsigned)set->size_classes : RF_FUZZ_CLASSES;
