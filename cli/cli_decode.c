@@ -42,9 +42,9 @@ int rf_cmd_decode(int argc, char **argv) {
   char *buf = rf_cli_read_file(pos[0], &len, err, sizeof err);
   if (!buf) { fprintf(stderr, "redfuzz decode: FILE: %s\n", err); return RF_EXIT_USAGE; }
   /* The backend's limits are compile-time policy: decoding opens no device. */
-  rf_limits lim = rf_fuzz_limits(&rf_cli_settings);
+  rf_fuzz_budget budget = rf_fuzz_budget_of(&rf_cli_settings);
   rf_case c;
-  rf_fuzz_decode_like_target((const uint8_t *)buf, len, &lim, only, &c);
+  rf_fuzz_decode_budget((const uint8_t *)buf, len, &budget, only, &c);
   free(buf);
   rf_case_write_text(&c, stdout);
   return 0;

@@ -52,8 +52,8 @@ static int load(rf_runner *r, const char *path, const char *only, rf_case *c) {
     return 0;
   }
   (void)r;
-  rf_limits lim = rf_fuzz_limits(&rf_cli_settings);
-  rc = rf_fuzz_decode_like_target((const uint8_t *)buf, len, &lim, only, c);
+  rf_fuzz_budget budget = rf_fuzz_budget_of(&rf_cli_settings);
+  rf_fuzz_decode_budget((const uint8_t *)buf, len, &budget, only, c);
   free(buf);
   return rc;
 }

@@ -20,6 +20,11 @@ function(rf_hip_sources target)
     # "Alignment"). The sanitizer builds keep their runtimes' handlers out of it.
     if(REDFUZZ_SANITIZE STREQUAL "")
       target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=alignment>)
+    elseif(REDFUZZ_SANITIZE STREQUAL "address")
+      # Kernels recoverable: an AddressSanitizer report inside a kernel returns to it, and
+      # sim/asan_report.cpp turns it into `oob` and ends the launch (docs/SIMULATOR.md,
+      # "AddressSanitizer build"); the harness's own code still stops at its first report.
+      target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize-recover=address>)
     endif()
   endif()
   # rf_variant grows at its end (fuzz_max_n, then in_dtype/out_dtype): a positional

@@ -31,7 +31,7 @@ static int keep_target(const rf_variant *v, void *ctx) {
 
 typedef struct {
   rf_runner *runner;
-  rf_limits limits;
+  rf_fuzz_budget budget;
   long inputs, ran, failures;
 } replay;
 
@@ -45,7 +45,7 @@ static int replay_file(replay *r, const char *path) {
   size_t n = fread(buf, 1, sizeof buf, f);
   fclose(f);
   rf_case c;
-  rf_fuzz_decode_like_target(buf, n, &r->limits, only, &c);
+  rf_fuzz_decode_budget(buf, n, &r->budget, only, &c);
   static rf_result *res;   /* room for every variant of the registry, made once */
   static size_t max;
   if (!res) {
@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "redfuzz_cov_replay: %s\n", err);
     return 2;
   }
-  r.limits = rf_fuzz_limits(&set);
+  r.budget = rf_fuzz_budget_of(&set);
   rf_runner_set_filter(r.runner, keep_target, NULL);
   int rc = 0;
   for (int i = 2; i < argc; i++)

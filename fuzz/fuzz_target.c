@@ -10,12 +10,21 @@
  *                         variant. When every selected variant has one op, cases are mapped
  *                         onto that op (sizes carried over) so no execution is wasted.
  *   Grids above RF_FUZZ_MAX_GRID (2^22 blocks) fold below it (fuzz_select.h).
+ *   Size classes (run/fuzz_select.h): most inputs decode under the cheap caps below; one
+ *                         in 16, 128 and 2048 under larger ones (x8, x64 elements; the last
+ *                         with short rows past the row variants' grid cap), drawn from a
+ *                         hash of the input. At start one line per class gives its caps; at
+ *                         exit (and before a failure's abort) one line per class says how
+ *                         it was spent ("size class K spent: ..."; scripts/fuzz.sh sums them).
+ *   REDFUZZ_SIZE_CLASSES=N draw only the first N classes (1: the cheap caps only).
  *   REDFUZZ_MAX_ELEMS=N   cap on elements per case (default: 2^12 on the simulator, 2^22
  *                         on GPUs: big enough for grid > block, small enough for tens of
- *                         executions a second; `redfuzz sweep` covers 2^24 and 2^26).
+ *                         executions a second; `redfuzz sweep` covers 2^24 and 2^26); when
+ *                         set, a hard cap for every class.
  *   REDFUZZ_MAX_THREADS=N cap on GPU threads (blocks x block size) per case: larger grids,
  *                         and rows of row ops, fold below it (default: 2^14 on the simulator,
- *                         where a launch costs its threads times their barriers; 2^20 on GPUs).
+ *                         where a launch costs its threads times their barriers; 2^20 on GPUs);
+ *                         when set, a hard cap for every class.
  *   REDFUZZ_PLUGINS=a.so:b.so  load these plugins' variants first (include/redfuzz/plugin.h);
  *                         their non-mutant variants are fuzzed by default like built-in ones.
  *   REDFUZZ_KNOWN=FILE    known failure signatures (run/known.h: variant verdict [dist]
@@ -52,6 +61,7 @@
 #include "run/stats_print.h"
 #include "run/fuzz_select.h"
 #include "run/known.h"
+#include "run/clock.h"
 #include "kernels/plugin_loader.h"
 #include "kernels/harness/device.h"
 
@@ -61,7 +71,13 @@ __attribute__((used, section("__libfuzzer_extra_counters")))
 static uint8_t rf_counters[RF_FUZZ_MAX_VARIANTS][RF_V_COUNT][RF_BUCKETS];
 
 static rf_runner *runner;
-static rf_limits limits;
+static rf_fuzz_budget budget;
+/* How each size class was spent (printed by print_budget). */
+static struct {
+  unsigned long long execs, past_2p16, past_grid_cap;
+  double ms;
+  uint64_t max_elems, max_n, max_rows;
+} spent[RF_FUZZ_CLASSES];
 static char only[1024];
 static rf_known *known;   /* NULL: none given */
 static unsigned long long known_skipped;
@@ -102,6 +118,15 @@ static void print_profile(void) {
             "%llu executions\n", st.cases_unlaunched);
 }
 
+static void print_budget(void) {
+  for (unsigned k = 0; k < budget.classes; k++)
+    fprintf(stderr, "redfuzz fuzz: size class %u spent: %llu executions, %.1f s, largest n %llu, "
+            "largest rows %llu, largest case %llu elements, %llu past 2^16 elements, %llu past "
+            "%u rows\n", k, spent[k].execs, spent[k].ms / 1000, (unsigned long long)spent[k].max_n,
+            (unsigned long long)spent[k].max_rows, (unsigned long long)spent[k].max_elems,
+            spent[k].past_2p16, spent[k].past_grid_cap, RF_FUZZ_ROW_GRID_CAP);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc; (void)argv;
   char err[512];
@@ -139,7 +164,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   if (!set.device_min_elems_set) set.device_min_elems = 0;
   runner = rf_runner_create(&set, err, sizeof err);
   if (!runner) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
-  limits = rf_fuzz_limits(&set);
+  budget = rf_fuzz_budget_of(&set);
   snprintf(only, sizeof only, "%s", set.only_text);
   rf_runner_set_filter(runner, keep_variant, NULL);
   if (rf_only_single_op(only) == -2) {
@@ -153,10 +178,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
               "(slow beyond; sweeps run it at every size)\n", v->name,
               (unsigned long long)v->fuzz_max_n);
   }
-  if (limits.max_threads)
+  if (budget.lim[0].max_threads)
     fprintf(stderr, "redfuzz fuzz: size cap: cases ask for at most %llu GPU threads (larger "
             "grids, and rows of row ops, fold below it; REDFUZZ_MAX_THREADS)\n",
-            (unsigned long long)limits.max_threads);
+            (unsigned long long)budget.lim[0].max_threads);
+  for (unsigned k = 0; k < budget.classes; k++) {
+    const rf_limits *l = &budget.lim[k];
+    char share[48];
+    if (k == 0) snprintf(share, sizeof share, "the other inputs");
+    else if (!budget.one_in[k]) snprintf(share, sizeof share, "no input on this backend");
+    else snprintf(share, sizeof share, "1 input in %u", (unsigned)budget.one_in[k]);
+    fprintf(stderr, "redfuzz fuzz: size class %u: at most %llu elements (rows of at most %u "
+            "columns), %llu GPU threads; drawn for %s (REDFUZZ_SIZE_CLASSES=%u)\n", k,
+            (unsigned long long)l->max_elems, (unsigned)l->max_cols,
+            (unsigned long long)l->max_threads, share, budget.classes);
+  }
+  atexit(print_budget);
   if (set.profile) atexit(print_profile);
   /* Registered after the profile, so it runs first (atexit order) and the profile counts it. */
   if (rf_runner_recheck_background(runner)) atexit(drain_rechecks);
@@ -172,7 +209,7 @@ static unsigned bucket_of(double ratio) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rf_case c;
-  rf_fuzz_decode_like_target(data, size, &limits, only, &c);
+  const unsigned cls = rf_fuzz_decode_budget(data, size, &budget, only, &c);
   /* Room for every variant of the registry (plugins included), made once. */
   static rf_result *res;
   static size_t max;
@@ -183,7 +220,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   char err[512];
   rf_runner_set_filter(runner, keep_variant, &c);
+  const double t0 = rf_now_ms();
   int n = rf_runner_run(runner, &c, res, max, err, sizeof err);
+  {
+    const uint64_t elems = rf_case_elems(&c), rows = rf_op_has_rows(c.op) ? c.rows : 0;
+    spent[cls].execs++;
+    spent[cls].ms += rf_now_ms() - t0;
+    if (elems > spent[cls].max_elems) spent[cls].max_elems = elems;
+    if (!rf_op_has_rows(c.op) && c.n > spent[cls].max_n) spent[cls].max_n = c.n;
+    if (rows > spent[cls].max_rows) spent[cls].max_rows = rows;
+    spent[cls].past_2p16 += elems > (UINT64_C(1) << 16);
+    spent[cls].past_grid_cap += rows > RF_FUZZ_ROW_GRID_CAP;
+  }
   if (n < 0) {
     fprintf(stderr, "redfuzz fuzz: decoded an invalid case: %s\n", err);
     rf_case_write_text(&c, stderr);
@@ -226,6 +274,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       fprintf(stderr, "ERROR: redfuzz: a kernel faulted (%s) and the device is lost to this "
               "process; `REDFUZZ_SERIAL=1 redfuzz run --case FILE --mutants` (or `redfuzz sweep`) "
               "names the variant as `crash`\n", rf_dev_error_string(rf_dev_lost()));
+    print_budget();   /* atexit handlers do not run on abort */
     fflush(stderr);
     abort();
   }

@@ -109,13 +109,92 @@ static void cap_thread_cost(rf_case *c, uint64_t max_threads) {
   if (rf_op_has_rows(c->op) && c->rows > blocks) c->rows = (uint32_t)(1 + (c->rows - 1) % blocks);
 }
 
-int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
-                               const char *only, rf_case *c) {
+/* Class 3 (short rows): the rows of a row case fold into [RF_FUZZ_ROW_GRID_CAP - 15, the
+ * most its columns allow], so both sides of the row variants' grid cap are drawn and most
+ * of these cases stride (rows > grid) even at the variants' default grid. */
+static void lift_rows(rf_case *c, const rf_limits *lim) {
+  if (!rf_op_has_rows(c->op) || !c->cols) return;
+  uint64_t hi = lim->max_elems / c->cols, lo = RF_FUZZ_ROW_GRID_CAP - 15;
+  if (hi > UINT32_MAX) hi = UINT32_MAX;
+  if (hi > lo) c->rows = (uint32_t)(lo + c->rows % (hi - lo + 1));
+}
+
+static void decode_under(const uint8_t *data, size_t size, const rf_limits *lim, int short_rows,
+                         const char *only, rf_case *c) {
   rf_case_decode(data, size, lim, c);
   rf_force_op(c, rf_only_single_op(only), lim);
   if (c->grid > RF_FUZZ_MAX_GRID) c->grid = 1 + (c->grid - 1) % RF_FUZZ_MAX_GRID;
+  if (short_rows) lift_rows(c, lim);
   cap_thread_cost(c, lim->max_threads);
+}
+
+int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
+                               const char *only, rf_case *c) {
+  decode_under(data, size, lim, 0, only, c);
   return 0;
+}
+
+/* FNV-1a, 64 bits: every byte counts, so any mutation redraws the class. */
+static uint64_t input_hash(const uint8_t *data, size_t size) {
+  uint64_t h = UINT64_C(14695981039346656037);
+  for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * UINT64_C(1099511628211);
+  return h;
+}
+
+static uint64_t scaled(uint64_t v, unsigned shift, uint64_t max) {
+  return v > (max >> shift) ? max : v << shift;
+}
+
+/* Class k > 0 owns a fixed slice of 2^32 / kSlice[k] hash values, whether it is drawn or
+ * not: a class turned off (REDFUZZ_SIZE_CLASSES, or class 3 on the simulator) gives its slice
+ * to class 0, so the other inputs keep their class on every backend and setting. */
+static const uint32_t kSlice[RF_FUZZ_CLASSES] = {0, 16, 128, 2048};
+
+rf_fuzz_budget rf_fuzz_budget_of(const rf_settings *set) {
+  static const unsigned elem_shift[RF_FUZZ_CLASSES] = {0, 3, 6, 6};
+  static const unsigned thread_shift[RF_FUZZ_CLASSES] = {0, 3, 4, 14};
+  rf_fuzz_budget b;
+  const rf_limits top = rf_backend.limits;
+  const rf_limits cheap = rf_fuzz_limits(set);
+  for (int k = 0; k < RF_FUZZ_CLASSES; k++) {
+    rf_limits l = cheap;
+    if (k > 0) {
+      const uint64_t elems = set && set->max_elems ? set->max_elems
+                             : scaled(rf_backend.fuzz_max_elems, elem_shift[k], UINT64_MAX);
+      l.max_n = elems < top.max_n ? elems : top.max_n;
+      l.max_elems = elems < top.max_elems ? elems : top.max_elems;
+      l.max_cols = elems < top.max_cols ? (uint32_t)elems : top.max_cols;
+      if (k == 3 && l.max_cols > RF_FUZZ_SHORT_COLS) l.max_cols = RF_FUZZ_SHORT_COLS;
+      l.max_threads = set && set->max_threads
+                          ? set->max_threads
+                          : scaled(rf_backend.fuzz_max_threads, thread_shift[k], UINT64_MAX);
+    }
+    b.lim[k] = l;
+    /* Class 3 is not drawn on the simulator: there a row variant past its grid cap launches
+     * 65535 blocks of at least 32 threads, over the 2^20 threads a launch it runs
+     * (`unsupported`), and a smaller grid strides each block over thousands of rows, past the
+     * step budget (`timeout`, a false failure); docs/SIMULATOR.md. GPUs run those shapes. */
+    b.one_in[k] = k == 3 && rf_backend.is_sim ? 0 : kSlice[k];
+  }
+  b.classes = set && set->size_classes ? (unsigned)set->size_classes : RF_FUZZ_CLASSES;
+  return b;
+}
+
+unsigned rf_fuzz_class_of(const uint8_t *data, size_t size, const rf_fuzz_budget *b) {
+  const uint64_t u = input_hash(data, size) >> 32;   /* the high 32 bits: a uniform draw */
+  uint64_t edge = 0;
+  for (unsigned k = RF_FUZZ_CLASSES; k-- > 1;) {
+    edge += (UINT64_C(1) << 32) / kSlice[k];
+    if (u < edge) return k < b->classes && b->one_in[k] ? k : 0;
+  }
+  return 0;
+}
+
+unsigned rf_fuzz_decode_budget(const uint8_t *data, size_t size, const rf_fuzz_budget *b,
+                               const char *only, rf_case *c) {
+  const unsigned k = rf_fuzz_class_of(data, size, b);
+  decode_under(data, size, &b->lim[k], k == 3, only, c);
+  return k;
 }
 
 rf_limits rf_fuzz_limits(const rf_settings *set) {

@@ -32,9 +32,9 @@ int rf_only_keeps(const char *only, const rf_variant *v);
 int rf_only_single_op(const char *only);
 /* Maps a decoded case onto op (no-op when op < 0 or equal), keeping its element count. */
 void rf_force_op(rf_case *c, int op, const rf_limits *lim);
-/* The limits fuzz inputs decode under: the backend's policy (run/backend.c: at most 2^22
- * elements on GPUs and 2^12 on the simulator, so a campaign makes many executions per
- * second); REDFUZZ_MAX_ELEMS in set overrides (it can only lower the runner's limits), and
+/* The limits of the cheap size class (below) fuzz inputs mostly decode under: the backend's
+ * policy (run/backend.c: at most 2^22 elements on GPUs and 2^12 on the simulator, so a
+ * campaign makes many executions per second); REDFUZZ_MAX_ELEMS in set overrides (it can only lower the runner's limits), and
  * the cap on GPU threads (2^14 on the simulator, 2^20 on GPUs) REDFUZZ_MAX_THREADS.
  * Needs no device: decoding 40 bytes never opens one. */
 rf_limits rf_fuzz_limits(const rf_settings *set);
@@ -49,7 +49,41 @@ int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c);
 /* The block size the thread cap (rf_limits.max_threads) counts when a case leaves the block
  * to the variant: the registry's usual default (softmax/row-reg's is 64). */
 #define RF_FUZZ_DEFAULT_BLOCK 256u
-/* Decode exactly as the fuzz target does (lim from rf_fuzz_limits). Returns 0. */
+/* Decode under one set of limits (lim from rf_fuzz_limits: the cheap class below). Returns 0. */
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
+                               const char *only, rf_case *c);
+
+/* ---- the size budget (README, "The fuzzer": size classes) ------------------------------
+ * Most fuzz inputs decode under the cheap limits (class 0: rf_fuzz_limits), so a campaign
+ * makes many executions a second; a bounded share draws a larger size class, so that bugs
+ * that need tens of thousands of elements, or more rows than a row variant's grid has
+ * blocks, are in reach of a simulator campaign. The class is drawn from a hash of the whole
+ * input (same bytes, same class, same case), class k > 0 for one input in one_in[k]:
+ *   class 1: elements and threads x8 (simulator: 2^15 elements, 2^17 threads), 1 in 16;
+ *   class 2: elements x64, threads x16 (2^18: the simulator's largest cases, 2^18), 1 in 128;
+ *   class 3: many short rows: class 2's elements, rows of at most RF_FUZZ_SHORT_COLS columns,
+ *            from RF_FUZZ_ROW_GRID_CAP - 15 rows up (past every row variant's grid cap) and
+ *            threads x2^14, 1 in 2048; GPU backends only (the simulator cannot run those
+ *            launches: run/fuzz_select.c, rf_fuzz_budget_of).
+ * The backend's limits bound every class; REDFUZZ_MAX_ELEMS and REDFUZZ_MAX_THREADS, when
+ * set, bound every class too (a hard cap, as before), and REDFUZZ_SIZE_CLASSES=1 draws only
+ * class 0. Class 3 is not a superset of class 0 (wider rows fold): `redfuzz encode` adds a
+ * byte where needed so that its files decode under class 0. */
+#define RF_FUZZ_CLASSES 4
+#define RF_FUZZ_SHORT_COLS 4u
+/* The largest grid of every built-in row variant (kernels/softmax.hip RF_SM_MAX_GRID,
+ * kernels/logsumexp.hip RF_LSE_MAX_GRID): more rows than this make their blocks stride. */
+#define RF_FUZZ_ROW_GRID_CAP 65535u
+typedef struct {
+  rf_limits lim[RF_FUZZ_CLASSES];
+  uint32_t one_in[RF_FUZZ_CLASSES]; /* class k > 0 for 1 input in one_in[k]; 0: never */
+  unsigned classes;                 /* classes drawn: 1 (cheap only) .. RF_FUZZ_CLASSES */
+} rf_fuzz_budget;
+rf_fuzz_budget rf_fuzz_budget_of(const rf_settings *set);
+/* The class an input draws (0 .. b->classes - 1). */
+unsigned rf_fuzz_class_of(const uint8_t *data, size_t size, const rf_fuzz_budget *b);
+/* Decode as the fuzz target does: the input's class, then rf_fuzz_decode_like_target under
+ * that class's limits. Returns the class. */
+unsigned rf_fuzz_decode_budget(const uint8_t *data, size_t size, const rf_fuzz_budget *b,
                                const char *only, rf_case *c);
 #endif

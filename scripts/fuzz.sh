@@ -188,6 +188,21 @@ echo "fuzz.sh: libFuzzer done after ${elapsed}s; executions: ${execs:-0} ($(( ${
 
 grep -ahoE 'size cap: [^ ]+ runs only on cases of at most [0-9]+ elements' "${logs[@]}" 2>/dev/null |
   sort -u | sed 's/^/fuzz.sh: /' || true
+# The size budget (run/fuzz_select.h): each size class's caps, then how it was spent, summed
+# over the workers' runs (a run ended by libFuzzer's timeout or an interrupt prints none).
+grep -ahoE 'size class [0-9]+: at most .*' "${logs[@]}" 2>/dev/null | sort -u |
+  sed 's/^/fuzz.sh: /' || true
+cat "${logs[@]}" /dev/null 2>/dev/null | grep -aoE 'size class [0-9]+ spent: .*' |
+  awk '{ k = $3 + 0; e[k] += $5; t[k] += $7; if ($11 + 0 > n[k]) n[k] = $11 + 0
+         if ($14 + 0 > r[k]) r[k] = $14 + 0; p[k] += $19; g[k] += $23; cap = $25 + 0
+         E += $5; T += $7; P += $19; G += $23; seen[k] = 1 }
+       END { fmt = "fuzz.sh: size class %d spent: %d executions (%.1f%%), %.1f s (%.1f%% of the"
+             fmt = fmt " execution time), largest n %d, largest rows %d; %d past 2^16 elements,"
+             fmt = fmt " %d past %d rows\n"
+             for (k = 0; k < 8; k++) if (seen[k])
+               printf fmt, k, e[k], E ? 100 * e[k] / E : 0, t[k], T ? 100 * t[k] / T : 0, n[k],
+                      r[k], p[k], g[k], cap
+             if (E) printf "fuzz.sh: cases past 2^16 elements: %d; past every row variant grid cap (%d rows): %d\n", P, cap, G }' || true
 
 # Failures by signature (variant verdict dist [rule=R]): the target prints "ERROR: redfuzz:
 # VARIANT VERDICT dist=DIST[ rule=R]" for each failing variant before aborting, into its

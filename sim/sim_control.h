@@ -30,9 +30,9 @@ enum {
   RF_SIM_TIMEOUT = 4,           /* the launch exceeded the step budget */
   RF_SIM_OOB = 5,               /* an access past a device buffer: in the plain build its guard
                                    page faulted (sim/guarded_alloc.h); under AddressSanitizer
-                                   a report in a kernel (only when the kernels are built with
-                                   -fsanitize-recover=address and run with
-                                   ASAN_OPTIONS=halt_on_error=0; otherwise ASan aborts) */
+                                   a report in a kernel (the kernels are built recoverable
+                                   and sim/asan_report.cpp sets halt_on_error=0; the launch
+                                   ends at the reporting thread's next scheduling point) */
   RF_SIM_CRASH = 6              /* SIGSEGV, SIGBUS or SIGFPE inside a kernel (plain build) */
 };
 

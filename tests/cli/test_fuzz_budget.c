@@ -1,0 +1,129 @@
+/* The fuzz inputs' size budget (run/fuzz_select.h): decoding many random inputs as the fuzz
+ * target does, each size class is drawn at its share (within 6 standard deviations), every
+ * case stays within its class's caps, the share of cases beyond the cheap caps stays small,
+ * and the classes reach what the cheap caps cannot: 1-D cases past 32,768 elements up to the
+ * backend's largest n, and (GPU backends) row cases with more rows than a row variant's grid
+ * has blocks.
+ * Same bytes, same case. REDFUZZ_SIZE_CLASSES=1 and REDFUZZ_MAX_ELEMS keep the old hard caps. */
+#include <math.h>
+#include <string.h>
+#include "rf_test.h"
+#include "run/backend.h"
+#include "run/fuzz_select.h"
+
+#define INPUTS 400000
+#define LEN 41
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static uint64_t next_u64(void) {   /* splitmix64: the same inputs on every run */
+  uint64_t z = (rng += 0x9E3779B97F4A7C15u);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  return z ^ (z >> 31);
+}
+static void random_input(uint8_t *buf) {
+  for (int i = 0; i < LEN; i++) buf[i] = (uint8_t)next_u64();
+}
+
+static uint64_t threads_of(const rf_case *c) {
+  const uint64_t block = c->block ? c->block : RF_FUZZ_DEFAULT_BLOCK;
+  return c->grid ? (uint64_t)c->grid * block : 0;
+}
+
+static void shares_and_reach(void) {
+  rf_settings set;
+  rf_settings_default(&set);
+  const rf_fuzz_budget b = rf_fuzz_budget_of(&set);
+  CHECK(b.classes == RF_FUZZ_CLASSES);
+  const rf_limits *cheap = &b.lim[0];
+  unsigned long long drawn[RF_FUZZ_CLASSES] = {0}, beyond_cheap = 0, past_32k = 0,
+                     past_grid = 0;
+  uint64_t max_n = 0, max_rows = 0;
+  uint8_t buf[LEN];
+  for (int i = 0; i < INPUTS; i++) {
+    random_input(buf);
+    rf_case c, again;
+    const unsigned k = rf_fuzz_decode_budget(buf, LEN, &b, "", &c);
+    CHECK(k < b.classes);
+    drawn[k]++;
+    if (i < 1000) {   /* same bytes, same class, same case */
+      CHECK(rf_fuzz_decode_budget(buf, LEN, &b, "", &again) == k);
+      CHECK(again.n == c.n && again.rows == c.rows && again.cols == c.cols &&
+            again.seed == c.seed && again.block == c.block && again.grid == c.grid);
+    }
+    const rf_limits *l = &b.lim[k];
+    const uint64_t elems = rf_case_elems(&c);
+    if (rf_op_has_rows(c.op)) {
+      CHECK_MSG(c.cols <= l->max_cols && elems <= l->max_elems, "class %u %ux%u", k, c.rows,
+                c.cols);
+      /* rows fold below the class's thread cap (a block per row, at the case's block) */
+      const uint64_t block = c.block ? c.block : RF_FUZZ_DEFAULT_BLOCK;
+      CHECK_MSG(c.rows <= (l->max_threads / block ? l->max_threads / block : 1) ||
+                    c.rows <= 1,
+                "class %u rows %u block %llu", k, c.rows, (unsigned long long)block);
+      if (c.rows > max_rows) max_rows = c.rows;
+      past_grid += c.rows > RF_FUZZ_ROW_GRID_CAP;
+    } else {
+      CHECK_MSG(c.n <= l->max_n, "class %u n %llu", k, (unsigned long long)c.n);
+      if (c.n > max_n) max_n = c.n;
+      past_32k += c.n > 32768;
+    }
+    CHECK_MSG(threads_of(&c) <= l->max_threads || c.grid <= 1, "class %u grid %u block %u", k,
+              c.grid, c.block);
+    beyond_cheap += elems > cheap->max_elems;
+  }
+  printf("classes drawn:");
+  for (unsigned k = 0; k < b.classes; k++) printf(" %u: %llu", k, drawn[k]);
+  printf("\nbeyond the cheap caps: %llu of %d; 1-D past 32768: %llu (largest n %llu); rows "
+         "past %u: %llu (largest %llu)\n", beyond_cheap, INPUTS, past_32k,
+         (unsigned long long)max_n, RF_FUZZ_ROW_GRID_CAP, past_grid,
+         (unsigned long long)max_rows);
+  for (unsigned k = 1; k < b.classes; k++) {
+    if (!b.one_in[k]) {
+      CHECK_MSG(drawn[k] == 0, "class %u is not drawn on this backend", k);
+      continue;
+    }
+    const double p = 1.0 / b.one_in[k], want = INPUTS * p, sd = sqrt(INPUTS * p * (1 - p));
+    CHECK_MSG(fabs((double)drawn[k] - want) <= 6 * sd, "class %u drawn %llu times, want %.0f",
+              k, drawn[k], want);
+  }
+  /* The budget: at most 1 input in 12 beyond the cheap caps (classes 1..3 together draw
+   * 1/16 + 1/128 + 1/2048 of the inputs, some of them small). */
+  CHECK_MSG(beyond_cheap * 12 <= INPUTS, "%llu beyond the cheap caps", beyond_cheap);
+  /* The reach: past 32,768 elements up to the backend's largest n (on the simulator 2^18),
+   * and rows past every row variant's grid cap (where the backend's limits allow them). */
+  CHECK_MSG(past_32k >= 20, "%llu 1-D cases past 32768", past_32k);
+  CHECK_MSG(max_n == b.lim[2].max_n, "largest n %llu, class 2 allows %llu",
+            (unsigned long long)max_n, (unsigned long long)b.lim[2].max_n);
+  if (b.one_in[3] && rf_backend.limits.max_elems > RF_FUZZ_ROW_GRID_CAP)
+    CHECK_MSG(past_grid >= 5, "%llu row cases past %u rows", past_grid, RF_FUZZ_ROW_GRID_CAP);
+}
+
+/* REDFUZZ_SIZE_CLASSES=1: the cheap caps only, as before the budget; REDFUZZ_MAX_ELEMS: a
+ * hard cap on every class. */
+static void hard_caps(void) {
+  rf_settings set;
+  rf_settings_default(&set);
+  set.size_classes = 1;
+  rf_fuzz_budget b = rf_fuzz_budget_of(&set);
+  const rf_limits cheap = rf_fuzz_limits(&set);
+  uint8_t buf[LEN];
+  for (int i = 0; i < 20000; i++) {
+    random_input(buf);
+    rf_case c;
+    CHECK(rf_fuzz_decode_budget(buf, LEN, &b, "", &c) == 0);
+    CHECK(rf_case_elems(&c) <= cheap.max_elems);
+  }
+  rf_settings_default(&set);
+  set.max_elems = 1000;
+  set.max_elems_set = 1;
+  b = rf_fuzz_budget_of(&set);
+  for (unsigned k = 0; k < b.classes; k++)
+    CHECK_MSG(b.lim[k].max_elems <= 1000 && b.lim[k].max_n <= 1000, "class %u", k);
+}
+
+int main(void) {
+  shares_and_reach();
+  hard_caps();
+  return rf_test_done();
+}
