@@ -35,6 +35,8 @@ extern const rf_variant rf_mut_logsoftmax_online_no_rescale;
 /* misaligned views and LDS bounds (issue 37) */
 extern const rf_variant rf_mut_sum_vec4_no_head;
 extern const rf_variant rf_mut_sum_lds_256;
+extern const rf_variant rf_mut_sum_int_grid_stride;
+extern const rf_variant rf_mut_sum_u32_offset;
 /* 16-bit inputs (issue 17) */
 extern const rf_variant rf_mut_sum_f16_narrow_acc;
 extern const rf_variant rf_mut_sum_bf16_early_round;
@@ -75,4 +77,11 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_sum_vec4_no_head,      &rf_mut_sum_lds_256,
 #endif
     NULL};
+
+/* Mutants whose bug shows only past 2^31 or 2^32 elements (issue 37): every fuzz input and
+ * every default sweep case is smaller, so they run only when named (`--variant`, or
+ * scripts/bench-huge.sh), at n = 2^31+5 and 2^32+3 on the markers distribution
+ * (docs/MUTANTS.md). */
+extern "C" const rf_variant *const rf_family_huge_mutants[] = {
+    &rf_mut_sum_int_grid_stride, &rf_mut_sum_u32_offset, NULL};
 #endif
