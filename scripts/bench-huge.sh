@@ -3,9 +3,14 @@
 # the sparse `markers` distribution (docs/CASE_FORMAT.md, "Sparse inputs"): one `redfuzz run`
 # per variant and size, printing its verdict, wall time and peak memory.
 #
-#   scripts/bench-huge.sh [--redfuzz PATH] [--n "N ..."] [--grid G] [--seed S] [VARIANT ...]
+#   scripts/bench-huge.sh [--redfuzz PATH] [--n "N ..."] [--grid G] [--block B] [--seed S]
+#                         [VARIANT ...]
 #
-# Defaults: build/fuzz/redfuzz, n = 2^31+5 and 2^32+3, grid 64 (grid-stride variants loop;
+# Defaults: build/fuzz/redfuzz, n = 2^31+5 and 2^32+3, grid 1, block 32: the simulator runs a
+# thread's whole grid-stride loop before the next thread's, so with a stride of a page or
+# more every load is a TLB miss (370 ns a load measured on the CI VM at grid 64 x 256); at
+# 32 threads the stride is 128 bytes and a page serves 32 loads of each thread (grid-stride
+# variants loop;
 # variants that take one element per thread need n/block blocks, more threads than the
 # simulator runs, and say `unsupported`), seed 7, every built-in sum/max/argmax variant.
 # Time: wall and CPU (user + system) seconds; on a shared machine the CPU time is the figure.
@@ -17,7 +22,8 @@
 set -u
 redfuzz=build/fuzz/redfuzz
 sizes="2147483653 4294967299"
-grid=64
+grid=1
+block=32
 seed=7
 variants=()
 while [ $# -gt 0 ]; do
@@ -25,9 +31,10 @@ while [ $# -gt 0 ]; do
     --redfuzz) redfuzz=$2; shift 2 ;;
     --n) sizes=$2; shift 2 ;;
     --grid) grid=$2; shift 2 ;;
+    --block) block=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-    -*) echo "bench-huge.sh: unknown option '$1' (allowed: --redfuzz, --n, --grid, --seed)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -*) echo "bench-huge.sh: unknown option '$1' (allowed: --redfuzz, --n, --grid, --block, --seed)" >&2; exit 2 ;;
     *) variants+=("$1"); shift ;;
   esac
 done
@@ -46,7 +53,7 @@ for n in $sizes; do
     case "$v" in *f16*) dtype=f16 ;; *bf16*) dtype=bf16 ;; esac
     start=$(date +%s.%N)
     /usr/bin/time -f '%M %U %S' -o "$tmp/time" "$redfuzz" run --op "$op" --dtype "$dtype" --n "$n" \
-      --dist markers --seed "$seed" --grid "$grid" --variant "$v" >"$tmp/out" 2>&1 &
+      --dist markers --seed "$seed" --grid "$grid" --block "$block" --variant "$v" >"$tmp/out" 2>&1 &
     pid=$!
     peak=0
     while kill -0 "$pid" 2>/dev/null; do
