@@ -35,6 +35,15 @@ const char *rf_sparse_input_make(rf_runner *r, batch_case *bc) {
     rf_dtype_store(c->dtype, &val[k], 1, e);
     if (rf_dev_upload(x + pos[k] * esz, e, esz)) return "cannot write the sparse input's markers";
   }
+  /* The buffer ends at a guard page after rounding to 16 bytes: the up to 15 bytes of slack
+   * hold guard values (FLT_MAX, as the arena's input guards do), so a kernel that reads a
+   * few elements past n sees them instead of zeros (sum/mut-vec4-overrun). */
+  const size_t slack = (16 - bytes % 16) % 16;
+  if (slack) {
+    unsigned char g[16];
+    for (size_t k = 0; k < slack; k++) g[k] = (unsigned char)(RF_INPUT_GUARD_BITS >> (8 * ((bytes + k) % 4)));
+    if (rf_dev_upload((unsigned char *)p + bytes, g, slack)) return "cannot write the sparse input's guards";
+  }
   /* A kernel that writes its input is `oob` on the simulator (sanitizer builds: it stays
    * writable, and the guards of the other buffers still hold). */
   (void)rf_dev_protect_readonly(p);
