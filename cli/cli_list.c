@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "kernels/huge_mutants.h"
 #include "model/dtype.h"
 #include "run/report.h"
 
@@ -81,9 +82,10 @@ int rf_cmd_list(int argc, char **argv) {
     if (json) {
       printf("{\"variant\":");
       rf_json_string(stdout, v->name);
-      printf(",\"op\":\"%s\",\"deterministic\":%s,\"mutant\":%s,\"block\":%u,\"grid\":%u,\"plan\":",
-             rf_op_name(v->op), v->deterministic ? "true" : "false",
-             v->is_mutant ? "true" : "false", cfg.block, cfg.grid);
+      printf(",\"op\":\"%s\",\"deterministic\":%s,\"mutant\":%s,\"huge_only\":%s,\"block\":%u,"
+             "\"grid\":%u,\"plan\":", rf_op_name(v->op), v->deterministic ? "true" : "false",
+             v->is_mutant ? "true" : "false", rf_variant_huge_only(v) ? "true" : "false",
+             cfg.block, cfg.grid);
       rf_json_string(stdout, why ? "" : plan);
       printf(",\"unsupported\":");
       rf_json_string(stdout, why ? why : "");

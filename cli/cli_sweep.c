@@ -8,6 +8,7 @@
 #include "kernels/harness/device.h"
 #include "run/backend.h"
 #include "cli.h"
+#include "kernels/huge_mutants.h"
 #include "model/dtype.h"
 #include "run/report.h"
 #include "run/stats_print.h"
@@ -77,6 +78,7 @@ static int sweep_keeps(const rf_variant *v, void *ctx) {
   if (!rf_cli_resume_keeps(&f->sh->rs, v)) return 0;
   if (f->named) return 1;
   if (v->is_mutant && !f->mutants) return 0;
+  if (rf_variant_huge_only(v)) return 0;   /* only named: no sweep size reaches their bug */
   for (size_t i = 0; i < f->skip->count; i++)
     if (strcmp(f->skip->items[i], v->name) == 0) return 0;
   return 1;

@@ -23,6 +23,7 @@ typedef cudaMemcpyKind hipMemcpyKind;
 #define hipMemcpy cudaMemcpy
 #define hipMemcpyAsync cudaMemcpyAsync
 #define hipMemset cudaMemset
+#define hipMemGetInfo cudaMemGetInfo
 #define hipMemsetAsync cudaMemsetAsync
 #define hipDeviceSynchronize cudaDeviceSynchronize
 #define hipStreamSynchronize cudaStreamSynchronize

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "redfuzz/variant.h"
+#include "huge_mutants.h"
 
 extern const rf_variant *const rf_family_sum[];
 extern const rf_variant *const rf_family_max[];
@@ -21,6 +22,7 @@ extern const rf_variant *const rf_family_softmax_half[];
 extern const rf_variant *const rf_family_logsumexp_half[];   /* both log ops */
 #ifdef RF_WITH_MUTANTS
 extern const rf_variant *const rf_family_mutants[];
+extern const rf_variant *const rf_family_huge_mutants[];
 #endif
 
 #define RF_MAX_VARIANTS RF_VARIANT_CAPACITY
@@ -50,7 +52,17 @@ static void ensure_table(void) {
   add_family(rf_family_logsumexp_half);
 #ifdef RF_WITH_MUTANTS
   add_family(rf_family_mutants);
+  add_family(rf_family_huge_mutants);
 #endif
+}
+
+int rf_variant_huge_only(const rf_variant *v) {
+#ifdef RF_WITH_MUTANTS
+  for (size_t i = 0; rf_family_huge_mutants[i]; i++)
+    if (rf_family_huge_mutants[i] == v) return 1;
+#endif
+  (void)v;
+  return 0;
 }
 
 size_t rf_variant_count(void) { ensure_table(); return table_len; }

@@ -11,12 +11,17 @@
 static const char *const op_names[RF_OP_COUNT] = {"sum",     "max",       "argmax",
                                                     "softmax", "logsumexp", "logsoftmax"};
 static const char *const dist_names[RF_DIST_COUNT] = {
-#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) name,
+#define RF_DIST(id, name, since, sparse, golden_1d, golden_rows, meaning) name,
 #include "dists.def"
 #undef RF_DIST
 };
 static const char *const dist_meanings[RF_DIST_COUNT] = {
-#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) meaning,
+#define RF_DIST(id, name, since, sparse, golden_1d, golden_rows, meaning) meaning,
+#include "dists.def"
+#undef RF_DIST
+};
+static const unsigned char dist_sparse[RF_DIST_COUNT] = {
+#define RF_DIST(id, name, since, sparse, golden_1d, golden_rows, meaning) sparse,
 #include "dists.def"
 #undef RF_DIST
 };
@@ -39,6 +44,7 @@ const char *rf_dist_name(rf_dist d) { return (unsigned)d < RF_DIST_COUNT ? dist_
 const char *rf_dist_meaning(rf_dist d) {
   return (unsigned)d < RF_DIST_COUNT ? dist_meanings[d] : NULL;
 }
+int rf_dist_is_sparse(rf_dist d) { return (unsigned)d < RF_DIST_COUNT && dist_sparse[d]; }
 const char *rf_sched_name(rf_sched s) {
   return (unsigned)s < RF_SCHED_COUNT ? sched_names[s] : NULL;
 }
@@ -226,8 +232,9 @@ uint64_t rf_case_elems(const rf_case *c) {
   return rf_op_has_rows(c->op) ? (uint64_t)c->rows * c->cols : c->n;
 }
 
-/* Built-in limits for lim == NULL: the table's own ranges. */
-static const rf_limits default_limits = {UINT64_C(1) << 32, UINT64_C(1) << 32, 1u << 20, 0};
+/* Built-in limits for lim == NULL: the model's own ranges (a backend holds cases within its
+ * memory: run/runner.c). */
+static const rf_limits default_limits = {RF_CASE_MAX_N, UINT64_C(1) << 32, 1u << 20, 0};
 
 /* A variant name character: printable ASCII except space (the text form trims it) and '#'
  * (the text form starts a comment there), so every valid name survives a text round trip.
@@ -296,8 +303,10 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
       FAIL("rows*cols: %" PRIu32 "*%" PRIu32 " = %" PRIu64 " is out of range (allowed: 0..%" PRIu64
            ")", c->rows, c->cols, elems, lim->max_elems);
   } else {
-    if (c->n > lim->max_n)
-      FAIL("n: %" PRIu64 " is out of range (allowed: 0..%" PRIu64 ")", c->n, lim->max_n);
+    const uint64_t max_n = rf_dist_is_sparse(c->dist) && RF_CASE_MAX_N > lim->max_n
+                           ? RF_CASE_MAX_N : lim->max_n;
+    if (c->n > max_n)
+      FAIL("n: %" PRIu64 " is out of range (allowed: 0..%" PRIu64 ")", c->n, max_n);
     if (c->rows != 0)
       FAIL("rows: %" PRIu32 " is out of range for %s (allowed: 0; only the row ops (softmax, "
            "logsumexp, logsoftmax) have rows and cols)", c->rows, opn);

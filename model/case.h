@@ -17,7 +17,7 @@ extern "C" {
 
 /* Distributions and schedules come from their tables (model/dists.def, schedules.def). */
 typedef enum {
-#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) RF_DIST_##id,
+#define RF_DIST(id, name, since, sparse, golden_1d, golden_rows, meaning) RF_DIST_##id,
 #include "dists.def"
 #undef RF_DIST
   RF_DIST_COUNT
@@ -76,7 +76,13 @@ void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len)
 /* What the field allows, for messages and help: "sum, max, argmax, softmax", "0..1024". */
 void rf_field_allowed(const rf_field *f, char *buf, size_t len);
 
-/* Limits the binary decoder keeps every case inside. */
+/* The largest 1-D length the model, the text form and the codec hold (2^34: past 2^31 and
+ * 2^32, where index arithmetic breaks); backends hold less (their memory, run/runner.c). */
+#define RF_CASE_MAX_N (UINT64_C(1) << 34)
+
+/* Limits the binary decoder keeps every case inside. A 1-D case of a sparse distribution
+ * (rf_dist_is_sparse) may go past max_n up to RF_CASE_MAX_N: its input costs no memory on the
+ * simulator, and the runner refuses what a device cannot hold (run/runner.c). */
 typedef struct {
   uint64_t max_n;        /* largest 1-D length */
   uint64_t max_elems;    /* largest rows*cols */
@@ -88,6 +94,9 @@ typedef struct {
 /* Names for enums: "sum", "alternating", "in-order", ... NULL when out of range. */
 const char *rf_op_name(rf_op op);
 const char *rf_dist_name(rf_dist d);
+/* 1 for a sparse distribution (dists.def): markers on an identity background, answered from
+ * the markers alone (model/gen.h, rf_gen_marker_list). */
+int rf_dist_is_sparse(rf_dist d);
 const char *rf_sched_name(rf_sched s);
 /* Parse a name; returns 0 and sets *out, or -1 when unknown. */
 int rf_op_parse(const char *s, rf_op *out);

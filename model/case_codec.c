@@ -183,7 +183,7 @@ static const rf_dist v1_dists[] = {
 /* From version 2 on, the table is the format: version v folds onto the first D(v) rows of
  * model/dists.def, those whose `since` is at most v (the table is append-only). */
 static const unsigned dist_since[RF_DIST_COUNT] = {
-#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) since,
+#define RF_DIST(id, name, since, sparse, golden_1d, golden_rows, meaning) since,
 #include "dists.def"
 #undef RF_DIST
 };

@@ -27,6 +27,19 @@ float rf_gen_one(const rf_case *c, uint64_t i) {
   return rf_gen_elem(&p, i);
 }
 
+unsigned rf_gen_marker_list(const rf_case *c, uint64_t *pos, float *val) {
+  if (!rf_dist_is_sparse(c->dist) || rf_op_has_rows(c->op)) return 0;
+  rf_gen_params p;
+  rf_gen_params_of(c, &p);
+  const unsigned m = rf_gen_markers(p.key, p.total, pos, val);
+  for (unsigned i = 1; i < m; i++)   /* insertion sort: at most 16 */
+    for (unsigned j = i; j > 0 && pos[j - 1] > pos[j]; j--) {
+      const uint64_t tp = pos[j]; pos[j] = pos[j - 1]; pos[j - 1] = tp;
+      const float tv = val[j]; val[j] = val[j - 1]; val[j - 1] = tv;
+    }
+  return m;
+}
+
 /* Row by row: the row context once per row, then every element of the row; the same bits as
  * rf_gen_elem(p, i) for each i (the device path), only cheaper. */
 void rf_generate(const rf_case *c, float *out) {

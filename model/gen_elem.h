@@ -21,7 +21,7 @@
 /* Distribution numbers from the one table (model/dists.def, plain macros, fine on the device
  * where case.h is not), so they are rf_dist's by construction. */
 enum {
-#define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) RF_GEN_##id,
+#define RF_DIST(id, name, since, sparse, golden_1d, golden_rows, meaning) RF_GEN_##id,
 #include "dists.def"
 #undef RF_DIST
   RF_GEN_COUNT
@@ -182,6 +182,7 @@ RF_HD rf_gen_row rf_gen_row_of(const rf_gen_params *p, uint64_t r) {
 }
 
 #include "gen_half.h"
+#include "gen_markers.h"
 
 /* Element i (column j of row q->r) given its row's context; a value of the case's type. */
 RF_HD float rf_gen_elem_in_row(const rf_gen_params *p, const rf_gen_row *q, uint64_t i,
@@ -250,6 +251,7 @@ RF_HD float rf_gen_elem_in_row(const rf_gen_params *p, const rf_gen_row *q, uint
     if (q->v0 == 1) return rf_gen_from_bits(0);
     if (q->v0 == 2 || (w & 7) == 0) return rf_gen_from_bits(rf_gen_sign(w));
     return rf_gen_uniform(w);
+  case RF_GEN_MARKERS: return rf_gen_marker_elem(p->key, len, j);
   case RF_GEN_ALL_NAN: return rf_gen_nan(w);
   case RF_GEN_ALL_NEG_INF: return rf_gen_from_bits(0xFF800000u);
   case RF_GEN_TIES: {

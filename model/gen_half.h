@@ -131,6 +131,6 @@ RF_HD float rf_gen_half_elem(const rf_gen_params *p, const rf_gen_row *q, uint64
  * exact in every type, are used). */
 RF_HD int rf_gen_half_own(uint32_t d) {
   return !(d == RF_GEN_ALTERNATING || d == RF_GEN_ONES || d == RF_GEN_INDEX_WEIGHTED ||
-           d == RF_GEN_ALL_NEG_INF || d == RF_GEN_TIES);
+           d == RF_GEN_ALL_NEG_INF || d == RF_GEN_TIES || d == RF_GEN_MARKERS);
 }
 #endif

@@ -32,6 +32,8 @@ const rf_backend_policy rf_backend = {"hip", 0, {1u << 26, 1u << 24, 65536, 0}, 
  * 1966/2819 and 2046/2929 against 2128/3006 and 2001/2965), corpus/bench's by half;
  * docs/SIMULATOR.md, "Performance". Its atomics are exact IEEE additions, its expf the
  * host's. */
+/* Sparse distributions go past max_n to the model's 2^34 on every backend (model/case.h);
+ * the runner refuses what the device's memory cannot hold (run/runner.c, with the figures). */
 const rf_backend_policy rf_backend = {"sim", 1, {1u << 18, 1u << 18, 8192, 0}, 1u << 12,
                                       1u << 14, 1, &RF_SUM_IEEE, &RF_EXP_HOST_LIBM};
 #endif

@@ -56,6 +56,12 @@ rf_route rf_route_decide(const rf_route_policy *p, const rf_case *c) {
       r.answer = RF_ANSWER_DEVICE_ROWS;
       r.verdict = RF_VERDICT_ROW_SUMMARIES;
     }
+  } else if (rf_dist_is_sparse(c->dist)) {
+    /* The markers answer it on the host in microseconds whatever n; its input is a zeroed
+     * buffer of its own (run alone, verdicts on the host from the read-back outputs). */
+    r.input = RF_INPUT_SPARSE;
+    r.host_reason = p->serial ? RF_HOST_SERIAL : RF_HOST_OFF;
+    return r;
   } else {
     r.batchable = !p->serial;
     /* Also in serial mode: the answer, not the verdicts, is made on the device there. */

@@ -14,7 +14,13 @@
 #include "host_reason.h"
 #include "settings.h"
 
-typedef enum { RF_INPUT_HOST, RF_INPUT_DEVICE } rf_route_input;
+typedef enum {
+  RF_INPUT_HOST,
+  RF_INPUT_DEVICE,
+  RF_INPUT_SPARSE   /* 1-D, sparse distribution: a zeroed device buffer with the markers
+                       written (sparse_input.c), answered on the host from the markers, run
+                       alone: no host copy of the n elements anywhere */
+} rf_route_input;
 typedef enum {
   RF_ANSWER_HOST,          /* the host oracle, before the batch */
   RF_ANSWER_DEVICE,        /* 1-D: the device oracle, with the batch (runner_device.c) */

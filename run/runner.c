@@ -36,6 +36,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_settings defaults;
   if (!set) { rf_settings_default(&defaults); set = &defaults; }
   r->serial = set->serial != 0;
+  r->max_n = set->max_n;
   r->route = rf_route_policy_make(rf_backend.is_sim, set);
   rf_dev_sim_set_target_nvidia(set->sim_target == RF_TARGET_NVIDIA);
   rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
@@ -108,8 +109,31 @@ void rf_runner_destroy(rf_runner *r) {
 const rf_device_info *rf_runner_device(const rf_runner *r) { return &r->dev; }
 
 rf_limits rf_runner_limits(const rf_runner *r) {
-  (void)r;
-  return rf_backend.limits;
+  rf_limits l = rf_backend.limits;
+  if (r->max_n) l.max_n = r->max_n;   /* REDFUZZ_MAX_N */
+  return l;
+}
+
+/* What a 1-D case's input costs in memory, against what the device has: a dense input is
+ * made on the host (floats, plus its 16-bit form) and held on the device; a sparse one is a
+ * zeroed buffer (sparse_input.c), free on the simulator (untouched zero pages). 0, or -1 with
+ * the figures in err. */
+static int check_memory(const rf_case *c, char *err, size_t errlen) {
+  if (rf_op_has_rows(c->op)) return 0;   /* rows*cols stay within the backend's fixed caps */
+  const uint64_t n = c->n, esz = rf_dtype_bytes(c->dtype);
+  const int sparse = rf_dist_is_sparse(c->dist);
+  uint64_t dev = sparse && rf_backend.is_sim ? 0 : (n + c->misalign) * esz;
+  uint64_t host = sparse ? 0 : n * (sizeof(float) + (esz < sizeof(float) ? esz : 0));
+  if (rf_backend.is_sim) { dev += host; host = 0; }   /* its device memory is the host's */
+  size_t free_b = 0, total_b = 0;
+  if (!dev || rf_dev_mem_info(&free_b, &total_b)) return 0;
+  if (dev <= total_b) return 0;
+  snprintf(err, errlen, "n: %llu %s elements need %llu bytes of %s memory (%s), but it has "
+           "%llu bytes", (unsigned long long)n, rf_dtype_name(c->dtype),
+           (unsigned long long)dev, rf_backend.is_sim ? "host" : "device",
+           sparse ? "the zeroed input" : "the input and its host copy",
+           (unsigned long long)total_b);
+  return -1;
 }
 
 /* ---- one batch: every variant of its cases, launched before one synchronisation ------- */
@@ -632,7 +656,7 @@ static double solve_case(rf_runner *r, batch_case *bc) {
 
 static int check_case(const rf_runner *r, const rf_case *c, char *err, size_t errlen) {
   rf_limits lim = rf_runner_limits(r);
-  if (rf_case_validate(c, &lim, err, errlen)) return -1;
+  if (rf_case_validate(c, &lim, err, errlen) || check_memory(c, err, errlen)) return -1;
   if (c->variant[0] && !rf_variant_find(c->variant)) {
     snprintf(err, errlen, "variant: '%s' is not a known variant (see 'redfuzz list')",
              c->variant);
@@ -689,15 +713,17 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
   uint64_t elems = rf_case_elems(c);
   const host_mark m0 = host_mark_now(r);
   batch_case bc = {.c = c, .elems = elems, .o = &r->answer, .route = rf_route_decide(&r->route, c)};
-  bc.dev_gen = bc.route.input == RF_INPUT_DEVICE;
+  bc.dev_gen = bc.route.input != RF_INPUT_HOST;
+  bc.sparse = bc.route.input == RF_INPUT_SPARSE;
   bc.host_reason = bc.route.host_reason;
   /* The last case's input and answer serve again, unless a row op's answer was left on the
    * device (runner_verdict.c) and this case's route does not judge it there. */
   if (!r->have_last || !rf_case_same_input(c, &r->last) ||
       (r->answer.sm_device && bc.route.answer != RF_ANSWER_DEVICE_ROWS)) {
-    float *x = rf_host_buf_get(&r->x, elems * sizeof(float));
+    /* A sparse input has no host copy: its answer comes from the markers. */
+    float *x = bc.sparse ? NULL : rf_host_buf_get(&r->x, elems * sizeof(float));
     r->have_last = 0;
-    if (!x && elems) { snprintf(err, errlen, "out of host memory for %llu inputs",
+    if (!x && elems && !bc.sparse) { snprintf(err, errlen, "out of host memory for %llu inputs",
                                 (unsigned long long)elems); return -1; }
     /* 16-bit inputs in their device layout; made on the device: nothing to upload */
     void *xin = NULL;
@@ -715,8 +741,8 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->have_last = 1;
   }
   r->stats.cases++;
-  bc.x = r->x.p;
-  bc.x_in = c->dtype != RF_DTYPE_F32 ? r->x_in.p : NULL;
+  bc.x = bc.sparse ? NULL : r->x.p;
+  bc.x_in = c->dtype != RF_DTYPE_F32 && !bc.sparse ? r->x_in.p : NULL;
   /* A row op whose host answer serves again (the same input) is judged on the host. */
   if (rf_op_has_rows(c->op) && !r->answer.sm_device) {
     rf_runner_host_note(&bc, RF_HOST_REUSED);
@@ -799,7 +825,8 @@ int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *ou
     if (!route.batchable || counts[i] < 0) continue;
     bcs[m] = (batch_case){.c = &cs[i], .x = xs + off, .elems = rf_case_elems(&cs[i]), .o = &os[m],
                           .x_in = cs[i].dtype != RF_DTYPE_F32 ? xs_in + off : NULL,
-                          .route = route, .dev_gen = route.input == RF_INPUT_DEVICE,
+                          .route = route, .dev_gen = route.input != RF_INPUT_HOST,
+                          .sparse = route.input == RF_INPUT_SPARSE,
                           .host_reason = route.host_reason};
     off += bcs[m++].elems;
   }

@@ -52,6 +52,11 @@ const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
       bcs[i].dev_x = (const float *)((const char *)rf_arena_dev(inputs, bcs[i].in_slot) + pad);
       continue;
     }
+    if (bcs[i].sparse) {   /* run alone (route.c): its own buffer */
+      const char *why = rf_sparse_input_make(r, &bcs[i]);
+      if (why) return why;
+      continue;
+    }
     total = round256(total + RF_GUARD_BYTES + pad + bcs[i].elems * esz) + RF_GUARD_BYTES;
   }
   if (!total) return NULL;
@@ -65,7 +70,7 @@ const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
   }
   size_t off = 0;
   for (size_t i = 0; i < nc; i++) {
-    if (!bcs[i].dev_gen) continue;
+    if (!bcs[i].dev_gen || bcs[i].sparse) continue;
     const size_t esz = rf_dtype_bytes(bcs[i].c->dtype), pad = rf_input_misalign(bcs[i].c) * esz;
     const size_t bytes = bcs[i].elems * esz;
     const size_t end = round256(off + RF_GUARD_BYTES + pad + bytes) + RF_GUARD_BYTES;
@@ -94,6 +99,7 @@ void rf_runner_device_free(rf_runner *r) {
   rf_dev_free(r->gen_dev);
   r->gen_dev = NULL;
   r->gen_cap = 0;
+  rf_sparse_input_free(r);
   rf_host_buf_free(&r->recheck_x);
 }
 

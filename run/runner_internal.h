@@ -60,8 +60,9 @@ typedef struct {
   int in_slot;
   int dev_slot;            /* the device oracle's record in the batch's arena, or -1 */
   rf_route route;          /* decided once, before the batch (route.h) */
-  int dev_gen;             /* route.input: the input is made on the device (runner_device.c);
-                              x unused */
+  int dev_gen;             /* route.input: the input is made on the device (runner_device.c),
+                              or sparse (sparse_input.c); x unused */
+  int sparse;              /* route.input is RF_INPUT_SPARSE */
   const float *dev_x;      /* the input on the device (after the commit) */
   const char *harness;     /* the host disagreed with the device: the harness failure */
   rf_host_reason host_reason;   /* why it went to the host path (host_reasons.def), the
@@ -123,6 +124,9 @@ struct rf_runner {
   const rf_case *lost_case;      /* which case (the caller's pointer) */
   rf_route_policy route;         /* the settings that decide each case's route (route.h) */
   void *gen_dev;                 /* inputs made on the device, with their guards */
+  void *sparse_dev;              /* the sparse input of the last case (sparse_input.c) */
+  uint64_t max_n;                /* REDFUZZ_MAX_N, or 0: the backend's */
+  char sparse_msg[160];
   size_t gen_cap;
   rf_host_buf recheck_x;
   unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
@@ -171,6 +175,13 @@ struct rf_runner {
  * of memory, no read-back). */
 int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
                                  unsigned char *how, rf_result *dev);
+/* 1 when case c's exact answer comes from its markers (a 1-D case of a sparse distribution):
+ * rf_compute_oracle then reads no input (x may be NULL). */
+int rf_oracle_from_markers(const rf_case *c);
+/* sparse_input.c: bc's input (a sparse distribution) into its own zeroed, read-only device
+ * buffer with the markers written; bc->dev_x set. NULL, or what failed. */
+const char *rf_sparse_input_make(rf_runner *r, batch_case *bc);
+void rf_sparse_input_free(rf_runner *r);
 /* judge.c: the host's exact answer of case c for input x (softmax: double oracle, MPFR for
  * refused rows); where the route makes it on the device, the runner does not call it. */
 void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,

@@ -62,6 +62,7 @@ typedef struct {
    * made on the host and compared (REDFUZZ_ORACLE_RECHECK). */
   unsigned long long oracle_device_cases, oracle_rechecks;
   unsigned long long inputs_device;            /* inputs made on the device (rf_gen_launch) */
+  unsigned long long inputs_sparse;            /* sparse inputs: zeroed buffer + markers */
   /* Verdict records made on the device (runner_verdict.c): batches judged from them, variant
    * results given from a record, results left to the host judge (something failed, or could
    * not be decided from the record), and results also judged on the host and compared

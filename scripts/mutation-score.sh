@@ -50,7 +50,7 @@ if [ -n "$PLUGIN_SRC" ]; then
 fi
 export REDFUZZ_PLUGINS="$PLUGINS"
 rf_plugin_args "$PLUGINS"
-mutants=$("$RF" "${RF_PLUGIN_ARGS[@]}" list --json | grep '"mutant":true' | sed 's/.*"variant":"\([^"]*\)".*/\1/')
+mutants=$("$RF" "${RF_PLUGIN_ARGS[@]}" list --json | grep '"mutant":true' | grep -v '"huge_only":true' | sed 's/.*"variant":"\([^"]*\)".*/\1/')
 if [ -n "$ONLY" ]; then
   for m in ${ONLY//,/ }; do
     printf '%s\n' $mutants | grep -qxF "$m" ||

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <atomic>
 
@@ -15,6 +16,7 @@ struct GuardEntry {
   char *map = nullptr;
   size_t map_len = 0, bytes = 0;
   unsigned id = 0;
+  bool readonly = false;  // guarded_protect_readonly: no kernel can change it, no snapshot
   char *saved = nullptr;  // guarded_snapshot's copy (host only)
   size_t saved_cap = 0;
 };
@@ -30,7 +32,37 @@ static size_t page() {
 
 static size_t body_bytes(size_t bytes) { return (bytes + 15) & ~size_t{15}; }
 
-void *guarded_alloc(size_t bytes) {
+/* The zero-backed body: one shared file of kZeroChunk zero bytes (a memfd, its pages made
+ * once) mapped private over and over. Reading anonymous memory would cost a page per page
+ * read on kernels that do not map the shared zero page for it (the Firecracker guests CI
+ * runs on allocate: docs/SIMULATOR.md, "Huge sparse inputs"); these mappings share the
+ * chunk's pages, and a write copies only the page written. */
+static constexpr size_t kZeroChunk = size_t{4} << 20;
+static int zero_file() {
+  static std::atomic<int> fd{-1};
+  int f = fd.load(std::memory_order_acquire);
+  if (f >= 0) return f;
+  f = memfd_create("rf_sim_zero", MFD_CLOEXEC);
+  if (f < 0) return -1;
+  if (ftruncate(f, static_cast<off_t>(kZeroChunk)) != 0) { close(f); return -1; }
+  int expected = -1;
+  if (!fd.compare_exchange_strong(expected, f)) { close(f); return expected; }
+  return f;
+}
+
+static bool map_body(char *at, size_t len, bool zero_backed) {
+  if (!zero_backed) return mprotect(at, len, PROT_READ | PROT_WRITE) == 0;
+  const int f = zero_file();
+  if (f < 0) return false;
+  for (size_t off = 0; off < len; off += kZeroChunk) {
+    const size_t l = len - off < kZeroChunk ? len - off : kZeroChunk;
+    if (mmap(at + off, l, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, f, 0) == MAP_FAILED)
+      return false;
+  }
+  return true;
+}
+
+static void *alloc_impl(size_t bytes, bool zero_backed) {
   // 16-byte granules keep float4 loads aligned; up to 15 bytes of slack after an odd size
   // are not guarded (the arena's own guard zones cover that on the runner's buffers).
   size_t body = body_bytes(bytes);
@@ -42,21 +74,26 @@ void *guarded_alloc(size_t bytes) {
     void *m = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) return nullptr;
     char *base = static_cast<char *>(m);
-    if (mprotect(base + page(), pages * page(), PROT_READ | PROT_WRITE) != 0) {
+    if (!map_body(base + page(), pages * page(), zero_backed)) {
       munmap(m, len);
       return nullptr;
     }
     char *user = base + page() + pages * page() - body;  // ends where the guard page starts
     g.map = base;
     g.map_len = len;
+    g.readonly = false;
     g.bytes = bytes;
     g.id = serial.fetch_add(1) + 1;
     g.user.store(user, std::memory_order_release);
     return user;
   }
+  if (zero_backed) return nullptr;
   unguarded_live.fetch_add(1, std::memory_order_relaxed);
   return malloc(bytes);  // table full: unguarded, like before
 }
+
+void *guarded_alloc(size_t bytes) { return alloc_impl(bytes, false); }
+void *guarded_alloc_zero(size_t bytes) { return alloc_impl(bytes, true); }
 
 bool guarded_free(void *p) {
   if (!p) return true;
@@ -73,12 +110,24 @@ bool guarded_free(void *p) {
   return false;
 }
 
+bool guarded_protect_readonly(void *p) {
+  for (size_t i = 0; i < kEntries; i++) {
+    GuardEntry &g = table[i];
+    if (g.user.load(std::memory_order_acquire) != p) continue;
+    size_t body = (g.map_len - 2 * page());
+    if (mprotect(g.map + page(), body, PROT_READ) != 0) return false;
+    g.readonly = true;
+    return true;
+  }
+  return false;
+}
+
 bool guarded_snapshot() {
   if (unguarded_live.load(std::memory_order_relaxed)) return false;
   for (size_t i = 0; i < kEntries; i++) {
     GuardEntry &g = table[i];
     char *user = g.user.load(std::memory_order_acquire);
-    if (!user) continue;
+    if (!user || g.readonly) continue;
     size_t body = body_bytes(g.bytes);  // the slack after an odd size too
     if (g.saved_cap < body) {
       char *s = static_cast<char *>(realloc(g.saved, body));
@@ -95,7 +144,7 @@ void guarded_restore() {
   for (size_t i = 0; i < kEntries; i++) {
     GuardEntry &g = table[i];
     char *user = g.user.load(std::memory_order_acquire);
-    if (user) memcpy(user, g.saved, body_bytes(g.bytes));
+    if (user && !g.readonly) memcpy(user, g.saved, body_bytes(g.bytes));
   }
 }
 

@@ -12,8 +12,18 @@
 namespace rf_sim {
 
 void *guarded_alloc(size_t bytes);
+/* The same, every byte zero, and cheap however big: the body maps one small shared file of
+ * zeros again and again (private: a write copies only its page), so a huge input costs the
+ * pages written into it plus its page tables (run/sparse_input.c). NULL on failure. */
+void *guarded_alloc_zero(size_t bytes);
 /* false when p was not allocated by guarded_alloc (then the caller frees it itself). */
 bool guarded_free(void *p);
+
+/* Makes a buffer read-only (its pages PROT_READ; a kernel's write then faults) and leaves it
+ * out of the snapshots below. A fresh buffer's pages are the kernel's zero page until written:
+ * a huge sparse input (run/sparse_input.c) costs only its written pages. false when p was not
+ * allocated by guarded_alloc or mprotect failed. */
+bool guarded_protect_readonly(void *p);
 
 /* Parallel blocks' rollback (parallel.cpp): copies the contents of every live buffer;
  * false when some device memory is outside the table (it could not be restored). */

@@ -32,6 +32,13 @@ hipError_t hipMalloc(void **ptr, size_t bytes) {
   return hipSuccess;
 }
 
+void *rf_sim_alloc_zero(size_t bytes) {
+  if (rf_sim::san::tsan || rf_sim::san::asan) return calloc(1, bytes ? bytes : 1);
+  return rf_sim::guarded_alloc_zero(bytes ? bytes : 1);
+}
+
+int rf_sim_protect_readonly(void *p) { return rf_sim::guarded_protect_readonly(p) ? 0 : -1; }
+
 hipError_t hipFree(void *ptr) {
   if (!rf_sim::guarded_free(ptr)) free(ptr);
   return hipSuccess;

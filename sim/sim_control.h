@@ -68,6 +68,16 @@ void rf_sim_set_step_budget(uint64_t switches);
  * 0 (the default) turns it off; the runner sets it from REDFUZZ_LAUNCH_TIMEOUT_MS. */
 void rf_sim_set_launch_timeout_ms(uint64_t ms);
 
+/* Device memory of `bytes` zero bytes that costs only the pages later written (a shared file
+ * of zeros mapped again and again, guarded like hipMalloc's; sanitizer builds: calloc).
+ * hipFree frees it. NULL when it cannot be mapped. */
+void *rf_sim_alloc_zero(size_t bytes);
+
+/* Device memory p (a hipMalloc) becomes read-only for the kernels: a write faults (`oob`
+ * naming the buffer) and parallel blocks neither copy nor restore it. 0 on success; -1 where
+ * the buffer is not a guarded mapping (sanitizer builds: it stays writable). */
+int rf_sim_protect_readonly(void *p);
+
 /* The hardware the fast intrinsics (__expf, __logf, __fdividef, ...) stand for: gfx1201 (the
  * default) or NVIDIA; set by the runner from REDFUZZ_SIM_TARGET (run/settings.def). */
 enum { RF_SIM_TARGET_GFX1201 = 0, RF_SIM_TARGET_NVIDIA = 1 };

@@ -23,6 +23,16 @@ int rf_dev_require(char *msg, size_t len);
 int rf_dev_info(rf_device_info *out);
 int rf_dev_alloc(void **p, size_t bytes);
 void rf_dev_free(void *p);
+/* The device's memory: free and total bytes (the simulator's: the host's physical memory,
+ * free = not in use right now). 0, or an error. */
+int rf_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
+/* rf_dev_alloc, every byte 0. On the simulator nothing is written: the pages stay the
+ * kernel's zero page until written, so a buffer far larger than memory costs only the pages
+ * written later (run/sparse_input.c). */
+int rf_dev_alloc_zeroed(void **p, size_t bytes);
+/* Simulator: p (from rf_dev_alloc) becomes read-only to kernels (a write is `oob`); returns
+ * 1 where it cannot (sanitizer builds), 0 when done. GPUs: nothing, 0. */
+int rf_dev_protect_readonly(void *p);
 /* Page-locked host memory (copies to and from it skip a staging copy); plain memory on the
  * simulator. */
 int rf_dev_host_alloc(void **p, size_t bytes);

@@ -108,6 +108,39 @@ extern "C" void rf_dev_free(void *p) {
   RF_TIMEOUT_SKIP();
   if (p) note(hipFree(p));
 }
+extern "C" int rf_dev_mem_info(size_t *free_bytes, size_t *total_bytes) {
+#if defined(RF_SIM)
+  /* The simulator's device memory is the host's. */
+  const long pages = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES),
+             page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return 1;
+  *total_bytes = (size_t)pages * (size_t)page;
+  *free_bytes = avail > 0 ? (size_t)avail * (size_t)page : *total_bytes;
+  return 0;
+#else
+  RF_SIM_LOST_RETURN();
+  return note(hipMemGetInfo(free_bytes, total_bytes));
+#endif
+}
+extern "C" int rf_dev_alloc_zeroed(void **p, size_t bytes) {
+#if defined(RF_SIM)
+  RF_SIM_LOST_RETURN();
+  *p = rf_sim_alloc_zero(bytes);
+  return *p ? 0 : note(hipErrorOutOfMemory);
+#else
+  int e = rf_dev_alloc(p, bytes);
+  if (!e) e = note(hipMemset(*p, 0, bytes ? bytes : 1));
+  return e;
+#endif
+}
+extern "C" int rf_dev_protect_readonly(void *p) {
+#if defined(RF_SIM)
+  return rf_sim_protect_readonly(p) ? 0 : 1;
+#else
+  (void)p;
+  return 0;
+#endif
+}
 extern "C" int rf_dev_host_alloc(void **p, size_t bytes) {
   RF_SIM_LOST_RETURN();
   return note(hipHostMalloc(p, bytes ? bytes : 1, hipHostMallocDefault));

@@ -7,9 +7,11 @@
 extern "C" {
 #define RF_MUTANT(name) extern const rf_variant rf_mut_##name;
 #define RF_MUTANT_PLAIN(name) RF_MUTANT(name)
+#define RF_MUTANT_HUGE(name) RF_MUTANT(name)
 #include "mutants.def"
 #undef RF_MUTANT
 #undef RF_MUTANT_PLAIN
+#undef RF_MUTANT_HUGE
 }
 
 /* RF_MUTANT_PLAIN ones are caught only by a check of the plain simulator build: the alignment
@@ -23,6 +25,7 @@ extern "C" {
 #define RF_MUTANT_PLAIN(name) &rf_mut_##name,
 #endif
 #define RF_MUTANT(name) &rf_mut_##name,
+#define RF_MUTANT_HUGE(name)
 
 /* The single-declaration form of extern "C" gives the const array external linkage. */
 extern "C" const rf_variant *const rf_family_mutants[] = {
@@ -30,4 +33,19 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     NULL};
 #undef RF_MUTANT
 #undef RF_MUTANT_PLAIN
+#undef RF_MUTANT_HUGE
+
+/* RF_MUTANT_HUGE: bugs that show only past 2^31 or 2^32 elements (issue 37). Every fuzz input
+ * and every default sweep case is smaller, so they run only when named (`--variant`, or
+ * scripts/bench-huge.sh), at n = 2^31+5 and 2^32+3 on the markers distribution
+ * (docs/MUTANTS.md). */
+#define RF_MUTANT(name)
+#define RF_MUTANT_PLAIN(name)
+#define RF_MUTANT_HUGE(name) &rf_mut_##name,
+extern "C" const rf_variant *const rf_family_huge_mutants[] = {
+#include "mutants.def"
+    NULL};
+#undef RF_MUTANT
+#undef RF_MUTANT_PLAIN
+#undef RF_MUTANT_HUGE
 #endif

@@ -113,6 +113,30 @@ static void test_round_trip(void) {
   rf_case_decode(enc, rf_case_encode(&c, enc), NULL, &d);
   CHECK(rf_case_equal(&c, &d));
 
+  /* sizes past 2^32 up to the model's 2^34 (issue 37), dense and sparse, under limits that
+   * allow them (without limits the decoder keeps its old 2^32 fold, so old inputs decode as
+   * before) */
+  static const rf_limits big = {RF_CASE_MAX_N, UINT64_C(1) << 32, 1u << 20, 0};
+  for (int sparse = 0; sparse < 2; sparse++) {
+    rf_case_default(&c);
+    c.n = UINT64_C(1) << 34;
+    c.dist = sparse ? RF_DIST_MARKERS : RF_DIST_ONES;
+    rf_case_decode(enc, rf_case_encode(&c, enc), &big, &d);
+    CHECK(rf_case_equal(&c, &d));
+    c.n = (UINT64_C(1) << 32) + 3;
+    rf_case_decode(enc, rf_case_encode(&c, enc), &big, &d);
+    CHECK(rf_case_equal(&c, &d));
+  }
+  /* version 4 bytes keep their meaning: its dist byte 19 folds onto 19 distributions */
+  rf_case_default(&c);
+  c.dist = RF_DIST_MARKERS;
+  const size_t len = rf_case_encode(&c, enc);
+  CHECK(enc[0] == 5 && enc[2] == 19);
+  enc[0] = 4;
+  rf_case_decode(enc, len, NULL, &d);
+  CHECK(d.dist == RF_DIST_ALTERNATING);
+
+  rf_case_default(&c);
   /* the variant is not part of the binary form: the harness runs every variant */
   strcpy(c.variant, "sum/lds");
   rf_case_decode(enc, rf_case_encode(&c, enc), NULL, &d);
@@ -304,7 +328,7 @@ static void test_misalign_versions(void) {
 }
 
 static void test_versions_frozen(void) {
-  static const unsigned frozen[][2] = {{1, 12}, {2, 19}, {3, 19}};
+  static const unsigned frozen[][2] = {{1, 12}, {2, 19}, {3, 19}, {4, 19}};
   for (size_t i = 0; i < sizeof frozen / sizeof frozen[0]; i++)
     CHECK(rf_codec_dist_count(frozen[i][0]) == frozen[i][1]);
   CHECK(rf_codec_dist_count(rf_codec_version()) == RF_DIST_COUNT);

@@ -115,10 +115,20 @@ static void test_validate_1d(void) {
   CHECK(accepts(&c, &lim));
   c.n = 1001;
   CHECK(rejects(&c, &lim, "n: 1001 is out of range (allowed: 0..1000)"));
-  c.n = UINT64_C(1) << 32;
+  c.n = (UINT64_C(1) << 32) + 3;   /* the model holds 2^34 (issue 37) */
   CHECK(accepts(&c, NULL));
-  c.n = (UINT64_C(1) << 32) + 1;
-  CHECK(rejects(&c, NULL, "n: 4294967297 is out of range (allowed: 0..4294967296)"));
+  c.n = UINT64_C(1) << 34;
+  CHECK(accepts(&c, NULL));
+  c.n = (UINT64_C(1) << 34) + 1;
+  CHECK(rejects(&c, NULL, "n: 17179869185 is out of range (allowed: 0..17179869184)"));
+  /* A sparse distribution goes past a backend's max_n up to the model's 2^34; others do not. */
+  c.n = UINT64_C(1) << 34;
+  CHECK(rejects(&c, &lim, "n: 17179869184 is out of range (allowed: 0..1000)"));
+  c.dist = RF_DIST_MARKERS;
+  CHECK(accepts(&c, &lim));
+  c.n = (UINT64_C(1) << 34) + 1;
+  CHECK(rejects(&c, &lim, "n: 17179869185 is out of range (allowed: 0..17179869184)"));
+  c.dist = RF_DIST_ALTERNATING;
   c.n = 0;
   CHECK(accepts(&c, NULL)); /* empty input is a case too */
   c.rows = 3;

@@ -95,6 +95,20 @@ static void test_write_and_round_trip(void) {
     }
   }
   CHECK_MSG(bad == 0, "%d of 3000 cases did not round-trip through text", bad);
+  /* Sizes past 2^31, 2^32 up to the model's 2^34 (issue 37), dense and sparse. */
+  static const uint64_t big[] = {(UINT64_C(1) << 31) + 5, (UINT64_C(1) << 32) + 3,
+                                 UINT64_C(1) << 34};
+  for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
+    for (int sparse = 0; sparse < 2; sparse++) {
+      rf_case d;
+      rf_case_default(&c);
+      c.n = big[i];
+      c.dist = sparse ? RF_DIST_MARKERS : RF_DIST_ONES;
+      write_to(&c, buf, sizeof buf);
+      CHECK_MSG(rf_case_parse_text(buf, &d, NULL, 0, NULL, err, sizeof err) == 0 &&
+                rf_case_equal(&c, &d), "n=%llu did not round-trip: %s",
+                (unsigned long long)big[i], err);
+    }
 }
 
 static void test_expects(void) {
@@ -195,8 +209,8 @@ static void test_errors(void) {
   }
   CHECK(fails_with("wave=48", "line 1: key 'wave': value '48' is out of range (allowed: 32 or "
                    "64)"));
-  CHECK(fails_with("n=4294967297", "line 1: n: 4294967297 is out of range (allowed: "
-                   "0..4294967296)"));
+  CHECK(fails_with("n=17179869185", "line 1: n: 17179869185 is out of range (allowed: "
+                   "0..17179869184)"));
   CHECK(fails_with("rows=2\nop=softmax\nn=8\ncols=3", "line 3: n: 8 is out of range for softmax "
                    "(allowed: 0; softmax uses rows and cols)"));
   CHECK(fails_with("rows=2", "line 1: rows: 2 is out of range for sum (allowed: 0; only the row "

@@ -34,12 +34,12 @@ static void test_splitmix64_reference(void) {
 /* The pins live in the distribution table itself (model/dists.def), so a distribution and
  * its expected inputs are one line: 1-D (sum, n 1000) and softmax (4 x 33), seed 0x5EED. */
 static const uint64_t golden_1d[RF_DIST_COUNT] = {
-#define RF_DIST(id, name, since, g1, g2, meaning) UINT64_C(g1),
+#define RF_DIST(id, name, since, sparse, g1, g2, meaning) UINT64_C(g1),
 #include "model/dists.def"
 #undef RF_DIST
 };
 static const uint64_t golden_softmax[RF_DIST_COUNT] = {
-#define RF_DIST(id, name, since, g1, g2, meaning) UINT64_C(g2),
+#define RF_DIST(id, name, since, sparse, g1, g2, meaning) UINT64_C(g2),
 #include "model/dists.def"
 #undef RF_DIST
 };

@@ -107,6 +107,28 @@ int main(void) {
   CHECK(rf_route_decide(&pol, &c).batchable);
   pol.serial = 1;
   CHECK(!rf_route_decide(&pol, &c).batchable);
+  /* A sparse distribution's 1-D case (markers): its own zeroed input, answered on the host
+   * from the markers, alone, whatever the device settings; a row op keeps its route. */
+  for (int sim = 0; sim < 2; sim++)
+    for (int on = 0; on < 2; on++) {
+      rf_settings_default(&s);
+      s.device_oracle = s.device_gen = s.device_verdict = (uint64_t)on;
+      s.device_oracle_set = s.device_gen_set = s.device_verdict_set = 1;
+      pol = rf_route_policy_make(sim, &s);
+      c.op = RF_OP_ARGMAX;
+      c.n = (UINT64_C(1) << 32) + 3;
+      c.dist = RF_DIST_MARKERS;
+      const rf_route r = rf_route_decide(&pol, &c);
+      CHECK(r.input == RF_INPUT_SPARSE && r.answer == RF_ANSWER_HOST &&
+            r.verdict == RF_VERDICT_HOST && !r.batchable);
+      c.dist = RF_DIST_ONES;
+      CHECK(rf_route_decide(&pol, &c).input != RF_INPUT_SPARSE);
+    }
+  c.op = RF_OP_SOFTMAX;
+  c.n = 0;
+  c.rows = c.cols = 4;
+  c.dist = RF_DIST_MARKERS;
+  CHECK(rf_route_decide(&pol, &c).input != RF_INPUT_SPARSE);
   /* A batch's verdict: records only when every case has them. */
   CHECK(rf_route_join(RF_VERDICT_RECORDS, RF_VERDICT_RECORDS) == RF_VERDICT_RECORDS);
   CHECK(rf_route_join(RF_VERDICT_RECORDS, RF_VERDICT_HOST) == RF_VERDICT_HOST);

@@ -1,0 +1,53 @@
+/* Inputs of sparse distributions (route RF_INPUT_SPARSE, route.h; model/gen_markers.h): a
+ * zeroed device buffer with only the markers written, then read-only. On the simulator the
+ * buffer is a fresh mapping whose untouched pages are the kernel's zero page, so a case of
+ * 2^32 elements costs the pages of its 16 markers, not 16 GiB; on GPUs it is one memset
+ * and a few 4-byte uploads. The exact answer comes from the markers (judge.c), so nothing
+ * on the host holds or passes over the n elements. */
+#include <stdio.h>
+#include "runner_internal.h"
+#include "model/dtype.h"
+#include "model/gen.h"
+
+void rf_sparse_input_free(rf_runner *r) {
+  rf_dev_free(r->sparse_dev);
+  r->sparse_dev = NULL;
+}
+
+const char *rf_sparse_input_make(rf_runner *r, batch_case *bc) {
+  const rf_case *c = bc->c;
+  const size_t esz = rf_dtype_bytes(c->dtype), pad = rf_input_misalign(c) * esz;
+  const size_t bytes = pad + (size_t)bc->elems * esz;
+  rf_sparse_input_free(r);
+  void *p = NULL;
+  if (rf_dev_alloc_zeroed(&p, bytes)) {
+    snprintf(r->sparse_msg, sizeof r->sparse_msg, "cannot allocate %zu bytes on the device for "
+             "the sparse input (n %llu)", bytes, (unsigned long long)bc->elems);
+    return r->sparse_msg;
+  }
+  r->sparse_dev = p;
+  unsigned char *x = (unsigned char *)p + pad;
+  uint64_t pos[RF_GEN_MARKERS_MAX];
+  float val[RF_GEN_MARKERS_MAX];
+  const unsigned m = rf_gen_marker_list(c, pos, val);
+  for (unsigned k = 0; k < m; k++) {
+    unsigned char e[4];
+    rf_dtype_store(c->dtype, &val[k], 1, e);
+    if (rf_dev_upload(x + pos[k] * esz, e, esz)) return "cannot write the sparse input's markers";
+  }
+  /* The buffer ends at a guard page after rounding to 16 bytes: the up to 15 bytes of slack
+   * hold guard values (FLT_MAX, as the arena's input guards do), so a kernel that reads a
+   * few elements past n sees them instead of zeros (sum/mut-vec4-overrun). */
+  const size_t slack = (16 - bytes % 16) % 16;
+  if (slack) {
+    unsigned char g[16];
+    for (size_t k = 0; k < slack; k++) g[k] = (unsigned char)(RF_INPUT_GUARD_BITS >> (8 * ((bytes + k) % 4)));
+    if (rf_dev_upload((unsigned char *)p + bytes, g, slack)) return "cannot write the sparse input's guards";
+  }
+  /* A kernel that writes its input is `oob` on the simulator (sanitizer builds: it stays
+   * writable, and the guards of the other buffers still hold). */
+  (void)rf_dev_protect_readonly(p);
+  bc->dev_x = (const float *)(const void *)x;
+  r->stats.inputs_sparse++;
+  return NULL;
+}

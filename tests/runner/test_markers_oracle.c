@@ -1,0 +1,121 @@
+/* The markers distribution (model/gen_markers.h) answered from its markers alone (run/judge.c)
+ * against the plain oracle over the generated input, at sizes where both can be computed:
+ * the same exact sum, facts, maximum and argmax for every size around the places the markers
+ * sit, every seed tried and each element type. And the markers do what the distribution
+ * promises: distinct powers of two, a unique maximum, a dropped or doubled marker changing the
+ * exact sum. */
+#include <stdlib.h>
+#include <string.h>
+#include "rf_test.h"
+#include "run/runner_internal.h"
+#include "model/gen.h"
+
+static int same_answer(const rf_case *c, const oracle_answer *a, const oracle_answer *b) {
+  if (c->op == RF_OP_SUM)
+    return memcmp(a->xs.w, b->xs.w, sizeof a->xs.w) == 0 &&
+           a->facts.abs_sum_up == b->facts.abs_sum_up &&
+           a->facts.all_finite == b->facts.all_finite &&
+           a->facts.any_nonzero == b->facts.any_nonzero && a->facts.min_exp == b->facts.min_exp &&
+           a->facts.all_neg_zero == b->facts.all_neg_zero;
+  return a->argmax_index == b->argmax_index &&
+         memcmp(&a->max_value, &b->max_value, sizeof a->max_value) == 0 &&
+         a->first_nan == b->first_nan;
+}
+
+static void test_against_plain_oracle(void) {
+  static const uint64_t sizes[] = {0, 1, 2, 3, 31, 254, 255, 256, 257, 1023, 1024, 1025, 4097,
+                                   65536, 65537};
+  rf_oracle_ctx oc;
+  memset(&oc, 0, sizeof oc);
+  float *x = malloc(sizeof(float) * 65537);
+  CHECK(x != NULL);
+  if (!x) return;
+  int bad = 0, total = 0;
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int op = RF_OP_SUM; op <= RF_OP_ARGMAX; op++)
+      for (int t = 0; t < 3; t++)
+        for (uint64_t seed = 0; seed < 5; seed++) {
+          rf_case c;
+          rf_case_default(&c);
+          c.op = (rf_op)op;
+          c.n = sizes[s];
+          c.dist = RF_DIST_MARKERS;
+          c.dtype = (rf_dtype)t;
+          c.seed = seed * 0x9E3779B97F4A7C15u;
+          oracle_answer from_markers, plain;
+          memset(&from_markers, 0, sizeof from_markers);
+          memset(&plain, 0, sizeof plain);
+          rf_compute_oracle(&oc, &c, NULL, c.n, &from_markers);   /* reads no input */
+          rf_generate(&c, x);
+          /* the plain oracle: the same case under a dense distribution's path */
+          rf_case dense = c;
+          dense.dist = RF_DIST_UNIFORM;
+          rf_compute_oracle(&oc, &dense, x, c.n, &plain);
+          total++;
+          if (!same_answer(&c, &from_markers, &plain) && bad++ < 5)
+            fprintf(stderr, "  %s n=%llu dtype %d seed %llu: the markers' answer differs\n",
+                    rf_op_name(c.op), (unsigned long long)c.n, t, (unsigned long long)c.seed);
+        }
+  CHECK_MSG(bad == 0, "%d of %d cases: the markers' answer differs from the plain oracle's",
+            bad, total);
+  free(x);
+  rf_oracle_ctx_free(&oc);
+}
+
+static void test_marker_properties(void) {
+  for (uint64_t seed = 1; seed < 64; seed++) {
+    rf_case c;
+    rf_case_default(&c);
+    c.dist = RF_DIST_MARKERS;
+    c.seed = seed;
+    c.n = (UINT64_C(1) << 32) + 3;
+    uint64_t pos[RF_GEN_MARKERS_MAX];
+    float val[RF_GEN_MARKERS_MAX];
+    const unsigned m = rf_gen_marker_list(&c, pos, val);
+    CHECK(m == RF_GEN_MARKERS_MAX || m == RF_GEN_MARKERS_MAX - 1);   /* the seeded one may repeat */
+    unsigned mask = 0, top = 0;
+    for (unsigned k = 0; k < m; k++) {
+      CHECK(k == 0 || pos[k - 1] < pos[k]);   /* sorted, distinct, inside */
+      CHECK(pos[k] < c.n);
+      const unsigned e = (unsigned)__builtin_ctz((unsigned)val[k]);
+      CHECK(val[k] == (float)(1u << e) && !(mask & (1u << e)));
+      mask |= 1u << e;
+      if (val[k] > val[top]) top = k;
+      CHECK(rf_gen_one(&c, pos[k]) == val[k]);
+    }
+    CHECK(mask == (1u << m) - 1);   /* 2^0 .. 2^(m-1): the sum's binary form names each one */
+    /* the places index arithmetic breaks all carry a marker */
+    static const uint64_t must[] = {0, (UINT64_C(1) << 31) - 1, UINT64_C(1) << 31,
+                                    (UINT64_C(1) << 32) - 1, UINT64_C(1) << 32,
+                                    (UINT64_C(1) << 32) + 2};
+    for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
+      int found = 0;
+      for (unsigned k = 0; k < m; k++) found |= pos[k] == must[i];
+      CHECK_MSG(found, "no marker at %llu", (unsigned long long)must[i]);
+    }
+    static const uint64_t off[] = {2, 12345, (UINT64_C(1) << 31) + 1, (UINT64_C(1) << 32) - 7};
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+      int marker = 0;
+      for (unsigned k = 0; k < m; k++) marker |= pos[k] == off[i];
+      CHECK(marker || rf_gen_one(&c, off[i]) == 0.0f);   /* the background is +0 */
+    }
+    /* a dropped or doubled marker changes the exact sum */
+    oracle_answer o;
+    rf_oracle_ctx oc;
+    memset(&oc, 0, sizeof oc);
+    rf_compute_oracle(&oc, &c, NULL, c.n, &o);
+    double sum = 0;
+    for (unsigned k = 0; k < m; k++) sum += val[k];
+    CHECK(sum == (double)((1u << m) - 1));
+    for (unsigned k = 0; k < m; k++) CHECK(sum - val[k] != sum && sum + val[k] != sum);
+    c.op = RF_OP_ARGMAX;
+    rf_compute_oracle(&oc, &c, NULL, c.n, &o);
+    CHECK(o.argmax_index == (int64_t)pos[top] && o.max_value == val[top]);
+  }
+}
+
+int main(void) {
+  test_against_plain_oracle();
+  test_marker_properties();
+  return rf_test_done();
+}
