@@ -198,9 +198,11 @@ static void add_case(sweep_state *s, const rf_case *c, long idx) {
 /* Every value of a list within the backend's limits (a case with that one field set). */
 static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int want[RF_OP_COUNT]) {
   char err[512];
-  int one_d = want[RF_OP_SUM] || want[RF_OP_MAX] || want[RF_OP_ARGMAX];
-  int rows = 0;   /* some row op (softmax, logsumexp, logsoftmax): they take --shape */
-  for (int op = 0; op < RF_OP_COUNT; op++) rows |= want[op] && rf_op_has_rows((rf_op)op);
+  int one_d = 0, rows = 0;   /* some 1-D op (they take --n), some row op (--shape) */
+  for (int op = 0; op < RF_OP_COUNT; op++) {
+    one_d |= want[op] && !rf_op_has_rows((rf_op)op);
+    rows |= want[op] && rf_op_has_rows((rf_op)op);
+  }
   if (v[F_N].given && !one_d)
     return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "would never run (allowed: with "
                          "--op sum, max or argmax; softmax takes --shape)");

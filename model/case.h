@@ -83,6 +83,9 @@ typedef struct {
 
 /* Names for enums: "sum", "alternating", "in-order", ... NULL when out of range. */
 const char *rf_op_name(rf_op op);
+/* The 1-D ops (rows 0) or the row ops (rows 1) by name, ", " between them and `last` before
+ * the last one (" and ", " or "), into buf: for messages that name them. */
+const char *rf_op_list_of(int rows, const char *last, char *buf, size_t len);
 const char *rf_dist_name(rf_dist d);
 const char *rf_sched_name(rf_sched s);
 /* Parse a name; returns 0 and sets *out, or -1 when unknown. */

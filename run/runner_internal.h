@@ -174,10 +174,14 @@ struct rf_runner {
  * of memory, no read-back). */
 int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
                                  unsigned char *how, rf_result *dev);
-/* judge.c: the host's exact answer of case c for input x (softmax: double oracle, MPFR for
- * refused rows); where the route makes it on the device, the runner does not call it. */
+/* op_table.c: the host's exact answer of case c for input x, by the op's row of the op table
+ * (softmax: double oracle, MPFR for refused rows); where the route makes it on the device, the
+ * runner does not call it. */
 void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o);
+/* judge.c: softmax's exact answer (the op table's softmax oracle). */
+void rf_oracle_softmax_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
+                            oracle_answer *o);
 /* contract: the variant's RF_CONTRACT_* bits (include/redfuzz/variant.h, judge.h). */
 void rf_judge_max(const oracle_answer *o, uint32_t contract, float got, rf_result *res);
 /* The exp a softmax variant's plan declares, as this backend computes it. */
