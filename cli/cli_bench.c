@@ -92,15 +92,17 @@ static int parse_flags(int argc, char **argv, bench_opts *o) {
     one_d |= o->want_op[k] && !rf_op_has_rows((rf_op)k);
     rows |= o->want_op[k] && rf_op_has_rows((rf_op)k);
   }
+  char ops1[128], ops1_and[128];   /* the 1-D ops, from the op table */
+  rf_op_list_of(0, ", ", ops1, sizeof ops1);
+  rf_op_list_of(0, " and ", ops1_and, sizeof ops1_and);
   if (v[F_N].given && !one_d) {
     rf_flag_error("bench", &rf_flags[F_N], v[F_N].text, "would never run (allowed: with --op "
-                  "sum, max, argmax or all; softmax takes --shape)");
+                  "%s or all; softmax takes --shape)", ops1);
     goto out;
   }
   if (v[F_SHAPE].given && !rows) {
     rf_flag_error("bench", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run (allowed: "
-                  "with --op softmax, logsumexp, logsoftmax or all; sum, max and argmax take "
-                  "--n)");
+                  "with --op softmax, logsumexp, logsoftmax or all; %s take --n)", ops1_and);
     goto out;
   }
   if (!isnan(o->torch_ms) && (o->shape_count != 1 || !o->want_op[RF_OP_SOFTMAX])) {

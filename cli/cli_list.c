@@ -40,8 +40,9 @@ int rf_cmd_list(int argc, char **argv) {
                         .wave = (uint32_t)val[F_WAVE].num, .num_cus = 64};
   rf_flags_free(val, RF_FLAG_COUNT);
   if (have_op && rf_op_has_rows(op) && val[F_N].given) {
-    rf_flag_error("list", &rf_flags[F_N], val[F_N].text, "applies to sum, max and argmax only "
-                  "(allowed for %s: --shape RxC)", rf_op_name(op));
+    char ops1[128];   /* the 1-D ops, from the op table */
+    rf_flag_error("list", &rf_flags[F_N], val[F_N].text, "applies to %s only (allowed for %s: "
+                  "--shape RxC)", rf_op_list_of(0, " and ", ops1, sizeof ops1), rf_op_name(op));
     return RF_EXIT_USAGE;
   }
   if (have_op && !rf_op_has_rows(op) && val[F_SHAPE].given) {

@@ -203,12 +203,15 @@ static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int wa
     one_d |= want[op] && !rf_op_has_rows((rf_op)op);
     rows |= want[op] && rf_op_has_rows((rf_op)op);
   }
+  char ops1_or[128], ops1_and[128];   /* the 1-D ops, from the op table */
+  rf_op_list_of(0, " or ", ops1_or, sizeof ops1_or);
+  rf_op_list_of(0, " and ", ops1_and, sizeof ops1_and);
   if (v[F_N].given && !one_d)
     return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "would never run (allowed: with "
-                         "--op sum, max or argmax; softmax takes --shape)");
+                         "--op %s; softmax takes --shape)", ops1_or);
   if (v[F_SHAPE].given && !rows)
     return rf_flag_error("sweep", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run "
-                         "(allowed: with --op softmax; sum, max and argmax take --n)");
+                         "(allowed: with --op softmax; %s take --n)", ops1_and);
   for (size_t i = 0; one_d && i < v[F_N].count; i++) {
     rf_case c;
     rf_case_default(&c);

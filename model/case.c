@@ -8,8 +8,9 @@
 #include "number.h"
 #include "dtype.h"
 
-static const char *const op_names[RF_OP_COUNT] = {"sum",     "max",       "argmax",
-                                                    "softmax", "logsumexp", "logsoftmax"};
+static const char *const op_names[RF_OP_COUNT] = {"sum",       "max",        "argmax",
+                                                    "softmax",   "logsumexp",  "logsoftmax",
+                                                    "min",       "argmin"};
 static const char *const dist_names[RF_DIST_COUNT] = {
 #define RF_DIST(id, name, since, golden_1d, golden_rows, meaning) name,
 #include "dists.def"

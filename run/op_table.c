@@ -24,6 +24,15 @@ static void oracle_maxarg(rf_oracle_ctx *oc, const rf_case *c, const float *x, u
   o->first_nan = rf_oracle_first_nan(x, elems);
 }
 
+/* min and argmin fill the same fields with the minimum (the judges of max and argmax hold an
+ * output to "the extremum", whichever it is: oracle_answer in runner_internal.h). */
+static void oracle_minarg(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
+                          oracle_answer *o) {
+  (void)oc, (void)c;
+  o->argmax_index = rf_oracle_argmin(x, elems, &o->max_value);
+  o->first_nan = rf_oracle_first_nan(x, elems);
+}
+
 static void oracle_lse(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o) {
   (void)elems;

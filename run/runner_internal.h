@@ -25,9 +25,9 @@
 typedef struct {
   rf_xsum xs;              /* sum */
   rf_sum_facts facts;
-  float max_value;         /* max, argmax */
-  int64_t argmax_index;
-  int64_t first_nan;       /* max, argmax: the lowest index of a NaN, or -1 (a contract with
+  float max_value;         /* max, argmax; min, argmin: their minimum (the op's extremum) */
+  int64_t argmax_index;    /* argmax; argmin: the lowest index of the minimum */
+  int64_t first_nan;       /* max, argmax, min, argmin: the lowest index of a NaN, or -1 (a contract with
                               RF_CONTRACT_NAN_PROPAGATES wants NaN and this index) */
   /* softmax: y (rows*cols) from the double oracle, or from MPFR for the rows whose
    * row_mpfr is set (rows the double oracle refuses, or upgraded by a judge that could not

@@ -9,7 +9,7 @@ extern "C" int rf_cub_available(void) { return 1; }
 
 /* How a row calls CUB: a float reduction into one float, or an arg reduction into the
  * (value, index) pair of rf_argmax_out. */
-enum cub_kind { CUB_SUM, CUB_MAX, CUB_ARGMAX };
+enum cub_kind { CUB_SUM, CUB_MAX, CUB_MIN, CUB_ARGMAX, CUB_ARGMIN };
 struct cub_row {
   rf_op op;
   const char *name;
@@ -19,6 +19,8 @@ static const cub_row cub_rows[] = {
     {RF_OP_SUM, "cub::DeviceReduce::Sum", CUB_SUM},
     {RF_OP_MAX, "cub::DeviceReduce::Max", CUB_MAX},
     {RF_OP_ARGMAX, "cub::DeviceReduce::ArgMax", CUB_ARGMAX},
+    {RF_OP_MIN, "cub::DeviceReduce::Min", CUB_MIN},
+    {RF_OP_ARGMIN, "cub::DeviceReduce::ArgMin", CUB_ARGMIN},
 };
 
 static const cub_row *cub_row_of(rf_op op) {
@@ -39,15 +41,19 @@ static cudaError_t reduce_float(cub_kind kind, void *tmp, size_t &tmp_bytes, con
                                 float *out, Count n) {
   switch (kind) {
   case CUB_SUM: return cub::DeviceReduce::Sum(tmp, tmp_bytes, x, out, n, 0);
+  case CUB_MIN: return cub::DeviceReduce::Min(tmp, tmp_bytes, x, out, n, 0);
   default: return cub::DeviceReduce::Max(tmp, tmp_bytes, x, out, n, 0);
   }
 }
 
-/* CUDA 13's ArgMax writes the extremum and its index through two separate iterators (the
- * KeyValuePair overload is deprecated); the index lands in rf_argmax_out's int32. */
+/* CUDA 13's ArgMax and ArgMin write the extremum and its index through two separate
+ * iterators (the KeyValuePair overloads are deprecated); the index lands in rf_argmax_out's
+ * int32. */
 static cudaError_t reduce_arg(cub_kind kind, void *tmp, size_t &tmp_bytes, const float *x,
                               rf_argmax_out *o, uint64_t n) {
-  (void)kind;
+  if (kind == CUB_ARGMIN)
+    return cub::DeviceReduce::ArgMin(tmp, tmp_bytes, x, &o->value, &o->index,
+                                     (::cuda::std::int64_t)n, 0);
   return cub::DeviceReduce::ArgMax(tmp, tmp_bytes, x, &o->value, &o->index,
                                    (::cuda::std::int64_t)n, 0);
 }
@@ -56,7 +62,7 @@ extern "C" int rf_cub_reduce(rf_op op, void *tmp, size_t *tmp_bytes, const float
                              uint64_t n) {
   const cub_row *r = cub_row_of(op);
   if (!r) return -1;
-  if (r->kind == CUB_ARGMAX)
+  if (r->kind == CUB_ARGMAX || r->kind == CUB_ARGMIN)
     return (int)reduce_arg(r->kind, tmp, *tmp_bytes, x, static_cast<rf_argmax_out *>(out), n);
   float *o = static_cast<float *>(out);
   return (int)(n <= (uint64_t)INT_MAX ? reduce_float(r->kind, tmp, *tmp_bytes, x, o, (int)n)
