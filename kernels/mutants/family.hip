@@ -19,6 +19,8 @@ extern const rf_variant rf_mut_max_last_block_no_fence;
 extern const rf_variant rf_mut_max_pad_zero;
 extern const rf_variant rf_mut_max_wave_no_pad;
 extern const rf_variant rf_mut_argmax_ties_high;
+extern const rf_variant rf_mut_min_pad_zero;
+extern const rf_variant rf_mut_argmin_flt_max_start;
 extern const rf_variant rf_mut_softmax_lds_reuse_race;
 extern const rf_variant rf_mut_softmax_mask_zero;
 extern const rf_variant rf_mut_softmax_online_no_rescale;
@@ -67,6 +69,7 @@ extern "C" const rf_variant *const rf_family_mutants[] = {
     &rf_mut_max_f16_int_compare,   &rf_mut_softmax_f16_exp_overflow,
     &rf_mut_logsoftmax_f16_sub_in_half, &rf_mut_logsumexp_f16_sum_in_half,
     &rf_mut_logsumexp_f16_two_step_round,
+    &rf_mut_min_pad_zero,          &rf_mut_argmin_flt_max_start,
 #if !(defined(RF_ASAN) && RF_ASAN)
     /* Both are caught by checks of the plain simulator build (docs/SIMULATOR.md, "Alignment",
      * "LDS bounds"). The AddressSanitizer build has neither: its kernels are built without
