@@ -16,8 +16,9 @@ static const char help[] =
   "error bound — resolved for the given size and the variant's default launch parameters.\n"
   "A variant that reads f16 or bf16 says so: it runs only on cases of that dtype.\n"
   "Each 1-D variant shows its contract (include/redfuzz/plugin.h, docs/ORACLE.md): sum\n"
-  "signed-zero (a sum of only -0 must be -0) or any-zero (either zero); max and argmax\n"
-  "nan-ignored (as fmaxf) or nan-propagates (as torch.max); argmax tie-first or tie-any.\n"
+  "signed-zero (a sum of only -0 must be -0) or any-zero (either zero); max, argmax, min and\n"
+  "argmin nan-ignored (as fmaxf) or nan-propagates (as torch.max); argmax and argmin\n"
+  "tie-first or tie-any.\n"
   "\n";
 
 int rf_cmd_list(int argc, char **argv) {
