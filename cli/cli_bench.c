@@ -10,6 +10,7 @@
 #include "model/number.h"
 #include "run/bench.h"
 #include "run/launch_prep.h"
+#include "run/case_outputs.h"
 #include "model/gen.h"
 #include "run/report.h"
 #include "kernels/reference/cub_ref.h"
@@ -88,16 +89,22 @@ static int parse_flags(int argc, char **argv, bench_opts *o) {
   }
   if (o->only) { op_given = 1; op = o->only->op; }
   for (int k = 0; k < RF_OP_COUNT; k++) o->want_op[k] = !op_given || (rf_op)k == op;
-  if (v[F_N].given && !o->want_op[RF_OP_SUM] && !o->want_op[RF_OP_MAX] && !o->want_op[RF_OP_ARGMAX]) {
+  int one_d = 0, rows = 0;   /* some 1-D op (they take --n), some row op (--shape) */
+  for (int k = 0; k < RF_OP_COUNT; k++) {
+    one_d |= o->want_op[k] && !rf_op_has_rows((rf_op)k);
+    rows |= o->want_op[k] && rf_op_has_rows((rf_op)k);
+  }
+  char ops1[128], ops1_and[128];   /* the 1-D ops, from the op table */
+  rf_op_list_of(0, ", ", ops1, sizeof ops1);
+  rf_op_list_of(0, " and ", ops1_and, sizeof ops1_and);
+  if (v[F_N].given && !one_d) {
     rf_flag_error("bench", &rf_flags[F_N], v[F_N].text, "would never run (allowed: with --op "
-                  "sum, max, argmax or all; softmax takes --shape)");
+                  "%s or all; softmax takes --shape)", ops1);
     goto out;
   }
-  if (v[F_SHAPE].given && !o->want_op[RF_OP_SOFTMAX] && !o->want_op[RF_OP_LOGSUMEXP] &&
-      !o->want_op[RF_OP_LOGSOFTMAX]) {
+  if (v[F_SHAPE].given && !rows) {
     rf_flag_error("bench", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run (allowed: "
-                  "with --op softmax, logsumexp, logsoftmax or all; sum, max and argmax take "
-                  "--n)");
+                  "with --op softmax, logsumexp, logsoftmax or all; %s take --n)", ops1_and);
     goto out;
   }
   if (!isnan(o->torch_ms) && (o->shape_count != 1 || !o->want_op[RF_OP_SOFTMAX])) {
@@ -394,7 +401,7 @@ static void bench_one_size(bench_run *b, const rf_case *c) {
   bench_size s = {.c = *c, .ref_ms = NAN, .copy_gbps = NAN};
   uint64_t elems = rf_case_elems(c);
   s.in_bytes = (size_t)elems * sizeof(float);
-  s.out_bytes = rf_launch_out_bytes(c, RF_DTYPE_F32);   /* the bench's variants: float32 */
+  s.out_bytes = rf_runner_output_bytes(c, RF_DTYPE_F32);   /* the bench's variants: float32 */
   s.bytes = rf_bench_bytes(c->op, c->n, c->rows, c->cols);
   s.x = malloc(s.in_bytes);
   int e = -1;

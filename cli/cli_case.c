@@ -45,9 +45,11 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
   /* Sizes: each op has its own; a size flag for the other kind of op is an error, not
    * silently dropped. */
   if (rf_op_has_rows(c.op)) {
+    char ops1[128];   /* the 1-D ops, from the op table */
     if (vals[CF_n].given)
-      return rf_flag_error(cmd, &specs[CF_n], vals[CF_n].text, "applies to sum, max and argmax "
-                           "only (allowed for %s: --shape RxC)", rf_op_name(c.op));
+      return rf_flag_error(cmd, &specs[CF_n], vals[CF_n].text, "applies to %s only (allowed for "
+                           "%s: --shape RxC)", rf_op_list_of(0, " and ", ops1, sizeof ops1),
+                           rf_op_name(c.op));
     if (vals[CF_SHAPE].given) {
       c.rows = (uint32_t)vals[CF_SHAPE].list[0];
       c.cols = (uint32_t)vals[CF_SHAPE].list[1];

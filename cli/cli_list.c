@@ -18,9 +18,9 @@ static const char help[] =
   "A variant that reads f16 or bf16 says so: it runs only on cases of that dtype.\n"
   "Each 1-D variant and each softmax shows its contract (include/redfuzz/plugin.h,\n"
   "docs/ORACLE.md): sum signed-zero (a sum of only -0 must be -0) or any-zero (either zero);\n"
-  "max and argmax nan-ignored (as fmaxf) or nan-propagates (as torch.max); argmax tie-first\n"
-  "or tie-any; softmax masked-row-nan (a row of only -inf gives NaN, as torch.softmax) or\n"
-  "masked-row-zero (it gives 0s, as attention kernels).\n"
+  "max, argmax, min and argmin nan-ignored (as fmaxf) or nan-propagates (as torch.max); argmax\n"
+  "and argmin tie-first or tie-any; softmax masked-row-nan (a row of only -inf gives NaN, as\n"
+  "torch.softmax) or masked-row-zero (it gives 0s, as attention kernels).\n"
   "\n";
 
 int rf_cmd_list(int argc, char **argv) {
@@ -43,8 +43,9 @@ int rf_cmd_list(int argc, char **argv) {
                         .wave = (uint32_t)val[F_WAVE].num, .num_cus = 64};
   rf_flags_free(val, RF_FLAG_COUNT);
   if (have_op && rf_op_has_rows(op) && val[F_N].given) {
-    rf_flag_error("list", &rf_flags[F_N], val[F_N].text, "applies to sum, max and argmax only "
-                  "(allowed for %s: --shape RxC)", rf_op_name(op));
+    char ops1[128];   /* the 1-D ops, from the op table */
+    rf_flag_error("list", &rf_flags[F_N], val[F_N].text, "applies to %s only (allowed for %s: "
+                  "--shape RxC)", rf_op_list_of(0, " and ", ops1, sizeof ops1), rf_op_name(op));
     return RF_EXIT_USAGE;
   }
   if (have_op && !rf_op_has_rows(op) && val[F_SHAPE].given) {

@@ -15,7 +15,8 @@ static const char help[] =
   "the build's backend and prints one row per variant: verdict, error against the exact\n"
   "oracle, the derived bound, error/bound, time and the variant's plan (its combining tree,\n"
   "from which the bound follows). Unset fields take the defaults of a text case.\n"
-  "Ops: sum, max, argmax (--n) and the row ops softmax, logsumexp, logsoftmax (--shape).\n"
+  "Ops: sum, max, argmax, min, argmin (--n) and the row ops softmax, logsumexp, logsoftmax\n"
+  "(--shape).\n"
   "A failure's detail says what differs (argmax: both indices and values) and, where the\n"
   "variant's contract decides it (signed zero, NaN, ties: `redfuzz list`), which rule.\n"
   "\n";

@@ -205,15 +205,20 @@ static void add_case(sweep_state *s, const rf_case *c, long idx) {
 /* Every value of a list within the backend's limits (a case with that one field set). */
 static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int want[RF_OP_COUNT]) {
   char err[512];
-  int one_d = want[RF_OP_SUM] || want[RF_OP_MAX] || want[RF_OP_ARGMAX];
-  int rows = 0;   /* some row op (softmax, logsumexp, logsoftmax): they take --shape */
-  for (int op = 0; op < RF_OP_COUNT; op++) rows |= want[op] && rf_op_has_rows((rf_op)op);
+  int one_d = 0, rows = 0;   /* some 1-D op (they take --n), some row op (--shape) */
+  for (int op = 0; op < RF_OP_COUNT; op++) {
+    one_d |= want[op] && !rf_op_has_rows((rf_op)op);
+    rows |= want[op] && rf_op_has_rows((rf_op)op);
+  }
+  char ops1_or[128], ops1_and[128];   /* the 1-D ops, from the op table */
+  rf_op_list_of(0, " or ", ops1_or, sizeof ops1_or);
+  rf_op_list_of(0, " and ", ops1_and, sizeof ops1_and);
   if (v[F_N].given && !one_d)
     return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "would never run (allowed: with "
-                         "--op sum, max or argmax; softmax takes --shape)");
+                         "--op %s; softmax takes --shape)", ops1_or);
   if (v[F_SHAPE].given && !rows)
     return rf_flag_error("sweep", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run "
-                         "(allowed: with --op softmax; sum, max and argmax take --n)");
+                         "(allowed: with --op softmax; %s take --n)", ops1_and);
   for (size_t i = 0; one_d && i < v[F_N].count; i++) {
     rf_case c;
     rf_case_default(&c);

@@ -92,9 +92,9 @@ static int check_variant(const rf_variant *v, size_t i, char *buf, size_t len) {
   }
   if ((unsigned)v->in_dtype >= RF_DTYPE_COUNT || (unsigned)v->out_dtype >= RF_DTYPE_COUNT ||
       (v->out_dtype != v->in_dtype && v->out_dtype != RF_DTYPE_F32) ||
-      (v->op == RF_OP_ARGMAX && v->out_dtype != RF_DTYPE_F32)) {
+      ((v->op == RF_OP_ARGMAX || v->op == RF_OP_ARGMIN) && v->out_dtype != RF_DTYPE_F32)) {
     snprintf(buf, len, "variant '%s': in_dtype %d, out_dtype %d are not allowed (allowed: "
-             "in_dtype 0..%d; out_dtype the in_dtype or 0 = f32; argmax: out_dtype 0)", v->name,
+             "in_dtype 0..%d; out_dtype the in_dtype or 0 = f32; argmax, argmin: out_dtype 0)", v->name,
              (int)v->in_dtype, (int)v->out_dtype, RF_DTYPE_COUNT - 1);
     return -1;
   }

@@ -9,6 +9,8 @@
 extern const rf_variant *const rf_family_sum[];
 extern const rf_variant *const rf_family_max[];
 extern const rf_variant *const rf_family_argmax[];
+extern const rf_variant *const rf_family_min[];
+extern const rf_variant *const rf_family_argmin[];
 extern const rf_variant *const rf_family_max_vec4[];
 extern const rf_variant *const rf_family_argmax_vec4[];
 extern const rf_variant *const rf_family_softmax[];
@@ -18,6 +20,8 @@ extern const rf_variant *const rf_family_logsoftmax[];
 extern const rf_variant *const rf_family_sum_half[];
 extern const rf_variant *const rf_family_max_half[];
 extern const rf_variant *const rf_family_argmax_half[];
+extern const rf_variant *const rf_family_min_half[];
+extern const rf_variant *const rf_family_argmin_half[];
 extern const rf_variant *const rf_family_softmax_half[];
 extern const rf_variant *const rf_family_logsumexp_half[];   /* both log ops */
 #ifdef RF_WITH_MUTANTS
@@ -50,6 +54,10 @@ static void ensure_table(void) {
   add_family(rf_family_argmax_half);
   add_family(rf_family_softmax_half);
   add_family(rf_family_logsumexp_half);
+  add_family(rf_family_min);
+  add_family(rf_family_argmin);
+  add_family(rf_family_min_half);
+  add_family(rf_family_argmin_half);
 #ifdef RF_WITH_MUTANTS
   add_family(rf_family_mutants);
   add_family(rf_family_huge_mutants);
@@ -91,8 +99,8 @@ const char *rf_contract_describe(rf_op op, uint32_t contract, char *buf, size_t 
   const char *nan = contract & RF_CONTRACT_NAN_PROPAGATES ? "nan-propagates" : "nan-ignored";
   const char *tie = contract & RF_CONTRACT_TIE_ANY ? "tie-any" : "tie-first";
   if (op == RF_OP_SUM) snprintf(buf, len, "%s", zero);
-  else if (op == RF_OP_MAX) snprintf(buf, len, "%s", nan);
-  else if (op == RF_OP_ARGMAX) snprintf(buf, len, "%s, %s", nan, tie);
+  else if (op == RF_OP_MAX || op == RF_OP_MIN) snprintf(buf, len, "%s", nan);
+  else if (op == RF_OP_ARGMAX || op == RF_OP_ARGMIN) snprintf(buf, len, "%s, %s", nan, tie);
   else if (op == RF_OP_SOFTMAX)
     snprintf(buf, len, "%s", contract & RF_CONTRACT_MASKED_ROW_ZERO ? "masked-row-zero"
                                                                     : "masked-row-nan");

@@ -8,8 +8,9 @@
 #include "number.h"
 #include "dtype.h"
 
-static const char *const op_names[RF_OP_COUNT] = {"sum",     "max",       "argmax",
-                                                    "softmax", "logsumexp", "logsoftmax"};
+static const char *const op_names[RF_OP_COUNT] = {"sum",       "max",        "argmax",
+                                                    "softmax",   "logsumexp",  "logsoftmax",
+                                                    "min",       "argmin"};
 static const char *const dist_names[RF_DIST_COUNT] = {
 #define RF_DIST(id, name, since, sparse, golden_1d, golden_rows, meaning) name,
 #include "dists.def"
@@ -84,6 +85,20 @@ const char *rf_sched_list(void) {
 const char *rf_op_list(void) {
   static char buf[RF_OP_COUNT * 24];
   return join(op_names, RF_OP_COUNT, buf, sizeof buf);
+}
+const char *rf_op_list_of(int rows, const char *last, char *buf, size_t len) {
+  size_t used = 0, k = 0, count = 0;
+  for (int op = 0; op < RF_OP_COUNT; op++) count += !rf_op_has_rows((rf_op)op) == !rows;
+  buf[0] = 0;
+  for (int op = 0; op < RF_OP_COUNT && used < len; op++) {
+    if (!rf_op_has_rows((rf_op)op) != !rows) continue;
+    const char *sep = k == 0 ? "" : k + 1 == count ? last : ", ";
+    int w = snprintf(buf + used, len - used, "%s%s", sep, op_names[op]);
+    if (w < 0) break;
+    used += (size_t)w;
+    k++;
+  }
+  return buf;
 }
 
 const rf_field *rf_field_find(const char *key) {

@@ -93,6 +93,9 @@ typedef struct {
 
 /* Names for enums: "sum", "alternating", "in-order", ... NULL when out of range. */
 const char *rf_op_name(rf_op op);
+/* The 1-D ops (rows 0) or the row ops (rows 1) by name, ", " between them and `last` before
+ * the last one (" and ", " or "), into buf: for messages that name them. */
+const char *rf_op_list_of(int rows, const char *last, char *buf, size_t len);
 const char *rf_dist_name(rf_dist d);
 /* 1 for a sparse distribution (dists.def): markers on an identity background, answered from
  * the markers alone (model/gen.h, rf_gen_marker_list). */

@@ -35,10 +35,13 @@ enum { DTYPE_VERSION = 3, V3_DTYPES = 3 };
  * versions 1..3 decode it from those bits, so an old input runs on the same placement. */
 enum { MISALIGN_VERSION = 4 };
 /* The op byte reads as byte % (the ops of that version): versions 1 and 2 knew sum, max,
- * argmax and softmax; version 3 adds logsumexp and logsoftmax. Frozen like the dtypes: an op
- * added later needs a new version, or an old file's op byte would read as another op. */
-enum { V12_OPS = 4, V3_OPS = 6 };
-_Static_assert((int)RF_OP_COUNT >= (int)V3_OPS && RF_OP_LOGSOFTMAX == 5 && RF_OP_SOFTMAX == 3,
+ * argmax and softmax; version 3 adds logsumexp and logsoftmax; version 6 (whose
+ * distributions all-pos-inf, equal-min and ties-min came with them) min and argmin. Frozen
+ * like the dtypes: an op added later needs a new version, or an old file's op byte would read
+ * as another op. */
+enum { V12_OPS = 4, V3_OPS = 6, OPS_V6_VERSION = 6, V6_OPS = 8 };
+_Static_assert((int)RF_OP_COUNT >= (int)V6_OPS && RF_OP_LOGSOFTMAX == 5 && RF_OP_SOFTMAX == 3 &&
+                   RF_OP_ARGMIN == 7,
                "the codec's op numbering is frozen per version");
 _Static_assert((int)RF_DTYPE_COUNT >= (int)V3_DTYPES, "version 3 decodes onto f32, f16, bf16");
 
@@ -211,10 +214,13 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
    * which is what the empty string reads as, or random fuzz bytes) reads as the newest, so
    * decoding stays total and fuzzing reaches every distribution. Versions 1 and 2 differ only in
    * how the dist byte maps onto distributions; version 3 adds the element type byte and the
-   * two log ops; version 4 the misalignment (the dtype byte's high nibble). */
+   * two log ops; version 4 the misalignment (the dtype byte's high nibble); version 5 the
+   * markers distribution; version 6 min, argmin and their distributions. */
   unsigned version = byte_at(b, OFF_VERSION);
   if (version < 1 || version > rf_codec_version()) version = rf_codec_version();
-  out->op = (rf_op)(byte_at(b, OFF_OP) % (version >= DTYPE_VERSION ? V3_OPS : V12_OPS));
+  out->op = (rf_op)(byte_at(b, OFF_OP) % (version >= OPS_V6_VERSION  ? V6_OPS
+                                           : version >= DTYPE_VERSION ? V3_OPS
+                                                                      : V12_OPS));
   uint8_t db = byte_at(b, OFF_DIST);
   out->dist = version == 1 ? v1_dists[db % V1_DISTS]
                            : (rf_dist)(db % rf_codec_dist_count(version));

@@ -136,8 +136,17 @@ typedef struct {
   uint64_t B;        /* block/wave size of the row (nan-sprinkled, ties) */
 } rf_gen_row;
 
+/* The mirrored distributions (min and argmin's placements): their base distribution's
+ * element negated, the row context the base's; other distributions are their own base. */
+RF_HD uint32_t rf_gen_mirror_base(uint32_t d) {
+  return d == RF_GEN_EQUAL_MIN ? (uint32_t)RF_GEN_EQUAL_MAX
+       : d == RF_GEN_TIES_MIN  ? (uint32_t)RF_GEN_TIES
+                               : d;
+}
+
 /* 1 when distribution d reads the row context. */
 RF_HD int rf_gen_uses_row(uint32_t d) {
+  d = rf_gen_mirror_base(d);
   return d == RF_GEN_EQUAL_MAX || d == RF_GEN_SPIKE || d == RF_GEN_NAN_SPRINKLED ||
          d == RF_GEN_INF_MIXED || d == RF_GEN_SIGNED_ZERO || d == RF_GEN_TIES;
 }
@@ -148,7 +157,7 @@ RF_HD rf_gen_row rf_gen_row_of(const rf_gen_params *p, uint64_t r) {
   q.r = r;
   q.v0 = q.v1 = q.v2 = 0;
   q.B = 32;
-  switch (p->dist) {
+  switch (rf_gen_mirror_base(p->dist)) {
   case RF_GEN_EQUAL_MAX:
     /* count = 2..min(8, len) maxima (2.0) at a + k*s (mod len), k < count, with
      * 1 <= s <= len / count, so the positions are distinct and column j decides alone. */
@@ -184,9 +193,9 @@ RF_HD rf_gen_row rf_gen_row_of(const rf_gen_params *p, uint64_t r) {
 #include "gen_half.h"
 #include "gen_markers.h"
 
-/* Element i (column j of row q->r) given its row's context; a value of the case's type. */
-RF_HD float rf_gen_elem_in_row(const rf_gen_params *p, const rf_gen_row *q, uint64_t i,
-                               uint64_t j) {
+/* Element i (column j of row q->r) of a distribution that is its own base. */
+RF_HD float rf_gen_elem_base(const rf_gen_params *p, const rf_gen_row *q, uint64_t i,
+                             uint64_t j) {
   if (p->dtype != 0 && rf_gen_half_own(p->dist)) return rf_gen_half_elem(p, q, i, j);
   const uint64_t w = rf_gen_word(p->key, i);
   const uint64_t len = p->len ? p->len : 1;
@@ -254,6 +263,7 @@ RF_HD float rf_gen_elem_in_row(const rf_gen_params *p, const rf_gen_row *q, uint
   case RF_GEN_MARKERS: return rf_gen_marker_elem(p->key, len, j);
   case RF_GEN_ALL_NAN: return rf_gen_nan(w);
   case RF_GEN_ALL_NEG_INF: return rf_gen_from_bits(0xFF800000u);
+  case RF_GEN_ALL_POS_INF: return rf_gen_from_bits(0x7F800000u);
   case RF_GEN_TIES: {
     /* The row maximum 2.0 on both sides of every multiple of B (a seeded block or wave size)
      * and at the last column; the background is on a coarse grid (k/8, k in [-8, 8)), so it
@@ -265,6 +275,17 @@ RF_HD float rf_gen_elem_in_row(const rf_gen_params *p, const rf_gen_row *q, uint
   case RF_GEN_UNIFORM:
   default: return rf_gen_uniform(w);
   }
+}
+
+/* Element i (column j of row q->r) given its row's context; a value of the case's type (a
+ * mirrored distribution's negation of a value of the type is one too). */
+RF_HD float rf_gen_elem_in_row(const rf_gen_params *p, const rf_gen_row *q, uint64_t i,
+                               uint64_t j) {
+  const uint32_t base = rf_gen_mirror_base(p->dist);
+  if (base == p->dist) return rf_gen_elem_base(p, q, i, j);
+  rf_gen_params b = *p;
+  b.dist = base;
+  return -rf_gen_elem_base(&b, q, i, j);
 }
 
 /* Element i alone: the row context is computed here (the device generator's path). The 1-D

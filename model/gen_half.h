@@ -122,7 +122,7 @@ RF_HD float rf_gen_half_elem(const rf_gen_params *p, const rf_gen_row *q, uint64
   case RF_GEN_ALL_NAN: return rf_gen_hnan(&t, w);
   case RF_GEN_UNIFORM: return rf_gen_huniform(&t, w);
   /* The rest are small integers and short binary fractions (+-1, 1..7, 2.0, k/8, -inf):
-   * exact in every type, so the float32 generator's values serve as they are. */
+   * exact in every type (+inf too), so the float32 generator's values serve as they are. */
   default: return 0.0f; /* not reached: rf_gen_elem_in_row keeps these */
   }
 }
@@ -131,6 +131,7 @@ RF_HD float rf_gen_half_elem(const rf_gen_params *p, const rf_gen_row *q, uint64
  * exact in every type, are used). */
 RF_HD int rf_gen_half_own(uint32_t d) {
   return !(d == RF_GEN_ALTERNATING || d == RF_GEN_ONES || d == RF_GEN_INDEX_WEIGHTED ||
-           d == RF_GEN_ALL_NEG_INF || d == RF_GEN_TIES || d == RF_GEN_MARKERS);
+           d == RF_GEN_ALL_NEG_INF || d == RF_GEN_ALL_POS_INF || d == RF_GEN_TIES ||
+           d == RF_GEN_MARKERS);
 }
 #endif

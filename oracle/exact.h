@@ -52,6 +52,10 @@ float rf_oracle_sum(const float *x, size_t n);           /* RN(Σ x_i) */
  * value at the argmax index (the first of equal zeros, with its sign). */
 float rf_oracle_max(const float *x, size_t n);
 int64_t rf_oracle_argmax(const float *x, size_t n, float *value);
+/* min and argmin: the same rules mirrored: NaN ignored (fminf), only NaN gives NaN / -1, empty
+ * gives +inf / -1, ties (-0 and +0 included) go to the lowest index, min is the value there. */
+float rf_oracle_min(const float *x, size_t n);
+int64_t rf_oracle_argmin(const float *x, size_t n, float *value);
 /* The lowest index of a NaN in x[0..n), or -1: what a NaN-propagating argmax returns
  * (RF_CONTRACT_NAN_PROPAGATES, include/redfuzz/variant.h). */
 int64_t rf_oracle_first_nan(const float *x, size_t n);

@@ -6,12 +6,13 @@
 #ifndef RF_DEVICE_SCOPE_H
 #define RF_DEVICE_SCOPE_H
 #include "model/case.h"
+#include "case_outputs.h"
 
-/* 1-D cases of every input type: the exact oracle reads f16 and bf16 as the floats they are
- * (kernels/harness/oracle_device.h), and the verdict records judge every output
- * (verdict_device.h). */
+/* 1-D cases of every input type whose op's row of the op table (ops.def, `dev`) says the
+ * device oracle answers it: the exact oracle reads f16 and bf16 as the floats they are
+ * (kernels/harness/oracle_device.h), and the verdict records judge every output (verdict_device.h). */
 static inline int rf_device_scope_answers(const rf_case *c) {
-  return c->op == RF_OP_SUM || c->op == RF_OP_MAX || c->op == RF_OP_ARGMAX;
+  return rf_op_shape_of(c->op).dev;
 }
 
 /* Row ops judged on the device, every input type and every variant's output type: softmax

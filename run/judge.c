@@ -11,87 +11,27 @@
 #include "oracle/softmax_special.h"
 #include "model/gen.h"
 
-/* A 1-D case of a sparse distribution from its markers alone (model/gen.h): the background is
- * +0, so the markers plus one +0 (where any element is background) give the same sum, facts
- * and maximum as the n elements, and the lowest background index stands for all of them in
- * argmax (a tie keeps the lowest index). No pass over n: n may be far beyond memory. */
-static void oracle_from_markers(const rf_case *c, uint64_t elems, oracle_answer *o) {
-  uint64_t pos[RF_GEN_MARKERS_MAX + 1];
-  float val[RF_GEN_MARKERS_MAX + 1];
-  unsigned m = rf_gen_marker_list(c, pos, val);
-  if (m < elems) {   /* the first index that is not a marker (pos is sorted) */
-    uint64_t bg = 0;
-    unsigned k = 0;
-    while (k < m && pos[k] == bg) { k++; bg++; }
-    for (unsigned j = m; j > k; j--) { pos[j] = pos[j - 1]; val[j] = val[j - 1]; }
-    pos[k] = bg;
-    val[k] = 0.0f;
-    m++;
-  }
-  switch (c->op) {
-  case RF_OP_SUM:
-    rf_xsum_init(&o->xs);
-    rf_xsum_add(&o->xs, val, m);
-    rf_sum_facts_compute(val, m, &o->facts);
-    break;
-  case RF_OP_MAX:
-  case RF_OP_ARGMAX: {
-    const int64_t k = rf_oracle_argmax(val, m, &o->max_value);
-    o->argmax_index = k < 0 ? -1 : (int64_t)pos[k];
-    const int64_t nan = rf_oracle_first_nan(val, m);
-    o->first_nan = nan < 0 ? -1 : (int64_t)pos[nan];
-    break;
-  }
-  default: break;
-  }
-}
-
-int rf_oracle_from_markers(const rf_case *c) {
-  return rf_dist_is_sparse(c->dist) && !rf_op_has_rows(c->op);
-}
-
-void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
-                       oracle_answer *o) {
-  if (rf_oracle_from_markers(c)) {
-    oracle_from_markers(c, elems, o);
-    return;
-  }
-  switch (c->op) {
-  case RF_OP_SUM:
-    rf_xsum_init(&o->xs);
-    rf_xsum_add(&o->xs, x, elems);
-    rf_sum_facts_compute(x, elems, &o->facts);
-    break;
-  case RF_OP_MAX:
-  case RF_OP_ARGMAX:
-    o->argmax_index = rf_oracle_argmax(x, elems, &o->max_value);
-    o->first_nan = rf_oracle_first_nan(x, elems);
-    break;
-  case RF_OP_SOFTMAX: {
-    /* Double precision first (~100x faster than MPFR); MPFR for the rows it refuses (NaN
-     * rows, softmax_special.h: MPFR fills them) and, later, for rows the judge cannot decide
-     * within the double oracle's margin (judge_softmax). */
-    o->y = rf_host_buf_get(&oc->y_exact, elems * sizeof(double));
-    o->row_rel = rf_host_buf_get(&oc->row_rel, (size_t)c->rows * sizeof(double));
-    o->row_mpfr = rf_host_buf_get(&oc->row_mpfr, c->rows);
-    if (!elems) break;
-    for (uint32_t i = 0; i < c->rows; i++) {
-      const float *xr = x + (size_t)i * c->cols;
-      double *yr = o->y + (size_t)i * c->cols;
-      o->row_rel[i] = oc->mpfr_only ? -1 : rf_oracle_softmax_row_double(xr, c->cols, yr);
-      o->row_mpfr[i] = o->row_rel[i] < 0;
-      if (o->row_mpfr[i]) {
-        rf_oracle_softmax_row(xr, c->cols, yr, NULL, NULL);
-        oc->counts.softmax_rows_mpfr++;
-      } else {
-        oc->counts.softmax_rows_double++;
-      }
+/* Softmax's exact answer (op_table.c): the double oracle per row, MPFR for the rows it refuses. */
+void rf_oracle_softmax_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
+                            oracle_answer *o) {
+  /* Double precision first (~100x faster than MPFR); MPFR for the rows it refuses (NaN
+   * rows, softmax_special.h: MPFR fills them) and, later, for rows the judge cannot decide
+   * within the double oracle's margin (judge_softmax). */
+  o->y = rf_host_buf_get(&oc->y_exact, elems * sizeof(double));
+  o->row_rel = rf_host_buf_get(&oc->row_rel, (size_t)c->rows * sizeof(double));
+  o->row_mpfr = rf_host_buf_get(&oc->row_mpfr, c->rows);
+  if (!elems) return;
+  for (uint32_t i = 0; i < c->rows; i++) {
+    const float *xr = x + (size_t)i * c->cols;
+    double *yr = o->y + (size_t)i * c->cols;
+    o->row_rel[i] = oc->mpfr_only ? -1 : rf_oracle_softmax_row_double(xr, c->cols, yr);
+    o->row_mpfr[i] = o->row_rel[i] < 0;
+    if (o->row_mpfr[i]) {
+      rf_oracle_softmax_row(xr, c->cols, yr, NULL, NULL);
+      oc->counts.softmax_rows_mpfr++;
+    } else {
+      oc->counts.softmax_rows_double++;
     }
-    break;
-  }
-  case RF_OP_LOGSUMEXP:
-  case RF_OP_LOGSOFTMAX: rf_oracle_lse_case(oc, c, x, o); break;
-  default: break;
   }
 }
 

@@ -63,11 +63,6 @@ int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_inf
   return 0;
 }
 
-size_t rf_launch_out_bytes(const rf_case *c, rf_dtype out) {
-  if (c->op == RF_OP_ARGMAX) return sizeof(rf_argmax_out);
-  return rf_runner_output_elems(c) * rf_dtype_bytes(out);
-}
-
 rf_verdict rf_launch_status_verdict(int st) {
   return st == RF_DEV_STATUS_DIVERGENT_BARRIER ? RF_V_DIVERGENT_BARRIER
        : st == RF_DEV_STATUS_RACE ? RF_V_RACE

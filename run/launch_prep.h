@@ -17,10 +17,6 @@
 int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_info *dev,
                       rf_launch_cfg *cfg, rf_plan *plan, size_t *scratch, rf_result *res);
 
-/* The bytes one launch writes for case c with outputs of type out (argmax: one index and
- * value pair). */
-size_t rf_launch_out_bytes(const rf_case *c, rf_dtype out);
-
 /* A failed launch's simulator status (rf_dev_sim_take_status; 0 on GPUs) as its verdict:
  * divergent-barrier, race, timeout, oob, crash, else launch-error. */
 rf_verdict rf_launch_status_verdict(int st);

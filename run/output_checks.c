@@ -18,7 +18,7 @@ int rf_runner_collect_run(const rf_arena *a, const pending *p, int k, rf_result 
     snprintf(res->detail, sizeof res->detail, "guard zone overwritten: %s", where);
     return -1;
   }
-  size_t first = p->v->out_dtype == RF_DTYPE_F32 || p->v->op == RF_OP_ARGMAX
+  size_t first = p->v->out_dtype == RF_DTYPE_F32 || rf_op_shape_of(p->v->op).pair
                      ? rf_find_poison(rf_arena_host(a, p->out_slot[k]), p->ob)
                      : rf_find_poison_half(rf_arena_host(a, p->out_slot[k]), p->ob);
   if (first != (size_t)-1) {

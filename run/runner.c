@@ -11,6 +11,7 @@
 #include "runner_internal.h"
 #include "output_checks.h"
 #include "launch_prep.h"
+#include "op_table.h"
 #include "model/gen.h"
 #include "model/dtype.h"
 #include "kernels/harness/launch_count.h"
@@ -148,7 +149,7 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   p->bc = bc;
   p->res = res;
   if (rf_launch_prepare(v, c, &r->dev, &p->cfg, &p->plan, &p->sb, res)) return -1;
-  p->ob = rf_launch_out_bytes(c, v->out_dtype);
+  p->ob = rf_runner_output_bytes(c, v->out_dtype);
   p->runs = v->deterministic && p->ob ? 2 : 1;
   return 0;
 }
@@ -234,52 +235,11 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   }
 }
 
-/* A 16-bit output as floats (exact) for the judge, in the judge's buffer; NULL (and a verdict)
- * when the host has no memory for it. */
-static const float *got_as_floats(judge_ctx *jc, const pending *p, const void *got,
-                                  rf_result *res) {
-  const rf_dtype ot = p->v->out_dtype;
-  const size_t n = rf_runner_output_elems(p->bc->c);
-  float *g = rf_host_buf_get(&jc->got_f32, (n + 1) * sizeof(float));
-  if (!g) {
-    res->verdict = RF_V_LAUNCH_ERROR;
-    snprintf(res->detail, sizeof res->detail, "out of host memory for the output");
-    return NULL;
-  }
-  for (size_t i = 0; i < n; i++) g[i] = rf_dtype_load(ot, got, i);
-  return g;
-}
-
 static void judge_variant(const rf_runner *r, judge_ctx *jc, const pending *p) {
   rf_result *res = p->res;
-  const oracle_answer *o = p->bc->o;
   if (rf_runner_collect_run(&r->arena, p, 0, res)) return;
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
-  const rf_dtype ot = p->v->out_dtype;
-  switch (p->bc->c->op) {
-  case RF_OP_SUM:
-    rf_judge_sum_typed(o, &p->plan, ot, p->v->contract, rf_dtype_load(ot, got, 0), res);
-    break;
-  case RF_OP_MAX: rf_judge_max(o, p->v->contract, rf_dtype_load(ot, got, 0), res); break;
-  case RF_OP_ARGMAX:
-    rf_judge_argmax(o, p->bc->c, p->bc->dev_gen ? NULL : p->bc->x, p->v->contract, got, res);
-    break;
-  case RF_OP_SOFTMAX:
-    if (ot != RF_DTYPE_F32) {
-      const float *g = got_as_floats(jc, p, got, res);
-      if (g) rf_judge_softmax_typed(jc, p->bc, &p->plan, ot, g, res);
-    } else {
-      rf_judge_softmax(jc, p->bc, &p->plan, got, res);
-    }
-    break;
-  case RF_OP_LOGSUMEXP:
-  case RF_OP_LOGSOFTMAX: {
-    const float *g = ot != RF_DTYPE_F32 ? got_as_floats(jc, p, got, res) : got;
-    if (g) rf_judge_lse(jc, p->bc, &p->plan, ot, g, res);
-    break;
-  }
-  default: break;
-  }
+  rf_op_row_of(p->bc->c->op)->judge(jc, p, got, res);
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;
   /* A deterministic variant must give the same bits when run again. */
   rf_result second = *res;

@@ -25,9 +25,9 @@
 typedef struct {
   rf_xsum xs;              /* sum */
   rf_sum_facts facts;
-  float max_value;         /* max, argmax */
-  int64_t argmax_index;
-  int64_t first_nan;       /* max, argmax: the lowest index of a NaN, or -1 (a contract with
+  float max_value;         /* max, argmax; min, argmin: their minimum (the op's extremum) */
+  int64_t argmax_index;    /* argmax; argmin: the lowest index of the minimum */
+  int64_t first_nan;       /* max, argmax, min, argmin: the lowest index of a NaN, or -1 (a contract with
                               RF_CONTRACT_NAN_PROPAGATES wants NaN and this index) */
   /* softmax: y (rows*cols) from the double oracle, or from MPFR for the rows whose
    * row_mpfr is set (rows the double oracle refuses, or upgraded by a judge that could not
@@ -182,10 +182,14 @@ int rf_oracle_from_markers(const rf_case *c);
  * buffer with the markers written; bc->dev_x set. NULL, or what failed. */
 const char *rf_sparse_input_make(rf_runner *r, batch_case *bc);
 void rf_sparse_input_free(rf_runner *r);
-/* judge.c: the host's exact answer of case c for input x (softmax: double oracle, MPFR for
- * refused rows); where the route makes it on the device, the runner does not call it. */
+/* op_table.c: the host's exact answer of case c for input x, by the op's row of the op table
+ * (softmax: double oracle, MPFR for refused rows); where the route makes it on the device, the
+ * runner does not call it. */
 void rf_compute_oracle(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
                        oracle_answer *o);
+/* judge.c: softmax's exact answer (the op table's softmax oracle). */
+void rf_oracle_softmax_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,
+                            oracle_answer *o);
 /* contract: the variant's RF_CONTRACT_* bits (include/redfuzz/variant.h, judge.h). */
 void rf_judge_max(const oracle_answer *o, uint32_t contract, float got, rf_result *res);
 /* The exp a softmax variant's plan declares, as this backend computes it. */

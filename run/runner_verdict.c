@@ -58,6 +58,7 @@
 #include <string.h>
 #include "runner_internal.h"
 #include "verdict_from.h"
+#include "op_table.h"
 #include "kernels/harness/verdict_device.h"
 #include "kernels/harness/softmax_device.h"
 #include "kernels/harness/log_device.h"
@@ -160,10 +161,12 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
     it->scratch_bytes = (uint32_t)p->sb;
     it->runs = (uint32_t)p->runs;
     it->oracle_off = p->bc->dev_slot >= 0 ? (int64_t)a->slot[p->bc->dev_slot].off : -1;
-    /* A 16-bit max output is not the oracle's float bits: the record stays undecided and the
-     * host judges it from got (from_record), as judge_variant does. */
-    it->check = p->bc->c->op == RF_OP_MAX && p->v->out_dtype == RF_DTYPE_F32 ? RF_VD_CHECK_MAX
-              : p->bc->c->op == RF_OP_ARGMAX ? RF_VD_CHECK_ARGMAX : RF_VD_CHECK_NONE;
+    /* The op table's check (ops.def); a 16-bit output is not the oracle's float bits: the
+     * record stays undecided and the host judges it from got (from_record), as judge_variant
+     * does. A pair is written as f32 whatever the variant's out_dtype. */
+    it->check = p->v->out_dtype == RF_DTYPE_F32 || rf_op_shape_of(p->bc->c->op).pair
+                    ? rf_op_row_of(p->bc->c->op)->vd_check
+                    : RF_VD_CHECK_NONE;
     it->contract = p->v->contract;
   }
   r->vd_item_slot = rf_arena_add_input(&r->arena, items, n * sizeof *items, 0);
@@ -333,27 +336,16 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
   if (p->fail[0] != RF_V_PASS || (p->runs == 2 && p->fail[1] != RF_V_PASS)) return RF_FROM_HOST;
   *why = rec->guard[0] ? RF_HOST_GUARD : RF_HOST_POISON;
   if (rec->guard[0] || rec->poison[0] >= 0) return RF_FROM_HOST;
-  const oracle_answer *o = p->bc->o;
   if (rf_op_has_rows(p->bc->c->op)) return rows_from_records(r, p, rec, out, why);
   /* The output as judge_variant reads it (runner.c): a 16-bit value converted exactly, and its
    * poison found as rf_runner_collect_run finds it (the kernel checks whole words only). */
   const rf_dtype ot = p->v->out_dtype;
-  const int half_out = ot != RF_DTYPE_F32 && p->bc->c->op != RF_OP_ARGMAX;
+  const int half_out = ot != RF_DTYPE_F32 && !rf_op_shape_of(p->bc->c->op).pair;
   *why = RF_HOST_VALUE;   /* (a 16-bit output the record cannot hold, or its poison) */
   if (half_out && (p->ob > sizeof rec->got || rf_find_poison_half(rec->got, p->ob) != (size_t)-1))
     return RF_FROM_HOST;
   const float got = rf_dtype_load(half_out ? ot : RF_DTYPE_F32, rec->got, 0);
-  switch (p->bc->c->op) {
-  case RF_OP_SUM: rf_judge_sum_typed(o, &p->plan, ot, p->v->contract, got, out); break;
-  case RF_OP_MAX: rf_judge_max(o, p->v->contract, got, out); break;
-  case RF_OP_ARGMAX: {
-    rf_argmax_out g;
-    memcpy(&g, rec->got, sizeof g);
-    rf_judge_argmax(o, p->bc->c, p->bc->dev_gen ? NULL : p->bc->x, p->v->contract, &g, out);
-    break;
-  }
-  default: return RF_FROM_HOST;
-  }
+  rf_op_row_of(p->bc->c->op)->judge(NULL, p, rec->got, out);
   if (rec->decided != RF_VD_UNDECIDED &&
       (rec->decided == RF_VD_EQUAL) != (out->verdict == RF_V_PASS)) {
     snprintf(out->detail, sizeof out->detail,

@@ -90,13 +90,14 @@ static int try_dist(rf_case *c, unsigned k) {
 }
 /* A special-value input moves to the simplest input with the same special value, when that
  * keeps the failure: a NaN among finite values to a row of NaNs, infinities to a row of
- * -inf, ties at block boundaries to the planted maxima of equal-max. */
+ * -inf, ties at block boundaries to the planted maxima of equal-max (minima of equal-min). */
 static int try_special(rf_case *c, unsigned k) {
   if (k >= 1) return 0;
   switch (c->dist) {
   case RF_DIST_NAN_SPRINKLED: c->dist = RF_DIST_ALL_NAN; return 1;
   case RF_DIST_INF_MIXED: c->dist = RF_DIST_ALL_NEG_INF; return 1;
   case RF_DIST_TIES: c->dist = RF_DIST_EQUAL_MAX; return 1;
+  case RF_DIST_TIES_MIN: c->dist = RF_DIST_EQUAL_MIN; return 1;
   default: return -1;
   }
 }

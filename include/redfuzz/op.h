@@ -11,6 +11,8 @@ typedef enum {
   RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX, RF_OP_SOFTMAX,
   RF_OP_LOGSUMEXP,   /* per row: one float, log Σ_j exp(x_j) */
   RF_OP_LOGSOFTMAX,  /* per row: y_j = x_j - log Σ_k exp(x_k) */
+  RF_OP_MIN,         /* 1-D: the smallest element */
+  RF_OP_ARGMIN,      /* 1-D: (value, lowest index) of the smallest element, as rf_argmax_out */
   RF_OP_COUNT
 } rf_op;
 

@@ -15,8 +15,9 @@
  *                 same rule as built-in names: at most 63 printable ASCII characters, no
  *                 space, no '#' (so it survives case files, --variant and REDFUZZ_ONLY);
  *                 anything else is refused at load
- *   op            RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX, RF_OP_SOFTMAX, RF_OP_LOGSUMEXP or
- *                 RF_OP_LOGSOFTMAX (include/redfuzz/op.h); matches the name
+ *   op            RF_OP_SUM, RF_OP_MAX, RF_OP_ARGMAX, RF_OP_SOFTMAX, RF_OP_LOGSUMEXP,
+ *                 RF_OP_LOGSOFTMAX, RF_OP_MIN or RF_OP_ARGMIN (include/redfuzz/op.h; an op
+ *                 added later comes last, so a plugin's values stay); matches the name
  *   deterministic 1 when the same case always gives the same bits (then checked)
  *   is_mutant     0 for a real kernel; 1 for a known-bug demo (run by `run --mutants` and
  *                 `sweep --mutants`, where its failures are reported as caught; left out of
@@ -45,7 +46,8 @@
  *   out_dtype     the type written to a->out: in_dtype or RF_DTYPE_F32 (sum, max: one
  *                 element; softmax, log-softmax: rows*cols elements, logsumexp: rows
  *                 elements, 16-bit encodings for a 16-bit type);
- *                 argmax always writes rf_argmax_out with a float value (RF_DTYPE_F32). The
+ *                 argmax and argmin always write rf_argmax_out with a float value
+ *                 (RF_DTYPE_F32). The
  *                 bound adds the final rounding to out_dtype (docs/TOLERANCES.md).
  *   contract      RF_CONTRACT_* bits (ABI version 4; CONTRACT below): what the kernel returns
  *                 where libraries differ. 0 (the default of a positional initialiser that
@@ -67,14 +69,16 @@
  *            lowest index of the maximum (CUB ArgMax, torch.argmax, numpy.argmax).
  *   argmax, RF_CONTRACT_TIE_ANY (tie-any): a tree that keeps either side of a tie ... any
  *            index whose element equals the maximum (-0 ties +0), with that element's value.
+ *   min/argmin: the max/argmax rules mirrored (fminf; b.v < a.v; any NaN gives NaN under
+ *            nan-propagates; tie-first or tie-any on the minimum).
  *   softmax, 0 (masked-row-nan): m = max(row); y_j = expf(x_j - m) / sum ... a row of only
  *            -inf gives NaN everywhere (-inf - -inf is NaN: 0/0), as torch.softmax.
  *   softmax, RF_CONTRACT_MASKED_ROW_ZERO (masked-row-zero): if every x_j is -inf, y_j = 0 ...
  *            the fully masked row of attention kernels; a NaN or +inf in a row is NaN still.
  *   logsumexp, log-softmax: no bit; their special rows follow torch (OUTPUT RULES below).
- * Built-in sums start from -0 and declare RF_CONTRACT_SIGNED_ZERO; built-in max and argmax are
- * nan-ignored, tie-first; built-in softmaxes masked-row-nan. tests/plugin/contract_plugin.hip
- * has a kernel of each kind.
+ * Built-in sums start from -0 and declare RF_CONTRACT_SIGNED_ZERO; built-in max, argmax, min
+ * and argmin are nan-ignored, tie-first; built-in softmaxes masked-row-nan.
+ * tests/plugin/contract_plugin.hip has a kernel of each kind.
  *
  * OUTPUT RULES (every op's, written once in docs/ORACLE.md, "The contract for special
  * values"; the distributions nan-sprinkled, inf-mixed, signed-zero, all-nan, all-neg-inf and
@@ -94,6 +98,11 @@
  *            [RF_CONTRACT_NAN_PROPAGATES] any NaN gives {NaN, index of the first NaN}; a tie
  *            (-0 and +0 included) gives the LOWEST index, or [RF_CONTRACT_TIE_ANY] any tied
  *            index.
+ *   min      max mirrored: n = 0 gives +inf; NaN ignored (as fminf), all-NaN gives NaN, or
+ *            [RF_CONTRACT_NAN_PROPAGATES] any NaN gives NaN; -0 and +0 tie.
+ *   argmin   argmax mirrored, in rf_argmax_out: n = 0 gives {+inf, -1}; an input of only +inf
+ *            gives {+inf, 0} (a fold that starts from FLT_MAX instead of +inf gets this
+ *            wrong); NaN and ties as argmax's, on the minimum.
  *   softmax  per row: a row containing a NaN or +inf gives NaN in every output of that row; a
  *            row of only -inf gives NaN everywhere, or [RF_CONTRACT_MASKED_ROW_ZERO] 0
  *            everywhere; a -inf entry in a row with a finite

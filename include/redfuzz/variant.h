@@ -66,7 +66,7 @@ typedef struct rf_variant {
   /* Element types (ABI version 3), last for the same reason: 0 is f32. in_dtype: the input
    * type the variant reads; it runs only on cases of that dtype (the runner skips it on the
    * others). out_dtype: the type it writes (sum/max: the one output element; softmax: every
-   * element); its own input type or f32. argmax writes rf_argmax_out (out_dtype f32). */
+   * element); its own input type or f32. argmax and argmin write rf_argmax_out (out_dtype f32). */
   rf_dtype in_dtype;
   rf_dtype out_dtype;
   /* Contract (ABI version 4): RF_CONTRACT_* bits saying what the variant returns on the edges
@@ -80,12 +80,13 @@ typedef struct rf_variant {
 /* sum: the sign of an exact zero result is checked (IEEE: a sum of only -0 is -0, any other
  * exact zero +0). Without it either zero is accepted for an input of only zeros. */
 #define RF_CONTRACT_SIGNED_ZERO 0x1u
-/* max, argmax: a NaN anywhere in the input gives NaN (as torch.max); argmax then gives the
- * index of the FIRST NaN. Without it NaN inputs are ignored (as fmaxf) and only an input of
- * only NaN gives NaN (argmax index -1). */
+/* max, argmax (and min, argmin, mirrored): a NaN anywhere in the input gives NaN (as
+ * torch.max); argmax then gives the index of the FIRST NaN. Without it NaN inputs are ignored
+ * (as fmaxf, fminf) and only an input of only NaN gives NaN (argmax index -1). */
 #define RF_CONTRACT_NAN_PROPAGATES 0x2u
-/* argmax: a tie may return ANY index holding the maximum (with that element's value).
- * Without it a tie gives the lowest index (CUB ArgMax, torch.argmax, numpy.argmax). */
+/* argmax, argmin: a tie may return ANY index holding the maximum (minimum) with that
+ * element's value. Without it a tie gives the lowest index (CUB ArgMax and ArgMin,
+ * torch.argmax, numpy.argmin). */
 #define RF_CONTRACT_TIE_ANY 0x4u
 /* softmax: a row of only -inf (every column masked) gives 0 in every output, the fully masked
  * row of attention kernels (FlashAttention, xformers). Without it such a row gives NaN in
@@ -97,8 +98,8 @@ typedef struct rf_variant {
 /* The contract bits op may declare (RF_CONTRACT_ALL's subset that applies to it). */
 static inline uint32_t rf_contract_allowed(rf_op op) {
   return op == RF_OP_SUM ? RF_CONTRACT_SIGNED_ZERO
-       : op == RF_OP_MAX ? RF_CONTRACT_NAN_PROPAGATES
-       : op == RF_OP_ARGMAX ? RF_CONTRACT_NAN_PROPAGATES | RF_CONTRACT_TIE_ANY
+       : op == RF_OP_MAX || op == RF_OP_MIN ? RF_CONTRACT_NAN_PROPAGATES
+       : op == RF_OP_ARGMAX || op == RF_OP_ARGMIN ? RF_CONTRACT_NAN_PROPAGATES | RF_CONTRACT_TIE_ANY
        : op == RF_OP_SOFTMAX ? RF_CONTRACT_MASKED_ROW_ZERO : 0u;
 }
 

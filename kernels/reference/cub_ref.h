@@ -1,4 +1,5 @@
-/* The CUB reference for `redfuzz bench`: cub::DeviceReduce::Sum, ::Max and ::ArgMax over a
+/* The CUB reference for `redfuzz bench`: cub::DeviceReduce::Sum, ::Max, ::ArgMax, ::Min and
+ * ::ArgMin over a
  * device float array, behind a C ABI so the bench times it exactly like a variant.
  * Implemented on the cuda backend (cub_ref.cu); other backends link cub_ref_absent.c, which
  * reports it unavailable. */
@@ -15,8 +16,8 @@ extern "C" {
 int rf_cub_available(void);
 /* The CUB call for op, e.g. "cub::DeviceReduce::Sum"; NULL for softmax (CUB has none). */
 const char *rf_cub_name(rf_op op);
-/* Enqueues op over x[0..n) on the default stream; out is one float (sum, max) or an
- * rf_argmax_out (argmax: the first maximum, as redfuzz defines it). With tmp == NULL it
+/* Enqueues op over x[0..n) on the default stream; out is one float (sum, max, min) or an
+ * rf_argmax_out (argmax, argmin: the first maximum or minimum, as redfuzz defines them). With tmp == NULL it
  * only writes the temporary storage that op needs to *tmp_bytes (CUB's two-phase calling
  * convention). Returns 0, the CUDA error code, or -1 when unavailable or op is softmax. */
 int rf_cub_reduce(rf_op op, void *tmp, size_t *tmp_bytes, const float *x, void *out,

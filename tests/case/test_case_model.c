@@ -24,7 +24,8 @@ static int accepts(const rf_case *c, const rf_limits *lim) {
 }
 
 static void test_names(void) {
-  static const char *ops[] = {"sum", "max", "argmax", "softmax", "logsumexp", "logsoftmax"};
+  static const char *ops[] = {"sum",        "max", "argmax", "softmax", "logsumexp",
+                              "logsoftmax", "min", "argmin"};
   static const char *dists[] = {"alternating", "ones", "wide", "negative", "equal-max",
                                 "shifted-rows", "uniform", "index-weighted", "spike",
                                 "subnormal", "near-overflow", "sorted", "overflow",
@@ -33,7 +34,7 @@ static void test_names(void) {
   static const char *scheds[] = {"in-order", "reverse", "random", "wave-skew"};
   /* The first 19 distributions are frozen (codec version 2 decodes to them in this order);
    * later ones may follow (model/dists.def is append-only). */
-  CHECK(RF_OP_COUNT == 6 && RF_DIST_COUNT >= 19 && RF_SCHED_COUNT == 4);
+  CHECK(RF_OP_COUNT == 8 && RF_DIST_COUNT >= 19 && RF_SCHED_COUNT == 4);
   for (int i = 0; i < RF_OP_COUNT; i++) {
     rf_op op = RF_OP_COUNT;
     CHECK(strcmp(rf_op_name((rf_op)i), ops[i]) == 0);
@@ -140,9 +141,9 @@ static void test_validate_1d(void) {
   CHECK(rejects(&c, NULL, "cols: 4 is out of range for argmax (allowed: 0; only the row ops "
                           "(softmax, logsumexp, logsoftmax) have rows and cols)"));
   c.cols = 0;
-  c.op = (rf_op)6;
-  CHECK(rejects(&c, NULL, "op: 6 is out of range (allowed: sum, max, argmax, softmax, logsumexp, "
-                          "logsoftmax)"));
+  c.op = (rf_op)8;
+  CHECK(rejects(&c, NULL, "op: 8 is out of range (allowed: sum, max, argmax, softmax, logsumexp, "
+                          "logsoftmax, min, argmin)"));
 }
 
 static void test_validate_softmax(void) {

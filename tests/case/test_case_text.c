@@ -234,7 +234,7 @@ static void test_errors(void) {
   }
   /* names */
   CHECK(fails_with("op=summ", "line 1: key 'op': value 'summ' is not an op (allowed: sum, max, "
-                   "argmax, softmax, logsumexp, logsoftmax)"));
+                   "argmax, softmax, logsumexp, logsoftmax, min, argmin)"));
   {
     /* the list is the table's: every distribution, however many */
     char want[1024];

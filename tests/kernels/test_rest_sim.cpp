@@ -1,8 +1,9 @@
-/* Runs every max, argmax and softmax variant of the registry on the device of this build (the
+/* Runs every max, argmax, min, argmin and softmax variant of the registry on the device of this build (the
  * simulator in the default build, at wave 32 and 64 and two schedules) over the boundary
  * lengths and shapes, misaligned inputs, several block/grid requests and several input kinds:
  *   max, argmax: exact against a host reference with the oracle's policy (NaN ignored, only
  *     NaN -> NaN / -1, empty -> -inf / -1, ties -> lowest index, the value's own bits);
+ *     min, argmin the same mirrored (empty -> +inf / -1);
  *   softmax: per element |y - y*| <= (h + 3 r + 32) u y* + |x - m| 2u y* + 2^-126 against a
  *     double reference, h the plan's row-sum depth and r its rescales (a loose check; the
  *     runner applies the exact bounds), and exactly RN(1/cols) on constant rows; rows with NaN,
@@ -54,6 +55,18 @@ int64_t ref_argmax(const float *x, uint64_t n, float *value) {
     else if (best < 0 || x[i] > x[best]) best = (int64_t)i;
   }
   *value = best >= 0 ? x[best] : seen_nan ? NAN : -INFINITY;
+  return best;
+}
+
+/* The mirror for min and argmin: the lowest index of the smallest non-NaN value. */
+int64_t ref_argmin(const float *x, uint64_t n, float *value) {
+  int64_t best = -1;
+  bool seen_nan = false;
+  for (uint64_t i = 0; i < n; i++) {
+    if (isnan(x[i])) seen_nan = true;
+    else if (best < 0 || x[i] < x[best]) best = (int64_t)i;
+  }
+  *value = best >= 0 ? x[best] : seen_nan ? NAN : INFINITY;
   return best;
 }
 
@@ -142,6 +155,10 @@ void test_checkers_catch_planted_errors() {
   const float nans[2] = {NAN, NAN};
   CHECK(ref_argmax(nans, 2, &v) == -1 && isnan(v));
   CHECK(ref_argmax(nans, 0, &v) == -1 && v == -INFINITY);
+  const float pinf[3] = {INFINITY, INFINITY, INFINITY};   /* argmin's edge: all +inf */
+  CHECK(ref_argmin(pinf, 3, &v) == 0 && v == INFINITY);
+  CHECK(ref_argmin(x, 4, &v) >= 0 && v <= x[0] && v <= x[1] && v <= x[2] && v <= x[3]);
+  CHECK(ref_argmin(nans, 0, &v) == -1 && v == INFINITY);
 
   /* Softmax of [0, 1, 2]: exact outputs pass; one element off by 1e-4 relative does not. */
   const float row[3] = {0.0f, 1.0f, 2.0f};
@@ -202,10 +219,14 @@ void test_plans(const rf_variant *v) {
   const uint64_t h = rf_plan_depth(&p);
   const std::string algorithm = algorithm_name(v);
   const char *n = algorithm.c_str();
-  if (!strcmp(n, "max/lds")) CHECK(h == 10 + 8 + 4);
-  else if (!strcmp(n, "max/wave") || !strcmp(n, "argmax/wave")) CHECK(h == 10 + 5 + 3 + 4);
-  else if (!strcmp(n, "max/two-stage")) CHECK(h == 10 + 5 + 3 + 1 + 5 + 3);
-  else if (!strcmp(n, "argmax/lds")) CHECK(h == 10 + 8 + 1 + 8);
+  /* min and argmin: the max and argmax shapes, mirrored */
+  if (!strcmp(n, "max/lds") || !strcmp(n, "min/lds")) CHECK(h == 10 + 8 + 4);
+  else if (!strcmp(n, "max/wave") || !strcmp(n, "argmax/wave") || !strcmp(n, "min/wave") ||
+           !strcmp(n, "argmin/wave"))
+    CHECK(h == 10 + 5 + 3 + 4);
+  else if (!strcmp(n, "max/two-stage") || !strcmp(n, "min/two-stage"))
+    CHECK(h == 10 + 5 + 3 + 1 + 5 + 3);
+  else if (!strcmp(n, "argmax/lds") || !strcmp(n, "argmin/lds")) CHECK(h == 10 + 8 + 1 + 8);
   /* float4: k4 = ceil(2500 / 1024) = 3 quads, + 2 component merges + head + tail = 7; the
    * second kernel of max/vec4 reads the 4 partials as 1 quad (1 + 4), argmax/vec4's scalar
    * (ceil(4 / 256) = 1). */
@@ -278,11 +299,11 @@ float uniform(uint64_t *s, float lo, float hi) {
 }
 
 enum Dist1 { ONES, ALTERNATING, UNIFORM, NEGATIVE, TIES, ASCENDING, DESCENDING, ALL_NAN,
-             SOME_NAN, ZEROS, NEG_INF, INF_AND_NAN, DIST1_COUNT };
+             SOME_NAN, ZEROS, NEG_INF, INF_AND_NAN, POS_INF, DIST1_COUNT };
 const char *dist1_name(int d) {
   static const char *names[] = {"ones", "alternating", "uniform", "negative", "ties",
                                 "ascending", "descending", "all-nan", "some-nan", "signed-zeros",
-                                "neg-inf", "inf-and-nan"};
+                                "neg-inf", "inf-and-nan", "pos-inf"};
   return names[d];
 }
 
@@ -303,6 +324,7 @@ void make_1d(int dist, uint64_t n, uint64_t seed, std::vector<float> *x) {
       case ZEROS: v = (splitmix64(&seed) & 1) ? 0.0f : -0.0f; break;
       case NEG_INF: v = -INFINITY; break;
       case INF_AND_NAN: v = (i % 2) ? NAN : (i % 5 == 4 ? INFINITY : -INFINITY); break;
+      case POS_INF: v = INFINITY; break;   /* argmin's edge (a FLT_MAX start loses it) */
     }
     (*x)[i] = v;
   }
@@ -385,16 +407,18 @@ bool check_result(const Job &j, const rf_plan &plan, const std::vector<float> &o
                   const char *what) {
   char why[300] = "";
   const float *x = j.x->data();
-  if (j.v->op == RF_OP_MAX) {
+  if (j.v->op == RF_OP_MAX || j.v->op == RF_OP_MIN) {
     float want;
-    ref_argmax(x, j.n, &want);
+    if (j.v->op == RF_OP_MAX) ref_argmax(x, j.n, &want);
+    else ref_argmin(x, j.n, &want);
     const bool ok = check_max(out[0], want, why, sizeof why);
     CHECK_MSG(ok, "%s: %s", what, why);
     return ok;
   }
-  if (j.v->op == RF_OP_ARGMAX) {
+  if (j.v->op == RF_OP_ARGMAX || j.v->op == RF_OP_ARGMIN) {
     float want;
-    const int64_t wi = ref_argmax(x, j.n, &want);
+    const int64_t wi = j.v->op == RF_OP_ARGMAX ? ref_argmax(x, j.n, &want)
+                                               : ref_argmin(x, j.n, &want);
     rf_argmax_out got;
     memcpy(&got, out.data(), sizeof got);
     const bool ok = check_argmax(got, wi, want, x, why, sizeof why);
@@ -450,7 +474,8 @@ void run_variant(Env &e, const Job &j, uint32_t block, uint32_t grid, Tally *tal
   const size_t scratch_floats = (scratch_bytes + sizeof(float) - 1) / sizeof(float);
   e.scratch.reserve(scratch_floats + kGuardFloats);
   const size_t out_floats = j.v->op == RF_OP_SOFTMAX ? (size_t)j.rows * j.cols
-                            : j.v->op == RF_OP_ARGMAX ? sizeof(rf_argmax_out) / sizeof(float)
+                            : j.v->op == RF_OP_ARGMAX || j.v->op == RF_OP_ARGMIN
+                                ? sizeof(rf_argmax_out) / sizeof(float)
                                                       : 1;
   e.out.reserve(out_floats + kGuardFloats);
 
@@ -585,11 +610,11 @@ int main() {
   for (size_t i = 0; i < rf_variant_count(); i++) {
     const rf_variant *v = rf_variant_at(i);
     /* float32 inputs: the 16-bit variants are checked by sweeps (tests/cli) */
-    if (v->op != RF_OP_SUM && v->op <= RF_OP_SOFTMAX && !v->is_mutant &&
-        v->in_dtype == RF_DTYPE_F32)
-      vars.push_back(v);
+    const bool op = (v->op != RF_OP_SUM && v->op <= RF_OP_SOFTMAX) || v->op == RF_OP_MIN ||
+                    v->op == RF_OP_ARGMIN;
+    if (op && !v->is_mutant && v->in_dtype == RF_DTYPE_F32) vars.push_back(v);
   }
-  CHECK(vars.size() == 14);
+  CHECK(vars.size() == 14 + 5);   /* min: lds, wave, two-stage; argmin: lds, wave */
   for (const rf_variant *v : vars) {
     test_plans(v);
     test_refusals(v);

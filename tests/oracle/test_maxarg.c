@@ -81,7 +81,46 @@ static void test_random(void) {
   CHECK_MSG(bad == 0, "%d random rows differ", bad);
 }
 
+/* min / argmin: the same policy mirrored (oracle/exact.h). */
+static void test_argmin(void) {
+  float v;
+  float ties[] = {3.0f, -2.0f, 1.0f, -2.0f};   /* ties to the lowest index */
+  CHECK(rf_oracle_argmin(ties, N(ties), &v) == 1 && v == -2.0f);
+  CHECK(rf_oracle_min(ties, N(ties)) == -2.0f);
+  float pinf[] = {INFINITY, INFINITY, INFINITY};   /* all +inf: index 0, not FLT_MAX / 1 */
+  CHECK(rf_oracle_argmin(pinf, N(pinf), &v) == 0 && v == INFINITY);
+  float big[] = {INFINITY, FLT_MAX, INFINITY};
+  CHECK(rf_oracle_argmin(big, N(big), &v) == 1 && v == FLT_MAX);
+  float nan_lead[] = {NAN, 2.0f, NAN, 1.0f};   /* NaN ignored */
+  CHECK(rf_oracle_argmin(nan_lead, N(nan_lead), &v) == 3 && v == 1.0f);
+  float only[] = {NAN, -NAN};
+  CHECK(rf_oracle_argmin(only, N(only), &v) == -1 && isnan(v));
+  float with_pinf[] = {NAN, INFINITY};
+  CHECK(rf_oracle_argmin(with_pinf, N(with_pinf), &v) == 1 && v == INFINITY);
+  CHECK(rf_oracle_argmin(NULL, 0, &v) == -1 && v == INFINITY);   /* empty: +inf / -1 */
+  CHECK(rf_oracle_min(NULL, 0) == INFINITY);
+  float zeros[] = {1.0f, 0.0f, -0.0f};   /* -0 ties +0: the first zero, with its sign */
+  CHECK(rf_oracle_argmin(zeros, N(zeros), &v) == 1 && tl_bits(v) == 0u);
+  /* against the argmax of the negated input, on random rows with NaN, zeros and ties */
+  uint64_t st = 4242;
+  float x[257], neg[257];
+  int bad = 0;
+  for (int t = 0; t < 2000; t++) {
+    size_t n = 1 + tl_below(&st, 256);
+    for (size_t i = 0; i < n; i++) {
+      uint32_t r = tl_below(&st, 16);
+      x[i] = r == 0 ? NAN : r == 1 ? INFINITY : (float)((int)tl_below(&st, 9) - 4);
+      neg[i] = -x[i];
+    }
+    float vmin, vmax;
+    const int64_t imin = rf_oracle_argmin(x, n, &vmin), imax = rf_oracle_argmax(neg, n, &vmax);
+    if (imin != imax || !(vmin == -vmax || (isnan(vmin) && isnan(vmax)))) bad++;
+  }
+  CHECK_MSG(bad == 0, "%d random rows differ from the negated argmax", bad);
+}
+
 int main(void) {
+  test_argmin();
   test_basic_and_ties();
   test_infinities();
   test_nan();
