@@ -7,7 +7,7 @@
 #include "judge.h"
 #include "model/dtype.h"
 #include "model/gen.h"
-#include "kernels/verdict_device.h"
+#include "kernels/harness/verdict_device.h"
 
 /* ---- oracles ----------------------------------------------------------------------------- */
 static void oracle_sum(rf_oracle_ctx *oc, const rf_case *c, const float *x, uint64_t elems,

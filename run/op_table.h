@@ -18,7 +18,7 @@ typedef void rf_op_judge_fn(judge_ctx *jc, const pending *p, const void *got, rf
 typedef struct {
   rf_op_oracle_fn *oracle;
   rf_op_judge_fn *judge;
-  uint32_t vd_check;   /* RF_VD_CHECK_* (kernels/verdict_device.h) for f32 outputs */
+  uint32_t vd_check;   /* RF_VD_CHECK_* (kernels/harness/verdict_device.h) for f32 outputs */
 } rf_op_row;
 
 /* The row of op (an op beyond the table: a row that answers nothing and judges `wrong`). */

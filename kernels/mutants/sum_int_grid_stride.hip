@@ -15,7 +15,7 @@ __global__ void rf_mut_int_stride_kernel(const float *__restrict__ x, rf_mut_u64
   for (int i = (int)rf_mut_gid(); (rf_mut_u64)(long long)i < n; i = (int)((unsigned)i + stride))
     local += x[i];
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 

@@ -15,7 +15,7 @@ __global__ void rf_mut_u32_offset_kernel(const float *__restrict__ x, rf_mut_u64
     local += x[off];
   }
   sd[threadIdx.x] = local;
-  rf_mut_sum_tree(sd);
+  rf_prim_lds_sum_tree(sd);
   if (threadIdx.x == 0) atomicAdd(out, sd[0]);
 }
 
