@@ -4,22 +4,30 @@
 #include <math.h>
 #include "oracle/exact.h"
 
-int64_t rf_oracle_argmax(const float *x, size_t n, float *value) {
+/* The extremum of x in the direction sign (+1: the largest, -1: the smallest) over the
+ * non-NaN values, the lowest index of a tie (the comparison is strict); only NaN gives NaN and
+ * index -1, an empty x the identity (-inf for max, +inf for min) and -1. One loop for both, so
+ * argmax and argmin cannot drift apart in their tie or NaN rule. */
+static int64_t arg_extremum(const float *x, size_t n, float sign, float *value) {
   int64_t best = -1;
-  float best_v = -INFINITY;
+  float best_v = -sign * INFINITY;
   int seen_nan = 0;
   for (size_t i = 0; i < n; i++) {
     float v = x[i];
     if (isnan(v)) {
-      seen_nan = 1;                         /* ignored, like fmaxf */
-    } else if (best < 0 || v > best_v) {    /* strict: ties keep the lower index */
+      seen_nan = 1;                                        /* ignored, like fmaxf and fminf */
+    } else if (best < 0 || sign * v > sign * best_v) {   /* strict: ties keep the lower index */
       best = (int64_t)i;
       best_v = v;
     }
   }
-  if (best < 0 && seen_nan) best_v = NAN;   /* only NaN: NaN / -1; empty: -inf / -1 */
+  if (best < 0 && seen_nan) best_v = NAN;
   if (value) *value = best_v;
   return best;
+}
+
+int64_t rf_oracle_argmax(const float *x, size_t n, float *value) {
+  return arg_extremum(x, n, 1.0f, value);
 }
 
 float rf_oracle_max(const float *x, size_t n) {
@@ -36,21 +44,7 @@ int64_t rf_oracle_first_nan(const float *x, size_t n) {
 
 /* The mirror of rf_oracle_argmax: the smallest non-NaN value, the lowest index of a tie. */
 int64_t rf_oracle_argmin(const float *x, size_t n, float *value) {
-  int64_t best = -1;
-  float best_v = INFINITY;
-  int seen_nan = 0;
-  for (size_t i = 0; i < n; i++) {
-    float v = x[i];
-    if (isnan(v)) {
-      seen_nan = 1;                         /* ignored, like fminf */
-    } else if (best < 0 || v < best_v) {    /* strict: ties keep the lower index */
-      best = (int64_t)i;
-      best_v = v;
-    }
-  }
-  if (best < 0 && seen_nan) best_v = NAN;   /* only NaN: NaN / -1; empty: +inf / -1 */
-  if (value) *value = best_v;
-  return best;
+  return arg_extremum(x, n, -1.0f, value);
 }
 
 float rf_oracle_min(const float *x, size_t n) {

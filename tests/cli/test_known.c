@@ -7,33 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "rf_test.h"
-#include "run/known.h"
-
-static char path[64];
-
-static rf_known *load(const char *text, char *err, size_t len) {
-  snprintf(path, sizeof path, "/tmp/rf_known_XXXXXX");
-  int fd = mkstemp(path);
-  if (fd < 0) return NULL;
-  FILE *f = fdopen(fd, "w");
-  fputs(text, f);
-  fclose(f);
-  rf_known *k = rf_known_load(path, err, len);
-  unlink(path);
-  return k;
-}
-
-static void refuses(const char *text, const char *want) {
-  char err[512] = "";
-  rf_known *k = load(text, err, sizeof err);
-  CHECK(k == NULL);
-  CHECK_MSG(strstr(err, want) != NULL, "'%s': got '%s', want '%s'", text, err, want);
-  rf_known_free(k);
-}
+#include "known_testlib.h"
 
 int main(void) {
   char err[512] = "";
-  rf_known *k = load("# a comment\n\n  sum/x wrong signed-zero\nmax/y nonfinite\n", err, sizeof err);
+  rf_known *k = known_load_text("# a comment\n\n  sum/x wrong signed-zero\nmax/y nonfinite\n", err, sizeof err);
   CHECK_MSG(k != NULL, "%s", err);
   CHECK(rf_known_count(k) == 2);
   CHECK(rf_known_has(k, "sum/x", RF_V_WRONG, RF_DIST_SIGNED_ZERO));
@@ -44,13 +22,13 @@ int main(void) {
   CHECK(rf_known_has(k, "max/y", RF_V_NONFINITE, RF_DIST_WIDE));
   CHECK(!rf_known_has(NULL, "max/y", RF_V_NONFINITE, RF_DIST_WIDE));
   rf_known_free(k);
-  refuses("sum/x\n", ":1: 'sum/x' is not a signature (allowed: variant verdict [dist])");
-  refuses("\nsum/x pass\n", ":2: verdict 'pass' is not a failure verdict");
-  refuses("sum/x wrongg\n", "verdict 'wrongg' is not a failure verdict");
-  refuses("sum/x wrong onez\n", "dist 'onez' is not a distribution");
-  refuses("sum/x wrong ones extra\n", "'extra' after the signature");
-  refuses("sumx wrong\n", "variant 'sumx' is not a variant name");
-  k = load("", err, sizeof err);
+  known_refuses("sum/x\n", ":1: 'sum/x' is not a signature (allowed: variant verdict [dist])");
+  known_refuses("\nsum/x pass\n", ":2: verdict 'pass' is not a failure verdict");
+  known_refuses("sum/x wrongg\n", "verdict 'wrongg' is not a failure verdict");
+  known_refuses("sum/x wrong onez\n", "dist 'onez' is not a distribution");
+  known_refuses("sum/x wrong ones extra\n", "'extra' after the signature");
+  known_refuses("sumx wrong\n", "variant 'sumx' is not a variant name");
+  k = known_load_text("", err, sizeof err);
   CHECK(k != NULL && rf_known_count(k) == 0);
   rf_known_free(k);
   CHECK(rf_known_load("/nonexistent/known", err, sizeof err) == NULL);

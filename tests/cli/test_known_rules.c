@@ -7,28 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "rf_test.h"
-#include "run/known.h"
-
-static rf_known *load(const char *text, char *err, size_t len) {
-  char path[64];
-  snprintf(path, sizeof path, "/tmp/rf_known_rules_XXXXXX");
-  int fd = mkstemp(path);
-  if (fd < 0) return NULL;
-  FILE *f = fdopen(fd, "w");
-  fputs(text, f);
-  fclose(f);
-  rf_known *k = rf_known_load(path, err, len);
-  unlink(path);
-  return k;
-}
-
-static void refuses(const char *text, const char *want) {
-  char err[512] = "";
-  rf_known *k = load(text, err, sizeof err);
-  CHECK(k == NULL);
-  CHECK_MSG(strstr(err, want) != NULL, "'%s': got '%s', want '%s'", text, err, want);
-  rf_known_free(k);
-}
+#include "known_testlib.h"
 
 int main(void) {
   /* Every rule has a name that reads back to itself; none is empty but NONE's. */
@@ -40,7 +19,7 @@ int main(void) {
   rf_rule r;
   CHECK(rf_rule_parse("", &r) != 0);
   char err[512] = "";
-  rf_known *k = load("argmax/two wrong rule=tie-first\n"
+  rf_known *k = known_load_text("argmax/two wrong rule=tie-first\n"
                      "sum/x wrong signed-zero rule=signed-zero\n"
                      "max/y wrong\n", err, sizeof err);
   CHECK_MSG(k != NULL, "%s", err);
@@ -61,11 +40,11 @@ int main(void) {
   CHECK(rf_known_has_rule(k, "max/y", RF_V_WRONG, RF_DIST_ONES, RF_RULE_NONE));
   CHECK(rf_known_has(k, "max/y", RF_V_WRONG, RF_DIST_WIDE));
   rf_known_free(k);
-  refuses("sum/x wrong rule=nope\n", "'rule=nope' is not a contract rule (allowed: one rule=NAME, "
+  known_refuses("sum/x wrong rule=nope\n", "'rule=nope' is not a contract rule (allowed: one rule=NAME, "
           "NAME one of signed-zero, nan-ignored");
-  refuses("sum/x wrong rule=tie-first rule=tie-any\n", "'rule=tie-any' is not a contract rule");
-  refuses("sum/x wrong rule=tie-first ones\n", "'ones' after the signature");
-  refuses("sum/x wrong ones ties\n", "'ties' after the signature");
-  refuses("sum/x wrong ones rule=tie-first x\n", "'x' after the signature");
+  known_refuses("sum/x wrong rule=tie-first rule=tie-any\n", "'rule=tie-any' is not a contract rule");
+  known_refuses("sum/x wrong rule=tie-first ones\n", "'ones' after the signature");
+  known_refuses("sum/x wrong ones ties\n", "'ties' after the signature");
+  known_refuses("sum/x wrong ones rule=tie-first x\n", "'x' after the signature");
   return rf_test_done();
 }
