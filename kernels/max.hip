@@ -14,8 +14,6 @@
 
 #define RF_MAX_MAX_BLOCK 1024u
 #define RF_MAX_MAX_WAVES 32u      /* 1024 threads / wave 32 */
-#define RF_MAX_MAX_GRID 65535u
-#define RF_MAX_DEFAULT_BLOCK 256u
 
 typedef unsigned long long rf_max_u64;
 
@@ -73,78 +71,7 @@ __global__ void rf_max_partials_wave_kernel(const float *__restrict__ x, rf_max_
 
 /* ---- host: configure ----------------------------------------------------------------------- */
 
-/* Grid-stride variants: a requested grid wins; the default is min(CUs x 8, ceil(n/block))
- * (seed 000 §9.4.3). Items are not a knob here. */
-static const char *rf_max_pick_grid(rf_launch_cfg *cfg) {
-  cfg->items = 0;
-  if (cfg->grid == 0) {
-    const uint64_t cap = (uint64_t)(cfg->num_cus ? cfg->num_cus : 1) * 8;
-    uint64_t g = rf_div_ceil(cfg->n, cfg->block);
-    if (g > cap) g = cap;
-    if (g > RF_MAX_MAX_GRID) g = RF_MAX_MAX_GRID;
-    cfg->grid = g ? (uint32_t)g : 1;
-  } else if (cfg->grid > RF_MAX_MAX_GRID) {
-    return rf_reason("grid %u is not supported (allowed: 1..%u)", cfg->grid, RF_MAX_MAX_GRID);
-  }
-  return NULL;
-}
-
-/* LDS trees work for any power of two block, 1 included. */
-static const char *rf_max_configure_lds(rf_launch_cfg *cfg) {
-  const char *why = rf_pick_block_pow2(cfg, RF_MAX_DEFAULT_BLOCK, 1, RF_MAX_MAX_BLOCK, 0);
-  return why ? why : rf_max_pick_grid(cfg);
-}
-
-/* Shuffle variants: whole waves of 32 or 64 lanes (the LDS holds up to 32 wave maxima). */
-static const char *rf_max_configure_waves(rf_launch_cfg *cfg) {
-  if (cfg->wave != 32 && cfg->wave != 64)
-    return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
-  const char *why = rf_pick_block_pow2(cfg, RF_MAX_DEFAULT_BLOCK, cfg->wave, RF_MAX_MAX_BLOCK, 1);
-  return why ? why : rf_max_pick_grid(cfg);
-}
-
-static size_t rf_max_key_scratch(const rf_launch_cfg *cfg) { (void)cfg; return sizeof(unsigned); }
-
-static size_t rf_max_partials_scratch(const rf_launch_cfg *cfg) {
-  return cfg->n ? (size_t)cfg->grid * sizeof(float) : 0;
-}
-
-/* ---- host: plans (comparisons on the longest path; informative, max is exact) -------------- */
-
-/* Elements the busiest thread of a grid-stride loop folds in: ceil(count / threads). */
-static uint64_t rf_max_chain(uint64_t count, uint32_t grid, uint32_t block) {
-  return rf_div_ceil(count, (uint64_t)grid * block);
-}
-
-static void rf_max_plan_lds(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_max_chain(cfg->n, cfg->grid, cfg->block));
-  rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(cfg->block));
-  rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
-}
-
-static void rf_max_plan_wave(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_max_chain(cfg->n, cfg->grid, cfg->block));
-  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->wave));
-  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block / cfg->wave));
-  rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
-}
-
-/* The second kernel's level carries its own grid-stride chain over the partials. */
-static void rf_max_plan_two_stage(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  const uint32_t in_wave = rf_ceil_log2(cfg->wave), across = rf_ceil_log2(cfg->block / cfg->wave);
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_max_chain(cfg->n, cfg->grid, cfg->block));
-  rf_plan_add(p, RF_LEVEL_WAVE, in_wave);
-  rf_plan_add(p, RF_LEVEL_WAVE, across);
-  rf_plan_add(p, RF_LEVEL_SECOND_KERNEL, rf_max_chain(cfg->grid, 1, cfg->block));
-  rf_plan_add(p, RF_LEVEL_WAVE, in_wave);
-  rf_plan_add(p, RF_LEVEL_WAVE, across);
-}
+#include "extremum_host.h"   /* configure, scratch and plans, shared with min.hip */
 
 /* ---- host: launch -------------------------------------------------------------------------- */
 
@@ -203,9 +130,9 @@ static const rf_variant rf_max_lds_variant = {
         "order-preserving key, one thread decodes the key",
     .constraints = "block power of two 1..1024; grid 1..65535 (default min(CUs*8, "
         "ceil(n/block))); no items",
-    .configure = rf_max_configure_lds,
-    .scratch_bytes = rf_max_key_scratch,
-    .plan = rf_max_plan_lds,
+    .configure = rf_ext_configure_lds,
+    .scratch_bytes = rf_ext_key_scratch,
+    .plan = rf_ext_plan_lds,
     .launch = rf_max_launch_lds};
 
 static const rf_variant rf_max_wave_variant = {
@@ -217,9 +144,9 @@ static const rf_variant rf_max_wave_variant = {
         "integer atomicMax per block on an order-preserving key, one thread decodes the key",
     .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
         "min(CUs*8, ceil(n/block))); no items",
-    .configure = rf_max_configure_waves,
-    .scratch_bytes = rf_max_key_scratch,
-    .plan = rf_max_plan_wave,
+    .configure = rf_ext_configure_waves,
+    .scratch_bytes = rf_ext_key_scratch,
+    .plan = rf_ext_plan_wave,
     .launch = rf_max_launch_wave};
 
 static const rf_variant rf_max_two_stage_variant = {
@@ -231,9 +158,9 @@ static const rf_variant rf_max_two_stage_variant = {
         "block does the same over the partials",
     .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
         "min(CUs*8, ceil(n/block))); no items",
-    .configure = rf_max_configure_waves,
-    .scratch_bytes = rf_max_partials_scratch,
-    .plan = rf_max_plan_two_stage,
+    .configure = rf_ext_configure_waves,
+    .scratch_bytes = rf_ext_partials_scratch,
+    .plan = rf_ext_plan_two_stage,
     .launch = rf_max_launch_two_stage};
 
 extern "C" const rf_variant *const rf_family_max[] = {&rf_max_lds_variant, &rf_max_wave_variant,
