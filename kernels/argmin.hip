@@ -15,8 +15,6 @@
 
 #define RF_ARGMIN_MAX_BLOCK 1024u
 #define RF_ARGMIN_MAX_WAVES 32u     /* 1024 threads / wave 32 */
-#define RF_ARGMIN_MAX_GRID 65535u
-#define RF_ARGMIN_DEFAULT_BLOCK 256u
 #define RF_ARGMIN_NONE 0x7fffffff   /* index of an empty slot; real indices are smaller */
 
 typedef unsigned long long rf_argmin_u64;
@@ -168,71 +166,8 @@ __global__ void rf_argmin_decode_kernel(const float *__restrict__ x, const rf_ar
 
 /* ---- host: configure ----------------------------------------------------------------------- */
 
-/* Indices are int32 and RF_ARGMIN_NONE must stay above every real one. A requested grid wins;
- * the default is min(CUs x 8, ceil(n/block)) (seed 000 §9.4.3). No items knob. */
-static const char *rf_argmin_pick_grid(rf_launch_cfg *cfg) {
-  cfg->items = 0;
-  if (cfg->n > (uint64_t)RF_ARGMIN_NONE)
-    return rf_reason("n %llu is not supported (allowed: 0..%u, int32 indices)",
-                     (unsigned long long)cfg->n, (unsigned)RF_ARGMIN_NONE);
-  if (cfg->grid == 0) {
-    const uint64_t cap = (uint64_t)(cfg->num_cus ? cfg->num_cus : 1) * 8;
-    uint64_t g = rf_div_ceil(cfg->n, cfg->block);
-    if (g > cap) g = cap;
-    if (g > RF_ARGMIN_MAX_GRID) g = RF_ARGMIN_MAX_GRID;
-    cfg->grid = g ? (uint32_t)g : 1;
-  } else if (cfg->grid > RF_ARGMIN_MAX_GRID) {
-    return rf_reason("grid %u is not supported (allowed: 1..%u)", cfg->grid, RF_ARGMIN_MAX_GRID);
-  }
-  return NULL;
-}
-
-static const char *rf_argmin_configure_lds(rf_launch_cfg *cfg) {
-  const char *why = rf_pick_block_pow2(cfg, RF_ARGMIN_DEFAULT_BLOCK, 1, RF_ARGMIN_MAX_BLOCK, 0);
-  return why ? why : rf_argmin_pick_grid(cfg);
-}
-
-static const char *rf_argmin_configure_wave(rf_launch_cfg *cfg) {
-  if (cfg->wave != 32 && cfg->wave != 64)
-    return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
-  const char *why =
-      rf_pick_block_pow2(cfg, RF_ARGMIN_DEFAULT_BLOCK, cfg->wave, RF_ARGMIN_MAX_BLOCK, 1);
-  return why ? why : rf_argmin_pick_grid(cfg);
-}
-
-static size_t rf_argmin_partials_scratch(const rf_launch_cfg *cfg) {
-  return cfg->n ? (size_t)cfg->grid * sizeof(rf_argmax_out) : 0;
-}
-
-static size_t rf_argmin_key_scratch(const rf_launch_cfg *cfg) {
-  (void)cfg;
-  return sizeof(rf_argmin_u64);
-}
-
-/* ---- host: plans (comparisons on the longest path; informative, argmin is exact) ----------- */
-
-static uint64_t rf_argmin_chain(uint64_t count, uint32_t grid, uint32_t block) {
-  return rf_div_ceil(count, (uint64_t)grid * block);
-}
-
-static void rf_argmin_plan_lds(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  const uint32_t tree = rf_ceil_log2(cfg->block);
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_argmin_chain(cfg->n, cfg->grid, cfg->block));
-  rf_plan_add(p, RF_LEVEL_LDS, tree);
-  rf_plan_add(p, RF_LEVEL_SECOND_KERNEL, rf_argmin_chain(cfg->grid, 1, cfg->block));
-  rf_plan_add(p, RF_LEVEL_LDS, tree);
-}
-
-static void rf_argmin_plan_wave(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_argmin_chain(cfg->n, cfg->grid, cfg->block));
-  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->wave));
-  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block / cfg->wave));
-  rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
-}
+#include "argext_host.h"   /* configure, scratch and plans, shared with argmax.hip */
+static_assert(RF_ARGMIN_NONE == RF_ARGX_NONE, "configure keeps n below the empty-slot index");
 
 /* ---- host: launch -------------------------------------------------------------------------- */
 
@@ -279,7 +214,7 @@ static const rf_variant rf_argmin_lds_variant = {
     "does the same over the partials",
     "block power of two 1..1024; grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; "
     "no items",
-    rf_argmin_configure_lds, rf_argmin_partials_scratch, rf_argmin_plan_lds,
+    rf_argx_configure_lds, rf_argx_partials_scratch, rf_argx_plan_lds,
     rf_argmin_launch_lds, 0};
 
 static const rf_variant rf_argmin_wave_variant = {
@@ -288,7 +223,7 @@ static const rf_variant rf_argmin_wave_variant = {
     "finishes, one 64-bit atomicMax per block on (ordered value, inverted index)",
     "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default min(CUs*8, "
     "ceil(n/block))); n < 2^31; no items",
-    rf_argmin_configure_wave, rf_argmin_key_scratch, rf_argmin_plan_wave, rf_argmin_launch_wave, 0};
+    rf_argx_configure_wave, rf_argx_key_scratch, rf_argx_plan_wave, rf_argmin_launch_wave, 0};
 
 extern "C" const rf_variant *const rf_family_argmin[] = {&rf_argmin_lds_variant,
                                                          &rf_argmin_wave_variant, NULL};

@@ -1,0 +1,80 @@
+/* Host side shared by the argmax and argmin families (argmax.hip, argmin.hip): the same launch
+ * shapes ((value, index) pairs folded per thread, an LDS tree or wave shuffles in a block, a
+ * 64-bit packed atomic or a second kernel across blocks), so the same configure rules (int32
+ * indices included), scratch and plans. Included in their host sections only. */
+#ifndef RF_ARGEXT_HOST_H
+#define RF_ARGEXT_HOST_H
+#include "launch_common.h"
+
+#define RF_ARGX_MAX_BLOCK 1024u
+#define RF_ARGX_MAX_GRID 65535u
+#define RF_ARGX_DEFAULT_BLOCK 256u
+#define RF_ARGX_NONE 0x7fffffff   /* the families' empty-slot index: every n must stay below it */
+
+/* Indices are int32 and RF_ARGX_NONE must stay above every real one. A requested grid wins;
+ * the default is min(CUs x 8, ceil(n/block)) (seed 000 §9.4.3). No items knob. */
+static const char *rf_argx_pick_grid(rf_launch_cfg *cfg) {
+  cfg->items = 0;
+  if (cfg->n > (uint64_t)RF_ARGX_NONE)
+    return rf_reason("n %llu is not supported (allowed: 0..%u, int32 indices)",
+                     (unsigned long long)cfg->n, (unsigned)RF_ARGX_NONE);
+  if (cfg->grid == 0) {
+    const uint64_t cap = (uint64_t)(cfg->num_cus ? cfg->num_cus : 1) * 8;
+    uint64_t g = rf_div_ceil(cfg->n, cfg->block);
+    if (g > cap) g = cap;
+    if (g > RF_ARGX_MAX_GRID) g = RF_ARGX_MAX_GRID;
+    cfg->grid = g ? (uint32_t)g : 1;
+  } else if (cfg->grid > RF_ARGX_MAX_GRID) {
+    return rf_reason("grid %u is not supported (allowed: 1..%u)", cfg->grid, RF_ARGX_MAX_GRID);
+  }
+  return NULL;
+}
+
+static const char *rf_argx_configure_lds(rf_launch_cfg *cfg) {
+  const char *why = rf_pick_block_pow2(cfg, RF_ARGX_DEFAULT_BLOCK, 1, RF_ARGX_MAX_BLOCK, 0);
+  return why ? why : rf_argx_pick_grid(cfg);
+}
+
+static const char *rf_argx_configure_wave(rf_launch_cfg *cfg) {
+  if (cfg->wave != 32 && cfg->wave != 64)
+    return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
+  const char *why =
+      rf_pick_block_pow2(cfg, RF_ARGX_DEFAULT_BLOCK, cfg->wave, RF_ARGX_MAX_BLOCK, 1);
+  return why ? why : rf_argx_pick_grid(cfg);
+}
+
+static size_t rf_argx_partials_scratch(const rf_launch_cfg *cfg) {
+  return cfg->n ? (size_t)cfg->grid * sizeof(rf_argmax_out) : 0;
+}
+
+static size_t rf_argx_key_scratch(const rf_launch_cfg *cfg) {
+  (void)cfg;
+  return sizeof(unsigned long long);
+}
+
+/* ---- plans (comparisons on the longest path; informative: argmax and argmin are exact) ---- */
+
+static uint64_t rf_argx_chain(uint64_t count, uint32_t grid, uint32_t block) {
+  return rf_div_ceil(count, (uint64_t)grid * block);
+}
+
+static void rf_argx_plan_lds(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  if (!cfg->n) return;
+  const uint32_t tree = rf_ceil_log2(cfg->block);
+  rf_plan_add(p, RF_LEVEL_CHAIN, rf_argx_chain(cfg->n, cfg->grid, cfg->block));
+  rf_plan_add(p, RF_LEVEL_LDS, tree);
+  rf_plan_add(p, RF_LEVEL_SECOND_KERNEL, rf_argx_chain(cfg->grid, 1, cfg->block));
+  rf_plan_add(p, RF_LEVEL_LDS, tree);
+}
+
+static void rf_argx_plan_wave(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  if (!cfg->n) return;
+  rf_plan_add(p, RF_LEVEL_CHAIN, rf_argx_chain(cfg->n, cfg->grid, cfg->block));
+  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->wave));
+  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block / cfg->wave));
+  rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
+}
+
+#endif
