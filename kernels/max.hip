@@ -71,52 +71,18 @@ __global__ void rf_max_partials_wave_kernel(const float *__restrict__ x, rf_max_
 
 /* ---- host: configure ----------------------------------------------------------------------- */
 
-#include "extremum_host.h"   /* configure, scratch and plans, shared with min.hip */
+#include "extremum_host.h"   /* configure, scratch, plans and launchers, shared with min.hip */
 
 /* ---- host: launch -------------------------------------------------------------------------- */
 
-typedef void (*rf_max_atomic_kernel)(const float *, rf_max_u64, unsigned *);
-
-/* Key zeroed ("nothing seen"), blocks merge into it, one thread decodes it into the output. */
-static int rf_max_launch_keyed(const rf_launch_args *a, rf_max_atomic_kernel k) {
-  const hipStream_t st = (hipStream_t)a->stream;
-  unsigned *key = (unsigned *)a->scratch;
-  int err = (int)hipMemsetAsync(key, 0, sizeof(unsigned), st);
-  if (err) return err;
-  if (a->cfg.n) {
-    hipLaunchKernelGGL(k, dim3(a->cfg.grid), dim3(a->cfg.block), 0, st, a->x,
-                       (rf_max_u64)a->cfg.n, key);
-    if ((err = (int)hipGetLastError())) return err;
-  }
-  hipLaunchKernelGGL(rf_max_decode_kernel, dim3(1), dim3(1), 0, st, (const unsigned *)key,
-                     (rf_max_u64)a->cfg.n, (float *)a->out);
-  return (int)hipGetLastError();
-}
-
 static int rf_max_launch_lds(const rf_launch_args *a) {
-  return rf_max_launch_keyed(a, rf_max_lds_atomic_kernel);
+  return rf_ext_launch_keyed(a, rf_max_lds_atomic_kernel, rf_max_decode_kernel);
 }
 static int rf_max_launch_wave(const rf_launch_args *a) {
-  return rf_max_launch_keyed(a, rf_max_wave_atomic_kernel);
+  return rf_ext_launch_keyed(a, rf_max_wave_atomic_kernel, rf_max_decode_kernel);
 }
-
-/* Partials into scratch, then one block over them; n = 0 runs only the second (it writes -inf). */
 static int rf_max_launch_two_stage(const rf_launch_args *a) {
-  const hipStream_t st = (hipStream_t)a->stream;
-  const float *in = a->x;
-  rf_max_u64 count = a->cfg.n;
-  if (count) {
-    float *partials = (float *)a->scratch;
-    hipLaunchKernelGGL(rf_max_partials_wave_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, st,
-                       a->x, count, partials);
-    int err = (int)hipGetLastError();
-    if (err) return err;
-    in = partials;
-    count = a->cfg.grid;
-  }
-  hipLaunchKernelGGL(rf_max_partials_wave_kernel, dim3(1), dim3(a->cfg.block), 0, st, in, count,
-                     (float *)a->out);
-  return (int)hipGetLastError();
+  return rf_ext_launch_two_stage(a, rf_max_partials_wave_kernel);
 }
 
 /* ---- the family ---------------------------------------------------------------------------- */
