@@ -3,7 +3,7 @@
 # boundary sweep, compute-sanitizer (NVIDIA), results for the simulator comparison, bench,
 # throughput. Writes logs to OUT.
 #   scripts/gpu-verify.sh [--build DIR] [--out DIR] [--skip STEP,...]
-# Steps: list sweep sanitize bits bench throughput plugin
+# Steps: list sweep sanitize bits bench throughput plugin huge
 set -uo pipefail
 cd "$(dirname "$0")/.."
 RF_PROG="gpu-verify.sh"
@@ -77,6 +77,24 @@ if want plugin; then
       echo "plugin fuzz (planted sum/plugin-drops-last alone): exit $? (non-zero: caught)"; grep -aE 'verdict|variant' "$OUT/plugin-fuzz-planted.txt" | head -3
     fi
   fi
+fi
+if want huge; then
+  # Issue 37: sizes past 2^31 and 2^32 on the markers distribution (docs/CASE_FORMAT.md): every
+  # sum and max variant at 2^31-1, 2^31+5 and 2^32+3 in f32, f16 and bf16 (2^32 16-bit
+  # elements are 8 GiB), argmax up to its int32 index limit, and the huge-only index mutants
+  # at their boundary (each must fail).
+  step "huge: markers past 2^31 and 2^32"
+  "$RF" sweep --op sum,max --n 2147483647,2147483653,4294967299 --dist markers \
+    --dtype f32,f16,bf16 --block 0 > "$OUT/huge.txt" 2>&1 || status=1
+  "$RF" sweep --op argmax --n 2147483647 --dist markers --dtype f32,f16,bf16 --block 0 \
+    >> "$OUT/huge.txt" 2>&1 || status=1
+  tail -n 40 "$OUT/huge.txt"
+  for m in "sum/mut-int-grid-stride 2147483653" "sum/mut-u32-offset 4294967299"; do
+    read -r v n <<<"$m"
+    log="$OUT/huge-${v//\//-}.txt"
+    "$RF" run --op sum --n "$n" --dist markers --variant "$v" > "$log" 2>&1 \
+      && { echo "huge: $v NOT caught at n = $n"; status=1; } || tail -n 1 "$log"
+  done
 fi
 echo "gpu-verify: done, status $status"
 exit $status
