@@ -18,9 +18,13 @@ const char *rf_sparse_input_make(rf_runner *r, batch_case *bc) {
   const rf_case *c = bc->c;
   const size_t esz = rf_dtype_bytes(c->dtype), pad = rf_input_misalign(c) * esz;
   const size_t bytes = pad + (size_t)bc->elems * esz;
+  /* Up to 15 bytes of slack to the next 16-byte boundary, part of the allocation on every
+   * backend (the simulator's sanitizer builds allocate exactly what is asked): they hold
+   * guard values below, and AddressSanitizer bounds what lies past them. */
+  const size_t slack = (16 - bytes % 16) % 16;
   rf_sparse_input_free(r);
   void *p = NULL;
-  if (rf_dev_alloc_zeroed(&p, bytes)) {
+  if (rf_dev_alloc_zeroed(&p, bytes + slack)) {
     snprintf(r->sparse_msg, sizeof r->sparse_msg, "cannot allocate %zu bytes on the device for "
              "the sparse input (n %llu)", bytes, (unsigned long long)bc->elems);
     return r->sparse_msg;
@@ -35,10 +39,9 @@ const char *rf_sparse_input_make(rf_runner *r, batch_case *bc) {
     rf_dtype_store(c->dtype, &val[k], 1, e);
     if (rf_dev_upload(x + pos[k] * esz, e, esz)) return "cannot write the sparse input's markers";
   }
-  /* The buffer ends at a guard page after rounding to 16 bytes: the up to 15 bytes of slack
-   * hold guard values (FLT_MAX, as the arena's input guards do), so a kernel that reads a
-   * few elements past n sees them instead of zeros (sum/mut-vec4-overrun). */
-  const size_t slack = (16 - bytes % 16) % 16;
+  /* The slack holds guard values (FLT_MAX, as the arena's input guards do), so a kernel that
+   * reads a few elements past n sees them instead of zeros (sum/mut-vec4-overrun); on the
+   * plain simulator a guard page follows it. */
   if (slack) {
     unsigned char g[16];
     for (size_t k = 0; k < slack; k++) g[k] = (unsigned char)(RF_INPUT_GUARD_BITS >> (8 * ((bytes + k) % 4)));
