@@ -10,14 +10,18 @@
 #define RF_GEN_BLOCK 256u
 #define RF_GEN_MAX_GRID 4096u /* grid-stride beyond: enough blocks to fill any current GPU */
 
-__global__ void rf_gen_kernel(rf_gen_params p, float *__restrict__ out) {
+/* Launched at RF_GEN_BLOCK threads, but bounded for 1024 as every kernel is
+ * (scripts/check-launch-resources.sh): the markers distribution's element function took the
+ * unbounded kernels to 72 registers on sm_90, more than a 1024-thread block can have. */
+__global__ void __launch_bounds__(1024) rf_gen_kernel(rf_gen_params p, float *__restrict__ out) {
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < p.total; i += stride)
     out[i] = rf_gen_elem(&p, i);
 }
 
 /* The 16-bit types: each value is exact in the type, so its encoding is too. */
-__global__ void rf_gen_half_kernel(rf_gen_params p, uint16_t *__restrict__ out) {
+__global__ void __launch_bounds__(1024) rf_gen_half_kernel(rf_gen_params p,
+                                                           uint16_t *__restrict__ out) {
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < p.total; i += stride)
     out[i] = rf_f32_to_half(p.dtype, rf_gen_elem(&p, i));
