@@ -35,7 +35,7 @@
  *                         decided it, run/rules.def).
  *
  *   REDFUZZ_DEVICE_ORACLE, REDFUZZ_DEVICE_GEN, REDFUZZ_DEVICE_MIN_ELEMS,
- *   REDFUZZ_ORACLE_RECHECK  where 1-D inputs and exact answers are made (runner_device.c;
+ *   REDFUZZ_ORACLE_RECHECK  where 1-D inputs and exact answers are made (dev_inputs.c, dev_answers.c;
  *                         default on GPUs: on the device at every size here (sweeps: from
  *                         16384 elements), 1 answer in 64 and every failing case's answer
  *                         re-checked on the host).

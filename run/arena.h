@@ -38,7 +38,7 @@ int rf_arena_commit(rf_arena *a);
 /* The same layout and contents, but the guards and poison of every output or scratch slot of
  * RF_ARENA_DEVICE_FILL_MIN bytes or more are written by a device kernel (enqueued on the
  * default stream, before anything launched later) instead of crossing the bus: for batches
- * whose big outputs are never read back whole (run/runner_verdict.c). 0 or -1. */
+ * whose big outputs are never read back whole (run/dev_verdicts.c). 0 or -1. */
 #define RF_ARENA_DEVICE_FILL_MIN ((size_t)64 << 10)
 int rf_arena_commit_device_fill(rf_arena *a);
 void *rf_arena_dev(const rf_arena *a, int slot);
@@ -46,7 +46,7 @@ void *rf_arena_dev(const rf_arena *a, int slot);
  * the others (a small arena comes back whole, in one copy). 0 or -1. */
 int rf_arena_fetch(rf_arena *a);
 /* Downloads into the host image slots first..last (consecutive), each with its guards, in one
- * copy: the few small slots a batch judged on the device needs (run/runner_verdict.c). */
+ * copy: the few small slots a batch judged on the device needs (run/dev_verdicts.c). */
 int rf_arena_fetch_range(rf_arena *a, int first, int last);
 /* Where the trailing guard of a slot ends (the next slot's leading guard, or the arena's end),
  * in bytes from the arena's base; final once the next slot is added. */

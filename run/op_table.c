@@ -94,7 +94,9 @@ static void judge_lse(judge_ctx *jc, const pending *p, const void *got, rf_resul
 /* ---- the table --------------------------------------------------------------------------- */
 static const rf_op_row rows[RF_OP_COUNT] = {
 #define RF_OP_ROW(id, outputs, pair, dev, check, oracle, judge) \
-  [RF_OP_##id] = {oracle_##oracle, judge_##judge, RF_VD_CHECK_##check},
+  [RF_OP_##id] = {oracle_##oracle, judge_##judge, RF_VD_CHECK_##check,                  \
+                  RF_VD_CHECK_##check == RF_VD_CHECK_MIN ||                               \
+                      RF_VD_CHECK_##check == RF_VD_CHECK_ARGMIN},
 #include "ops.def"
 #undef RF_OP_ROW
 };
@@ -111,7 +113,7 @@ static void judge_none(judge_ctx *jc, const pending *p, const void *got, rf_resu
 }
 
 const rf_op_row *rf_op_row_of(rf_op op) {
-  static const rf_op_row none = {oracle_none, judge_none, RF_VD_CHECK_NONE};
+  static const rf_op_row none = {oracle_none, judge_none, RF_VD_CHECK_NONE, 0};
   return (unsigned)op < RF_OP_COUNT && rows[op].oracle ? &rows[op] : &none;
 }
 

@@ -19,6 +19,7 @@ typedef struct {
   rf_op_oracle_fn *oracle;
   rf_op_judge_fn *judge;
   uint32_t vd_check;   /* RF_VD_CHECK_* (kernels/harness/verdict_device.h) for f32 outputs */
+  int dev_minimum;     /* the device answer's extremum is its minimum (min, argmin) */
 } rf_op_row;
 
 /* The row of op (an op beyond the table: a row that answers nothing and judges `wrong`). */

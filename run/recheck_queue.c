@@ -212,3 +212,33 @@ void rf_recheck_queue_stop(rf_recheck_queue *q) {
   pthread_mutex_destroy(&q->mu);
   q->started = 0;
 }
+
+int rf_recheck_bg_start(rf_recheck_bg *b) {
+  if (!b->on && b->allowed) b->on = rf_recheck_queue_start(&b->q, 0) == 0;
+  return b->on;
+}
+
+const char *rf_recheck_bg_take(rf_recheck_bg *b, int all) {
+  if (!b->on) return NULL;
+  const char *first = NULL;
+  if (b->carry[0]) {   /* printed when it was taken */
+    snprintf(b->taken, sizeof b->taken, "%s", b->carry);
+    b->carry[0] = '\0';
+    first = b->taken;
+  }
+  const double t0 = rf_now_ms();
+  const char *why = rf_recheck_queue_take(&b->q, all ? ~0ULL : b->batch);
+  if (!all) b->batch++;
+  b->ms += rf_now_ms() - t0;
+  return first ? first : why;
+}
+
+void rf_recheck_bg_carry(rf_recheck_bg *b, const char *why) {
+  if (why && !b->carry[0]) snprintf(b->carry, sizeof b->carry, "%s", why);
+}
+
+void rf_recheck_bg_stop(rf_recheck_bg *b) {
+  if (!b->on) return;
+  rf_recheck_queue_stop(&b->q);
+  b->on = 0;
+}

@@ -1,4 +1,4 @@
-/* The host re-checks of device-made 1-D answers (runner_device.c) and of softmax verdict
+/* The host re-checks of device-made 1-D answers (dev_answers.c) and of softmax verdict
  * records (recheck_rows.c: softmax and the log ops) on background threads, off the batch's critical path (issue
  * 12): the GPU goes on with the next batches while up to RF_RECHECK_THREADS host threads
  * make the sampled cases' inputs and exact answers again and compare them with the device's.
@@ -49,7 +49,7 @@ static inline unsigned long long rf_recheck_due(unsigned long long now, uint64_t
   return now + RF_RECHECK_LAG + elems / RF_RECHECK_LAG_ELEMS;
 }
 
-/* Another kind of re-check (runner_verdict.c: a softmax batch's verdicts): run on the thread
+/* Another kind of re-check (dev_verdicts.c: a softmax batch's verdicts): run on the thread
  * fills why ("" when the device was right); release, on the pusher's thread when the job is
  * taken, frees ctx. */
 typedef void (*rf_recheck_fn)(void *ctx, char *why, size_t len);
@@ -115,4 +115,29 @@ const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
 const char *rf_recheck_queue_take(rf_recheck_queue *q, unsigned long long now);
 /* Finishes every job, stops the thread. */
 void rf_recheck_queue_stop(rf_recheck_queue *q);
+
+/* The runner's background re-check session (rf_runner_recheck_background): the queue while it
+ * runs, the batch clock its jobs are due by, and a failure carried to the next batch. The
+ * device answers (dev_answers.c) and the row verdicts (recheck_rows.c) push to it; the runner
+ * starts, takes at each batch, drains and stops it. Only the caller's thread touches it. */
+typedef struct {
+  int allowed;                  /* REDFUZZ_RECHECK_BACKGROUND, with a sampling rate */
+  int on;
+  rf_recheck_queue q;
+  unsigned long long batch;     /* batches collected since it started (its clock) */
+  char carry[512];              /* a failure taken while queueing a row re-check: the next
+                                   batch's (its take returns it first) */
+  char taken[512];              /* the carried failure, as returned */
+  double ms;                    /* the caller's time on it: pushes, waits, input copies */
+} rf_recheck_bg;
+
+/* Starts the queue once (when allowed); whether it runs. */
+int rf_recheck_bg_start(rf_recheck_bg *b);
+/* A batch's take (all = 0: the jobs due at its clock, which then advances) or the drain
+ * (all = 1: every job): the carried failure first, else the first taken, else NULL. */
+const char *rf_recheck_bg_take(rf_recheck_bg *b, int all);
+/* A failure taken while pushing a row re-check (its job is not this batch's): kept for the
+ * next take, unless one is kept already. */
+void rf_recheck_bg_carry(rf_recheck_bg *b, const char *why);
+void rf_recheck_bg_stop(rf_recheck_bg *b);
 #endif

@@ -1,5 +1,5 @@
 /* The host re-check of a row-op batch (softmax, logsumexp, log-softmax) judged from device
- * records (runner_verdict.c, REDFUZZ_VERDICT_RECHECK) on the background thread
+ * records (dev_verdicts.c, REDFUZZ_VERDICT_RECHECK) on the background thread
  * (recheck_queue.h), in sweeps and fuzzing. The log ops' re-check ran in the batch at first:
  * with default caps on the H200 that was ~80 us of every fuzz execution (docs/RESULTS.md,
  * fifth GPU session), a host input, oracle and judge of a whole case 1 batch in 64.
@@ -10,13 +10,13 @@
  * disagreement of this very batch; the outputs are copied into the job. On the thread: the
  * case's input made again, the host oracle (double, MPFR where needed) and the host judge of
  * every copied output (run/judge.c, judge_log.c) with an oracle context of its own (nothing of
- * the caller's runner is touched there); any verdict other than the record's pass is a harness
+ * the caller's stages is touched there); any verdict other than the record's pass is a harness
  * failure, with the message of the synchronous re-check and the case named, taken as
  * recheck_queue.h says. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "runner_internal.h"
+#include "recheck_rows.h"
 #include "verdict_from.h"
 #include "output_checks.h"
 #include "model/gen.h"
@@ -35,7 +35,7 @@ typedef struct {
 } sm_item;   /* the output's type is v->out_dtype; outs holds it as floats (exact) */
 
 typedef struct {
-  rf_runner *r;        /* the caller's: counters, at release (its thread) */
+  unsigned long long *rechecks;   /* the verdict stage's counter, at release (its thread) */
   rf_case c;
   uint64_t elems;
   uint64_t out_n;      /* outputs a variant writes: a value per row for logsumexp */
@@ -47,7 +47,7 @@ typedef struct {
 
 static void sm_release(void *ctx) {
   sm_job *j = ctx;
-  if (j->agreed) j->r->stats.verdict_rechecks += j->k;   /* results also judged on the host */
+  if (j->agreed) *j->rechecks += j->k;   /* results also judged on the host */
   free(j->item);
   free(j->outs);
   free(j);
@@ -95,26 +95,26 @@ static void sm_run(void *ctx, char *why, size_t len) {
 
 /* The host's cheap checks of p's runs (as judge_variant makes them); NULL when clean, else
  * the failure in *res. */
-static int cheap_checks_fail(const rf_runner *r, const pending *p, rf_result *res) {
-  if (rf_runner_collect_run(&r->arena, p, 0, res)) return 1;
+static int cheap_checks_fail(const rf_arena *a, const pending *p, rf_result *res) {
+  if (rf_runner_collect_run(a, p, 0, res)) return 1;
   if (p->runs < 2) return 0;
-  if (rf_runner_collect_run(&r->arena, p, 1, res)) return 1;
-  if (memcmp(rf_arena_host(&r->arena, p->out_slot[1]), rf_arena_host(&r->arena, p->out_slot[0]),
+  if (rf_runner_collect_run(a, p, 1, res)) return 1;
+  if (memcmp(rf_arena_host(a, p->out_slot[1]), rf_arena_host(a, p->out_slot[0]),
              p->ob) == 0)
     return 0;
   res->verdict = RF_V_NONDETERMINISTIC;
   return 1;
 }
 
-int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
-                                 unsigned char *how, rf_result *dev) {
+int rf_recheck_rows_queue(rf_arena *a, rf_recheck_bg *bg, unsigned long long *rechecks,
+                          const pending *ps, size_t n, unsigned char *how, rf_result *dev) {
   const rf_case *c = ps[0].bc->c;
   const uint64_t elems = ps[0].bc->elems;
   const uint64_t out_n = rf_runner_output_elems(c);
   size_t k = 0;
   for (size_t i = 0; i < n; i++) k += how[i] == RF_FROM_RECORD;
   if (!k) return 0;
-  if (k * out_n * sizeof(float) > RF_RECHECK_ROWS_MAX_BYTES || rf_arena_fetch(&r->arena))
+  if (k * out_n * sizeof(float) > RF_RECHECK_ROWS_MAX_BYTES || rf_arena_fetch(a))
     return -1;
   sm_job *j = calloc(1, sizeof *j);
   if (j) {
@@ -125,13 +125,13 @@ int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
     if (j) { free(j->item); free(j->outs); free(j); }
     return -1;
   }
-  *j = (sm_job){.r = r, .c = *c, .elems = elems, .out_n = out_n, .item = j->item,
+  *j = (sm_job){.rechecks = rechecks, .c = *c, .elems = elems, .out_n = out_n, .item = j->item,
                 .outs = j->outs};
   for (size_t i = 0; i < n; i++) {
     if (how[i] != RF_FROM_RECORD) continue;
     rf_result host;
     memset(&host, 0, sizeof host);
-    if (cheap_checks_fail(r, &ps[i], &host)) {
+    if (cheap_checks_fail(a, &ps[i], &host)) {
       how[i] = RF_FROM_DISAGREE;
       snprintf(dev[i].detail, sizeof dev[i].detail,
                "harness failure: the device verdict record differs from the host judge (host: "
@@ -141,16 +141,16 @@ int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
     }
     j->item[j->k] = (sm_item){ps[i].v, ps[i].plan};
     /* A 16-bit output converted exactly, as judge_variant's got_as_floats does (runner.c). */
-    const void *got = rf_arena_host(&r->arena, ps[i].out_slot[0]);
+    const void *got = rf_arena_host(a, ps[i].out_slot[0]);
     float *o = j->outs + j->k * out_n;
     if (ps[i].v->out_dtype == RF_DTYPE_F32) memcpy(o, got, out_n * sizeof(float));
     else for (uint64_t e = 0; e < out_n; e++) o[e] = rf_dtype_load(ps[i].v->out_dtype, got, e);
     j->k++;
   }
-  const char *why = rf_recheck_queue_push_fn(&r->rq, sm_run, sm_release, j,
+  const char *why = rf_recheck_queue_push_fn(&bg->q, sm_run, sm_release, j,
                                              j->k * out_n * sizeof(float),
-                                             rf_recheck_due(r->rq_batch, elems));
-  /* An older job taken to make room: the next batch's harness failure (runner_device.c). */
-  if (why && !r->rq_carry[0]) snprintf(r->rq_carry, sizeof r->rq_carry, "%s", why);
+                                             rf_recheck_due(bg->batch, elems));
+  /* An older job taken to make room: the next batch's harness failure (rf_recheck_bg_take). */
+  rf_recheck_bg_carry(bg, why);
   return 0;
 }

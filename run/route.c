@@ -30,7 +30,7 @@ static int mode_takes(int mode, unsigned long long min_elems, const rf_case *c) 
 }
 
 /* A row op judged on the device: in the device path's scope (device_scope.h), of any number
- * of rows (judged a chunk at a time, runner_verdict.c); not with the host cross-checks of
+ * of rows (judged a chunk at a time, dev_verdicts.c); not with the host cross-checks of
  * REDFUZZ_SOFTMAX_ORACLE (mpfr, upgrade), which the log ops obey too. */
 static rf_host_reason row_scope(const rf_route_policy *p, const rf_case *c) {
   if (!rf_device_scope_judges_rows(c) || !p->device_verdict) return RF_HOST_OFF;

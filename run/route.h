@@ -6,8 +6,8 @@
  *
  * Overlays the route does not decide, taken at run time: a row op's host answer reused for
  * the same input (runner.c: the case is then judged on the host, reason REUSED), the record
- * failures, the re-checks and the confirmation of a failure (runner_verdict.c,
- * runner_device.c). */
+ * failures, the re-checks and the confirmation of a failure (dev_verdicts.c,
+ * dev_answers.c). */
 #ifndef RF_ROUTE_H
 #define RF_ROUTE_H
 #include "model/case.h"
@@ -23,9 +23,9 @@ typedef enum {
 } rf_route_input;
 typedef enum {
   RF_ANSWER_HOST,          /* the host oracle, before the batch */
-  RF_ANSWER_DEVICE,        /* 1-D: the device oracle, with the batch (runner_device.c) */
+  RF_ANSWER_DEVICE,        /* 1-D: the device oracle, with the batch (dev_answers.c) */
   RF_ANSWER_DEVICE_ROWS    /* row ops: the device row oracle feeding the device judge
-                              (runner_verdict.c); no host answer unless the host path needs one */
+                              (dev_verdicts.c); no host answer unless the host path needs one */
 } rf_route_answer;
 typedef enum {
   RF_VERDICT_HOST,            /* the host judge on the read-back outputs */

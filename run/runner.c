@@ -9,6 +9,9 @@
 #include <unistd.h>
 #include "runner.h"
 #include "runner_internal.h"
+#include "dev_inputs.h"
+#include "dev_answers.h"
+#include "dev_verdicts.h"
 #include "output_checks.h"
 #include "launch_prep.h"
 #include "op_table.h"
@@ -16,6 +19,53 @@
 #include "model/dtype.h"
 #include "kernels/harness/launch_count.h"
 #include "oracle/mp_alloc.h"
+
+/* The runner's whole state. The stages own theirs (dev_inputs, answers, verdicts, the
+ * background session); the arena and the host oracle are lent to those that need them. */
+struct rf_runner {
+  rf_device_info dev;
+  rf_arena arena;                /* the batch's outputs, scratch and input, guarded (arena.h) */
+  rf_arena in_arena;             /* simulator: the input on its own, exactly sized, so that
+                                    AddressSanitizer sees reads far past or before it */
+  rf_host_buf x, pending, saved;
+  rf_oracle_ctx oracle;          /* the host oracle's buffers, modes and row counters */
+  /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
+  rf_host_buf many_x, many_answer, many_case;
+  rf_host_buf x_in, many_x_in;   /* 16-bit inputs in their device layout (batch_case.x_in) */
+  rf_host_buf descs;             /* the batch's launches (launch_graph.h) */
+  size_t n_descs;                /* how many descs hold (0: none could be described) */
+  rf_graph_cache graphs;
+  int use_graphs;                /* GPUs, unless REDFUZZ_GRAPHS=0 or serial */
+  unsigned streams;              /* GPUs: REDFUZZ_STREAMS (1..RF_DEV_STREAMS), default all */
+  size_t judge_threads;          /* REDFUZZ_JUDGE_THREADS, default: the cores, at most 8 */
+  rf_workers *workers;           /* started at the first big softmax case */
+  judge_ctx judges[RF_MAX_JUDGE_THREADS];   /* per worker; [0] is the caller's */
+  rf_runner_stats stats;         /* the orchestrator's counters; the stages count their own
+                                    (rf_runner_get_stats adds them up) */
+  int serial;                    /* synchronise after every launch (attribution, timing) */
+  const rf_variant *lost_variant;/* serial: the variant whose fault lost the device, and on */
+  const rf_case *lost_case;      /* which case (the caller's pointer) */
+  rf_route_policy route;         /* the settings that decide each case's route (route.h) */
+  uint64_t max_n;                /* REDFUZZ_MAX_N, or 0: the backend's */
+  /* The stages (docs/RUNNER.md, "Stages"). */
+  rf_dev_inputs inputs;          /* device-made and sparse inputs (dev_inputs.h) */
+  rf_dev_answers answers;        /* exact answers made on the device (dev_answers.h) */
+  rf_dev_verdicts verdicts;      /* verdicts made on the device (dev_verdicts.h) */
+  rf_recheck_bg bg;              /* background re-checks (recheck_queue.h) */
+  rf_variant_filter keep;
+  void *keep_ctx;
+  /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
+   * shrinker) reuse them instead of generating, uploading and solving again. */
+  int have_last;
+  rf_case last;
+  oracle_answer answer;
+};
+
+/* Host time of every re-check: the batch's own (a re-check batch judged on the host too) and
+ * the stages'. */
+static double ms_recheck(const rf_runner *r) {
+  return r->stats.ms_recheck + r->answers.ms_recheck + r->verdicts.ms_recheck + r->bg.ms;
+}
 
 void rf_runner_set_filter(rf_runner *r, rf_variant_filter keep, void *ctx) {
   r->keep = keep;
@@ -55,8 +105,10 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   r->use_graphs = !rf_backend.is_sim && set->graphs;
   r->streams = set->streams ? (unsigned)set->streams : rf_backend.streams;
   if (r->streams > rf_backend.streams) r->streams = rf_backend.streams;
-  rf_runner_device_init(r, set);
-  rf_runner_verdict_init(r, set);
+  r->inputs.exact = r->in_arena.exact;
+  r->bg.allowed = set->recheck_background && set->oracle_recheck;
+  rf_dev_answers_init(&r->answers, &r->arena, &r->bg, set);
+  rf_dev_verdicts_init(&r->verdicts, &r->arena, &r->oracle, &r->bg, set);
   return r;
 }
 
@@ -71,6 +123,22 @@ const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c) {
 }
 rf_runner_stats rf_runner_get_stats(const rf_runner *r) {
   rf_runner_stats s = r->stats;
+  s.ms_recheck = ms_recheck(r);
+  s.inputs_device = r->inputs.made;
+  s.inputs_sparse = r->inputs.sparse_made;
+  s.oracle_device_cases = r->answers.cases;
+  s.oracle_rechecks = r->answers.rechecks + r->bg.q.agreed;   /* in the batch; background */
+  s.ms_recheck_thread = r->bg.q.ms_thread;
+  s.ms_recheck_wait = r->bg.q.ms_wait;
+  const rf_dev_verdicts *v = &r->verdicts;
+  s.verdict_batches = v->batches;
+  s.verdict_device_runs = v->device_runs;
+  s.verdict_host_runs = v->host_runs;
+  s.verdict_rechecks = v->rechecks;
+  s.softmax_device_cases = v->softmax_cases;
+  s.softmax_device_to_host = v->softmax_to_host;
+  s.log_device_cases = v->log_cases;
+  s.log_device_to_host = v->log_to_host;
   const rf_oracle_counts *k = &r->oracle.counts;   /* the host oracle's (oracle_ctx.h) */
   s.softmax_rows_double = k->softmax_rows_double;
   s.softmax_rows_mpfr = k->softmax_rows_mpfr;
@@ -81,15 +149,17 @@ rf_runner_stats rf_runner_get_stats(const rf_runner *r) {
   return s;
 }
 
-/* The background re-checks are the device answers' (runner_device.c). */
-int rf_runner_recheck_background(rf_runner *r) { return rf_runner_device_background(r); }
-const char *rf_runner_recheck_drain(rf_runner *r) { return rf_runner_device_drain(r); }
+/* The background re-checks are the device answers' (dev_answers.c). */
+int rf_runner_recheck_background(rf_runner *r) { return rf_recheck_bg_start(&r->bg); }
+const char *rf_runner_recheck_drain(rf_runner *r) { return rf_recheck_bg_take(&r->bg, 1); }
 
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
   rf_graph_cache_free(&r->graphs);
-  rf_runner_device_free(r);
-  rf_runner_verdict_free(r);
+  rf_recheck_bg_stop(&r->bg);
+  rf_dev_inputs_free(&r->inputs);
+  rf_dev_answers_free(&r->answers);
+  rf_dev_verdicts_free(&r->verdicts);
   rf_arena_free(&r->arena);
   rf_arena_free(&r->in_arena);
   rf_host_buf_free(&r->many_x);
@@ -164,7 +234,7 @@ static rf_launch_desc launch_desc(rf_runner *r, const pending *p, int k, unsigne
   memset(&d, 0, sizeof d);
   d.variant = p->v;
   d.cfg = p->cfg;
-  d.x = p->bc->dev_x;   /* runner_device.c: in the arena, or made on the device */
+  d.x = p->bc->dev_x;   /* dev_answers.c: in the arena, or made on the device */
   d.out = rf_arena_dev(&r->arena, p->out_slot[k]);
   d.scratch = p->sb ? rf_arena_dev(&r->arena, p->scratch_slot[k]) : NULL;
   d.stream = stream;
@@ -395,17 +465,17 @@ static int batch_slots(rf_runner *r, batch *b) {
       host_oom |= (ps[i].out_slot[k] = rf_arena_add(a, ps[i].ob, 1)) < 0;
   rf_route_verdict verdict = b->bcs[0].route.verdict;   /* the batch's: its cases' (route.h) */
   for (size_t i = 1; i < b->nc; i++) verdict = rf_route_join(verdict, b->bcs[i].route.verdict);
-  host_oom |= rf_runner_verdict_slots(r, verdict, b->n) < 0;   /* runner_verdict.c */
-  host_oom |= rf_runner_device_slots(r, b->bcs, b->nc) < 0;   /* fetched too: before scratch */
+  host_oom |= rf_dev_verdicts_slots(&r->verdicts, verdict, b->n) < 0;
+  host_oom |= rf_dev_answers_slots(&r->answers, b->bcs, b->nc) < 0;   /* fetched too: before scratch */
   for (size_t i = 0; i < b->n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
-  host_oom |= rf_runner_verdict_items(r, b->bcs, b->nc, ps, b->n) < 0;
+  host_oom |= rf_dev_verdicts_items(&r->verdicts, b->bcs, b->nc, ps, b->n) < 0;
   rf_arena *ia = input_arena(r);
   if (ia != a) rf_arena_reset(ia);
   for (size_t i = 0; i < b->nc; i++) {
     batch_case *bc = &b->bcs[i];
-    if (bc->dev_gen) continue;   /* made on the device (runner_device.c) */
+    if (bc->dev_gen) continue;   /* made on the device (dev_answers.c) */
     const size_t esz = rf_dtype_bytes(bc->c->dtype);
     bc->in_slot = rf_arena_add_input(ia, bc->x_in ? bc->x_in : (const void *)bc->x,
                                      bc->elems * esz, rf_input_misalign(bc->c) * esz);
@@ -419,7 +489,7 @@ static void batch_upload(rf_runner *r, batch *b, int host_oom) {
   rf_arena *a = &r->arena, *ia = input_arena(r);
   const double t0 = rf_now_ms();
   b->fail = host_oom ? "out of host memory for the output slots"
-          : (r->vd_on ? rf_arena_commit_device_fill(a) : rf_arena_commit(a)) ||
+          : (r->verdicts.on ? rf_arena_commit_device_fill(a) : rf_arena_commit(a)) ||
             (ia != a && rf_arena_commit(ia))
           ? "cannot allocate or upload the device buffers" : NULL;
   r->stats.ms_upload += rf_now_ms() - t0;
@@ -428,12 +498,12 @@ static void batch_upload(rf_runner *r, batch *b, int host_oom) {
 /* The inputs and answers made on the device, every variant's runs, the verdict kernels. */
 static void batch_launch(rf_runner *r, batch *b) {
   const double t0 = rf_now_ms();
-  if (!b->fail) b->fail = rf_runner_device_inputs(r, b->bcs, b->nc, input_arena(r));
-  if (!b->fail) b->fail = rf_runner_device_launch(r, b->bcs, b->nc);
+  if (!b->fail) b->fail = rf_dev_inputs_place(&r->inputs, b->bcs, b->nc, input_arena(r));
+  if (!b->fail) b->fail = rf_dev_answers_launch(&r->answers, b->bcs, b->nc);
   if (!b->fail && !describe(r, b->ps, b->n))
     b->fail = "out of host memory for the launch descriptions";
   b->act = b->fail ? RF_GRAPH_DIRECT : launch_batch(r, b->ps, b->n);
-  if (!b->fail) b->fail = rf_runner_verdict_launch(r);
+  if (!b->fail) b->fail = rf_dev_verdicts_launch(&r->verdicts);
   r->stats.ms_launch += rf_now_ms() - t0;
 }
 
@@ -467,13 +537,13 @@ static void batch_sync(rf_runner *r, batch *b) {
  * back; else the whole arena. Then the device's answers into the cases' (timed as judging). */
 static void batch_fetch(rf_runner *r, batch *b) {
   const double t0 = rf_now_ms();
-  if (!b->fail && r->vd_on) b->fail = rf_runner_verdict_fetch(r, b->bcs, b->nc);
+  if (!b->fail && r->verdicts.on) b->fail = rf_dev_verdicts_fetch(&r->verdicts, b->bcs, b->nc);
   else if (!b->fail && rf_arena_fetch(&r->arena))
     b->fail = "cannot read the device outputs back";
   b->t_fetched = rf_now_ms();
-  b->recheck0 = r->stats.ms_recheck;
+  b->recheck0 = ms_recheck(r);
   r->stats.ms_download += b->t_fetched - t0;
-  if (!b->fail) b->fail = rf_runner_device_collect(r, b->bcs, b->nc);
+  if (!b->fail) b->fail = rf_dev_answers_collect(&r->answers, b->bcs, b->nc);
 }
 
 /* Each variant's time (serial mode), and on a failed batch its verdict. */
@@ -510,11 +580,11 @@ static void batch_judge(rf_runner *r, batch *b) {
   pending *ps = b->ps;
   const size_t n = b->n;
   size_t nh = n;
-  pending *hp = r->vd_on ? rf_runner_verdict_judge(r, ps, n, &nh) : ps;
+  pending *hp = r->verdicts.on ? rf_dev_verdicts_judge(&r->verdicts, ps, n, &nh) : ps;
   /* What the records left to the host path (failures), or a re-check batch: as without
    * records, from the buffers. */
   double tj = rf_now_ms();
-  if (nh && r->vd_on && rf_arena_fetch(&r->arena)) {
+  if (nh && r->verdicts.on && rf_arena_fetch(&r->arena)) {
     for (size_t i = 0; i < nh; i++) {
       hp[i].res->verdict = RF_V_LAUNCH_ERROR;
       snprintf(hp[i].res->detail, sizeof hp[i].res->detail, "cannot read the device outputs back");
@@ -522,10 +592,10 @@ static void batch_judge(rf_runner *r, batch *b) {
   } else if (nh) {
     judge_all(r, b->nc, hp, nh);
   }
-  if (r->vd_on && r->vd_recheck_now) r->stats.ms_recheck += rf_now_ms() - tj;
-  rf_runner_verdict_finish(r, ps, n);
-  for (size_t i = 0; i < n; i++) rf_runner_device_confirm(r, ps[i].bc, ps[i].res);
-  for (size_t i = 0; i < n; i++) rf_runner_device_harness(ps[i].bc, ps[i].res);
+  if (r->verdicts.on && r->verdicts.recheck_now) r->stats.ms_recheck += rf_now_ms() - tj;
+  if (r->verdicts.on) rf_dev_verdicts_finish(&r->verdicts, ps, n);
+  for (size_t i = 0; i < n; i++) rf_dev_answers_confirm(&r->answers, ps[i].bc, ps[i].res);
+  for (size_t i = 0; i < n; i++) rf_dev_answers_harness(ps[i].bc, ps[i].res);
 }
 
 /* Launch graphs: only a batch that ran without a failure of any kind may be recorded next
@@ -542,7 +612,7 @@ static void batch_graphs(rf_runner *r, const batch *b) {
 }
 
 static void batch_count(rf_runner *r, const batch *b) {
-  r->stats.ms_judge += rf_now_ms() - b->t_fetched - (r->stats.ms_recheck - b->recheck0);
+  r->stats.ms_judge += rf_now_ms() - b->t_fetched - (ms_recheck(r) - b->recheck0);
   r->stats.batches++;
   r->stats.launched_runs += b->n;
   for (size_t i = 0; i < b->n; i++) r->stats.kernel_runs += (unsigned long long)b->ps[i].runs;
@@ -572,7 +642,7 @@ typedef struct { double ms; unsigned long long upgraded, mpfr; } host_mark;
 static host_mark host_mark_now(const rf_runner *r) {
   const rf_runner_stats *s = &r->stats;
   const rf_oracle_counts *k = &r->oracle.counts;
-  return (host_mark){s->ms_generate + s->ms_oracle + s->ms_judge + s->ms_recheck,
+  return (host_mark){s->ms_generate + s->ms_oracle + s->ms_judge + ms_recheck(r),
                      k->softmax_rows_upgraded + k->lse_rows_upgraded,
                      k->softmax_rows_mpfr + k->lse_rows_mpfr};
 }
@@ -585,7 +655,7 @@ static void host_tally(rf_runner *r, batch_case *bcs, size_t nc, host_mark m0) {
   double total = 0;
   for (size_t i = 0; i < nc; i++) {
     batch_case *bc = &bcs[i];
-    if (!rf_op_has_rows(bc->c->op) && !r->vd_on) rf_runner_host_note(bc, RF_HOST_NO_RECORDS);
+    if (!rf_op_has_rows(bc->c->op) && !r->verdicts.on) rf_runner_host_note(bc, RF_HOST_NO_RECORDS);
     if (bc->host_reason == RF_HOST_ROW_HOST_DOUBLE)
       bc->host_reason = m1.upgraded > m0.upgraded ? RF_HOST_ROW_MARGIN
                       : m1.mpfr > m0.mpfr ? RF_HOST_ROW_MPFR : RF_HOST_ROW_HOST_DOUBLE;
@@ -600,7 +670,7 @@ static void host_tally(rf_runner *r, batch_case *bcs, size_t nc, host_mark m0) {
 
 /* ---- entry points ----------------------------------------------------------------------- */
 /* bc's input where its route makes it (the host's now; the device's with the batch), then its
- * exact answer likewise (judge.c on the host; runner_device.c, runner_verdict.c on the
+ * exact answer likewise (judge.c on the host; dev_answers.c, dev_verdicts.c on the
  * device). Returns the time the input took. */
 static double solve_case(rf_runner *r, batch_case *bc) {
   const double t0 = rf_now_ms();
@@ -677,7 +747,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
   bc.sparse = bc.route.input == RF_INPUT_SPARSE;
   bc.host_reason = bc.route.host_reason;
   /* The last case's input and answer serve again, unless a row op's answer was left on the
-   * device (runner_verdict.c) and this case's route does not judge it there. */
+   * device (dev_verdicts.c) and this case's route does not judge it there. */
   if (!r->have_last || !rf_case_same_input(c, &r->last) ||
       (r->answer.sm_device && bc.route.answer != RF_ANSWER_DEVICE_ROWS)) {
     /* A sparse input has no host copy: its answer comes from the markers. */

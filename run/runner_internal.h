@@ -1,5 +1,8 @@
-/* What the runner's files share (runner.c: batches and launches; judge.c: the exact answer
- * of a case and the verdict of each output against it). Not part of the runner's API. */
+/* What the runner's stages share (docs/RUNNER.md): a batch's cases (batch_case) and variant
+ * runs (pending), a case's exact answer (oracle_answer), a judging thread's context
+ * (judge_ctx), and the judges' entry points (judge.c, judge_log.c, op_table.c). The runner's
+ * own state is in runner.c alone; each stage's is in its header (dev_inputs.h, dev_answers.h,
+ * dev_verdicts.h, recheck_queue.h's rf_recheck_bg). Not part of the runner's API. */
 #ifndef RF_RUNNER_INTERNAL_H
 #define RF_RUNNER_INTERNAL_H
 #include "runner_types.h"
@@ -41,12 +44,12 @@ typedef struct {
                               rows, which are the MPFR row itself) */
   rf_lse_margin *lse_margin;
   int on_device;           /* sum/max/argmax: to be filled from the device oracle's record
-                              (runner_device.c) once the batch has run (RF_ANSWER_DEVICE) */
+                              (dev_answers.c) once the batch has run (RF_ANSWER_DEVICE) */
   int dev_answered, rechecked;   /* it came from the device; the host re-checked it */
   int queued;              /* its re-check is on the background queue (recheck_queue.h) */
   rf_oracle_dev_out dev_answer;  /* the device's record, for a later re-check */
   int sm_device;           /* a row op (softmax, a float32 log op): to be judged on the device
-                              (runner_verdict.c); no host answer was made (RF_ANSWER_DEVICE_ROWS) */
+                              (dev_verdicts.c); no host answer was made (RF_ANSWER_DEVICE_ROWS) */
 } oracle_answer;
 
 /* One case of a batch: its input on the host, its exact answer and its input's slot. */
@@ -60,7 +63,7 @@ typedef struct {
   int in_slot;
   int dev_slot;            /* the device oracle's record in the batch's arena, or -1 */
   rf_route route;          /* decided once, before the batch (route.h) */
-  int dev_gen;             /* route.input: the input is made on the device (runner_device.c),
+  int dev_gen;             /* route.input: the input is made on the device (dev_inputs.c),
                               or sparse (sparse_input.c); x unused */
   int sparse;              /* route.input is RF_INPUT_SPARSE */
   const float *dev_x;      /* the input on the device (after the commit) */
@@ -100,88 +103,11 @@ typedef struct {
 void rf_judge_ctx_free(judge_ctx *jc);   /* its scratch (judge.c) */
 
 
-struct rf_runner {
-  rf_device_info dev;
-  rf_arena arena;                /* the batch's outputs, scratch and input, guarded (arena.h) */
-  rf_arena in_arena;             /* simulator: the input on its own, exactly sized, so that
-                                    AddressSanitizer sees reads far past or before it */
-  rf_host_buf x, pending, saved;
-  rf_oracle_ctx oracle;          /* the host oracle's buffers, modes and row counters */
-  /* Several cases in one batch (rf_runner_run_many): their inputs, answers, descriptions. */
-  rf_host_buf many_x, many_answer, many_case;
-  rf_host_buf x_in, many_x_in;   /* 16-bit inputs in their device layout (batch_case.x_in) */
-  rf_host_buf descs;             /* the batch's launches (launch_graph.h) */
-  size_t n_descs;                /* how many descs hold (0: none could be described) */
-  rf_graph_cache graphs;
-  int use_graphs;                /* GPUs, unless REDFUZZ_GRAPHS=0 or serial */
-  unsigned streams;              /* GPUs: REDFUZZ_STREAMS (1..RF_DEV_STREAMS), default all */
-  size_t judge_threads;          /* REDFUZZ_JUDGE_THREADS, default: the cores, at most 8 */
-  rf_workers *workers;           /* started at the first big softmax case */
-  judge_ctx judges[RF_MAX_JUDGE_THREADS];   /* per worker; [0] is the caller's */
-  rf_runner_stats stats;
-  int serial;                    /* synchronise after every launch (attribution, timing) */
-  const rf_variant *lost_variant;/* serial: the variant whose fault lost the device, and on */
-  const rf_case *lost_case;      /* which case (the caller's pointer) */
-  rf_route_policy route;         /* the settings that decide each case's route (route.h) */
-  void *gen_dev;                 /* inputs made on the device, with their guards */
-  void *sparse_dev;              /* the sparse input of the last case (sparse_input.c) */
-  uint64_t max_n;                /* REDFUZZ_MAX_N, or 0: the backend's */
-  char sparse_msg[160];
-  size_t gen_cap;
-  rf_host_buf recheck_x;
-  unsigned long oracle_recheck;  /* 1 in this many device answers is checked on the host */
-  int oracle_scratch_slot;
-  int oracle_plant;              /* REDFUZZ_DEVICE_ORACLE_PLANT=1 (tests the re-check) */
-  int recheck_background;        /* REDFUZZ_RECHECK_BACKGROUND: the caller may ask for rq */
-  int rq_on;                     /* re-checks go to rq (rf_runner_recheck_background) */
-  rf_recheck_queue rq;
-  unsigned long long rq_batch;   /* batches collected since rq started (its clock) */
-  unsigned long long rq_agreed;  /* rq.agreed already counted in stats */
-  char rq_carry[512];            /* a failure taken while queueing a softmax re-check: the
-                                    next batch's (recheck_rows.c, runner_device.c) */
-  /* Verdict records made on the device (runner_verdict.c). */
-  int vd_on;                     /* this batch is judged from its records (its cases' route) */
-  int vd_rec_slot, vd_item_slot; /* its records (fetched) and item descriptions (uploaded) */
-  size_t vd_n;                   /* its variants (records) */
-  size_t vd_max_ob;              /* its largest output */
-  int smd_rec_slot;              /* row ops: a summary of each variant's rows (kernels/
-                                    row_summary.h; fetched with the records) */
-  const struct pending *vd_ps;   /* the batch's variants (row ops: summary i is ps[i]'s) */
-  void *smd_dev;                 /* row ops: the device oracle's y and row facts, then one
-                                    chunk's per-row records (persistent; never read back) */
-  size_t smd_cap;
-  size_t smd_rec_off;            /* where the records start in smd_dev */
-  uint32_t row_chunk;            /* rows judged per launch (REDFUZZ_ROW_CHUNK; 0: derived) */
-  int vd_recheck_now;            /* this batch is also judged on the host and compared */
-  unsigned long verdict_recheck; /* 1 in this many such batches is also judged on the host */
-  int verdict_plant;             /* REDFUZZ_DEVICE_VERDICT_PLANT=1 (tests the re-checks) */
-  rf_host_buf vd_items, vd_res, vd_host;
-  rf_host_buf vd_rowj;           /* row ops: each variant's part of the one judge launch */
-  rf_variant_filter keep;
-  void *keep_ctx;
-  /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
-   * shrinker) reuse them instead of generating, uploading and solving again. */
-  int have_last;
-  rf_case last;
-  oracle_answer answer;
-};
 
 
-/* A row op's re-check batch in a long run: the host's judgement of the variants given from
- * their records goes to the background queue (recheck_rows.c). how[i]: the rf_verdict_from
- * of each variant (verdict_from.h); a record whose guards, poison or repeat the host sees
- * otherwise is turned into a disagreement now (how[i] = RF_FROM_DISAGREE, dev[i] its result).
- * 0 when queued (or nothing to re-check), -1 when the caller must re-check now (too big, out
- * of memory, no read-back). */
-int rf_runner_rows_recheck_queue(rf_runner *r, const pending *ps, size_t n,
-                                 unsigned char *how, rf_result *dev);
 /* 1 when case c's exact answer comes from its markers (a 1-D case of a sparse distribution):
  * rf_compute_oracle then reads no input (x may be NULL). */
 int rf_oracle_from_markers(const rf_case *c);
-/* sparse_input.c: bc's input (a sparse distribution) into its own zeroed, read-only device
- * buffer with the markers written; bc->dev_x set. NULL, or what failed. */
-const char *rf_sparse_input_make(rf_runner *r, batch_case *bc);
-void rf_sparse_input_free(rf_runner *r);
 /* op_table.c: the host's exact answer of case c for input x, by the op's row of the op table
  * (softmax: double oracle, MPFR for refused rows); where the route makes it on the device, the
  * runner does not call it. */
@@ -219,30 +145,6 @@ void rf_oracle_lse_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, ora
 void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
                   const float *got, rf_result *res);
 
-/* runner_device.c: the device oracle in a batch (see there). */
-void rf_runner_device_init(rf_runner *r, const rf_settings *set);
-int rf_runner_device_slots(rf_runner *r, batch_case *bcs, size_t nc);
-const char *rf_runner_device_inputs(rf_runner *r, batch_case *bcs, size_t nc,
-                                    const rf_arena *inputs);
-const char *rf_runner_device_launch(rf_runner *r, batch_case *bcs, size_t nc);
-void rf_runner_device_confirm(rf_runner *r, batch_case *bc, const rf_result *res);
-void rf_runner_device_harness(const batch_case *bc, rf_result *res);
-void rf_runner_device_free(rf_runner *r);
-const char *rf_runner_device_collect(rf_runner *r, batch_case *bcs, size_t nc);
-/* rf_runner_recheck_background and rf_runner_recheck_drain (runner.h) of runner.c. */
-int rf_runner_device_background(rf_runner *r);
-const char *rf_runner_device_drain(rf_runner *r);
-
-/* runner_verdict.c: verdict records made on the device for batches of 1-D cases (see there). */
-void rf_runner_verdict_init(rf_runner *r, const rf_settings *set);
-int rf_runner_verdict_slots(rf_runner *r, rf_route_verdict batch, size_t n);
-int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, const pending *ps,
-                            size_t n);
-const char *rf_runner_verdict_launch(rf_runner *r);
-const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t nc);
-pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_host);
-void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n);
-void rf_runner_verdict_free(rf_runner *r);
 /* bc->host_reason = why unless it already has one: the first reason met counts. */
 static inline void rf_runner_host_note(batch_case *bc, rf_host_reason why) {
   if (bc->host_reason == RF_HOST_NONE) bc->host_reason = why;

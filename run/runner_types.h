@@ -58,12 +58,12 @@ typedef struct {
    * The variants' own kernels are not: each of kernel_runs is one call of a variant's launch
    * function, which may enqueue several kernels that only it knows of. */
   unsigned long long harness_launches;
-  /* Exact answers made on the device (runner_device.c), and how many of them were also
+  /* Exact answers made on the device (dev_answers.c), and how many of them were also
    * made on the host and compared (REDFUZZ_ORACLE_RECHECK). */
   unsigned long long oracle_device_cases, oracle_rechecks;
   unsigned long long inputs_device;            /* inputs made on the device (rf_gen_launch) */
   unsigned long long inputs_sparse;            /* sparse inputs: zeroed buffer + markers */
-  /* Verdict records made on the device (runner_verdict.c): batches judged from them, variant
+  /* Verdict records made on the device (dev_verdicts.c): batches judged from them, variant
    * results given from a record, results left to the host judge (something failed, or could
    * not be decided from the record), and results also judged on the host and compared
    * (REDFUZZ_VERDICT_RECHECK); ms_recheck: host time of every re-check (device answers and

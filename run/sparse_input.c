@@ -5,16 +5,16 @@
  * and a few 4-byte uploads. The exact answer comes from the markers (judge.c), so nothing
  * on the host holds or passes over the n elements. */
 #include <stdio.h>
-#include "runner_internal.h"
+#include "sparse_input.h"
 #include "model/dtype.h"
 #include "model/gen.h"
 
-void rf_sparse_input_free(rf_runner *r) {
-  rf_dev_free(r->sparse_dev);
-  r->sparse_dev = NULL;
+void rf_sparse_input_free(void **buf) {
+  rf_dev_free(*buf);
+  *buf = NULL;
 }
 
-const char *rf_sparse_input_make(rf_runner *r, batch_case *bc) {
+const char *rf_sparse_input_make(void **buf, char *msg, size_t len, batch_case *bc) {
   const rf_case *c = bc->c;
   const size_t esz = rf_dtype_bytes(c->dtype), pad = rf_input_misalign(c) * esz;
   const size_t bytes = pad + (size_t)bc->elems * esz;
@@ -22,14 +22,14 @@ const char *rf_sparse_input_make(rf_runner *r, batch_case *bc) {
    * backend (the simulator's sanitizer builds allocate exactly what is asked): they hold
    * guard values below, and AddressSanitizer bounds what lies past them. */
   const size_t slack = (16 - bytes % 16) % 16;
-  rf_sparse_input_free(r);
+  rf_sparse_input_free(buf);
   void *p = NULL;
   if (rf_dev_alloc_zeroed(&p, bytes + slack)) {
-    snprintf(r->sparse_msg, sizeof r->sparse_msg, "cannot allocate %zu bytes on the device for "
+    snprintf(msg, len, "cannot allocate %zu bytes on the device for "
              "the sparse input (n %llu)", bytes, (unsigned long long)bc->elems);
-    return r->sparse_msg;
+    return msg;
   }
-  r->sparse_dev = p;
+  *buf = p;
   unsigned char *x = (unsigned char *)p + pad;
   uint64_t pos[RF_GEN_MARKERS_MAX];
   float val[RF_GEN_MARKERS_MAX];
@@ -51,6 +51,5 @@ const char *rf_sparse_input_make(rf_runner *r, batch_case *bc) {
    * writable, and the guards of the other buffers still hold). */
   (void)rf_dev_protect_readonly(p);
   bc->dev_x = (const float *)(const void *)x;
-  r->stats.inputs_sparse++;
   return NULL;
 }

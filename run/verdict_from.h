@@ -1,4 +1,4 @@
-/* Where the result of a variant judged from its device record comes from (runner_verdict.c),
+/* Where the result of a variant judged from its device record comes from (dev_verdicts.c),
  * also read by the background re-check of row ops (recheck_rows.c). */
 #ifndef RF_VERDICT_FROM_H
 #define RF_VERDICT_FROM_H

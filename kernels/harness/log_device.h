@@ -2,7 +2,7 @@
  * row oracle with its rigorous margins and the per-output check of a variant's output against
  * the variant's own bound, with oracle/log_row_math.h's formulas (the host's:
  * logsumexp_double.c, bounds_log.c, run/judge_log.c), one block per row. Rows it cannot decide
- * come back marked, for the host and MPFR (run/runner_verdict.c). The same scheme as
+ * come back marked, for the host and MPFR (run/dev_verdicts.c). The same scheme as
  * softmax_device.h; docs/ORACLE.md, "Log ops judged on the device". Inputs and outputs in
  * float32, f16 or bf16 (rf_dtype numbers 0, 1, 2), read exactly as the host reads them
  * (model/dtype_bits.h); a 16-bit output is decided by the host's rule for it, its range check
@@ -96,7 +96,7 @@ int rf_lgd_judge_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *v
                         const rf_lgd_row *info, uint32_t rows, uint32_t cols, int is_lse,
                         uint32_t plant, rf_lgd_rec *out, void *stream);
 /* The oracle and the judge of one case in one launch each (the runner's launches for a case
- * of one chunk: run/runner_verdict.c calls the two itself, the judge a chunk of rows at a
+ * of one chunk: run/dev_verdicts.c calls the two itself, the judge a chunk of rows at a
  * time): rf_lgd_oracle_launch then
  * rf_lgd_judge_launch, each with the team RF_ROW_TEAM_AUTO picks for the shape. */
 int rf_lgd_case_launch(const void *x, uint32_t x_dtype, const rf_lgd_variant *vs, uint32_t nv,

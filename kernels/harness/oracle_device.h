@@ -1,4 +1,4 @@
-/* The exact oracle of sum, max and argmax on the device: integer arithmetic only, so the
+/* The exact oracle of sum, max, argmax, min and argmin on the device: integer arithmetic only, so the
  * answer does not depend on the order in which the device's threads meet the elements, and
  * it equals the host oracle's (oracle/exact.h, oracle/bounds.h) bit for bit. It shares no
  * code with the variants under test (a bug there cannot hide in both).
@@ -9,7 +9,8 @@
  * 512 global (count, mantissa-sum) integer pairs; one last block turns them into the same
  * base-2^32 digits the host keeps, normalises them and rounds them (to float and to double,
  * nearest-even, and Σ|x_i| up to double) with integer operations. The argmax is an integer
- * maximum of (order-preserving key, ~index), so ties go to the lowest index and -0 ties +0.
+ * maximum of (order-preserving key, ~index), so ties go to the lowest index and -0 ties +0;
+ * the argmin is the same maximum of (~key, ~index).
  * Integer additions are associative: any schedule gives the same bits. f16 and bf16 inputs are
  * read as the float32 values they are (exactly), so the answer is the float32 oracle's on the
  * converted input (docs/ORACLE.md). */
@@ -34,10 +35,12 @@ typedef struct {
   int64_t argmax_index;  /* lowest index of the maximum, NaN ignored; -1 when none */
   int64_t first_nan;     /* lowest index of a NaN; -1 when none (the NaN-propagating
                             contract's argmax, include/redfuzz/variant.h) */
+  int64_t argmin_index;  /* lowest index of the minimum, NaN ignored; -1 when none */
   double sum_f64;        /* RN(Σ x_i) to double; IEEE inf/NaN when non-finite inputs */
   double abs_sum_up;     /* Σ|x_i| over the finite x_i rounded up to double (rf_sum_facts) */
   float sum_f32;         /* RN(Σ x_i) to float, overflow to ±inf (rf_oracle_sum) */
   float max_value;       /* x[argmax_index]; -inf when empty, NaN when only NaN */
+  float min_value;       /* x[argmin_index]; +inf when empty, NaN when only NaN */
   int32_t min_exp;       /* rf_sum_facts.min_exp */
   int32_t any_nonzero;   /* rf_sum_facts.any_nonzero */
   int32_t all_finite;    /* rf_sum_facts.all_finite */
@@ -56,7 +59,7 @@ int rf_oracle_dev_launch_typed(const void *x, uint32_t dtype, uint64_t n, void *
                                rf_oracle_dev_out *out, void *stream);
 
 /* Host side (oracle_device_check.c). The host oracle's answer for x[0..n) in the same
- * record (rf_xsum, rf_sum_facts_compute, rf_oracle_argmax): the reference the device oracle
+ * record (rf_xsum, rf_sum_facts_compute, rf_oracle_argmax, rf_oracle_argmin): the reference the device oracle
  * must equal. */
 void rf_oracle_dev_host(const float *x, uint64_t n, rf_oracle_dev_out *out);
 /* 0 when a and b are the same answer (every field equal; NaN equals NaN), else -1 with the

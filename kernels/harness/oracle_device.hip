@@ -35,6 +35,8 @@ typedef struct {
   rfo_u64 count[RFO_BINS];
   rfo_u64 frac[RFO_BINS];
   rfo_u64 best;                          /* argmax key: (value key << 32) | ~index; 0 = none */
+  rfo_u64 least;                         /* argmin key: (~value key << 32) | ~index; 0 = none
+                                            (never 0 otherwise: n < 2^32, and no key is ~0) */
   rfo_u64 n_nan, n_pinf, n_ninf;
   unsigned low_key;                      /* 128 - min lowest-bit exponent; 0 = no nonzero */
   unsigned pos_zero;                     /* 1 when some element is +0 */
@@ -48,6 +50,7 @@ __global__ void rfo_zero_kernel(rfo_scratch *s) {
   }
   if (threadIdx.x == 0) {
     s->best = 0;
+    s->least = 0;
     s->n_nan = s->n_pinf = s->n_ninf = 0;
     s->low_key = 0;
     s->pos_zero = 0;
@@ -88,6 +91,7 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
                                 rfo_u64 chunk, rfo_scratch *s) {
   RF_SHARED(rfo_u64, bins, RFO_BINS);
   RF_SHARED(rfo_u64, block_best, 1);
+  RF_SHARED(rfo_u64, block_least, 1);
   RF_SHARED(rfo_u64, block_special, 3);
   RF_SHARED(unsigned, block_low, 1);
   RF_SHARED(unsigned, block_pzero, 1);
@@ -96,6 +100,7 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
   for (unsigned i = t; i < RFO_BINS; i += blockDim.x) bins[i] = 0;
   if (t == 0) {
     block_best[0] = 0;
+    block_least[0] = 0;
     block_special[0] = block_special[1] = block_special[2] = 0;
     block_low[0] = 0;
     block_pzero[0] = 0;
@@ -104,7 +109,7 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
   __syncthreads();
   const rfo_u64 begin = (rfo_u64)blockIdx.x * chunk;
   const rfo_u64 end = begin + chunk < n ? begin + chunk : n;
-  rfo_u64 best = 0, nan = 0, pinf = 0, ninf = 0;
+  rfo_u64 best = 0, least = 0, nan = 0, pinf = 0, ninf = 0;
   unsigned low = 0, pzero = 0, nan_key = 0;
   for (rfo_u64 i = begin + t; i < end; i += blockDim.x) {
     const unsigned b = rfo_load_bits(x, i, dt);
@@ -125,10 +130,13 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
       }
       pzero |= b == 0u;   /* +0: a sum of zeros is -0 only when no +0 is among them */
     }
-    const rfo_u64 key = ((rfo_u64)rfo_order_key(b) << 32) | (rfo_u64)(0xffffffffu - (unsigned)i);
+    const unsigned ok = rfo_order_key(b), low_i = 0xffffffffu - (unsigned)i;
+    const rfo_u64 key = ((rfo_u64)ok << 32) | low_i, lkey = ((rfo_u64)~ok << 32) | low_i;
     best = key > best ? key : best;
+    least = lkey > least ? lkey : least;
   }
   if (best) atomicMax(&block_best[0], best);
+  if (least) atomicMax(&block_least[0], least);
   if (low) atomicMax(&block_low[0], low);
   if (pzero) atomicMax(&block_pzero[0], 1u);
   if (nan_key) atomicMax(&block_nan_key[0], nan_key);
@@ -145,6 +153,7 @@ __global__ void rfo_bins_kernel(const void *__restrict__ x, unsigned dt, rfo_u64
   }
   if (t == 0) {
     if (block_best[0]) atomicMax(&s->best, block_best[0]);
+    if (block_least[0]) atomicMax(&s->least, block_least[0]);
     if (block_low[0]) atomicMax(&s->low_key, block_low[0]);
     if (block_pzero[0]) atomicMax(&s->pos_zero, 1u);
     if (block_nan_key[0]) atomicMax(&s->nan_key, block_nan_key[0]);
@@ -341,6 +350,15 @@ __global__ void rfo_final_kernel(const void *__restrict__ x, unsigned dt, rfo_u6
   } else {
     out->argmax_index = -1;
     out->max_value = nan ? qnan : -INFINITY;
+  }
+  const rfo_u64 least = s->least;
+  if (least) {
+    const rfo_i64 idx = (rfo_i64)(0xffffffffu - (unsigned)(least & 0xffffffffull));
+    out->argmin_index = idx;
+    out->min_value = __uint_as_float(rfo_load_bits(x, (rfo_u64)idx, dt));
+  } else {
+    out->argmin_index = -1;
+    out->min_value = nan ? qnan : INFINITY;
   }
   /* IEEE 754-2019 §6.3: zeros of opposite signs add to +0 in round-to-nearest, -0 + -0 is -0
    * (rf_sum_facts_compute). */

@@ -32,6 +32,7 @@ void rf_oracle_dev_host(const float *x, uint64_t n, rf_oracle_dev_out *out) {
   out->all_finite = f.all_finite;
   out->all_neg_zero = f.all_neg_zero;
   out->argmax_index = rf_oracle_argmax(x, (size_t)n, &out->max_value);
+  out->argmin_index = rf_oracle_argmin(x, (size_t)n, &out->min_value);
   out->first_nan = rf_oracle_first_nan(x, (size_t)n);
 }
 
@@ -63,6 +64,7 @@ int rf_oracle_dev_compare(const rf_oracle_dev_out *w, const rf_oracle_dev_out *g
     return -1;                                                                              \
   }
   RF_CMP_INT(n_pinf) RF_CMP_INT(n_ninf) RF_CMP_INT(n_nan) RF_CMP_INT(argmax_index) RF_CMP_INT(first_nan)
+  RF_CMP_INT(argmin_index)
   RF_CMP_INT(min_exp) RF_CMP_INT(any_nonzero) RF_CMP_INT(all_finite) RF_CMP_INT(all_neg_zero)
 #undef RF_CMP_INT
   if (!same_f32(w->sum_f32, g->sum_f32)) {
@@ -77,10 +79,12 @@ int rf_oracle_dev_compare(const rf_oracle_dev_out *w, const rf_oracle_dev_out *g
     snprintf(msg, len, "abs_sum_up: host %a, device %a", w->abs_sum_up, g->abs_sum_up);
     return -1;
   }
-  if (!same_f32(w->max_value, g->max_value)) {
-    snprintf(msg, len, "max_value: host %a, device %a", (double)w->max_value,
-             (double)g->max_value);
-    return -1;
-  }
+  const float *fw[2] = {&w->max_value, &w->min_value}, *fg[2] = {&g->max_value, &g->min_value};
+  for (int k = 0; k < 2; k++)
+    if (!same_f32(*fw[k], *fg[k])) {
+      snprintf(msg, len, "%s: host %a, device %a", k ? "min_value" : "max_value",
+               (double)*fw[k], (double)*fg[k]);
+      return -1;
+    }
   return 0;
 }

@@ -1,10 +1,10 @@
 /* One summary a variant of a row op's per-row judge records (softmax_device.h's rf_smd_rec,
- * which the log ops share): what run/runner_verdict.c reads back instead of every row's record,
+ * which the log ops share): what run/dev_verdicts.c reads back instead of every row's record,
  * so that a case's read-back does not grow with its rows (issue 12: row ops of more than 2^16
  * rows were judged on the host because 48 bytes a row and variant came back).
  *
  * The summary is exactly what the host's scan of the records in row order keeps
- * (runner_verdict.c, rows_from_records, and run/judge.c's first-among-equals rule):
+ * (dev_verdicts.c, rows_from_records, and run/judge.c's first-among-equals rule):
  *   bad_row    the first row whose verdict is not RF_SMD_PASS (RF_RS_NONE: none),
  *              bad_verdict its verdict;
  *   worst_row  the first row of the largest ratio among rows whose ratio is above -1 (the

@@ -2,7 +2,7 @@
  * margin and the per-element check of a variant's output against the variant's own bound,
  * with oracle/softmax_row_math.h's formulas (the host's: softmax_double.c, bounds.c), one
  * block per row. Rows it cannot decide come back marked, for the host and MPFR
- * (run/runner_verdict.c).
+ * (run/dev_verdicts.c).
  *
  * exp: the device's double exp. CUDA's is within 1 ulp (CUDA C++ Programming Guide,
  * "Mathematical Functions", double precision: exp 1 ulp, measured from the correctly rounded
@@ -100,7 +100,7 @@ int rf_smd_judge_launch(const void *x, const rf_smd_variant *vs, uint32_t nv, co
                         const rf_smd_row *info, uint32_t rows, uint32_t cols, uint32_t plant,
                         rf_smd_rec *out, void *stream);
 /* The oracle and the judge of one case in one launch each (the runner's launches for a case
- * of one chunk: run/runner_verdict.c calls the two itself, the judge a chunk of rows at a
+ * of one chunk: run/dev_verdicts.c calls the two itself, the judge a chunk of rows at a
  * time): rf_smd_oracle_launch then
  * rf_smd_judge_launch, each with the team RF_ROW_TEAM_AUTO picks for the shape; every
  * variant's io.x_dtype must be x_dtype (1 otherwise). */

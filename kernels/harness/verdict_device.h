@@ -1,7 +1,7 @@
 /* Device-side pieces of the verdicts (issue 12): guard zones written on the device, so that
  * buffers the device fills itself (inputs made by rf_gen_launch) need no upload at all; and
  * verdict records, so that a batch of 1-D cases is judged without reading back its buffers
- * (run/runner_verdict.c says how the host uses them). */
+ * (run/dev_verdicts.c says how the host uses them). */
 #ifndef RF_VERDICT_DEVICE_H
 #define RF_VERDICT_DEVICE_H
 #include <stddef.h>
@@ -23,8 +23,10 @@ int rf_vd_guards_launch(uint32_t *p, size_t lead, size_t skip, size_t tail, uint
 int rf_vd_fill_launch(void *base, uint64_t from, uint64_t off, uint64_t bytes, uint64_t end,
                       uint32_t guard_bits, uint32_t poison_bits, void *stream);
 
-/* What to compare run 0's output with on the device (the device oracle's answer). */
-enum { RF_VD_CHECK_NONE = 0, RF_VD_CHECK_MAX = 1, RF_VD_CHECK_ARGMAX = 2 };
+/* What to compare run 0's output with on the device (the device oracle's answer): its maximum
+ * (and the index: ARGMAX) or its minimum (MIN, ARGMIN). */
+enum { RF_VD_CHECK_NONE = 0, RF_VD_CHECK_MAX = 1, RF_VD_CHECK_ARGMAX = 2, RF_VD_CHECK_MIN = 3,
+       RF_VD_CHECK_ARGMIN = 4 };
 
 /* One variant of a batch, as laid out in the runner's arena (run/arena.h): offsets in bytes
  * from the arena's base. A slot's leading guard is the RF_GUARD_BYTES before its payload, its

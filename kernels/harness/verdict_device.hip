@@ -174,12 +174,14 @@ __global__ void rf_vd_check_kernel(const unsigned char *base, const rf_vd_item *
         /* The contract's answer (run/judge.c, rf_judge_maxarg_want): NaN at the first NaN
          * when NaN propagates and the input has one; else the oracle's. */
         const int nan_due = (d->contract & RFV_NAN_PROPAGATES) && want->first_nan >= 0;
-        const unsigned want_bits = nan_due ? 0x7fc00000u : __float_as_uint(want->max_value);
+        const int minimum = d->check == RF_VD_CHECK_MIN || d->check == RF_VD_CHECK_ARGMIN;
+        const unsigned want_bits = nan_due ? 0x7fc00000u
+                                 : __float_as_uint(minimum ? want->min_value : want->max_value);
         const long long want_index = nan_due ? (long long)want->first_nan
-                                             : (long long)want->argmax_index;
+                                   : (long long)(minimum ? want->argmin_index : want->argmax_index);
         const int same_value = rfv_same(rec.got[0], want_bits);
         int same = same_value;
-        if (d->check == RF_VD_CHECK_ARGMAX)
+        if (d->check == RF_VD_CHECK_ARGMAX || d->check == RF_VD_CHECK_ARGMIN)
           same = same && (long long)(int)rec.got[1] == want_index;
         rec.decided = same ? RF_VD_EQUAL : RF_VD_DIFFERENT;
         /* Another index with the maximum's value may be a tie the contract allows: only the

@@ -1,7 +1,7 @@
 # Runs `EXE ARGS` (a row-op sweep with --json, judged on the device: ARGS sets
 # REDFUZZ_DEVICE_VERDICT=1 and no sampled re-check, so what is compared is what the summaries
 # gave) with REDFUZZ_ROW_CHUNK=1 and =3 (every case judged a chunk of rows at a time, each
-# chunk's records folded into the summaries: run/runner_verdict.c, kernels/harness/row_summary.h)
+# chunk's records folded into the summaries: run/dev_verdicts.c, kernels/harness/row_summary.h)
 # and with one chunk for every row (2^31), and fails unless every result line is identical but
 # for its time, the worst element's figures included (the same device oracle in every run:
 # chunking must change nothing). Also fails when the chunked run launched no more harness

@@ -252,6 +252,10 @@ static void compare_fires(void) {
   CHECK(rf_oracle_dev_compare(&a, &b, msg, sizeof msg) != 0 && strstr(msg, "max_value"));
   b = a; b.n_nan = 1;
   CHECK(rf_oracle_dev_compare(&a, &b, msg, sizeof msg) != 0 && strstr(msg, "n_nan"));
+  b = a; b.argmin_index = 2;
+  CHECK(rf_oracle_dev_compare(&a, &b, msg, sizeof msg) != 0 && strstr(msg, "argmin_index"));
+  b = a; b.min_value = -b.min_value;
+  CHECK(rf_oracle_dev_compare(&a, &b, msg, sizeof msg) != 0 && strstr(msg, "min_value"));
   /* -0 and +0 are different answers (max reports the element's sign). */
   float z[2] = {-0.0f, 0.0f}, zr[2] = {0.0f, -0.0f};
   rf_oracle_dev_host(z, 2, &a);

@@ -23,7 +23,7 @@ static uint32_t draw(uint32_t n) {   /* splitmix64, then a bounded draw */
   return (uint32_t)((z ^ (z >> 31)) % n);
 }
 
-/* The scan runner_verdict.c made over the records before the summary (rows_from_records). */
+/* The scan dev_verdicts.c made over the records before the summary (rows_from_records). */
 static rf_rs_summary reference(const rf_smd_rec *rr, uint32_t rows) {
   rf_rs_summary s;
   memset(&s, 0, sizeof s);

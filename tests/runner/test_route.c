@@ -35,10 +35,9 @@ static const row table[] = {
   {SIM, 1, 1, 1, 1, 0, U, RF_OP_MAX, 100, 0, 0, {ID, AD, VH, 0, RF_HOST_SERIAL}},
   {SIM, 0, 1, 1, 0, 0, U, RF_OP_ARGMAX, 100, 0, 0, {IH, AH, VR, 1, RF_HOST_OFF}},
   {SIM, 1, 0, 1, 0, 0, U, RF_OP_ARGMAX, 0, 0, 0, {IH, AD, VR, 1, RF_HOST_HOST_INPUT}},
-  /* min and argmin: no device answer yet (ops.def), so no device input; records judged on the
-   * host's answer */
-  {SIM, 1, 1, 1, 0, 0, U, RF_OP_MIN, 100, 0, 0, {IH, AH, VR, 1, RF_HOST_OP}},
-  {GPU, U, U, U, 0, 0, U, RF_OP_ARGMIN, 1 << 20, 0, 0, {IH, AH, VH, 1, RF_HOST_OP}},
+  /* min and argmin: the device oracle answers them too (ops.def) */
+  {SIM, 1, 1, 1, 0, 0, U, RF_OP_MIN, 100, 0, 0, {ID, AD, VR, 1, RF_HOST_NONE}},
+  {GPU, U, U, U, 0, 0, U, RF_OP_ARGMIN, 1 << 20, 0, 0, {ID, AD, VR, 1, RF_HOST_NONE}},
   /* GPUs: auto from the threshold */
   {GPU, U, U, U, 0, 0, U, RF_OP_SUM, 16384, 0, 0, {ID, AD, VR, 1, RF_HOST_NONE}},
   {GPU, U, U, U, 0, 0, U, RF_OP_SUM, 16383, 0, 0, {IH, AH, VH, 1, RF_HOST_SMALL}},

@@ -56,7 +56,8 @@
  * decided by the host's rule for it (its range check, log_row_math.h). */
 #include <stdio.h>
 #include <string.h>
-#include "runner_internal.h"
+#include "dev_verdicts.h"
+#include "recheck_rows.h"
 #include "verdict_from.h"
 #include "op_table.h"
 #include "kernels/harness/verdict_device.h"
@@ -67,10 +68,15 @@
 #include "model/dtype.h"
 
 /* Which batches are judged from records is their cases' route (route.c). */
-void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
-  r->verdict_recheck = (unsigned long)set->verdict_recheck;
-  r->verdict_plant = set->verdict_plant != 0;
-  r->row_chunk = (uint32_t)set->row_chunk;
+void rf_dev_verdicts_init(rf_dev_verdicts *dv, rf_arena *arena, rf_oracle_ctx *oracle,
+                          rf_recheck_bg *bg, const rf_settings *set) {
+  dv->arena = arena;
+  dv->oracle = oracle;
+  dv->bg = bg;
+  dv->every = (unsigned long)set->verdict_recheck;
+  dv->plant = set->verdict_plant != 0;
+  dv->row_chunk = (uint32_t)set->row_chunk;
+  dv->rec_slot = dv->item_slot = dv->smd_rec_slot = -1;
 }
 
 /* The per-row records of one judge launch stay on the device, at most this many bytes of
@@ -82,8 +88,8 @@ void rf_runner_verdict_init(rf_runner *r, const rf_settings *set) {
 
 /* Rows a judge launch takes for nv variants: REDFUZZ_ROW_CHUNK, else the largest power of
  * two whose records fit RF_ROW_REC_BYTES (a power of two keeps the chunks alike; at least 1). */
-static uint32_t row_chunk(const rf_runner *r, size_t nv, uint32_t rows) {
-  uint32_t k = r->row_chunk;
+static uint32_t row_chunk(const rf_dev_verdicts *dv, size_t nv, uint32_t rows) {
+  uint32_t k = dv->row_chunk;
   if (!k) {
     const size_t fit = RF_ROW_REC_BYTES / ((nv ? nv : 1) * sizeof(rf_smd_rec));
     k = 1;
@@ -94,55 +100,55 @@ static uint32_t row_chunk(const rf_runner *r, size_t nv, uint32_t rows) {
 
 static int is_log_op(rf_op op) { return op == RF_OP_LOGSUMEXP || op == RF_OP_LOGSOFTMAX; }
 
-void rf_runner_verdict_free(rf_runner *r) {
-  rf_dev_free(r->smd_dev);
-  r->smd_dev = NULL;
-  r->smd_cap = 0;
-  rf_host_buf_free(&r->vd_items);
-  rf_host_buf_free(&r->vd_res);
-  rf_host_buf_free(&r->vd_host);
-  rf_host_buf_free(&r->vd_rowj);
+void rf_dev_verdicts_free(rf_dev_verdicts *dv) {
+  rf_dev_free(dv->smd_dev);
+  dv->smd_dev = NULL;
+  dv->smd_cap = 0;
+  rf_host_buf_free(&dv->items);
+  rf_host_buf_free(&dv->res);
+  rf_host_buf_free(&dv->host);
+  rf_host_buf_free(&dv->rowj);
 }
 
 /* The batch judged from records (its cases' route, rf_route_join) gets the record slot, and
- * a row op's the summary slot; call it right before rf_runner_device_slots (the records and
+ * a row op's the summary slot; call it right before rf_dev_answers_slots (the records and
  * the oracle's answers are then consecutive and come back in one copy). 0, or -1 when out of
  * host memory. */
-int rf_runner_verdict_slots(rf_runner *r, rf_route_verdict batch, size_t n) {
-  r->vd_on = batch != RF_VERDICT_HOST && n;
-  r->vd_rec_slot = r->vd_item_slot = r->smd_rec_slot = -1;
-  r->vd_n = n;
-  if (!r->vd_on) return 0;
-  r->vd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_vd_record), 1);
+int rf_dev_verdicts_slots(rf_dev_verdicts *dv, rf_route_verdict batch, size_t n) {
+  dv->on = batch != RF_VERDICT_HOST && n;
+  dv->rec_slot = dv->item_slot = dv->smd_rec_slot = -1;
+  dv->n = n;
+  if (!dv->on) return 0;
+  dv->rec_slot = rf_arena_add(dv->arena, n * sizeof(rf_vd_record), 1);
   if (batch == RF_VERDICT_ROW_SUMMARIES)   /* the log ops' records are softmax's (log_device.h) */
-    r->smd_rec_slot = rf_arena_add(&r->arena, n * sizeof(rf_rs_summary), 1);
-  return r->vd_rec_slot < 0 || (batch == RF_VERDICT_ROW_SUMMARIES && r->smd_rec_slot < 0) ? -1 : 0;
+    dv->smd_rec_slot = rf_arena_add(dv->arena, n * sizeof(rf_rs_summary), 1);
+  return dv->rec_slot < 0 || (batch == RF_VERDICT_ROW_SUMMARIES && dv->smd_rec_slot < 0) ? -1 : 0;
 }
 
 /* After every other output and scratch slot: each variant's layout as the kernel reads it,
  * uploaded with the arena. 0, or -1 when out of host memory. */
-int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, const pending *ps,
-                            size_t n) {
+int rf_dev_verdicts_items(rf_dev_verdicts *dv, const batch_case *bcs, size_t nc,
+                          const pending *ps, size_t n) {
   (void)nc;
-  if (!r->vd_on) return 0;
-  r->vd_ps = ps;
-  r->vd_max_ob = 0;
-  if (r->smd_rec_slot >= 0) {   /* row ops: the device oracle's y and row facts, then one
+  if (!dv->on) return 0;
+  dv->ps = ps;
+  dv->max_ob = 0;
+  if (dv->smd_rec_slot >= 0) {   /* row ops: the device oracle's y and row facts, then one
                                    chunk's records (every size a multiple of 8), persistent */
     const rf_case *c = bcs[0].c;
-    r->smd_rec_off = is_log_op(c->op) ? (size_t)c->rows * sizeof(rf_lgd_row)
+    dv->smd_rec_off = is_log_op(c->op) ? (size_t)c->rows * sizeof(rf_lgd_row)
                    : rf_case_elems(c) * sizeof(double) + (size_t)c->rows * sizeof(rf_smd_row);
-    const size_t bytes = r->smd_rec_off + n * row_chunk(r, n, c->rows) * sizeof(rf_smd_rec);
-    if (bytes > r->smd_cap) {
+    const size_t bytes = dv->smd_rec_off + n * row_chunk(dv, n, c->rows) * sizeof(rf_smd_rec);
+    if (bytes > dv->smd_cap) {
       void *q = NULL;
       if (rf_dev_alloc(&q, bytes)) return -1;
-      rf_dev_free(r->smd_dev);
-      r->smd_dev = q;
-      r->smd_cap = bytes;
+      rf_dev_free(dv->smd_dev);
+      dv->smd_dev = q;
+      dv->smd_cap = bytes;
     }
   }
-  const rf_arena *a = &r->arena;
-  rf_vd_item *items = rf_host_buf_get(&r->vd_items, n * sizeof *items);
+  const rf_arena *a = dv->arena;
+  rf_vd_item *items = rf_host_buf_get(&dv->items, n * sizeof *items);
   if (!items) return -1;
   for (size_t i = 0; i < n; i++) {
     const pending *p = &ps[i];
@@ -157,7 +163,7 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
       }
     }
     it->out_bytes = (uint32_t)p->ob;
-    if (p->ob > r->vd_max_ob) r->vd_max_ob = p->ob;
+    if (p->ob > dv->max_ob) dv->max_ob = p->ob;
     it->scratch_bytes = (uint32_t)p->sb;
     it->runs = (uint32_t)p->runs;
     it->oracle_off = p->bc->dev_slot >= 0 ? (int64_t)a->slot[p->bc->dev_slot].off : -1;
@@ -169,8 +175,8 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
                     : RF_VD_CHECK_NONE;
     it->contract = p->v->contract;
   }
-  r->vd_item_slot = rf_arena_add_input(&r->arena, items, n * sizeof *items, 0);
-  return r->vd_item_slot < 0 ? -1 : 0;
+  dv->item_slot = rf_arena_add_input(dv->arena, items, n * sizeof *items, 0);
+  return dv->item_slot < 0 ? -1 : 0;
 }
 
 /* One chunk of a row op, rows r0 .. r0 + m - 1 of every variant, judged into recs (variant i's
@@ -179,13 +185,13 @@ int rf_runner_verdict_items(rf_runner *r, const batch_case *bcs, size_t nc, cons
  * input, each variant's output, the oracle's y and facts), and one chunk of all the rows is
  * the whole case's launch. Softmax's vs or the log ops' lv hold every variant's part for the
  * whole case and are offset here. 0 or the launch error. */
-static int chunk_launch(rf_runner *r, const rf_case *c, const void *x, rf_smd_variant *vs,
+static int chunk_launch(rf_dev_verdicts *dv, const rf_case *c, const void *x, rf_smd_variant *vs,
                         rf_lgd_variant *lv, void *info, double *y, uint32_t r0, uint32_t m,
                         rf_smd_rec *recs) {
-  const size_t n = r->vd_n, row_out = c->op == RF_OP_LOGSUMEXP ? 1 : c->cols;
+  const size_t n = dv->n, row_out = c->op == RF_OP_LOGSUMEXP ? 1 : c->cols;
   const char *xr = (const char *)x + (size_t)r0 * c->cols * rf_dtype_bytes(c->dtype);
   for (size_t i = 0; i < n; i++) {   /* the chunk's parts after the case's, in the same buffer */
-    const size_t off = (size_t)r0 * row_out * rf_dtype_bytes(r->vd_ps[i].v->out_dtype);
+    const size_t off = (size_t)r0 * row_out * rf_dtype_bytes(dv->ps[i].v->out_dtype);
     if (vs) {
       vs[n + i] = vs[i];
       vs[n + i].got = (const char *)vs[i].got + off;
@@ -197,10 +203,10 @@ static int chunk_launch(rf_runner *r, const rf_case *c, const void *x, rf_smd_va
   if (!vs)
     return rf_lgd_judge_launch(xr, (uint32_t)c->dtype, lv + n, (uint32_t)n,
                                (const rf_lgd_row *)info + r0, m, c->cols,
-                               c->op == RF_OP_LOGSUMEXP, (uint32_t)r->verdict_plant, recs, NULL);
+                               c->op == RF_OP_LOGSUMEXP, (uint32_t)dv->plant, recs, NULL);
   return rf_smd_judge_launch(xr, vs + n, (uint32_t)n, y + (size_t)r0 * c->cols,
                              (const rf_smd_row *)info + r0, m, c->cols,
-                             (uint32_t)r->verdict_plant, recs, NULL);
+                             (uint32_t)dv->plant, recs, NULL);
 }
 
 /* Row ops: the oracle of the case's input into the persistent buffer (softmax: y and each
@@ -209,22 +215,22 @@ static int chunk_launch(rf_runner *r, const rf_case *c, const void *x, rf_smd_va
  * (row_summary.h), which alone come back. Every variant's bound parameters as the host judge
  * makes them (judge.c, judge_log.c); a 16-bit output is decided by the host's rule for it.
  * NULL or the harness failure. */
-static const char *rows_launch(rf_runner *r) {
-  const pending *ps = r->vd_ps;
+static const char *rows_launch(rf_dev_verdicts *dv) {
+  const pending *ps = dv->ps;
   const batch_case *bc = ps[0].bc;
   const rf_case *c = bc->c;
   const int log = is_log_op(c->op);
-  const size_t n = r->vd_n;
+  const size_t n = dv->n;
   const char *failed = log ? "harness failure: the device log-op judge's launch failed"
                            : "harness failure: the device softmax judge's launch failed";
   /* twice the variants: the case's parts, then the chunk's (chunk_launch) */
-  void *parts = rf_host_buf_get(&r->vd_rowj, 2 * n * (log ? sizeof(rf_lgd_variant)
+  void *parts = rf_host_buf_get(&dv->rowj, 2 * n * (log ? sizeof(rf_lgd_variant)
                                                           : sizeof(rf_smd_variant)));
   if (!parts) return "out of host memory for the device row judge's parameters";
   rf_smd_variant *vs = log ? NULL : parts;
   rf_lgd_variant *lv = log ? parts : NULL;
   for (size_t i = 0; i < n; i++) {
-    const void *got = rf_arena_dev(&r->arena, ps[i].out_slot[0]);
+    const void *got = rf_arena_dev(dv->arena, ps[i].out_slot[0]);
     const rf_smr_params p = rf_softmax_bound_params(&ps[i].plan, rf_judge_exp_model(&ps[i].plan));
     if (log) {
       lv[i] = (rf_lgd_variant){got, (uint32_t)ps[i].v->out_dtype, 0,
@@ -238,56 +244,56 @@ static const char *rows_launch(rf_runner *r) {
     /* as judge.c */
     rf_softmax_output_rounding(ps[i].v->out_dtype, &vs[i].io.out_ut, &vs[i].io.out_eta);
   }
-  double *y = log ? NULL : r->smd_dev;
-  void *info = log ? r->smd_dev : (void *)(y + rf_case_elems(c));
-  rf_smd_rec *recs = (rf_smd_rec *)((char *)r->smd_dev + r->smd_rec_off);
-  rf_rs_summary *sums = rf_arena_dev(&r->arena, r->smd_rec_slot);
+  double *y = log ? NULL : dv->smd_dev;
+  void *info = log ? dv->smd_dev : (void *)(y + rf_case_elems(c));
+  rf_smd_rec *recs = (rf_smd_rec *)((char *)dv->smd_dev + dv->smd_rec_off);
+  rf_rs_summary *sums = rf_arena_dev(dv->arena, dv->smd_rec_slot);
   int e = log ? rf_lgd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, info, NULL)
               : rf_smd_oracle_launch(bc->dev_x, (uint32_t)c->dtype, c->rows, c->cols, y, info,
                                      NULL);
   /* No element: no record to fold (no output either: route.c's row_scope, rows_from_records). */
-  const uint32_t k = row_chunk(r, n, c->rows);
+  const uint32_t k = row_chunk(dv, n, c->rows);
   for (uint32_t r0 = 0; !e && rf_case_elems(c) && r0 < c->rows; r0 += k) {
     const uint32_t m = c->rows - r0 < k ? c->rows - r0 : k;
-    e = chunk_launch(r, c, bc->dev_x, vs, lv, info, y, r0, m, recs);
+    e = chunk_launch(dv, c, bc->dev_x, vs, lv, info, y, r0, m, recs);
     if (!e) e = rf_rs_fold_launch(recs, (uint32_t)n, m, r0, sums, NULL);
   }
   char msg[256];
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg)) return failed;
-  if (log) r->stats.log_device_cases++;
-  else r->stats.softmax_device_cases++;
+  if (log) dv->log_cases++;
+  else dv->softmax_cases++;
   return NULL;
 }
 
 /* After the batch's launches: the checks, on the default stream (after every launch of the
  * runner's streams, which synchronise with it). NULL or the harness failure. */
-const char *rf_runner_verdict_launch(rf_runner *r) {
-  if (!r->vd_on) return NULL;
+const char *rf_dev_verdicts_launch(rf_dev_verdicts *dv) {
+  if (!dv->on) return NULL;
   char msg[256];
   rf_dev_last_error();
   rf_dev_sim_take_status(msg, sizeof msg);
   rf_dev_sim_configure(RF_SCHED_IN_ORDER, 0, 32);
-  int e = rf_vd_check_launch(r->arena.dev, rf_arena_dev(&r->arena, r->vd_item_slot),
-                             (uint32_t)r->vd_n, rf_arena_dev(&r->arena, r->vd_rec_slot),
-                             RF_GUARD_BITS, RF_POISON_BITS, (uint32_t)r->verdict_plant,
-                             r->vd_max_ob, NULL);
+  int e = rf_vd_check_launch(dv->arena->dev, rf_arena_dev(dv->arena, dv->item_slot),
+                             (uint32_t)dv->n, rf_arena_dev(dv->arena, dv->rec_slot),
+                             RF_GUARD_BITS, RF_POISON_BITS, (uint32_t)dv->plant,
+                             dv->max_ob, NULL);
   if (!e) e = rf_dev_last_error();
   if (e || rf_dev_sim_take_status(msg, sizeof msg))
     return "harness failure: the device verdict kernel's launch failed";
-  return r->smd_rec_slot < 0 ? NULL : rows_launch(r);
+  return dv->smd_rec_slot < 0 ? NULL : rows_launch(dv);
 }
 
 /* After the synchronisation: the records and the device oracle's answers (consecutive slots)
  * in one copy. NULL or what failed. */
-const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t nc) {
-  int last = r->smd_rec_slot > r->vd_rec_slot ? r->smd_rec_slot : r->vd_rec_slot;
+const char *rf_dev_verdicts_fetch(rf_dev_verdicts *dv, const batch_case *bcs, size_t nc) {
+  int last = dv->smd_rec_slot > dv->rec_slot ? dv->smd_rec_slot : dv->rec_slot;
   for (size_t i = 0; i < nc; i++)
     if (bcs[i].dev_slot > last) last = bcs[i].dev_slot;
-  if (rf_arena_fetch_range(&r->arena, r->vd_rec_slot, last))
+  if (rf_arena_fetch_range(dv->arena, dv->rec_slot, last))
     return "cannot read the device verdict records back";
-  if (rf_arena_check(&r->arena, r->vd_rec_slot) ||
-      (r->smd_rec_slot >= 0 && rf_arena_check(&r->arena, r->smd_rec_slot)))
+  if (rf_arena_check(dv->arena, dv->rec_slot) ||
+      (dv->smd_rec_slot >= 0 && rf_arena_check(dv->arena, dv->smd_rec_slot)))
     return "harness failure: the device verdict kernel wrote outside its records";
   return NULL;
 }
@@ -296,7 +302,7 @@ const char *rf_runner_verdict_fetch(rf_runner *r, const batch_case *bcs, size_t 
 /* Row ops: the result from the variant's summary of its rows (row_summary.h) when every row
  * passed, as rf_judge_softmax and rf_judge_lse keep it (the worst output over the rows, the
  * first among equals, from a scan above -1); else the host's. */
-static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_record *rec,
+static int rows_from_records(const rf_dev_verdicts *dv, const pending *p, const rf_vd_record *rec,
                              rf_result *out, rf_host_reason *why) {
   if (p->runs == 2 && (rec->guard[1] || rec->poison[1] >= 0 || rec->differ)) {
     *why = RF_HOST_REPEAT;
@@ -305,8 +311,8 @@ static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_r
   out->verdict = RF_V_PASS;
   out->ratio = 0;
   if (!rf_runner_output_elems(p->bc->c)) return RF_FROM_RECORD;   /* no output, no record */
-  const rf_rs_summary *sm = (const rf_rs_summary *)rf_arena_host(&r->arena, r->smd_rec_slot) +
-                            (p - r->vd_ps);
+  const rf_rs_summary *sm = (const rf_rs_summary *)rf_arena_host(dv->arena, dv->smd_rec_slot) +
+                            (p - dv->ps);
   if (sm->bad_row != RF_RS_NONE) {
     /* undecided: the host path says which kind (rf_runner_host_tally) */
     *why = sm->bad_verdict == RF_SMD_WRONG ? RF_HOST_ROW_WRONG
@@ -329,14 +335,14 @@ static int rows_from_records(const rf_runner *r, const pending *p, const rf_vd_r
 /* The result of p from its record into *out (a copy of its prepared result): RF_FROM_RECORD
  * when it is final (a pass), RF_FROM_HOST when the host path must judge it, RF_FROM_DISAGREE
  * when the device's own decision contradicts the host judge's (out->detail says how). */
-static int from_record(const rf_runner *r, const pending *p, const rf_vd_record *rec,
+static int from_record(const rf_dev_verdicts *dv, const pending *p, const rf_vd_record *rec,
                        rf_result *out, rf_host_reason *why) {
   memcpy(out, p->res, sizeof *out);
   *why = RF_HOST_LAUNCH;
   if (p->fail[0] != RF_V_PASS || (p->runs == 2 && p->fail[1] != RF_V_PASS)) return RF_FROM_HOST;
   *why = rec->guard[0] ? RF_HOST_GUARD : RF_HOST_POISON;
   if (rec->guard[0] || rec->poison[0] >= 0) return RF_FROM_HOST;
-  if (rf_op_has_rows(p->bc->c->op)) return rows_from_records(r, p, rec, out, why);
+  if (rf_op_has_rows(p->bc->c->op)) return rows_from_records(dv, p, rec, out, why);
   /* The output as judge_variant reads it (runner.c): a 16-bit value converted exactly, and its
    * poison found as rf_runner_collect_run finds it (the kernel checks whole words only). */
   const rf_dtype ot = p->v->out_dtype;
@@ -364,50 +370,49 @@ static int from_record(const rf_runner *r, const pending *p, const rf_vd_record 
 
 /* Row ops: the case's input and exact answer made on the host after all, for the host path
  * (a failure to report, an undecided row, or a re-check). */
-static void host_answer(rf_runner *r, const batch_case *bc) {
+static void host_answer(rf_dev_verdicts *dv, const batch_case *bc) {
   oracle_answer *o = bc->o;
   if (!o->sm_device) return;
   if (bc->dev_gen) rf_generate(bc->c, (float *)bc->x);
-  rf_compute_oracle(&r->oracle, bc->c, bc->x, bc->elems, o);
+  rf_compute_oracle(dv->oracle, bc->c, bc->x, bc->elems, o);
   o->sm_device = 0;
-  if (is_log_op(bc->c->op)) r->stats.log_device_to_host++;
-  else r->stats.softmax_device_to_host++;
+  if (is_log_op(bc->c->op)) dv->log_to_host++;
+  else dv->softmax_to_host++;
 }
 
 /* After the device oracle's answers are collected: every result a record decides is given
  * from it; returns the variants left for the host path (copies of their pending entries, or
  * ps itself on a re-check batch) and their number in *n_host (0: the buffers need not be
  * read back). */
-pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_host) {
-  const rf_vd_record *rec = rf_arena_host(&r->arena, r->vd_rec_slot);
-  rf_result *dev = rf_host_buf_get(&r->vd_res, n * (sizeof *dev + 1));
-  pending *host = rf_host_buf_get(&r->vd_host, n * sizeof *host);
-  r->vd_recheck_now = 0;
+pending *rf_dev_verdicts_judge(rf_dev_verdicts *dv, pending *ps, size_t n, size_t *n_host) {
+  const rf_vd_record *rec = rf_arena_host(dv->arena, dv->rec_slot);
+  rf_result *dev = rf_host_buf_get(&dv->res, n * (sizeof *dev + 1));
+  pending *host = rf_host_buf_get(&dv->host, n * sizeof *host);
+  dv->recheck_now = 0;
   *n_host = n;
   if (!dev || !host) {   /* out of host memory: the host path for every variant */
-    if (r->smd_rec_slot >= 0) host_answer(r, ps[0].bc);
+    if (dv->smd_rec_slot >= 0) host_answer(dv, ps[0].bc);
     return ps;
   }
   unsigned char *how = (unsigned char *)(dev + n);
-  r->vd_recheck_now = r->verdict_recheck &&
-                      r->stats.verdict_batches % r->verdict_recheck == 0;
-  r->stats.verdict_batches++;
+  dv->recheck_now = dv->every && dv->batches % dv->every == 0;
+  dv->batches++;
   for (size_t i = 0; i < n; i++) {
     rf_host_reason why;
-    how[i] = (unsigned char)from_record(r, &ps[i], &rec[i], &dev[i], &why);
+    how[i] = (unsigned char)from_record(dv, &ps[i], &rec[i], &dev[i], &why);
     if (how[i] == RF_FROM_HOST) rf_runner_host_note(ps[i].bc, why);
   }
   /* A row op in a long run: the expensive part of the re-check (input, oracle and judge on
    * the host) goes to the background thread (recheck_rows.c); this batch goes on as any. */
-  if (r->vd_recheck_now && r->smd_rec_slot >= 0 && r->rq_on) {
+  if (dv->recheck_now && dv->smd_rec_slot >= 0 && dv->bg->on) {
     const double t0 = rf_now_ms();
-    if (rf_runner_rows_recheck_queue(r, ps, n, how, dev) == 0) r->vd_recheck_now = 0;
-    r->stats.ms_recheck += rf_now_ms() - t0;
+    if (rf_recheck_rows_queue(dv->arena, dv->bg, &dv->rechecks, ps, n, how, dev) == 0) dv->recheck_now = 0;
+    dv->ms_recheck += rf_now_ms() - t0;
   }
   size_t m = 0;
   for (size_t i = 0; i < n; i++) m += how[i] == RF_FROM_HOST;
-  if (r->smd_rec_slot >= 0 && (m || r->vd_recheck_now)) host_answer(r, ps[0].bc);
-  if (r->vd_recheck_now) {   /* every variant on the host too; compared in finish */
+  if (dv->smd_rec_slot >= 0 && (m || dv->recheck_now)) host_answer(dv, ps[0].bc);
+  if (dv->recheck_now) {   /* every variant on the host too; compared in finish */
     for (size_t i = 0; i < n; i++) rf_runner_host_note(ps[i].bc, RF_HOST_RECHECK);
     return ps;
   }
@@ -422,30 +427,30 @@ pending *rf_runner_verdict_judge(rf_runner *r, pending *ps, size_t n, size_t *n_
     memcpy(ps[i].res, &dev[i], sizeof dev[i]);
   }
   *n_host = m;
-  r->stats.verdict_device_runs += n - m;
-  r->stats.verdict_host_runs += m;
+  dv->device_runs += n - m;
+  dv->host_runs += m;
   return host;
 }
 
 /* After the host path judged what was left to it: on a re-check batch, each result given from
  * a record is compared with the host's, byte for byte. */
-void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n) {
-  if (!r->vd_on || !r->vd_recheck_now) return;
-  const rf_result *dev = r->vd_res.p;
+void rf_dev_verdicts_finish(rf_dev_verdicts *dv, pending *ps, size_t n) {
+  if (!dv->on || !dv->recheck_now) return;
+  const rf_result *dev = dv->res.p;
   const unsigned char *how = (const unsigned char *)(dev + n);
   double t0 = rf_now_ms();
   for (size_t i = 0; i < n; i++) {
     rf_result *res = ps[i].res;
     if (how[i] == RF_FROM_HOST) {
-      r->stats.verdict_host_runs++;
+      dv->host_runs++;
       continue;
     }
     /* Row ops' figures come from the device oracle (last bits may differ): the verdict. */
     const int same = rf_op_has_rows(ps[i].bc->c->op) ? res->verdict == dev[i].verdict
                    : memcmp(res, &dev[i], sizeof *res) == 0;
     if (how[i] == RF_FROM_RECORD && same) {
-      r->stats.verdict_rechecks++;
-      r->stats.verdict_device_runs++;
+      dv->rechecks++;
+      dv->device_runs++;
       continue;
     }
     char why[sizeof res->detail];
@@ -461,5 +466,5 @@ void rf_runner_verdict_finish(rf_runner *r, pending *ps, size_t n) {
     res->verdict = RF_V_LAUNCH_ERROR;
     snprintf(res->detail, sizeof res->detail, "%s", why);
   }
-  r->stats.ms_recheck += rf_now_ms() - t0;
+  dv->ms_recheck += rf_now_ms() - t0;
 }
