@@ -40,13 +40,13 @@ int rf_plan_check(const rf_plan *p, char *why, unsigned len) {
       return -1;
     }
     if (p->level[i].adds == 0 || p->level[i].adds > RF_PLAN_MAX_ADDS) {
-      snprintf(why, len, "level %lu has adds %llu (allowed: 1..2^32)", (unsigned long)i,
+      snprintf(why, len, "level %lu has adds %llu (allowed: 1..2^34)", (unsigned long)i,
                (unsigned long long)p->level[i].adds);
       return -1;
     }
   }
   if (p->rescales > RF_PLAN_MAX_ADDS) {
-    snprintf(why, len, "rescales is %llu (allowed: 0..2^32)", (unsigned long long)p->rescales);
+    snprintf(why, len, "rescales is %llu (allowed: 0..2^34)", (unsigned long long)p->rescales);
     return -1;
   }
   if ((unsigned)p->div > (unsigned)RF_DIV_RECIP_MUL) {

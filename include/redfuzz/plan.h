@@ -65,10 +65,11 @@ int rf_plan_add(rf_plan *p, rf_level_kind kind, uint64_t adds);
  * nothing: n_levels at most RF_PLAN_MAX_LEVELS; every level's kind one of rf_level_kind;
  * every level's adds 1..RF_PLAN_MAX_ADDS; rescales 0..RF_PLAN_MAX_ADDS; div one of
  * rf_div_kind; exp one of rf_exp_kind. An honest level adds at most one value per input, and
- * no case has more than 2^32 inputs, so a larger count is a bug that would make the bound
- * infinite (every result would pass). Returns 0, or -1 with the broken rule, naming the level
+ * no case has more than 2^34 inputs (the case model's RF_CASE_MAX_N: at 2^32+3 a one-level
+ * atomic sum has 2^32+3 adds, which the 2^32 here once refused), so a larger count is a bug
+ * that would make the bound infinite (every result would pass). Returns 0, or -1 with the broken rule, naming the level
  * and the value, in why. */
-#define RF_PLAN_MAX_ADDS (UINT64_C(1) << 32)
+#define RF_PLAN_MAX_ADDS (UINT64_C(1) << 34)
 int rf_plan_check(const rf_plan *p, char *why, unsigned len);
 /* "chain 4 > wave 5 > lds 3 > atomic 64 (h=76)" into buf. */
 void rf_plan_format(const rf_plan *p, char *buf, unsigned len);

@@ -197,7 +197,7 @@
  *   - in_dtype / out_dtype as above;
  *   - every plan (checked each time one is made, by rf_plan_check in redfuzz/plan.h):
  *     n_levels at most RF_PLAN_MAX_LEVELS; each level's kind one of rf_level_kind and its
- *     adds 1..RF_PLAN_MAX_ADDS (2^32); rescales at most 2^32; div and exp known values. A
+ *     adds 1..RF_PLAN_MAX_ADDS (2^34); rescales at most 2^34; div and exp known values. A
  *     plan that breaks them is the variant's `launch-error` naming the rule, and the
  *     variant is not launched;
  *   - a configure reason is shown escaped (control bytes as \xNN), so it cannot forge lines;

@@ -1,5 +1,6 @@
 /* γ_h against its exact value (MPFR), its monotonicity and its infinite range; plan depth,
  * saturation and the text form. */
+#include "model/case.h"
 #include <math.h>
 #include <stdio.h>   /* before mpfr.h */
 #include <string.h>
@@ -100,8 +101,26 @@ static void test_plan(void) {
   CHECK(isinf(rf_gamma(rf_plan_depth(&s))));
 }
 
+/* The plan rules hold every size the case model does (2^34, RF_CASE_MAX_N): a one-level
+ * atomic sum at n = 2^32 + 3 is an honest plan (it was refused as a broken one, a
+ * launch-error on the GPU); one more add than any case has inputs is still refused. */
+static void test_plan_check_sizes(void) {
+  char why[160];
+  rf_plan p;
+  memset(&p, 0, sizeof p);
+  rf_plan_add(&p, RF_LEVEL_ATOMIC, (UINT64_C(1) << 32) + 3);
+  CHECK(rf_plan_check(&p, why, sizeof why) == 0);
+  memset(&p, 0, sizeof p);
+  rf_plan_add(&p, RF_LEVEL_ATOMIC, RF_CASE_MAX_N);
+  CHECK(rf_plan_check(&p, why, sizeof why) == 0);
+  memset(&p, 0, sizeof p);
+  rf_plan_add(&p, RF_LEVEL_ATOMIC, RF_CASE_MAX_N + 1);
+  CHECK(rf_plan_check(&p, why, sizeof why) != 0 && strstr(why, "level 0 has adds"));
+}
+
 int main(void) {
   test_gamma();
   test_plan();
+  test_plan_check_sizes();
   return rf_test_done();
 }

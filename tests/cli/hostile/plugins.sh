@@ -43,7 +43,7 @@ check 1 "max/test-plan +launch-error .*$rule: n_levels is 1000 \(allowed: 0..8, 
   RF_TEST_PLUGIN_DEFECT=plan-levels -- "${bad[@]}" run --op max --n 100 --variant max/test-plan
 check 1 "max/test-plan +launch-error .*$rule: level 0 has kind 77 \(allowed: 0..5, RF_LEVEL_CHAIN..RF_LEVEL_HOST\)" \
   RF_TEST_PLUGIN_DEFECT=plan-kind -- "${bad[@]}" run --op max --n 100 --variant max/test-plan
-check 1 "max/test-plan +launch-error .*$rule: level 0 has adds 18446744073709551615 \(allowed: 1..2\^32\)" \
+check 1 "max/test-plan +launch-error .*$rule: level 0 has adds 18446744073709551615 \(allowed: 1..2\^34\)" \
   RF_TEST_PLUGIN_DEFECT=plan-adds -- "${bad[@]}" run --op max --n 100 --variant max/test-plan
 check 0 "max/test-plan +yes +invalid plan: level 0 has kind 77" \
   RF_TEST_PLUGIN_DEFECT=plan-kind -- "${bad[@]}" list --op max
