@@ -149,7 +149,7 @@ rf_runner_stats rf_runner_get_stats(const rf_runner *r) {
   return s;
 }
 
-/* The background re-checks are the device answers' (dev_answers.c). */
+/* The background re-check session (recheck_queue.h), lent to the device answers and verdicts. */
 int rf_runner_recheck_background(rf_runner *r) { return rf_recheck_bg_start(&r->bg); }
 const char *rf_runner_recheck_drain(rf_runner *r) { return rf_recheck_bg_take(&r->bg, 1); }
 
