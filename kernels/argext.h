@@ -64,6 +64,22 @@ static __device__ __forceinline__ void rf_argx_decode(const float *__restrict__ 
   }
 }
 
+/* This thread's winner of a block-stride pass over `count` per-block winners (the second
+ * kernel of the two-kernel shapes). */
+template <class D>
+static __device__ __forceinline__ void rf_argx_fold_partials(
+    const rf_argmax_out *__restrict__ partials, unsigned count, float *v, int *i) {
+  float bv = D::empty();
+  int bi = RF_ARGX_NONE;
+  for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
+    if (D::beats(partials[j].value, partials[j].index, bv, bi)) {
+      bv = partials[j].value;
+      bi = partials[j].index;
+    }
+  *v = bv;
+  *i = bi;
+}
+
 /* partials[blockIdx.x] = the block's winner (grid-stride, LDS tree). */
 template <class D>
 __global__ void rf_argx_lds_partials_kernel(const float *__restrict__ x, rf_argx_u64 n,
@@ -87,13 +103,9 @@ __global__ void rf_argx_lds_final_kernel(const rf_argmax_out *__restrict__ parti
                                          unsigned count, rf_argx_u64 n, rf_argmax_out *out) {
   RF_SHARED(float, vals, RF_ARGX_MAX_BLOCK);
   RF_SHARED(int, idxs, RF_ARGX_MAX_BLOCK);
-  float v = D::empty();
-  int i = RF_ARGX_NONE;
-  for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-    if (D::beats(partials[j].value, partials[j].index, v, i)) {
-      v = partials[j].value;
-      i = partials[j].index;
-    }
+  float v;
+  int i;
+  rf_argx_fold_partials<D>(partials, count, &v, &i);
   rf_prim_block_argmax_lds<D>(vals, idxs, v, i);
   if (threadIdx.x == 0) rf_argx_write<D>(n, vals[0], idxs[0], out);
 }

@@ -116,10 +116,9 @@ __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
                          rf_vec4_u64 n, rf_argmax_out *out) {
   RF_SHARED(float, wave_vals, RF_ARGV_MAX_WAVES);
   RF_SHARED(int, wave_idxs, RF_ARGV_MAX_WAVES);
-  float v = -INFINITY;
-  int i = RF_ARGV_NONE;
-  for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-    rf_argv_merge(partials[j].value, partials[j].index, &v, &i);
+  float v;
+  int i;
+  rf_argx_fold_partials<rf_dir_max>(partials, count, &v, &i);
   rf_prim_block_argmax_waves<rf_dir_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
   if (threadIdx.x == 0) rf_argx_write<rf_dir_max>(n, v, i, out);
 }

@@ -79,13 +79,9 @@ __global__ void rf_hargx_final_kernel(const rf_argmax_out *__restrict__ partials
                                       rf_h_u64 n, int waves, rf_argmax_out *out) {
   RF_SHARED(float, vals, RF_H_MAX_BLOCK);
   RF_SHARED(int, idxs, RF_H_MAX_BLOCK);
-  float v = D::empty();
-  int i = RF_ARGX_NONE;
-  for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-    if (D::beats(partials[j].value, partials[j].index, v, i)) {
-      v = partials[j].value;
-      i = partials[j].index;
-    }
+  float v;
+  int i;
+  rf_argx_fold_partials<D>(partials, count, &v, &i);
   rf_hargx_block<D>(vals, idxs, waves, &v, &i);
   if (threadIdx.x == 0) rf_argx_write<D>(n, v, i, out);
 }
