@@ -1,15 +1,13 @@
-/* Host side shared by the argmax and argmin families (argmax.hip, argmin.hip): the same launch
- * shapes ((value, index) pairs folded per thread, an LDS tree or wave shuffles in a block, a
- * 64-bit packed atomic or a second kernel across blocks), so the same configure rules (int32
- * indices included), scratch and plans. Included in their host sections only. */
+/* Host side of the float32 argmax and argmin families (argmax.hip, argmin.hip): the configure
+ * rules (int32 indices included), scratch, plans and launchers of kernels/argext.h's kernels,
+ * the launchers templated on the direction D. Included in their host sections only. */
 #ifndef RF_ARGEXT_HOST_H
 #define RF_ARGEXT_HOST_H
 #include "launch_common.h"
+#include "argext.h"
 
-#define RF_ARGX_MAX_BLOCK 1024u
 #define RF_ARGX_MAX_GRID 65535u
 #define RF_ARGX_DEFAULT_BLOCK 256u
-#define RF_ARGX_NONE 0x7fffffff   /* the families' empty-slot index: every n must stay below it */
 
 /* Indices are int32 and RF_ARGX_NONE must stay above every real one. A requested grid wins;
  * the default is min(CUs x 8, ceil(n/block)) (seed 000 §9.4.3). No items knob. */
@@ -75,6 +73,44 @@ static void rf_argx_plan_wave(const rf_launch_cfg *cfg, rf_plan *p) {
   rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->wave));
   rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block / cfg->wave));
   rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
+}
+
+/* ---- launch (kernels/argext.h, direction D) ------------------------------------------------ */
+
+/* Partials into scratch, then one block over them; n = 0 runs only the second (0 partials). */
+template <class D>
+static int rf_argx_launch_lds(const rf_launch_args *a) {
+  const hipStream_t st = (hipStream_t)a->stream;
+  rf_argmax_out *partials = (rf_argmax_out *)a->scratch;
+  unsigned count = 0;
+  if (a->cfg.n) {
+    hipLaunchKernelGGL(rf_argx_lds_partials_kernel<D>, dim3(a->cfg.grid), dim3(a->cfg.block), 0,
+                       st, a->x, (rf_argx_u64)a->cfg.n, partials);
+    int err = (int)hipGetLastError();
+    if (err) return err;
+    count = a->cfg.grid;
+  }
+  hipLaunchKernelGGL(rf_argx_lds_final_kernel<D>, dim3(1), dim3(a->cfg.block), 0, st,
+                     (const rf_argmax_out *)partials, count, (rf_argx_u64)a->cfg.n,
+                     (rf_argmax_out *)a->out);
+  return (int)hipGetLastError();
+}
+
+/* Key zeroed ("none"), blocks merge into it, one thread decodes it into the output. */
+template <class D>
+static int rf_argx_launch_wave(const rf_launch_args *a) {
+  const hipStream_t st = (hipStream_t)a->stream;
+  rf_argx_u64 *key = (rf_argx_u64 *)a->scratch;
+  int err = (int)hipMemsetAsync(key, 0, sizeof(rf_argx_u64), st);
+  if (err) return err;
+  if (a->cfg.n) {
+    hipLaunchKernelGGL(rf_argx_wave_atomic_kernel<D>, dim3(a->cfg.grid), dim3(a->cfg.block), 0,
+                       st, a->x, (rf_argx_u64)a->cfg.n, key);
+    if ((err = (int)hipGetLastError())) return err;
+  }
+  hipLaunchKernelGGL(rf_argx_decode_kernel<D>, dim3(1), dim3(1), 0, st, a->x,
+                     (const rf_argx_u64 *)key, (rf_argx_u64)a->cfg.n, (rf_argmax_out *)a->out);
+  return (int)hipGetLastError();
 }
 
 #endif

@@ -18,7 +18,7 @@
 #include "redfuzz/variant.h"
 #include "launch_common.h"
 #include "vec4_split.h"
-#include "reduce_prims.h"
+#include "argext.h"          /* the pair rule, the output write and the key decode */
 
 #define RF_ARGV_MAX_BLOCK 1024u
 #define RF_ARGV_MAX_WAVES 32u       /* 1024 threads / wave 32 */
@@ -28,7 +28,7 @@
 #define RF_ARGV_CU_THREADS 2048u    /* default grid: this many threads per CU (H100/H200 max) */
 #define RF_ARGV_DEFAULT_ITEMS 4u
 #define RF_ARGV_MAX_ITEMS 65536u
-#define RF_ARGV_NONE 0x7fffffff     /* index of an empty slot; real indices are smaller */
+#define RF_ARGV_NONE RF_ARGX_NONE   /* index of an empty slot; real indices are smaller */
 
 /* ---- device building blocks ---------------------------------------------------------------- */
 
@@ -41,7 +41,7 @@ static __device__ __forceinline__ void rf_argv_take_next(float xv, int xi, float
 
 /* A pair from anywhere (another component, the head, the tail, another lane): full order. */
 static __device__ __forceinline__ void rf_argv_merge(float ov, int oi, float *bv, int *bi) {
-  if (rf_prim_first_max::beats(ov, oi, *bv, *bi)) { *bv = ov; *bi = oi; }
+  if (rf_dir_max::beats(ov, oi, *bv, *bi)) { *bv = ov; *bi = oi; }
 }
 
 /* The four component chains' indices (the port has float4 only). */
@@ -102,7 +102,7 @@ __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
   float v;
   int i;
   rf_argv_thread(x, n, &v, &i);
-  rf_prim_block_argmax_waves<rf_prim_first_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
+  rf_prim_block_argmax_waves<rf_dir_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
   if (threadIdx.x == 0) {
     partials[blockIdx.x].value = v;
     partials[blockIdx.x].index = i;
@@ -116,16 +116,11 @@ __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
                          rf_vec4_u64 n, rf_argmax_out *out) {
   RF_SHARED(float, wave_vals, RF_ARGV_MAX_WAVES);
   RF_SHARED(int, wave_idxs, RF_ARGV_MAX_WAVES);
-  float v = -INFINITY;
-  int i = RF_ARGV_NONE;
-  for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-    rf_argv_merge(partials[j].value, partials[j].index, &v, &i);
-  rf_prim_block_argmax_waves<rf_prim_first_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
-  if (threadIdx.x == 0) {
-    const bool none = i == RF_ARGV_NONE;
-    out->value = n == 0 ? -INFINITY : none ? __int_as_float(0x7fc00000) : v;
-    out->index = none ? -1 : i;
-  }
+  float v;
+  int i;
+  rf_argx_fold_partials<rf_dir_max>(partials, count, &v, &i);
+  rf_prim_block_argmax_waves<rf_dir_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
+  if (threadIdx.x == 0) rf_argx_write<rf_dir_max>(n, v, i, out);
 }
 
 /* Block winner merged into *key by one 64-bit atomicMax per block that saw a non-NaN. */
@@ -136,7 +131,7 @@ __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
   float v;
   int i;
   rf_argv_thread(x, n, &v, &i);
-  rf_prim_block_argmax_waves<rf_prim_first_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
+  rf_prim_block_argmax_waves<rf_dir_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
   if (threadIdx.x == 0 && i != RF_ARGV_NONE) atomicMax(key, rf_prim_argmax_pack(v, i));
 }
 
@@ -144,16 +139,7 @@ __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
  * included) are the element's own. */
 __global__ void rf_argv_decode_kernel(const float *__restrict__ x, const unsigned long long *key,
                                       rf_vec4_u64 n, rf_argmax_out *out) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  const unsigned long long k = *key;
-  if (k == 0) {
-    out->value = n == 0 ? -INFINITY : __int_as_float(0x7fc00000);
-    out->index = -1;
-  } else {
-    const int i = (int)(0xffffffffu - (unsigned)(k & 0xffffffffu));
-    out->value = x[i];
-    out->index = i;
-  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) rf_argx_decode<rf_dir_max>(x, *key, n, out);
 }
 
 /* Everything below is host code: kept out of clang's HIP device pass (see sum.hip). */

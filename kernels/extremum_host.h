@@ -1,12 +1,11 @@
-/* Host side shared by the max and min families (max.hip, min.hip): the same launch shapes
- * (grid-stride local extrema, an LDS tree or wave shuffles in a block, an integer atomic on an
- * order-preserving key or a second kernel across blocks), so the same configure rules, scratch,
- * plans and launchers. Included in their host sections only. */
+/* Host side of the float32 max and min families (max.hip, min.hip): the configure rules,
+ * scratch, plans and launchers of kernels/extremum.h's kernels, the launchers templated on the
+ * direction D. Included in their host sections only. */
 #ifndef RF_EXTREMUM_HOST_H
 #define RF_EXTREMUM_HOST_H
 #include "launch_common.h"
+#include "extremum.h"
 
-#define RF_EXT_MAX_BLOCK 1024u
 #define RF_EXT_MAX_GRID 65535u
 #define RF_EXT_DEFAULT_BLOCK 256u
 
@@ -83,45 +82,52 @@ static void rf_ext_plan_two_stage(const rf_launch_cfg *cfg, rf_plan *p) {
   rf_plan_add(p, RF_LEVEL_WAVE, across);
 }
 
-/* ---- launch ----------------------------------------------------------------------------------- */
+/* ---- launch (kernels/extremum.h, direction D) ------------------------------------------- */
 
-typedef void (*rf_ext_atomic_kernel)(const float *, unsigned long long, unsigned *);
-typedef void (*rf_ext_decode_kernel)(const unsigned *, unsigned long long, float *);
-typedef void (*rf_ext_partials_kernel)(const float *, unsigned long long, float *);
-
-/* Key zeroed ("nothing seen"), blocks merge into it, one thread decodes it into the output. */
-static int rf_ext_launch_keyed(const rf_launch_args *a, rf_ext_atomic_kernel k,
-                               rf_ext_decode_kernel decode) {
+/* Key zeroed ("nothing seen"), blocks merge into it (LDS tree or wave shuffles in a block), one
+ * thread decodes it into the output. */
+template <class D, bool WAVES>
+static int rf_ext_launch_keyed(const rf_launch_args *a) {
   const hipStream_t st = (hipStream_t)a->stream;
   unsigned *key = (unsigned *)a->scratch;
   int err = (int)hipMemsetAsync(key, 0, sizeof(unsigned), st);
   if (err) return err;
   if (a->cfg.n) {
-    hipLaunchKernelGGL(k, dim3(a->cfg.grid), dim3(a->cfg.block), 0, st, a->x,
-                       (unsigned long long)a->cfg.n, key);
+    if (WAVES)
+      hipLaunchKernelGGL(rf_ext_wave_atomic_kernel<D>, dim3(a->cfg.grid), dim3(a->cfg.block), 0,
+                         st, a->x, (rf_ext_u64)a->cfg.n, key);
+    else
+      hipLaunchKernelGGL(rf_ext_lds_atomic_kernel<D>, dim3(a->cfg.grid), dim3(a->cfg.block), 0,
+                         st, a->x, (rf_ext_u64)a->cfg.n, key);
     if ((err = (int)hipGetLastError())) return err;
   }
-  hipLaunchKernelGGL(decode, dim3(1), dim3(1), 0, st, (const unsigned *)key,
-                     (unsigned long long)a->cfg.n, (float *)a->out);
+  hipLaunchKernelGGL(rf_ext_decode_kernel<D>, dim3(1), dim3(1), 0, st, (const unsigned *)key,
+                     (rf_ext_u64)a->cfg.n, (float *)a->out);
   return (int)hipGetLastError();
 }
+template <class D>
+static int rf_ext_launch_lds(const rf_launch_args *a) { return rf_ext_launch_keyed<D, false>(a); }
+template <class D>
+static int rf_ext_launch_wave(const rf_launch_args *a) { return rf_ext_launch_keyed<D, true>(a); }
 
-/* Partials into scratch, then one block over them; n = 0 runs only the second (it writes the
- * op's identity, -inf or +inf). */
-static int rf_ext_launch_two_stage(const rf_launch_args *a, rf_ext_partials_kernel partials_k) {
+/* Partials into scratch, then one block over them; n = 0 runs only the second (it writes
+ * D::empty()). */
+template <class D>
+static int rf_ext_launch_two_stage(const rf_launch_args *a) {
   const hipStream_t st = (hipStream_t)a->stream;
   const float *in = a->x;
-  unsigned long long count = a->cfg.n;
+  rf_ext_u64 count = a->cfg.n;
   if (count) {
     float *partials = (float *)a->scratch;
-    hipLaunchKernelGGL(partials_k, dim3(a->cfg.grid), dim3(a->cfg.block), 0, st, a->x, count,
-                       partials);
+    hipLaunchKernelGGL(rf_ext_partials_wave_kernel<D>, dim3(a->cfg.grid), dim3(a->cfg.block), 0,
+                       st, a->x, count, partials);
     int err = (int)hipGetLastError();
     if (err) return err;
     in = partials;
     count = a->cfg.grid;
   }
-  hipLaunchKernelGGL(partials_k, dim3(1), dim3(a->cfg.block), 0, st, in, count, (float *)a->out);
+  hipLaunchKernelGGL(rf_ext_partials_wave_kernel<D>, dim3(1), dim3(a->cfg.block), 0, st, in,
+                     count, (float *)a->out);
   return (int)hipGetLastError();
 }
 

@@ -15,11 +15,11 @@
 #define RF_REDUCE_PRIMS_H
 #include "port.h"
 
-/* ---- identities and keys -------------------------------------------------------------------- */
+/* ---- identities, keys and the two directions ------------------------------------------------ */
 
-/* The identity of a fmaxf fold: fmaxf ignores a NaN operand, so fmaxf(NaN, v) = v for every v,
- * and an input of only NaN stays NaN (with -inf it would come out as -inf). Sums start from -0
- * instead: x + (-0) = x for every x, +0 included (docs/ORACLE.md, "Sum"). */
+/* The identity of a fmaxf or fminf fold: both ignore a NaN operand, so fmaxf(NaN, v) = v for
+ * every v, and an input of only NaN stays NaN (with -inf it would come out as -inf). Sums start
+ * from -0 instead: x + (-0) = x for every x, +0 included (docs/ORACLE.md, "Sum"). */
 static __device__ __forceinline__ float rf_prim_max_identity() {
   return __int_as_float(0x7fc00000);
 }
@@ -36,13 +36,61 @@ static __device__ __forceinline__ float rf_prim_max_unkey(unsigned k) {
   return __uint_as_float((k & 0x80000000u) ? (k & 0x7fffffffu) : ~k);
 }
 
-/* 64-bit (value, index) key of the first maximum: the value key high, the inverted index low,
- * so the integer maximum is the largest value with the lowest index. -0 is keyed as +0 so that
- * the zeros tie and the index decides, as with ==. Every real pair has a nonzero key (the
- * value key of -inf is 0x007fffff), so 0 means "none". */
-static __device__ __forceinline__ unsigned long long rf_prim_argmax_pack(float v, int i) {
-  const unsigned vk = rf_prim_max_key(v == 0.0f ? 0.0f : v);
+/* The direction of an extremum (max, min, argmax, argmin): every extremum kernel is one
+ * template over it (kernels/extremum.h, kernels/argext.h, kernels/half/ext_half.h,
+ * kernels/half/argext_half.h), so max and min differ only here. A direction gives:
+ *  - fold(a, b): fmaxf / fminf; NaN operands are ignored, so the fold identity is NaN
+ *    (rf_prim_max_identity) for both: an all-NaN input stays NaN (oracle/exact.h).
+ *  - empty(): the result of n = 0 (-inf for max, +inf for min) and the value of an empty
+ *    (value, index) slot: every real element beats {empty(), none} by value or, when equal
+ *    (-inf for max, +inf for min), by its lower index.
+ *  - key(v) / unkey(k): a 32-bit key whose unsigned maximum is the extremum (the
+ *    order-preserving key for max, its inversion for min), so both merge blocks with one
+ *    integer atomicMax. 0 is never a key of a non-NaN float ("nothing seen"): the NaN
+ *    0xffffffff would be max's 0, the NaN 0x7fffffff min's.
+ *  - beats(av, ai, bv, bi): the pair rule, (av, ai) replaces (bv, bi): the better value, or
+ *    the equal value with the lower index (the first extremum: CUB ArgMax/ArgMin,
+ *    torch.argmax/argmin). NaN never beats and is never beaten by a comparison, so callers
+ *    skip NaN inputs before the first fold (oracle/exact.h). */
+struct rf_dir_max {
+  static __device__ __forceinline__ float fold(float a, float b) { return fmaxf(a, b); }
+  static __device__ __forceinline__ float empty() { return -INFINITY; }
+  static __device__ __forceinline__ unsigned key(float v) { return rf_prim_max_key(v); }
+  static __device__ __forceinline__ float unkey(unsigned k) { return rf_prim_max_unkey(k); }
+  template <typename I>
+  static __device__ __forceinline__ bool beats(float av, I ai, float bv, I bi) {
+    return av > bv || (av == bv && ai < bi);
+  }
+};
+struct rf_dir_min {
+  static __device__ __forceinline__ float fold(float a, float b) { return fminf(a, b); }
+  static __device__ __forceinline__ float empty() { return INFINITY; }
+  static __device__ __forceinline__ unsigned key(float v) { return ~rf_prim_max_key(v); }
+  static __device__ __forceinline__ float unkey(unsigned k) { return rf_prim_max_unkey(~k); }
+  template <typename I>
+  static __device__ __forceinline__ bool beats(float av, I ai, float bv, I bi) {
+    return av < bv || (av == bv && ai < bi);
+  }
+};
+/* The name the argmax kernels and mutants have used for the first-maximum rule. */
+typedef rf_dir_max rf_prim_first_max;
+
+/* 64-bit (value, index) key of the first extremum of direction D: the value key high, the
+ * inverted index low, so the integer maximum is the best value with the lowest index. -0 is
+ * keyed as +0 so that the zeros tie and the index decides, as with ==. Every real pair has a
+ * nonzero key (the value key of max's -inf, and of min's +inf, is 0x007fffff), so 0 means
+ * "none". */
+template <class D>
+static __device__ __forceinline__ unsigned long long rf_prim_arg_pack(float v, int i) {
+  const unsigned vk = D::key(v == 0.0f ? 0.0f : v);
   return ((unsigned long long)vk << 32) | (unsigned long long)(0xffffffffu - (unsigned)i);
+}
+static __device__ __forceinline__ unsigned long long rf_prim_argmax_pack(float v, int i) {
+  return rf_prim_arg_pack<rf_dir_max>(v, i);
+}
+/* The index of a nonzero packed key. */
+static __device__ __forceinline__ int rf_prim_arg_unpack_index(unsigned long long k) {
+  return (int)(0xffffffffu - (unsigned)(k & 0xffffffffu));
 }
 
 /* ---- wave reductions: plan level RF_LEVEL_WAVE, depth log2(lanes) ----------------------------- */
@@ -61,25 +109,21 @@ static __device__ __forceinline__ float rf_prim_wave_sum_xor(float v, unsigned l
   return v;
 }
 
-/* Max butterfly: every lane of a group ends with the group's fmaxf (exact in any order). */
-static __device__ __forceinline__ float rf_prim_wave_max(float v, unsigned lanes) {
-  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor(v, (int)o));
+/* Extremum butterfly: every lane of a group ends with the group's D::fold (exact in any
+ * order). */
+template <class D>
+static __device__ __forceinline__ float rf_prim_wave_ext(float v, unsigned lanes) {
+  for (unsigned o = lanes / 2; o > 0; o >>= 1) v = D::fold(v, __shfl_xor(v, (int)o));
   return v;
+}
+static __device__ __forceinline__ float rf_prim_wave_max(float v, unsigned lanes) {
+  return rf_prim_wave_ext<rf_dir_max>(v, lanes);
 }
 
 /* ---- (value, index) pairs: argmax-style, exact in any order under a total order --------------- */
 
-/* The rules are types with `static bool beats(float av, I ai, float bv, I bi)`: (av, ai)
- * replaces (bv, bi). The tie and NaN rules live there; the trees below are the same for all.
- * rf_prim_first_max: the larger value, or the equal value with the lower index (CUB ArgMax,
- * torch.argmax); NaN never beats and is never beaten by a comparison, so callers skip NaN
- * inputs before the first fold (oracle/exact.h). */
-struct rf_prim_first_max {
-  template <typename I>
-  static __device__ __forceinline__ bool beats(float av, I ai, float bv, I bi) {
-    return av > bv || (av == bv && ai < bi);
-  }
-};
+/* The rules are the directions above (D::beats): the tie and NaN rules live there; the trees
+ * below are the same for all. */
 
 /* Pair butterfly (plan: RF_LEVEL_WAVE, log2(lanes) comparisons): every lane of a group ends
  * with the same winner when the rule's order is total. */
@@ -113,7 +157,7 @@ static __device__ __forceinline__ void rf_prim_block_argmax_lds(float *vals, I *
 /* Block winner by waves (plan: RF_LEVEL_WAVE log2(wave), then RF_LEVEL_WAVE
  * log2(blockDim.x / wave)): wave butterflies, wave winners through LDS (wv, wi: one slot a
  * wave), the first wave (whole) finishes over the waves that exist; its missing lanes bring
- * the empty slot {-inf, none}. Lane 0 of wave 0 holds the block's winner in *v, *i. */
+ * the empty slot {Rule::empty(), none}. Lane 0 of wave 0 holds the block's winner in *v, *i. */
 template <class Rule, typename I>
 static __device__ __forceinline__ void rf_prim_block_argmax_waves(float *wv, I *wi, float *v,
                                                                   I *i, I none) {
@@ -126,7 +170,7 @@ static __device__ __forceinline__ void rf_prim_block_argmax_waves(float *wv, I *
   }
   __syncthreads();
   if (wave == 0) {
-    *v = lane < waves ? wv[lane] : -INFINITY;
+    *v = lane < waves ? wv[lane] : Rule::empty();
     *i = lane < waves ? wi[lane] : none;
     rf_prim_wave_argmax<Rule>(v, i, waves);
   }
@@ -144,21 +188,29 @@ static __device__ __forceinline__ void rf_prim_lds_sum_tree(float *sd) {
     __syncthreads();
   }
 }
-static __device__ __forceinline__ void rf_prim_lds_max_tree(float *sd) {
+template <class D>
+static __device__ __forceinline__ void rf_prim_lds_ext_tree(float *sd) {
   const unsigned t = threadIdx.x;
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (t < s) sd[t] = fmaxf(sd[t], sd[t + s]);
+    if (t < s) sd[t] = D::fold(sd[t], sd[t + s]);
     __syncthreads();
   }
 }
+static __device__ __forceinline__ void rf_prim_lds_max_tree(float *sd) {
+  rf_prim_lds_ext_tree<rf_dir_max>(sd);
+}
 
-/* The max tree over v, returned to every thread (read after the last barrier). A caller that
- * writes lds again needs a reader barrier first. */
-static __device__ __forceinline__ float rf_prim_block_max_lds(float *lds, float v) {
+/* The extremum tree over v, returned to every thread (read after the last barrier). A caller
+ * that writes lds again needs a reader barrier first. */
+template <class D>
+static __device__ __forceinline__ float rf_prim_block_ext_lds(float *lds, float v) {
   lds[threadIdx.x] = v;
-  rf_prim_lds_max_tree(lds);
+  rf_prim_lds_ext_tree<D>(lds);
   return lds[0];
+}
+static __device__ __forceinline__ float rf_prim_block_max_lds(float *lds, float v) {
+  return rf_prim_block_ext_lds<rf_dir_max>(lds, v);
 }
 
 /* Thread 0 ends with the block's sum (plan: RF_LEVEL_WAVE log2(wave), RF_LEVEL_WAVE
@@ -176,19 +228,23 @@ static __device__ __forceinline__ float rf_prim_block_sum_waves(float *wave_sums
   return s;
 }
 
-/* Thread 0 ends with the block's maximum (plan: RF_LEVEL_WAVE log2(wave), RF_LEVEL_WAVE
- * log2(blockDim.x / wave)), the same shape as rf_prim_block_sum_waves with fmaxf and the NaN
+/* Thread 0 ends with the block's extremum (plan: RF_LEVEL_WAVE log2(wave), RF_LEVEL_WAVE
+ * log2(blockDim.x / wave)), the same shape as rf_prim_block_sum_waves with D::fold and the NaN
  * identity. */
-static __device__ __forceinline__ float rf_prim_block_max_waves(float *wave_max, float v) {
+template <class D>
+static __device__ __forceinline__ float rf_prim_block_ext_waves(float *wave_part, float v) {
   const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
   const unsigned waves = blockDim.x / warpSize;
-  v = rf_prim_wave_max(v, warpSize);
-  if (lane == 0) wave_max[wave] = v;
+  v = rf_prim_wave_ext<D>(v, warpSize);
+  if (lane == 0) wave_part[wave] = v;
   __syncthreads();
   float m = rf_prim_max_identity();
   if (wave == 0)
-    m = rf_prim_wave_max(lane < waves ? wave_max[lane] : rf_prim_max_identity(), waves);
+    m = rf_prim_wave_ext<D>(lane < waves ? wave_part[lane] : rf_prim_max_identity(), waves);
   return m;
+}
+static __device__ __forceinline__ float rf_prim_block_max_waves(float *wave_max, float v) {
+  return rf_prim_block_ext_waves<rf_dir_max>(wave_max, v);
 }
 
 /* The block's maximum (IS_MAX, -inf identity: a row max) or sum (+0 identity) of v, returned to

@@ -184,7 +184,8 @@
  * Then: redfuzz --plugin ./libmy.so run --op sum (or REDFUZZ_PLUGINS=./libmy.so, for every
  * command and the fuzz target alike). A plugin may call the plan helpers of redfuzz/plan.h
  * (rf_plan_add), the inline helpers of kernels/launch_common.h and the wave and block
- * reductions of kernels/reduce_prims.h (each states the plan level it adds).
+ * reductions of kernels/reduce_prims.h (each states the plan level it adds; the extremum ones
+ * are templates over a direction, rf_dir_max or rf_dir_min).
  *
  * WHAT THE LOADER AND THE RUNNER ENFORCE (each refusal names the plugin, the variant and the
  * rule; a refused plugin registers nothing):

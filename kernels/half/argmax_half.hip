@@ -1,215 +1,66 @@
-/* Argmax of f16 and bf16 inputs (issue 17): the first maximum, compared in float32 on the
- * exactly converted values, so exact in any order; the output is rf_argmax_out with the value
- * as float32 (exact). Policy as float32 argmax (oracle/exact.h): NaN ignored, ties to the
- * lowest index, only NaN gives {NaN, -1}, n = 0 gives {-inf, -1}. An empty slot is
- * {-inf, RF_HARG_NONE}. Shapes: LDS tree + 64-bit atomicMax on a packed key, wave butterflies
- * into per-block partials + a second kernel, and a two-stage LDS tree. */
-#include "half_common.h"
+/* Argmax of f16 and bf16 inputs (issue 17): kernels/half/argext_half.h's kernels in the
+ * direction rf_dir_max (argmin_half.hip: the same with rf_dir_min). Policy as float32 argmax
+ * (oracle/exact.h): NaN ignored, ties to the lowest index, only NaN gives {NaN, -1}, n = 0
+ * gives {-inf, -1}. */
+#include "argext_half.h"
 
-#define RF_HARG_NONE 0x7fffffff
-
-static __device__ __forceinline__ void rf_harg_thread(const uint16_t *__restrict__ x, rf_h_u64 n,
-                                                      unsigned dt, float *v, int *i) {
-  float bv = -INFINITY;
-  int bi = RF_HARG_NONE;
-  for (rf_h_u64 j = rf_h_gid(); j < n; j += rf_h_stride()) {
-    const float xv = rf_h_load(x, j, dt);
-    if (xv == xv && rf_prim_first_max::beats(xv, (int)j, bv, bi)) { bv = xv; bi = (int)j; }
-  }
-  *v = bv;
-  *i = bi;
-}
-
-__global__ void rf_harg_lds_atomic_kernel(const uint16_t *__restrict__ x, rf_h_u64 n,
-                                          unsigned dt, rf_h_u64 *key) {
-  RF_SHARED(float, vals, RF_H_MAX_BLOCK);
-  RF_SHARED(int, idxs, RF_H_MAX_BLOCK);
-  float v;
-  int i;
-  rf_harg_thread(x, n, dt, &v, &i);
-  rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, v, i);
-  if (threadIdx.x == 0 && idxs[0] != RF_HARG_NONE)
-    atomicMax(key, rf_prim_argmax_pack(vals[0], idxs[0]));
-}
-/* The value is read back from the input, so its bits (-0 included) are the element's own. */
-__global__ void rf_harg_decode_kernel(const uint16_t *__restrict__ x, unsigned dt,
-                                      const rf_h_u64 *key, rf_h_u64 n, rf_argmax_out *out) {
-  if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  const rf_h_u64 k = *key;
-  if (k == 0) {
-    out->value = n == 0 ? -INFINITY : __int_as_float(0x7fc00000);
-    out->index = -1;
-  } else {
-    const int i = (int)(0xffffffffu - (unsigned)(k & 0xffffffffu));
-    out->value = rf_h_load(x, (rf_h_u64)i, dt);
-    out->index = i;
-  }
-}
-__global__ void rf_harg_partials_kernel(const uint16_t *__restrict__ x, rf_h_u64 n, unsigned dt,
-                                        int waves, rf_argmax_out *partials) {
-  RF_SHARED(float, vals, RF_H_MAX_BLOCK);
-  RF_SHARED(int, idxs, RF_H_MAX_BLOCK);
-  float v;
-  int i;
-  rf_harg_thread(x, n, dt, &v, &i);
-  if (waves) rf_prim_block_argmax_waves<rf_prim_first_max>(vals, idxs, &v, &i, RF_HARG_NONE);
-  else { rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, v, i); v = vals[0]; i = idxs[0]; }
-  if (threadIdx.x == 0) { partials[blockIdx.x].value = v; partials[blockIdx.x].index = i; }
-}
-__global__ void rf_harg_final_kernel(const rf_argmax_out *__restrict__ partials, unsigned count,
-                                     rf_h_u64 n, int waves, rf_argmax_out *out) {
-  RF_SHARED(float, vals, RF_H_MAX_BLOCK);
-  RF_SHARED(int, idxs, RF_H_MAX_BLOCK);
-  float v = -INFINITY;
-  int i = RF_HARG_NONE;
-  for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-    if (rf_prim_first_max::beats(partials[j].value, partials[j].index, v, i)) {
-      v = partials[j].value;
-      i = partials[j].index;
-    }
-  if (waves) rf_prim_block_argmax_waves<rf_prim_first_max>(vals, idxs, &v, &i, RF_HARG_NONE);
-  else { rf_prim_block_argmax_lds<rf_prim_first_max>(vals, idxs, v, i); v = vals[0]; i = idxs[0]; }
-  if (threadIdx.x == 0) {
-    const bool none = i == RF_HARG_NONE;
-    out->value = n == 0 ? -INFINITY : none ? __int_as_float(0x7fc00000) : v;
-    out->index = none ? -1 : i;
-  }
-}
+RF_HARGX_INSTANCES(rf_dir_max)
 
 #if !defined(__HIP_DEVICE_COMPILE__)
-/* Indices are int32 and RF_HARG_NONE must stay above every real one. */
-static const char *rf_harg_check_n(rf_launch_cfg *cfg, const char *why) {
-  if (!why && cfg->n > (uint64_t)RF_HARG_NONE)
-    return rf_reason("n %llu is not supported (allowed: 0..%u, int32 indices)",
-                     (unsigned long long)cfg->n, (unsigned)RF_HARG_NONE);
-  return why;
-}
-static const char *rf_harg_configure_lds(rf_launch_cfg *cfg) {
-  return rf_harg_check_n(cfg, rf_h_configure_lds(cfg));
-}
-static const char *rf_harg_configure_waves(rf_launch_cfg *cfg) {
-  return rf_harg_check_n(cfg, rf_h_configure_waves(cfg));
-}
-static size_t rf_harg_key_scratch(const rf_launch_cfg *cfg) { (void)cfg; return sizeof(rf_h_u64); }
-static size_t rf_harg_partials_scratch(const rf_launch_cfg *cfg) {
-  return (size_t)cfg->grid * sizeof(rf_argmax_out);
-}
-static void rf_harg_plan_lds(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_h_chain(cfg->n, cfg));
-  rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(cfg->block));
-  rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
-}
-static void rf_harg_plan_wave(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_h_chain(cfg->n, cfg));
-  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block));
-  rf_plan_add(p, RF_LEVEL_SECOND_KERNEL, rf_div_ceil(cfg->grid, cfg->block));
-  rf_plan_add(p, RF_LEVEL_WAVE, rf_ceil_log2(cfg->block));
-}
-static void rf_harg_plan_two(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_h_chain(cfg->n, cfg));
-  rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(cfg->block));
-  rf_plan_add(p, RF_LEVEL_SECOND_KERNEL, rf_div_ceil(cfg->grid, cfg->block));
-  rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(cfg->block));
-}
-
-static int rf_harg_launch_lds(const rf_launch_args *a, unsigned dt) {
-  hipStream_t s = (hipStream_t)a->stream;
-  rf_h_u64 *key = (rf_h_u64 *)a->scratch;
-  int e = (int)hipMemsetAsync(key, 0, sizeof(rf_h_u64), s);
-  if (e) return e;
-  if (a->cfg.n) {
-    hipLaunchKernelGGL(rf_harg_lds_atomic_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, s,
-                       (const uint16_t *)a->x, (rf_h_u64)a->cfg.n, dt, key);
-    if ((e = (int)hipGetLastError())) return e;
-  }
-  hipLaunchKernelGGL(rf_harg_decode_kernel, dim3(1), dim3(1), 0, s, (const uint16_t *)a->x, dt,
-                     (const rf_h_u64 *)key, (rf_h_u64)a->cfg.n, (rf_argmax_out *)a->out);
-  return (int)hipGetLastError();
-}
-static int rf_harg_launch_two(const rf_launch_args *a, unsigned dt, int waves) {
-  hipStream_t s = (hipStream_t)a->stream;
-  rf_argmax_out *partials = (rf_argmax_out *)a->scratch;
-  unsigned count = 0;
-  if (a->cfg.n) {
-    hipLaunchKernelGGL(rf_harg_partials_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, s,
-                       (const uint16_t *)a->x, (rf_h_u64)a->cfg.n, dt, waves, partials);
-    int e = (int)hipGetLastError();
-    if (e) return e;
-    count = a->cfg.grid;
-  }
-  hipLaunchKernelGGL(rf_harg_final_kernel, dim3(1), dim3(a->cfg.block), 0, s,
-                     (const rf_argmax_out *)partials, count, (rf_h_u64)a->cfg.n, waves,
-                     (rf_argmax_out *)a->out);
-  return (int)hipGetLastError();
-}
-
-#define RF_HARG_LAUNCHERS(tag, dt)                                                             \
-  static int rf_harg_lds_##tag(const rf_launch_args *a) { return rf_harg_launch_lds(a, dt); }  \
-  static int rf_harg_wave_##tag(const rf_launch_args *a) { return rf_harg_launch_two(a, dt, 1); } \
-  static int rf_harg_two_##tag(const rf_launch_args *a) { return rf_harg_launch_two(a, dt, 0); }
-RF_HARG_LAUNCHERS(f16, 1u)
-RF_HARG_LAUNCHERS(bf16, 2u)
-
-#define RF_HARG_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; no items"
-#define RF_HARG_VARIANTS(tname, tag, DT)                                                       \
-  static const rf_variant rf_harg_v_lds_##tag = {                                              \
-      .name = "argmax/" tname "-lds",                                                          \
-      .op = RF_OP_ARGMAX,                                                                      \
+#define RF_HARGMAX_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; no items"
+#define RF_HARGMAX_VARIANTS(tname, tag, DT)                                                     \
+  static const rf_variant rf_hargmax_v_lds_##tag = {                                             \
+      .name = "argmax/" tname "-lds",                                                         \
+      .op = RF_OP_ARGMAX,                                                                    \
       .deterministic = 1,                                                                      \
       .is_mutant = 0,                                                                          \
       .summary = tname                                                                         \
           " loaded exactly to float32: grid-stride first maximum, LDS tree of pairs, 64-bit "  \
           "atomicMax on a packed key; the value read back from the input",                     \
-      .constraints = "block power of two 1..1024; " RF_HARG_GRID,                              \
-      .configure = rf_harg_configure_lds,                                                      \
-      .scratch_bytes = rf_harg_key_scratch,                                                    \
-      .plan = rf_harg_plan_lds,                                                                \
-      .launch = rf_harg_lds_##tag,                                                             \
+      .constraints = "block power of two 1..1024; " RF_HARGMAX_GRID,                            \
+      .configure = rf_hargx_configure_lds,                                                     \
+      .scratch_bytes = rf_hargx_key_scratch,                                                   \
+      .plan = rf_h_plan_lds_atomic,                                                            \
+      .launch = rf_hargx_launch_lds<rf_dir_max, DT>,                                                \
       .in_dtype = DT,                                                                          \
       .out_dtype = RF_DTYPE_F32                                                                \
   };                                                                                           \
-  static const rf_variant rf_harg_v_wave_##tag = {                                             \
-      .name = "argmax/" tname "-wave",                                                         \
-      .op = RF_OP_ARGMAX,                                                                      \
+  static const rf_variant rf_hargmax_v_wave_##tag = {                                            \
+      .name = "argmax/" tname "-wave",                                                        \
+      .op = RF_OP_ARGMAX,                                                                    \
       .deterministic = 1,                                                                      \
       .is_mutant = 0,                                                                          \
       .summary = tname                                                                         \
           " loaded exactly to float32: grid-stride first maximum, wave butterflies of pairs "  \
           "into per-block partials, one block the same over them",                             \
-      .constraints = "block power of two, wave..1024; " RF_HARG_GRID,                          \
-      .configure = rf_harg_configure_waves,                                                    \
-      .scratch_bytes = rf_harg_partials_scratch,                                               \
-      .plan = rf_harg_plan_wave,                                                               \
-      .launch = rf_harg_wave_##tag,                                                            \
+      .constraints = "block power of two, wave..1024; " RF_HARGMAX_GRID,                        \
+      .configure = rf_hargx_configure_waves,                                                   \
+      .scratch_bytes = rf_hargx_partials_scratch,                                              \
+      .plan = rf_hargx_plan_wave,                                                              \
+      .launch = rf_hargx_launch_two<rf_dir_max, DT, 1>,                                             \
       .in_dtype = DT,                                                                          \
       .out_dtype = RF_DTYPE_F32                                                                \
   };                                                                                           \
-  static const rf_variant rf_harg_v_two_##tag = {                                              \
-      .name = "argmax/" tname "-two-stage",                                                    \
-      .op = RF_OP_ARGMAX,                                                                      \
+  static const rf_variant rf_hargmax_v_two_##tag = {                                             \
+      .name = "argmax/" tname "-two-stage",                                                   \
+      .op = RF_OP_ARGMAX,                                                                    \
       .deterministic = 1,                                                                      \
       .is_mutant = 0,                                                                          \
       .summary = tname                                                                         \
           " loaded exactly to float32: grid-stride first maximum + LDS tree of pairs into "    \
           "per-block partials, one block the same over them",                                  \
-      .constraints = "block power of two 1..1024; " RF_HARG_GRID,                              \
-      .configure = rf_harg_configure_lds,                                                      \
-      .scratch_bytes = rf_harg_partials_scratch,                                               \
-      .plan = rf_harg_plan_two,                                                                \
-      .launch = rf_harg_two_##tag,                                                             \
+      .constraints = "block power of two 1..1024; " RF_HARGMAX_GRID,                            \
+      .configure = rf_hargx_configure_lds,                                                     \
+      .scratch_bytes = rf_hargx_partials_scratch,                                              \
+      .plan = rf_h_plan_two_stage_lds,                                                         \
+      .launch = rf_hargx_launch_two<rf_dir_max, DT, 0>,                                             \
       .in_dtype = DT,                                                                          \
       .out_dtype = RF_DTYPE_F32                                                                \
   };
-RF_HARG_VARIANTS("f16", f16, RF_DTYPE_F16)
-RF_HARG_VARIANTS("bf16", bf16, RF_DTYPE_BF16)
+RF_HARGMAX_VARIANTS("f16", f16, RF_DTYPE_F16)
+RF_HARGMAX_VARIANTS("bf16", bf16, RF_DTYPE_BF16)
 
 extern "C" const rf_variant *const rf_family_argmax_half[] = {
-    &rf_harg_v_lds_f16, &rf_harg_v_wave_f16, &rf_harg_v_two_f16,
-    &rf_harg_v_lds_bf16, &rf_harg_v_wave_bf16, &rf_harg_v_two_bf16, NULL};
+    &rf_hargmax_v_lds_f16, &rf_hargmax_v_wave_f16, &rf_hargmax_v_two_f16,
+    &rf_hargmax_v_lds_bf16, &rf_hargmax_v_wave_bf16, &rf_hargmax_v_two_bf16, NULL};
 #endif

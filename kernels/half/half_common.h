@@ -70,5 +70,50 @@ static inline size_t rf_h_no_scratch(const rf_launch_cfg *cfg) { (void)cfg; retu
 static inline uint64_t rf_h_chain(uint64_t count, const rf_launch_cfg *cfg) {
   return rf_div_ceil(count, (uint64_t)cfg->grid * cfg->block);
 }
+static inline size_t rf_h_partials_scratch(const rf_launch_cfg *cfg) {
+  return (size_t)cfg->grid * sizeof(float);
+}
+
+/* The plans the sum, max and argmax (and min, argmin) families share: a grid-stride chain, an
+ * LDS tree, one atomic per block; and the two-stage LDS tree (the second kernel's chain is
+ * over the partials). */
+static inline void rf_h_plan_lds_atomic(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  if (!cfg->n) return;
+  rf_plan_add(p, RF_LEVEL_CHAIN, rf_h_chain(cfg->n, cfg));
+  rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(cfg->block));
+  rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
+}
+static inline void rf_h_plan_two_stage_lds(const rf_launch_cfg *cfg, rf_plan *p) {
+  *p = rf_plan();
+  if (!cfg->n) return;
+  const uint32_t tree = rf_ceil_log2(cfg->block);
+  rf_plan_add(p, RF_LEVEL_CHAIN, rf_h_chain(cfg->n, cfg));
+  rf_plan_add(p, RF_LEVEL_LDS, tree);
+  rf_plan_add(p, RF_LEVEL_SECOND_KERNEL, rf_div_ceil(cfg->grid, cfg->block));
+  rf_plan_add(p, RF_LEVEL_LDS, tree);
+}
+
+/* The two-kernel launch of the float32-partials families (sum, max, min): per-block partials
+ * into scratch (wave shuffles when `waves`, else an LDS tree), then one block over them into
+ * the output of type ot; n = 0 runs only the second (0 partials: the op's empty result). */
+typedef void (*rf_h_partials_fn)(const uint16_t *__restrict__, rf_h_u64, unsigned, int, float *);
+typedef void (*rf_h_final_fn)(const float *__restrict__, rf_h_u64, int, void *, unsigned);
+static inline int rf_h_launch_two(const rf_launch_args *a, rf_h_partials_fn partials_k,
+                                  rf_h_final_fn final_k, unsigned dt, unsigned ot, int waves) {
+  hipStream_t s = (hipStream_t)a->stream;
+  float *partials = (float *)a->scratch;
+  rf_h_u64 count = 0;
+  if (a->cfg.n) {
+    hipLaunchKernelGGL(partials_k, dim3(a->cfg.grid), dim3(a->cfg.block), 0, s,
+                       (const uint16_t *)a->x, (rf_h_u64)a->cfg.n, dt, waves, partials);
+    int e = (int)hipGetLastError();
+    if (e) return e;
+    count = a->cfg.grid;
+  }
+  hipLaunchKernelGGL(final_k, dim3(1), dim3(a->cfg.block), 0, s, (const float *)partials, count,
+                     waves, a->out, ot);
+  return (int)hipGetLastError();
+}
 #endif
 #endif

@@ -69,17 +69,6 @@ __global__ void rf_hsum_final_kernel(const float *__restrict__ partials, rf_h_u6
 #if !defined(__HIP_DEVICE_COMPILE__)
 /* ---- host --------------------------------------------------------------------------------- */
 static size_t rf_hsum_acc_scratch(const rf_launch_cfg *cfg) { (void)cfg; return sizeof(float); }
-static size_t rf_hsum_partials_scratch(const rf_launch_cfg *cfg) {
-  return (size_t)cfg->grid * sizeof(float);
-}
-
-static void rf_hsum_plan_lds(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_h_chain(cfg->n, cfg));
-  rf_plan_add(p, RF_LEVEL_LDS, rf_ceil_log2(cfg->block));
-  rf_plan_add(p, RF_LEVEL_ATOMIC, cfg->grid);
-}
 static void rf_hsum_plan_wave(const rf_launch_cfg *cfg, rf_plan *p) {
   *p = rf_plan();
   if (!cfg->n) return;
@@ -91,16 +80,6 @@ static void rf_hsum_plan_wave(const rf_launch_cfg *cfg, rf_plan *p) {
   rf_plan_add(p, RF_LEVEL_WAVE, in_wave);
   rf_plan_add(p, RF_LEVEL_WAVE, across);
 }
-static void rf_hsum_plan_two_stage(const rf_launch_cfg *cfg, rf_plan *p) {
-  *p = rf_plan();
-  if (!cfg->n) return;
-  const uint32_t tree = rf_ceil_log2(cfg->block);
-  rf_plan_add(p, RF_LEVEL_CHAIN, rf_h_chain(cfg->n, cfg));
-  rf_plan_add(p, RF_LEVEL_LDS, tree);
-  rf_plan_add(p, RF_LEVEL_SECOND_KERNEL, rf_div_ceil(cfg->grid, cfg->block));
-  rf_plan_add(p, RF_LEVEL_LDS, tree);
-}
-
 static int rf_hsum_launch_lds(const rf_launch_args *a, unsigned dt, unsigned ot) {
   hipStream_t s = (hipStream_t)a->stream;
   float *acc = (float *)a->scratch;
@@ -117,27 +96,15 @@ static int rf_hsum_launch_lds(const rf_launch_args *a, unsigned dt, unsigned ot)
   return (int)hipGetLastError();
 }
 
-static int rf_hsum_launch_two(const rf_launch_args *a, unsigned dt, unsigned ot, int waves) {
-  hipStream_t s = (hipStream_t)a->stream;
-  float *partials = (float *)a->scratch;
-  rf_h_u64 count = 0;
-  if (a->cfg.n) {
-    hipLaunchKernelGGL(rf_hsum_partials_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, s,
-                       (const uint16_t *)a->x, (rf_h_u64)a->cfg.n, dt, waves, partials);
-    int e = (int)hipGetLastError();
-    if (e) return e;
-    count = a->cfg.grid;
-  }
-  hipLaunchKernelGGL(rf_hsum_final_kernel, dim3(1), dim3(a->cfg.block), 0, s,
-                     (const float *)partials, count, waves, a->out, ot);
-  return (int)hipGetLastError();
-}
-
 /* One launcher per (form, input type, output type): the variant table needs plain functions. */
 #define RF_HSUM_LAUNCHERS(tag, dt, ot)                                                        \
   static int rf_hsum_lds_##tag(const rf_launch_args *a) { return rf_hsum_launch_lds(a, dt, ot); } \
-  static int rf_hsum_wave_##tag(const rf_launch_args *a) { return rf_hsum_launch_two(a, dt, ot, 1); } \
-  static int rf_hsum_two_##tag(const rf_launch_args *a) { return rf_hsum_launch_two(a, dt, ot, 0); }
+  static int rf_hsum_wave_##tag(const rf_launch_args *a) {                                    \
+    return rf_h_launch_two(a, rf_hsum_partials_kernel, rf_hsum_final_kernel, dt, ot, 1);      \
+  }                                                                                            \
+  static int rf_hsum_two_##tag(const rf_launch_args *a) {                                     \
+    return rf_h_launch_two(a, rf_hsum_partials_kernel, rf_hsum_final_kernel, dt, ot, 0);      \
+  }
 RF_HSUM_LAUNCHERS(f16, 1u, 1u)
 RF_HSUM_LAUNCHERS(bf16, 2u, 2u)
 RF_HSUM_LAUNCHERS(f16_f32, 1u, 0u)
@@ -156,7 +123,7 @@ RF_HSUM_LAUNCHERS(bf16_f32, 2u, 0u)
       .constraints = "block power of two 1..1024; " RF_HSUM_GRID,                              \
       .configure = rf_h_configure_lds,                                                         \
       .scratch_bytes = rf_hsum_acc_scratch,                                                    \
-      .plan = rf_hsum_plan_lds,                                                                \
+      .plan = rf_h_plan_lds_atomic,                                                            \
       .launch = rf_hsum_lds_##tag,                                                             \
       .in_dtype = DT,                                                                          \
       .out_dtype = OT,                                                                         \
@@ -173,7 +140,7 @@ RF_HSUM_LAUNCHERS(bf16_f32, 2u, 0u)
           "output type",                                                                       \
       .constraints = "block power of two, wave..1024; " RF_HSUM_GRID,                          \
       .configure = rf_h_configure_waves,                                                       \
-      .scratch_bytes = rf_hsum_partials_scratch,                                               \
+      .scratch_bytes = rf_h_partials_scratch,                                               \
       .plan = rf_hsum_plan_wave,                                                               \
       .launch = rf_hsum_wave_##tag,                                                            \
       .in_dtype = DT,                                                                          \
@@ -190,8 +157,8 @@ RF_HSUM_LAUNCHERS(bf16_f32, 2u, 0u)
           "partials, " "then one block the same over them; one rounding to the output type",   \
       .constraints = "block power of two 1..1024; " RF_HSUM_GRID,                              \
       .configure = rf_h_configure_lds,                                                         \
-      .scratch_bytes = rf_hsum_partials_scratch,                                               \
-      .plan = rf_hsum_plan_two_stage,                                                          \
+      .scratch_bytes = rf_h_partials_scratch,                                               \
+      .plan = rf_h_plan_two_stage_lds,                                                          \
       .launch = rf_hsum_two_##tag,                                                             \
       .in_dtype = DT,                                                                          \
       .out_dtype = OT,                                                                         \
