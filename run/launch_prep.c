@@ -8,13 +8,16 @@
 #include "model/dtype.h"
 #include "kernels/plugin_loader.h"
 
-/* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
+/* The simulator runs every GPU thread as a fiber: a launch of many millions of (mostly idle)
  * threads would take minutes and end as a timeout that says nothing about the kernel. The cap
- * is REDFUZZ_SIM_MAX_THREADS (default 2^20); a huge run raises it to reach n. */
-static uint64_t g_sim_max_threads = UINT64_C(1) << 20;
+ * is REDFUZZ_SIM_MAX_THREADS; its default, 2^22, is the largest launch of a row variant past
+ * its grid cap at one wave a block (65535 x 64: seconds, the fuzzer's short-rows class,
+ * run/fuzz_select.h); a huge run raises it to reach n. */
+#define SIM_MAX_THREADS_DEFAULT (UINT64_C(1) << 22)
+static uint64_t g_sim_max_threads = SIM_MAX_THREADS_DEFAULT;
 
 void rf_launch_set_sim_max_threads(uint64_t threads) {
-  g_sim_max_threads = threads ? threads : UINT64_C(1) << 20;
+  g_sim_max_threads = threads ? threads : SIM_MAX_THREADS_DEFAULT;
 }
 /* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. */
 #define MAX_SCRATCH_BYTES ((size_t)256 << 20)

@@ -16,7 +16,7 @@
 #     and a page serves 32 loads of each thread.
 #   one-element-per-thread variants (`redfuzz list`: "grid = ceil(n/block)"): their default
 #     block; they need n threads, past the simulator's cap of a launch (REDFUZZ_SIM_MAX_THREADS,
-#     default 2^20): `unsupported` unless the cap is raised (REDFUZZ_SIM_MAX_THREADS=2^33
+#     default 2^22): `unsupported` unless the cap is raised (REDFUZZ_SIM_MAX_THREADS=2^33
 #     runs them: minutes per variant, docs/SIMULATOR.md "Huge sparse inputs").
 # Time: wall and CPU (user + system) seconds; on a shared machine the CPU time is the figure.
 # Memory: maxrss (getrusage) counts each mapping of the shared zero chunk again, so it grows
@@ -24,7 +24,7 @@
 # /proc/PID/smaps_rollup every 0.2 s) is the memory the process really holds.
 # Summary per size: passed, failed (any other verdict, errors included), unsupported, the
 # CPU seconds of all its runs and the largest pss_peak_kB.
-# REDFUZZ_SIM_THREADS and REDFUZZ_SIM_MAX_THREADS are passed through (default 1 and 2^20);
+# REDFUZZ_SIM_THREADS and REDFUZZ_SIM_MAX_THREADS are passed through (default 1 and 2^22);
 # the launch watchdog is off (REDFUZZ_LAUNCH_TIMEOUT_MS=0): a launch over 2^31 elements runs
 # for minutes. Exit 0 when every run passed or was unsupported, 1 otherwise, 2 bad usage.
 set -u
