@@ -578,6 +578,10 @@ static int add_huge_sizes(rf_flag_val *v, sweep_job *j, const int want[RF_OP_COU
   }
   v[F_N].list = list;
   j->huge_from = have;
+  /* A simulated launch over 2^31 elements runs for minutes: past the watchdog's default
+   * 60 s it would be a false `timeout`. Off unless REDFUZZ_LAUNCH_TIMEOUT_MS is given. */
+  if (rf_backend.is_sim && !rf_cli_settings.launch_timeout_ms_set)
+    rf_cli_settings.launch_timeout_ms = 0;
   for (size_t h = 0; h < sizeof huge_sizes / sizeof huge_sizes[0]; h++) {
     const uint64_t n = huge_sizes[h];
     int dup = 0;
