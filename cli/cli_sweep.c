@@ -70,7 +70,7 @@ static long variant_index(const sweep_shared *sh, const rf_variant *v) {
 /* Which variants run: mutants only with --mutants (or named by --variant), none named by
  * --skip, none that reached --fault-limit earlier in this sweep, none that faulted on the case
  * a new worker process resumes. */
-typedef struct { int mutants, named; const rf_flag_val *skip; const sweep_shared *sh; } sweep_filter;
+typedef struct { int mutants, named, huge; const rf_flag_val *skip; const sweep_shared *sh; } sweep_filter;
 static int sweep_keeps(const rf_variant *v, void *ctx) {
   const sweep_filter *f = ctx;
   long k = variant_index(f->sh, v);
@@ -78,7 +78,8 @@ static int sweep_keeps(const rf_variant *v, void *ctx) {
   if (!rf_cli_resume_keeps(&f->sh->rs, v)) return 0;
   if (f->named) return 1;
   if (v->is_mutant && !f->mutants) return 0;
-  if (rf_variant_huge_only(v)) return 0;   /* only named: no sweep size reaches their bug */
+  /* only named, or with --huge: no other sweep size reaches their bug */
+  if (rf_variant_huge_only(v) && !f->huge) return 0;
   for (size_t i = 0; i < f->skip->count; i++)
     if (strcmp(f->skip->items[i], v->name) == 0) return 0;
   return 1;
@@ -263,6 +264,7 @@ typedef struct {
   const char *variant;
   rf_limits lim;
   int mutants, quiet, json;
+  size_t huge_from;   /* --huge: --n values from this index on are its sizes (else SIZE_MAX) */
   sweep_shared *sh;
 } sweep_job;
 
@@ -316,6 +318,37 @@ static const uint64_t *axis_values(const sweep_walk *w, const sweep_axis *a, siz
   return fv->list;
 }
 
+/* --huge's sizes: where 32-bit index arithmetic breaks (an int index at 2^31-1 and 2^31, past
+ * 2^31 by a few elements, an unsigned offset past 2^32). */
+static const uint64_t huge_sizes[] = {
+  (UINT64_C(1) << 31) - 1, UINT64_C(1) << 31, (UINT64_C(1) << 31) + 5, (UINT64_C(1) << 32) + 3,
+};
+/* On the simulator a huge case runs grid 1 x block 32: it runs a thread's whole grid-stride
+ * loop before the next thread's, so with a stride of 32 elements a page serves 32 loads of a
+ * thread, where a wider grid walks the page tables of the whole input once per thread
+ * (docs/SIMULATOR.md, "Huge sparse inputs"). One-element-per-thread variants cost their
+ * n threads whatever the block. */
+#define HUGE_SIM_GRID 1u
+#define HUGE_SIM_BLOCK 32u
+
+/* A case at one of --huge's sizes takes the sparse distributions only, and the first value of
+ * every axis inside --dist's (seeds, block, grid, items, schedule, wave): each costs minutes.
+ * 0: not a case of the sweep (numbered all the same, so numbers do not depend on it). */
+static int huge_keeps(sweep_walk *w) {
+  size_t kn = 0, kd = 0;
+  while (sweep_axes[kn].flag != F_N) kn++;
+  while (sweep_axes[kd].flag != F_DIST) kd++;
+  if (rf_op_has_rows(w->c.op) || w->at[kn] < w->j->huge_from) return 1;
+  if (!rf_dist_is_sparse(w->c.dist)) return 0;
+  for (size_t k = kd + 1; k < SWEEP_AXES; k++)
+    if (w->at[k]) return 0;
+  if (rf_backend.is_sim) {
+    w->c.grid = HUGE_SIM_GRID;
+    w->c.block = HUGE_SIM_BLOCK;
+  }
+  return 1;
+}
+
 /* The case the walk has reached, once every axis has its value. --misalign: a misalignment
  * the type cannot take (past 16 bytes) is numbered but is not a case of that type. Without
  * it every misalignment of the type comes in turn, moving by one along each inner list, so
@@ -323,6 +356,7 @@ static const uint64_t *axis_values(const sweep_walk *w, const sweep_axis *a, siz
  * (docs/CASE_FORMAT.md, "Misaligned views"). */
 static int walk_leaf(sweep_walk *w) {
   const long idx = w->idx++;
+  if (!huge_keeps(w)) return 0;
   const uint32_t max_mis = rf_case_misalign_max(w->c.dtype);
   if (w->j->v[F_MISALIGN].given) {
     if (w->c.misalign > max_mis) return 0;
@@ -469,7 +503,7 @@ static int sweep_work(void *ctx) {
   /* The clock starts once the first worker has its device (a CUDA context takes ~0.2 s);
    * later workers' start-up is part of the sweep's time. */
   if (!sh->t0.tv_sec && !sh->t0.tv_nsec) clock_gettime(CLOCK_MONOTONIC, &sh->t0);
-  sweep_filter filter = {j->mutants, j->variant[0] != 0, &v[F_SKIP], sh};
+  sweep_filter filter = {j->mutants, j->variant[0] != 0, j->huge_from != SIZE_MAX, &v[F_SKIP], sh};
   rf_runner_set_filter(r, sweep_keeps, &filter);
   sweep_state *s = calloc(1, sizeof *s);
   const size_t max_results = rf_variant_count();
@@ -516,6 +550,63 @@ out:
   return rc;
 }
 
+/* --huge: its sizes join the --n list (after the given ones, without repeats), each that the
+ * backend holds on the markers distribution and within REDFUZZ_MAX_N when it is set; a size
+ * past them is skipped with one message. Needs a 1-D op and a sparse distribution in the
+ * lists, else it would never run (exit 2). Sets j->huge_from. */
+static int add_huge_sizes(rf_flag_val *v, sweep_job *j, const int want[RF_OP_COUNT]) {
+  j->huge_from = SIZE_MAX;
+  if (!v[F_HUGE].given) return 0;
+  int one_d = 0, sparse = 0;
+  for (int op = 0; op < RF_OP_COUNT; op++) one_d |= want[op] && !rf_op_has_rows((rf_op)op);
+  for (size_t i = 0; i < v[F_DIST].count; i++) sparse |= rf_dist_is_sparse((rf_dist)v[F_DIST].list[i]);
+  char ops1_or[128];
+  rf_op_list_of(0, " or ", ops1_or, sizeof ops1_or);
+  if (!one_d || !sparse) {
+    if (!one_d)
+      fprintf(stderr, "redfuzz sweep: --huge would never run (allowed: with --op %s)\n", ops1_or);
+    else
+      fprintf(stderr, "redfuzz sweep: --huge would never run: --dist '%s' has no sparse "
+              "distribution (allowed: a list with markers)\n", v[F_DIST].text);
+    return -1;
+  }
+  const size_t have = v[F_N].count, room = have + sizeof huge_sizes / sizeof huge_sizes[0];
+  uint64_t *list = realloc(v[F_N].list, room * sizeof *list);
+  if (!list) {
+    fprintf(stderr, "redfuzz sweep: out of host memory\n");
+    return -1;
+  }
+  v[F_N].list = list;
+  j->huge_from = have;
+  /* A simulated launch over 2^31 elements runs for minutes: past the watchdog's default
+   * 60 s it would be a false `timeout`. Off unless REDFUZZ_LAUNCH_TIMEOUT_MS is given. */
+  if (rf_backend.is_sim && !rf_cli_settings.launch_timeout_ms_set)
+    rf_cli_settings.launch_timeout_ms = 0;
+  for (size_t h = 0; h < sizeof huge_sizes / sizeof huge_sizes[0]; h++) {
+    const uint64_t n = huge_sizes[h];
+    int dup = 0;
+    for (size_t i = 0; i < v[F_N].count; i++) dup |= list[i] == n;
+    if (dup) continue;   /* a given --n value: it runs as given */
+    rf_case c;
+    rf_case_default(&c);
+    c.n = n;
+    c.dist = RF_DIST_MARKERS;
+    char err[512];
+    if (rf_cli_settings.max_n_set && n > rf_cli_settings.max_n) {
+      fprintf(stderr, "sweep: --huge: n = %llu skipped: past REDFUZZ_MAX_N = %llu\n",
+              (unsigned long long)n, (unsigned long long)rf_cli_settings.max_n);
+      continue;
+    }
+    if (rf_case_validate(&c, &j->lim, err, sizeof err)) {
+      fprintf(stderr, "sweep: --huge: n = %llu skipped: beyond this backend's limits: %s\n",
+              (unsigned long long)n, err);
+      continue;
+    }
+    list[v[F_N].count++] = n;
+  }
+  return 0;
+}
+
 int rf_cmd_sweep(int argc, char **argv) {
   rf_flag_val v[RF_FLAG_COUNT];
   int p = rf_flags_parse("sweep", rf_flags, RF_FLAG_COUNT, argc, argv, v, NULL, 0, NULL, help,
@@ -556,7 +647,7 @@ int rf_cmd_sweep(int argc, char **argv) {
   sweep_job job = {.v = v, .want = want, .variant = variant, .lim = rf_backend.limits,
                    .mutants = v[F_MUTANTS].given != 0, .quiet = v[F_QUIET].given != 0,
                    .json = v[F_JSON].given != 0};
-  if (check_limits(v, &job.lim, want)) goto out;
+  if (check_limits(v, &job.lim, want) || add_huge_sizes(v, &job, want)) goto out;
   for (size_t i = 0; i < v[F_SKIP].count; i++) {
     char why[256];
     if (!rf_variant_find(v[F_SKIP].items[i])) {

@@ -111,12 +111,21 @@ static void cap_thread_cost(rf_case *c, uint64_t max_threads) {
 
 /* Class 3 (short rows): the rows of a row case fold into [RF_FUZZ_ROW_GRID_CAP - 15, the
  * most its columns allow], so both sides of the row variants' grid cap are drawn and most
- * of these cases stride (rows > grid) even at the variants' default grid. */
+ * of these cases stride (rows > grid) even at the variants' default grid. On the simulator
+ * the launch is the one it can afford: each variant's default grid (at most 65535 blocks)
+ * and one wave a block, at most 2^22 threads (the default launch cap, run/launch_prep.c):
+ * 2.5 to 5 s of CPU for every variant of an op at 70000 x 3. A smaller grid would stride
+ * each block over thousands of rows, past the 60 s launch limit, and a wider block would be
+ * past the cap (docs/log/2026-12-05-huge-sweep-cap.md). */
 static void lift_rows(rf_case *c, const rf_limits *lim) {
   if (!rf_op_has_rows(c->op) || !c->cols) return;
   uint64_t hi = lim->max_elems / c->cols, lo = RF_FUZZ_ROW_GRID_CAP - 15;
   if (hi > UINT32_MAX) hi = UINT32_MAX;
   if (hi > lo) c->rows = (uint32_t)(lo + c->rows % (hi - lo + 1));
+  if (rf_backend.is_sim) {
+    c->grid = 0;
+    c->block = c->wave;
+  }
 }
 
 static void decode_under(const uint8_t *data, size_t size, const rf_limits *lim, int short_rows,
@@ -146,7 +155,7 @@ static uint64_t scaled(uint64_t v, unsigned shift, uint64_t max) {
 }
 
 /* Class k > 0 owns a fixed slice of 2^32 / kSlice[k] hash values, whether it is drawn or
- * not: a class turned off (REDFUZZ_SIZE_CLASSES, or class 3 on the simulator) gives its slice
+ * not: a class turned off (REDFUZZ_SIZE_CLASSES) gives its slice
  * to class 0, so the other inputs keep their class on every backend and setting. */
 static const uint32_t kSlice[RF_FUZZ_CLASSES] = {0, 16, 128, 2048};
 
@@ -170,22 +179,26 @@ rf_fuzz_budget rf_fuzz_budget_of(const rf_settings *set) {
                           : scaled(rf_backend.fuzz_max_threads, thread_shift[k], UINT64_MAX);
     }
     b.lim[k] = l;
-    /* Class 3 is not drawn on the simulator: there a row variant past its grid cap launches
-     * 65535 blocks of at least 32 threads, over the 2^20 threads a launch it runs
-     * (`unsupported`), and a smaller grid strides each block over thousands of rows, past the
-     * step budget (`timeout`, a false failure); docs/SIMULATOR.md. GPUs run those shapes. */
-    b.one_in[k] = k == 3 && rf_backend.is_sim ? 0 : kSlice[k];
+    /* Class 3 on the simulator: the launch lift_rows gives it (default grid, one wave a
+     * block) costs 2.5 to 13 s of CPU, a thousand cheap executions: 1 input of its slice in
+     * 4 draws it (1 in 8192), the others are class 0. */
+    b.one_in[k] = k == 3 && rf_backend.is_sim ? kSlice[k] * 4 : kSlice[k];
   }
   b.classes = set && set->size_classes ? (unsigned)set->size_classes : RF_FUZZ_CLASSES;
   return b;
 }
 
 unsigned rf_fuzz_class_of(const uint8_t *data, size_t size, const rf_fuzz_budget *b) {
-  const uint64_t u = input_hash(data, size) >> 32;   /* the high 32 bits: a uniform draw */
+  const uint64_t h = input_hash(data, size), u = h >> 32;   /* the high 32 bits: a uniform draw */
   uint64_t edge = 0;
   for (unsigned k = RF_FUZZ_CLASSES; k-- > 1;) {
     edge += (UINT64_C(1) << 32) / kSlice[k];
-    if (u < edge) return k < b->classes && b->one_in[k] ? k : 0;
+    if (u < edge) {
+      if (k >= b->classes || !b->one_in[k]) return 0;
+      /* a class drawn more rarely than its slice: the low bits thin the slice out */
+      const uint32_t thin = b->one_in[k] / kSlice[k];
+      return thin <= 1 || (uint32_t)h % thin == 0 ? k : 0;
+    }
   }
   return 0;
 }

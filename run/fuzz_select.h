@@ -63,8 +63,9 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
  *   class 2: elements x64, threads x16 (2^18: the simulator's largest cases, 2^18), 1 in 128;
  *   class 3: many short rows: class 2's elements, rows of at most RF_FUZZ_SHORT_COLS columns,
  *            from RF_FUZZ_ROW_GRID_CAP - 15 rows up (past every row variant's grid cap) and
- *            threads x2^14, 1 in 2048; GPU backends only (the simulator cannot run those
- *            launches: run/fuzz_select.c, rf_fuzz_budget_of).
+ *            threads x2^14, 1 in 2048; on the simulator 1 in 8192, at each variant's
+ *            default grid and one wave a block, the launch it affords (run/fuzz_select.c,
+ *            lift_rows: seconds of CPU a case).
  * The backend's limits bound every class; REDFUZZ_MAX_ELEMS and REDFUZZ_MAX_THREADS, when
  * set, bound every class too (a hard cap, as before), and REDFUZZ_SIZE_CLASSES=1 draws only
  * class 0. Class 3 is not a superset of class 0 (wider rows fold): `redfuzz encode` adds a

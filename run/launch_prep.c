@@ -8,9 +8,17 @@
 #include "model/dtype.h"
 #include "kernels/plugin_loader.h"
 
-/* The simulator runs every GPU thread as a fiber: a launch of millions of (mostly idle)
- * threads would take minutes and end as a timeout that says nothing about the kernel. */
-#define MAX_SIM_THREADS (1u << 20)
+/* The simulator runs every GPU thread as a fiber: a launch of many millions of (mostly idle)
+ * threads would take minutes and end as a timeout that says nothing about the kernel. The cap
+ * is REDFUZZ_SIM_MAX_THREADS; its default, 2^22, is the largest launch of a row variant past
+ * its grid cap at one wave a block (65535 x 64: seconds, the fuzzer's short-rows class,
+ * run/fuzz_select.h); a huge run raises it to reach n. */
+#define SIM_MAX_THREADS_DEFAULT (UINT64_C(1) << 22)
+static uint64_t g_sim_max_threads = SIM_MAX_THREADS_DEFAULT;
+
+void rf_launch_set_sim_max_threads(uint64_t threads) {
+  g_sim_max_threads = threads ? threads : SIM_MAX_THREADS_DEFAULT;
+}
 /* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. */
 #define MAX_SCRATCH_BYTES ((size_t)256 << 20)
 
@@ -27,11 +35,12 @@ int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_inf
     rf_text_escape(why, res->detail, sizeof res->detail);   /* a plugin's text: one safe line */
     return -1;
   }
-  if (rf_backend.is_sim && (uint64_t)cfg->grid * cfg->block > MAX_SIM_THREADS) {
+  if (rf_backend.is_sim && (uint64_t)cfg->grid * cfg->block > g_sim_max_threads) {
     res->verdict = RF_V_UNSUPPORTED;
     snprintf(res->detail, sizeof res->detail,
-             "grid %u x block %u is more than the simulator runs (at most %u threads a launch)",
-             cfg->grid, cfg->block, (unsigned)MAX_SIM_THREADS);
+             "grid %u x block %u is more than the simulator runs (at most %llu threads a launch; "
+             "REDFUZZ_SIM_MAX_THREADS)", cfg->grid, cfg->block,
+             (unsigned long long)g_sim_max_threads);
     return -1;
   }
   *scratch = v->scratch_bytes(cfg);

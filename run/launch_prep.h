@@ -17,6 +17,10 @@
 int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_info *dev,
                       rf_launch_cfg *cfg, rf_plan *plan, size_t *scratch, rf_result *res);
 
+/* The simulator's cap on one launch's threads (REDFUZZ_SIM_MAX_THREADS; 0: the default 2^22),
+ * process-wide: set by rf_runner_create from its settings. */
+void rf_launch_set_sim_max_threads(uint64_t threads);
+
 /* A failed launch's simulator status (rf_dev_sim_take_status; 0 on GPUs) as its verdict:
  * divergent-barrier, race, timeout, oob, crash, else launch-error. */
 rf_verdict rf_launch_status_verdict(int st);

@@ -93,6 +93,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
   rf_dev_sim_set_threads(set->sim_threads ? (unsigned)set->sim_threads : 1u);
   rf_dev_set_launch_timeout_ms(set->launch_timeout_ms);   /* the watchdog: `timeout` */
+  rf_launch_set_sim_max_threads(set->sim_max_threads);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   r->judge_threads = set->judge_threads ? (size_t)set->judge_threads

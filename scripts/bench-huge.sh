@@ -1,77 +1,124 @@
 #!/usr/bin/env bash
 # Every built-in sum, max and argmax variant (or those named) at huge n on the simulator, on
 # the sparse `markers` distribution (docs/CASE_FORMAT.md, "Sparse inputs"): one `redfuzz run`
-# per variant and size, printing its verdict, wall time and peak memory.
+# per variant and size, printing its verdict, wall time and peak memory, then one summary
+# line per size.
 #
-#   scripts/bench-huge.sh [--redfuzz PATH] [--n "N ..."] [--grid G] [--block B] [--seed S]
-#                         [VARIANT ...]
+#   scripts/bench-huge.sh [--redfuzz PATH] [-j N] [--n "N ..."] [--grid G] [--block B]
+#                         [--seed S] [VARIANT ...]
 #
-# Defaults: build/fuzz/redfuzz, n = 2^31+5 and 2^32+3, grid 1, block 32: the simulator runs a
-# thread's whole grid-stride loop before the next thread's, so with a stride of a page or
-# more every load is a TLB miss (370 ns a load measured on the CI VM at grid 64 x 256); at
-# 32 threads the stride is 128 bytes and a page serves 32 loads of each thread (grid-stride
-# variants loop;
-# variants that take one element per thread need n/block blocks, more threads than the
-# simulator runs, and say `unsupported`), seed 7, every built-in sum/max/argmax variant.
+# Defaults: build/fuzz/redfuzz (or a pack's launcher, scripts/simpack.sh DIR: DIR/redfuzz),
+# n = 2^31+5 and 2^32+3, -j 1 (runs at once: each takes one core and the markers' pages),
+# seed 7, every built-in sum/max/argmax variant. Grid and block per variant, unless given:
+#   grid-stride variants: grid 1 x block 32. The simulator runs a thread's whole grid-stride
+#     loop before the next thread's; with a stride of a page or more every load is a TLB
+#     miss (370 ns a load measured at grid 64 x 256); at 32 threads the stride is 128 bytes
+#     and a page serves 32 loads of each thread.
+#   one-element-per-thread variants (`redfuzz list`: "grid = ceil(n/block)"): their default
+#     block; they need n threads, past the simulator's cap of a launch (REDFUZZ_SIM_MAX_THREADS,
+#     default 2^22): `unsupported` unless the cap is raised (REDFUZZ_SIM_MAX_THREADS=2^33
+#     runs them: minutes per variant, docs/SIMULATOR.md "Huge sparse inputs").
 # Time: wall and CPU (user + system) seconds; on a shared machine the CPU time is the figure.
 # Memory: maxrss (getrusage) counts each mapping of the shared zero chunk again, so it grows
 # with n even though those pages exist once; `pss_peak_kB` (sampled from
 # /proc/PID/smaps_rollup every 0.2 s) is the memory the process really holds.
-# REDFUZZ_SIM_THREADS is passed through (default 1: a shared machine); the launch watchdog is
-# off (REDFUZZ_LAUNCH_TIMEOUT_MS=0): a launch over 2^31 elements runs for minutes.
+# Summary per size: passed, failed (any other verdict, errors included), unsupported, the
+# CPU seconds of all its runs and the largest pss_peak_kB.
+# REDFUZZ_SIM_THREADS and REDFUZZ_SIM_MAX_THREADS are passed through (default 1 and 2^22);
+# the launch watchdog is off (REDFUZZ_LAUNCH_TIMEOUT_MS=0): a launch over 2^31 elements runs
+# for minutes. Exit 0 when every run passed or was unsupported, 1 otherwise, 2 bad usage.
 set -u
 redfuzz=build/fuzz/redfuzz
 sizes="2147483653 4294967299"
-grid=1
-block=32
+grid=
+block=
 seed=7
+jobs=1
 variants=()
+usage_err() { echo "bench-huge.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
+    --redfuzz|--n|--grid|--block|--seed|-j)
+      [ $# -ge 2 ] || usage_err "$1 needs a value" ;;&
     --redfuzz) redfuzz=$2; shift 2 ;;
     --n) sizes=$2; shift 2 ;;
     --grid) grid=$2; shift 2 ;;
     --block) block=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
-    -*) echo "bench-huge.sh: unknown option '$1' (allowed: --redfuzz, --n, --grid, --block, --seed)" >&2; exit 2 ;;
+    -j) jobs=$2; shift 2 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+    -*) usage_err "unknown option '$1' (allowed: --redfuzz, -j, --n, --grid, --block, --seed)" ;;
     *) variants+=("$1"); shift ;;
   esac
 done
-[ -x "$redfuzz" ] || { echo "bench-huge.sh: --redfuzz: '$redfuzz' is not an executable" >&2; exit 2; }
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || usage_err "-j: '$jobs' is not a count (allowed: 1, 2, ...)"
+[ -x "$redfuzz" ] || usage_err "--redfuzz: '$redfuzz' is not an executable"
+json=$("$redfuzz" list --json) || usage_err "--redfuzz: '$redfuzz list --json' failed"
 if [ ${#variants[@]} -eq 0 ]; then
-  mapfile -t variants < <("$redfuzz" list | awk '/^(sum|max|argmax)\// && $1 !~ /\/mut-/ {print $1}')
+  mapfile -t variants < <(sed -n 's/^{"variant":"\(\(sum\|max\|argmax\)\/[^"]*\)".*"mutant":false.*/\1/p' <<<"$json")
 fi
+# One-element-per-thread variants: their grid is ceil(n/block) (the list's constraints).
+per_thread=" $(grep -F 'grid = ceil(n/block)' <<<"$json" | sed 's/^{"variant":"\([^"]*\)".*/\1/' | tr '\n' ' ') "
 export REDFUZZ_LAUNCH_TIMEOUT_MS=0 REDFUZZ_SIM_THREADS=${REDFUZZ_SIM_THREADS:-1}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-printf '%-28s %-12s %-14s %9s %9s %11s %11s  %s\n' variant n verdict wall_s cpu_s maxrss_kB pss_peak_kB detail
-for n in $sizes; do
-  for v in "${variants[@]}"; do
-    op=${v%%/*}
-    dtype=f32
-    case "$v" in *f16*) dtype=f16 ;; *bf16*) dtype=bf16 ;; esac
-    start=$(date +%s.%N)
-    /usr/bin/time -f '%M %U %S' -o "$tmp/time" "$redfuzz" run --op "$op" --dtype "$dtype" --n "$n" \
-      --dist markers --seed "$seed" --grid "$grid" --block "$block" --variant "$v" >"$tmp/out" 2>&1 &
-    pid=$!
-    peak=0
-    while kill -0 "$pid" 2>/dev/null; do
-      child=$(pgrep -P "$pid" | head -1)
-      if [ -n "$child" ] && [ -r "/proc/$child/smaps_rollup" ]; then
-        p=$(awk '/^Pss:/ {print $2}' "/proc/$child/smaps_rollup" 2>/dev/null)
-        [ -n "$p" ] && [ "$p" -gt "$peak" ] && peak=$p
-      fi
-      sleep 0.2
+
+# One run: writes "variant n verdict wall cpu rss pss detail" (tab-separated) to $tmp/res.K.
+one() {
+  local k=$1 v=$2 n=$3 op=${2%%/*} dtype=f32 g=$grid b=$block
+  case "$v" in *f16*) dtype=f16 ;; *bf16*) dtype=bf16 ;; esac
+  if [ -z "$g$b" ]; then
+    case "$per_thread" in *" $v "*) g=0 b=0 ;; *) g=1 b=32 ;; esac
+  fi
+  local start end pid peak=0 child p
+  start=$(date +%s.%N)
+  /usr/bin/time -f '%M %U %S' -o "$tmp/time.$k" "$redfuzz" run --op "$op" --dtype "$dtype" \
+    --n "$n" --dist markers --seed "$seed" --grid "${g:-0}" --block "${b:-0}" --variant "$v" \
+    >"$tmp/out.$k" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    # the process itself (a pack's launcher execs the loader in place) or its child
+    for child in $(pgrep -P "$pid") "$pid"; do
+      [ -r "/proc/$child/smaps_rollup" ] || continue
+      p=$(awk '/^Pss:/ {print $2}' "/proc/$child/smaps_rollup" 2>/dev/null)
+      [ -n "$p" ] && [ "$p" -gt "$peak" ] && peak=$p
     done
-    wait "$pid"
-    end=$(date +%s.%N)
-    row=$(grep -E "^$v " "$tmp/out" | head -1)
-    verdict=$(echo "$row" | awk '{print $2}')
-    detail=$(echo "$row" | sed 's/.*| //; t; s/.*//')
-    [ -n "$verdict" ] || { verdict=error; detail=$(tail -1 "$tmp/out"); }
-    read -r rss ucpu scpu < <(tail -1 "$tmp/time")
-    printf '%-28s %-12s %-14s %9.1f %9.1f %11s %11s  %s\n' "$v" "$n" "$verdict" \
-      "$(echo "$end - $start" | bc)" "$(echo "$ucpu + $scpu" | bc)" "$rss" "$peak" "$detail"
+    sleep 0.2
   done
+  wait "$pid"
+  end=$(date +%s.%N)
+  local row verdict detail rss ucpu scpu
+  row=$(grep -E "^$v " "$tmp/out.$k" | head -1)
+  verdict=$(awk '{print $2}' <<<"$row")
+  detail=$(awk '{$1 = $2 = $3 = $4 = $5 = $6 = ""; sub(/^ +/, ""); print}' <<<"$row")  # plan / detail
+  [ -n "$verdict" ] || { verdict=error; detail=$(tail -1 "$tmp/out.$k"); }
+  read -r rss ucpu scpu < <(tail -1 "$tmp/time.$k")
+  printf '%s\t%s\t%s\t%.1f\t%.1f\t%s\t%s\t%s\n' "$v" "$n" "$verdict" \
+    "$(echo "$end - $start" | bc)" "$(echo "${ucpu:-0} + ${scpu:-0}" | bc)" "${rss:-0}" "$peak" \
+    "$detail" > "$tmp/res.$k"
+}
+
+row_fmt='%-28s %-12s %-14s %9s %9s %11s %11s  %s\n'
+printf "$row_fmt" variant n verdict wall_s cpu_s maxrss_kB pss_peak_kB detail
+k=0
+for n in $sizes; do
+  first=$k
+  for v in "${variants[@]}"; do
+    while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do wait -n; done
+    one "$k" "$v" "$n" &
+    k=$((k + 1))
+  done
+  wait
+  # the size's rows in variant order, then its summary
+  for ((i = first; i < k; i++)); do
+    IFS=$'\t' read -r v nn verdict wall cpu rss pss detail < "$tmp/res.$i"
+    printf "$row_fmt" "$v" "$nn" "$verdict" "$wall" "$cpu" "$rss" "$pss" "$detail"
+  done
+  cat "$tmp"/res.* 2>/dev/null | awk -F'\t' -v n="$n" -v lo="$first" -v hi="$k" '
+    BEGIN { p = f = u = cpu = pss = 0 }
+    $2 == n { if ($3 == "pass") p++; else if ($3 == "unsupported") u++; else f++
+              cpu += $5; if ($7 > pss) pss = $7 }
+    END { printf "summary n=%s: %d passed, %d failed, %d unsupported, %.1f CPU s, max pss %d kB\n",
+                 n, p, f, u, cpu, pss }'
 done
+! cut -f3 "$tmp"/res.* | grep -qvE '^(pass|unsupported)$'

@@ -2,8 +2,8 @@
  * target does, each size class is drawn at its share (within 6 standard deviations), every
  * case stays within its class's caps, the share of cases beyond the cheap caps stays small,
  * and the classes reach what the cheap caps cannot: 1-D cases past 32,768 elements up to the
- * backend's largest n, and (GPU backends) row cases with more rows than a row variant's grid
- * has blocks.
+ * backend's largest n, and row cases with more rows than a row variant's grid has blocks (on
+ * the simulator at the default grid and one wave a block: within its launch cap).
  * Same bytes, same case. REDFUZZ_SIZE_CLASSES=1 and REDFUZZ_MAX_ELEMS keep the old hard caps. */
 #include <math.h>
 #include <string.h>
@@ -62,6 +62,10 @@ static void shares_and_reach(void) {
                     c.rows <= 1,
                 "class %u rows %u block %llu", k, c.rows, (unsigned long long)block);
       if (c.rows > max_rows) max_rows = c.rows;
+      /* the simulator's short rows: a launch it runs (at most 65535 blocks of one wave) */
+      if (k == 3 && rf_backend.is_sim && c.rows >= RF_FUZZ_ROW_GRID_CAP - 15)
+        CHECK_MSG(c.grid == 0 && c.block == c.wave, "class 3 grid %u block %u wave %u", c.grid,
+                  c.block, c.wave);
       past_grid += c.rows > RF_FUZZ_ROW_GRID_CAP;
     } else {
       CHECK_MSG(c.n <= l->max_n, "class %u n %llu", k, (unsigned long long)c.n);
@@ -95,7 +99,8 @@ static void shares_and_reach(void) {
   CHECK_MSG(past_32k >= 20, "%llu 1-D cases past 32768", past_32k);
   CHECK_MSG(max_n == b.lim[2].max_n, "largest n %llu, class 2 allows %llu",
             (unsigned long long)max_n, (unsigned long long)b.lim[2].max_n);
-  if (b.one_in[3] && rf_backend.limits.max_elems > RF_FUZZ_ROW_GRID_CAP)
+  CHECK(b.one_in[3] != 0);   /* every backend, the simulator too */
+  if (rf_backend.limits.max_elems > RF_FUZZ_ROW_GRID_CAP)
     CHECK_MSG(past_grid >= 5, "%llu row cases past %u rows", past_grid, RF_FUZZ_ROW_GRID_CAP);
 }
 
