@@ -118,8 +118,12 @@ static void cap_thread_cost(rf_case *c, uint64_t max_threads) {
  * each block over thousands of rows, past the 60 s launch limit, and a wider block would be
  * past the cap (docs/log/2026-12-05-huge-sweep-cap.md). */
 static void lift_rows(rf_case *c, const rf_limits *lim) {
-  if (!rf_op_has_rows(c->op) || !c->cols) return;
-  uint64_t hi = lim->max_elems / c->cols, lo = RF_FUZZ_ROW_GRID_CAP - 15;
+  if (!rf_op_has_rows(c->op) || (!c->cols && !rf_backend.is_sim)) return;
+  const uint64_t lo = RF_FUZZ_ROW_GRID_CAP - 15;
+  uint64_t hi = c->cols ? lim->max_elems / c->cols : UINT32_MAX;
+  /* The simulator: rows of 0 columns too, and at most RF_FUZZ_SIM_ROW_SPAN rows past the cap
+   * (its step budget) */
+  if (rf_backend.is_sim && hi > lo + RF_FUZZ_SIM_ROW_SPAN) hi = lo + RF_FUZZ_SIM_ROW_SPAN;
   if (hi > UINT32_MAX) hi = UINT32_MAX;
   if (hi > lo) c->rows = (uint32_t)(lo + c->rows % (hi - lo + 1));
   if (rf_backend.is_sim) {

@@ -63,9 +63,12 @@ static void shares_and_reach(void) {
                 "class %u rows %u block %llu", k, c.rows, (unsigned long long)block);
       if (c.rows > max_rows) max_rows = c.rows;
       /* the simulator's short rows: a launch it runs (at most 65535 blocks of one wave) */
-      if (k == 3 && rf_backend.is_sim && c.rows >= RF_FUZZ_ROW_GRID_CAP - 15)
+      if (k == 3 && rf_backend.is_sim && c.rows >= RF_FUZZ_ROW_GRID_CAP - 15) {
         CHECK_MSG(c.grid == 0 && c.block == c.wave, "class 3 grid %u block %u wave %u", c.grid,
                   c.block, c.wave);
+        CHECK_MSG(c.rows <= RF_FUZZ_ROW_GRID_CAP - 15 + RF_FUZZ_SIM_ROW_SPAN,
+                  "class 3 rows %u cols %u: past the simulator's span", c.rows, c.cols);
+      }
       past_grid += c.rows > RF_FUZZ_ROW_GRID_CAP;
     } else {
       CHECK_MSG(c.n <= l->max_n, "class %u n %llu", k, (unsigned long long)c.n);
