@@ -34,8 +34,9 @@ const char *rf_dev_inputs_place(rf_dev_inputs *di, batch_case *bcs, size_t nc,
     total = round256(total + RF_GUARD_BYTES + pad + bcs[i].elems * esz) + RF_GUARD_BYTES;
   }
   if (!total) return NULL;
-  /* The simulator allocates exactly (AddressSanitizer then bounds the last guard). */
-  if (total > di->gen_cap || (di->exact && total != di->gen_cap)) {
+  /* The simulator allocates exactly, as its input arena does (AddressSanitizer then bounds
+   * the last guard). */
+  if (total > di->gen_cap || (inputs->exact && total != di->gen_cap)) {
     void *p = NULL;
     if (rf_dev_alloc(&p, total)) return "cannot allocate the device buffer for inputs";
     rf_dev_free(di->gen);

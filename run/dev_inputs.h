@@ -9,7 +9,6 @@
 #include "runner_internal.h"
 
 typedef struct {
-  int exact;                 /* the simulator: buffers of exactly the size asked (ASan) */
   void *gen;                 /* inputs made on the device, with their guards */
   size_t gen_cap;
   void *sparse;              /* the sparse input of the last case */

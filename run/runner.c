@@ -106,7 +106,6 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   r->use_graphs = !rf_backend.is_sim && set->graphs;
   r->streams = set->streams ? (unsigned)set->streams : rf_backend.streams;
   if (r->streams > rf_backend.streams) r->streams = rf_backend.streams;
-  r->inputs.exact = r->in_arena.exact;
   r->bg.allowed = set->recheck_background && set->oracle_recheck;
   rf_dev_answers_init(&r->answers, &r->arena, &r->bg, set);
   rf_dev_verdicts_init(&r->verdicts, &r->arena, &r->oracle, &r->bg, set);
@@ -235,7 +234,7 @@ static rf_launch_desc launch_desc(rf_runner *r, const pending *p, int k, unsigne
   memset(&d, 0, sizeof d);
   d.variant = p->v;
   d.cfg = p->cfg;
-  d.x = p->bc->dev_x;   /* dev_answers.c: in the arena, or made on the device */
+  d.x = p->bc->dev_x;   /* dev_inputs.c: in the arena, or made on the device */
   d.out = rf_arena_dev(&r->arena, p->out_slot[k]);
   d.scratch = p->sb ? rf_arena_dev(&r->arena, p->scratch_slot[k]) : NULL;
   d.stream = stream;
@@ -476,7 +475,7 @@ static int batch_slots(rf_runner *r, batch *b) {
   if (ia != a) rf_arena_reset(ia);
   for (size_t i = 0; i < b->nc; i++) {
     batch_case *bc = &b->bcs[i];
-    if (bc->dev_gen) continue;   /* made on the device (dev_answers.c) */
+    if (bc->dev_gen) continue;   /* made on the device (dev_inputs.c) */
     const size_t esz = rf_dtype_bytes(bc->c->dtype);
     bc->in_slot = rf_arena_add_input(ia, bc->x_in ? bc->x_in : (const void *)bc->x,
                                      bc->elems * esz, rf_input_misalign(bc->c) * esz);
@@ -594,7 +593,7 @@ static void batch_judge(rf_runner *r, batch *b) {
     judge_all(r, b->nc, hp, nh);
   }
   if (r->verdicts.on && r->verdicts.recheck_now) r->stats.ms_recheck += rf_now_ms() - tj;
-  if (r->verdicts.on) rf_dev_verdicts_finish(&r->verdicts, ps, n);
+  rf_dev_verdicts_finish(&r->verdicts, ps, n);   /* a re-check batch only */
   for (size_t i = 0; i < n; i++) rf_dev_answers_confirm(&r->answers, ps[i].bc, ps[i].res);
   for (size_t i = 0; i < n; i++) rf_dev_answers_harness(ps[i].bc, ps[i].res);
 }

@@ -1,12 +1,12 @@
 /* γ_h against its exact value (MPFR), its monotonicity and its infinite range; plan depth,
  * saturation and the text form. */
-#include "model/case.h"
 #include <math.h>
 #include <stdio.h>   /* before mpfr.h */
 #include <string.h>
 #include <mpfr.h>
 #include "oracle/bounds.h"
 #include "redfuzz/plan.h"
+#include "model/case.h"
 #include "rf_test.h"
 
 /* γ_h must be an upper bound of h u / (1 - h u) and no more than 2^-50 above it. */
