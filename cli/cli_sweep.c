@@ -220,13 +220,21 @@ static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int wa
   if (v[F_SHAPE].given && !rows)
     return rf_flag_error("sweep", &rf_flags[F_SHAPE], v[F_SHAPE].text, "would never run "
                          "(allowed: with --op softmax; %s take --n)", ops1_and);
+  int sparse = -1;   /* a sparse distribution of --dist's, which takes n past the dense limit */
+  for (size_t i = 0; i < v[F_DIST].count && sparse < 0; i++)
+    if (rf_dist_is_sparse((rf_dist)v[F_DIST].list[i])) sparse = (int)v[F_DIST].list[i];
   for (size_t i = 0; one_d && i < v[F_N].count; i++) {
     rf_case c;
     rf_case_default(&c);
     c.n = v[F_N].list[i];
-    if (rf_case_validate(&c, lim, err, sizeof err))
-      return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "has a value beyond this "
-                           "backend's limits: %s", err);
+    if (!rf_case_validate(&c, lim, err, sizeof err)) continue;
+    char sparse_err[512];
+    c.dist = sparse >= 0 ? (rf_dist)sparse : RF_DIST_MARKERS;
+    const int sparse_ok = !rf_case_validate(&c, lim, sparse_err, sizeof sparse_err);
+    if (sparse_ok && sparse >= 0) continue;   /* runs on the sparse distributions only */
+    return rf_flag_error("sweep", &rf_flags[F_N], v[F_N].text, "has a value beyond this "
+                         "backend's limits: %s%s", sparse_ok ? err : sparse_err,
+                         sparse_ok ? " (a sparse --dist such as markers takes it)" : "");
   }
   for (size_t i = 0; rows && i < v[F_SHAPE].count; i++) {
     rf_case c;
@@ -331,17 +339,38 @@ static const uint64_t huge_sizes[] = {
 #define HUGE_SIM_GRID 1u
 #define HUGE_SIM_BLOCK 32u
 
-/* A case at one of --huge's sizes takes the sparse distributions only, and the first value of
- * every axis inside --dist's (seeds, block, grid, items, schedule, wave): each costs minutes.
- * 0: not a case of the sweep (numbered all the same, so numbers do not depend on it). */
+/* Whether the walk is at the first value of every axis inside --dist's (seeds, block, grid,
+ * items, schedule, wave). */
+static int inner_axes_first(const sweep_walk *w) {
+  size_t kd = 0;
+  while (sweep_axes[kd].flag != F_DIST) kd++;
+  for (size_t k = kd + 1; k < SWEEP_AXES; k++)
+    if (w->at[k]) return 0;
+  return 1;
+}
+
+/* A case at one of --huge's sizes, or at a given --n past the backend's dense limit (which
+ * check_limits let through for the sparse distributions), takes the sparse distributions
+ * only, and the first value of every axis inside --dist's: each costs minutes. On the simulator, a row case with more rows
+ * than a row variant's grid has blocks (the default --shape has one: blocks that stride over
+ * rows) takes the first distribution and the first value of the inner axes, at each
+ * variant's default grid and one wave a block, the launch the fuzzer's short rows get
+ * (run/fuzz_select.c, lift_rows): 65537 x 1 costs about 10 s for the three row ops, where
+ * block 1024 would run 2^26 simulated threads a variant. 0: not a case of the sweep
+ * (numbered all the same, so numbers do not depend on it). */
 static int huge_keeps(sweep_walk *w) {
   size_t kn = 0, kd = 0;
   while (sweep_axes[kn].flag != F_N) kn++;
   while (sweep_axes[kd].flag != F_DIST) kd++;
-  if (rf_op_has_rows(w->c.op) || w->at[kn] < w->j->huge_from) return 1;
-  if (!rf_dist_is_sparse(w->c.dist)) return 0;
-  for (size_t k = kd + 1; k < SWEEP_AXES; k++)
-    if (w->at[k]) return 0;
+  if (rf_op_has_rows(w->c.op)) {
+    if (!rf_backend.is_sim || w->c.rows <= RF_FUZZ_ROW_GRID_CAP) return 1;
+    if (w->at[kd] || !inner_axes_first(w)) return 0;
+    w->c.grid = 0;
+    w->c.block = w->c.wave;
+    return 1;
+  }
+  if (w->at[kn] < w->j->huge_from && w->c.n <= w->j->lim.max_n) return 1;
+  if (!rf_dist_is_sparse(w->c.dist) || !inner_axes_first(w)) return 0;
   if (rf_backend.is_sim) {
     w->c.grid = HUGE_SIM_GRID;
     w->c.block = HUGE_SIM_BLOCK;
@@ -550,6 +579,16 @@ out:
   return rc;
 }
 
+/* A simulated launch over 2^31 elements runs for minutes: past the watchdog's default 60 s
+ * it would be a false `timeout`. Off for a sweep with a size past the dense limit (--huge's,
+ * or a given --n) unless REDFUZZ_LAUNCH_TIMEOUT_MS is given. */
+static void huge_no_timeout(const rf_flag_val *v, const sweep_job *j) {
+  int huge = j->huge_from != SIZE_MAX;
+  for (size_t i = 0; i < v[F_N].count; i++) huge |= v[F_N].list[i] > j->lim.max_n;
+  if (huge && rf_backend.is_sim && !rf_cli_settings.launch_timeout_ms_set)
+    rf_cli_settings.launch_timeout_ms = 0;
+}
+
 /* --huge: its sizes join the --n list (after the given ones, without repeats), each that the
  * backend holds on the markers distribution and within REDFUZZ_MAX_N when it is set; a size
  * past them is skipped with one message. Needs a 1-D op and a sparse distribution in the
@@ -578,10 +617,6 @@ static int add_huge_sizes(rf_flag_val *v, sweep_job *j, const int want[RF_OP_COU
   }
   v[F_N].list = list;
   j->huge_from = have;
-  /* A simulated launch over 2^31 elements runs for minutes: past the watchdog's default
-   * 60 s it would be a false `timeout`. Off unless REDFUZZ_LAUNCH_TIMEOUT_MS is given. */
-  if (rf_backend.is_sim && !rf_cli_settings.launch_timeout_ms_set)
-    rf_cli_settings.launch_timeout_ms = 0;
   for (size_t h = 0; h < sizeof huge_sizes / sizeof huge_sizes[0]; h++) {
     const uint64_t n = huge_sizes[h];
     int dup = 0;
@@ -648,6 +683,7 @@ int rf_cmd_sweep(int argc, char **argv) {
                    .mutants = v[F_MUTANTS].given != 0, .quiet = v[F_QUIET].given != 0,
                    .json = v[F_JSON].given != 0};
   if (check_limits(v, &job.lim, want) || add_huge_sizes(v, &job, want)) goto out;
+  huge_no_timeout(v, &job);
   for (size_t i = 0; i < v[F_SKIP].count; i++) {
     char why[256];
     if (!rf_variant_find(v[F_SKIP].items[i])) {

@@ -110,22 +110,40 @@ static void cap_thread_cost(rf_case *c, uint64_t max_threads) {
 }
 
 /* Class 3 (short rows): the rows of a row case fold into [RF_FUZZ_ROW_GRID_CAP - 15, the
- * most its columns allow], so both sides of the row variants' grid cap are drawn and most
- * of these cases stride (rows > grid) even at the variants' default grid. On the simulator
+ * most its columns allow]: one decoded row count in 8 into the 32 rows around the cap (both
+ * sides of it), the others above it, spread by a multiplicative hash, so that most of these
+ * cases stride (rows > grid) even at the variants' default grid. (A plain `rows % span`
+ * left the small row counts fuzz inputs decode to below the cap: a 10-minute campaign drew
+ * 19 class-3 cases, none past it.) On the simulator
  * the launch is the one it can afford: each variant's default grid (at most 65535 blocks)
  * and one wave a block, at most 2^22 threads (the default launch cap, run/launch_prep.c):
  * 2.5 to 5 s of CPU for every variant of an op at 70000 x 3. A smaller grid would stride
  * each block over thousands of rows, past the 60 s launch limit, and a wider block would be
  * past the cap (docs/log/2026-12-05-huge-sweep-cap.md). */
+uint32_t rf_fuzz_short_rows(uint32_t decoded, uint64_t hi) {
+  const uint64_t lo = RF_FUZZ_ROW_GRID_CAP - 15, r = decoded;
+  const uint64_t edge = 32;   /* lo .. lo + 31: the cap - 15 .. the cap + 16 */
+  if (hi > UINT32_MAX) hi = UINT32_MAX;
+  if (hi <= lo) return (uint32_t)hi;
+  if (hi > lo + edge && r % 8)
+    return (uint32_t)(lo + edge + (r * UINT64_C(2654435761)) % (hi - lo - edge + 1));
+  return (uint32_t)(lo + (r / 8) % (hi - lo + 1 < edge ? hi - lo + 1 : edge));
+}
+
 static void lift_rows(rf_case *c, const rf_limits *lim) {
   if (!rf_op_has_rows(c->op) || (!c->cols && !rf_backend.is_sim)) return;
   const uint64_t lo = RF_FUZZ_ROW_GRID_CAP - 15;
+  /* Columns that leave no room past the cap (4 columns of the simulator's 2^18 elements end
+   * at 65,536 rows) narrow, except in the rows' edge band, so that the fold can draw above it. */
+  const uint64_t room = lo + 64;
+  if (c->cols > 1 && lim->max_elems / c->cols < room && c->rows % 8 && lim->max_elems >= room)
+    c->cols = (uint32_t)(lim->max_elems / room);
   uint64_t hi = c->cols ? lim->max_elems / c->cols : UINT32_MAX;
   /* The simulator: rows of 0 columns too, and at most RF_FUZZ_SIM_ROW_SPAN rows past the cap
    * (its step budget) */
   if (rf_backend.is_sim && hi > lo + RF_FUZZ_SIM_ROW_SPAN) hi = lo + RF_FUZZ_SIM_ROW_SPAN;
   if (hi > UINT32_MAX) hi = UINT32_MAX;
-  if (hi > lo) c->rows = (uint32_t)(lo + c->rows % (hi - lo + 1));
+  if (hi > lo) c->rows = rf_fuzz_short_rows(c->rows, hi);
   if (rf_backend.is_sim) {
     c->grid = 0;
     c->block = c->wave;

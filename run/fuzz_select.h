@@ -79,6 +79,10 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
  * 259,237 rows of 0 columns there, and logsumexp/block and /online ran past the step budget
  * (a false `timeout`); at about 70,000 rows every variant took 2.5 to 13 s. */
 #define RF_FUZZ_SIM_ROW_SPAN 16383u
+/* The rows of a class-3 case whose input decoded to `decoded` rows, when at most `hi` rows
+ * fit (hi > RF_FUZZ_ROW_GRID_CAP - 15): one decoded count in 8 lands in the 32 rows around
+ * the cap, the others above it (run/fuzz_select.c says why). */
+uint32_t rf_fuzz_short_rows(uint32_t decoded, uint64_t hi);
 typedef struct {
   rf_limits lim[RF_FUZZ_CLASSES];
   uint32_t one_in[RF_FUZZ_CLASSES]; /* class k > 0 for 1 input in one_in[k]; 0: never */

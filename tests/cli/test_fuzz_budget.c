@@ -37,7 +37,7 @@ static void shares_and_reach(void) {
   CHECK(b.classes == RF_FUZZ_CLASSES);
   const rf_limits *cheap = &b.lim[0];
   unsigned long long drawn[RF_FUZZ_CLASSES] = {0}, beyond_cheap = 0, past_32k = 0,
-                     past_grid = 0;
+                     past_grid = 0, short_rows = 0, short_past = 0;
   uint64_t max_n = 0, max_rows = 0;
   uint8_t buf[LEN];
   for (int i = 0; i < INPUTS; i++) {
@@ -70,6 +70,8 @@ static void shares_and_reach(void) {
                   "class 3 rows %u cols %u: past the simulator's span", c.rows, c.cols);
       }
       past_grid += c.rows > RF_FUZZ_ROW_GRID_CAP;
+      short_rows += k == 3;
+      short_past += k == 3 && c.rows > RF_FUZZ_ROW_GRID_CAP;
     } else {
       CHECK_MSG(c.n <= l->max_n, "class %u n %llu", k, (unsigned long long)c.n);
       if (c.n > max_n) max_n = c.n;
@@ -103,8 +105,13 @@ static void shares_and_reach(void) {
   CHECK_MSG(max_n == b.lim[2].max_n, "largest n %llu, class 2 allows %llu",
             (unsigned long long)max_n, (unsigned long long)b.lim[2].max_n);
   CHECK(b.one_in[3] != 0);   /* every backend, the simulator too */
-  if (rf_backend.limits.max_elems > RF_FUZZ_ROW_GRID_CAP)
+  if (rf_backend.limits.max_elems > RF_FUZZ_ROW_GRID_CAP) {
     CHECK_MSG(past_grid >= 5, "%llu row cases past %u rows", past_grid, RF_FUZZ_ROW_GRID_CAP);
+    /* most short-rows cases stride, the simulator's 2^18 elements included (4 columns there
+     * end at 65,536 rows: lift_rows narrows them) */
+    CHECK_MSG(short_past * 3 >= short_rows * 2, "%llu of %llu short-rows cases past %u rows",
+              short_past, short_rows, RF_FUZZ_ROW_GRID_CAP);
+  }
 }
 
 /* REDFUZZ_SIZE_CLASSES=1: the cheap caps only, as before the budget; REDFUZZ_MAX_ELEMS: a
@@ -130,7 +137,36 @@ static void hard_caps(void) {
     CHECK_MSG(b.lim[k].max_elems <= 1000 && b.lim[k].max_n <= 1000, "class %u", k);
 }
 
+/* Class 3's fold: fuzz inputs decode to small row counts (a campaign's class-3 cases had rows
+ * in the tens), and a plain `rows % span` left every one of them below the cap. Small and
+ * random counts alike: at least 3 in 4 past the cap, some at and below it, none outside
+ * [cap - 15, hi]. */
+static void short_rows_fold(void) {
+  const uint64_t lo = RF_FUZZ_ROW_GRID_CAP - 15, his[] = {lo + RF_FUZZ_SIM_ROW_SPAN, 1u << 18,
+                                                          UINT32_MAX, lo + 20};
+  for (size_t h = 0; h < sizeof his / sizeof his[0]; h++) {
+    unsigned past = 0, at_or_below = 0;
+    const unsigned count = 4096;
+    for (uint32_t d = 0; d < count; d++) {
+      const uint32_t small = d, big = (uint32_t)next_u64();
+      const uint32_t draws[2] = {rf_fuzz_short_rows(small, his[h]), rf_fuzz_short_rows(big, his[h])};
+      for (int k = 0; k < 2; k++) {
+        CHECK_MSG(draws[k] >= lo && draws[k] <= his[h], "rows %u outside [%llu, %llu]", draws[k],
+                  (unsigned long long)lo, (unsigned long long)his[h]);
+        past += draws[k] > RF_FUZZ_ROW_GRID_CAP;
+        at_or_below += draws[k] <= RF_FUZZ_ROW_GRID_CAP;
+      }
+    }
+    if (his[h] > lo + 64) {
+      CHECK_MSG(past * 4 >= 3 * 2 * count, "hi %llu: %u of %u past the cap",
+                (unsigned long long)his[h], past, 2 * count);
+      CHECK_MSG(at_or_below > 0, "hi %llu: none at or below the cap", (unsigned long long)his[h]);
+    }
+  }
+}
+
 int main(void) {
+  short_rows_fold();
   shares_and_reach();
   hard_caps();
   return rf_test_done();
