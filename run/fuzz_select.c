@@ -150,10 +150,31 @@ static void lift_rows(rf_case *c, const rf_limits *lim) {
   }
 }
 
+/* Class 3 is the short-rows class: a 1-D case it decodes becomes a case of a row op (one that
+ * `only` keeps, from the seed), so that all of the class's share reaches past the grid cap;
+ * a 1-D case of class 3 would be one of class 2. -1: no row op is kept. */
+static int short_rows_op(const rf_case *c, const char *only) {
+  static const rf_op row_ops[] = {RF_OP_SOFTMAX, RF_OP_LOGSUMEXP, RF_OP_LOGSOFTMAX};
+  const unsigned count = sizeof row_ops / sizeof row_ops[0];
+  for (unsigned k = 0; k < count; k++) {
+    const rf_op op = row_ops[(c->seed + k) % count];
+    for (size_t i = 0; i < rf_variant_count(); i++)
+      if (rf_variant_at(i)->op == op && rf_only_keeps(only, rf_variant_at(i))) return op;
+  }
+  return -1;
+}
+
 static void decode_under(const uint8_t *data, size_t size, const rf_limits *lim, int short_rows,
                          const char *only, rf_case *c) {
   rf_case_decode(data, size, lim, c);
-  rf_force_op(c, rf_only_single_op(only), lim);
+  const int single = rf_only_single_op(only);
+  rf_force_op(c, single, lim);
+  if (short_rows && single < 0 && !rf_op_has_rows(c->op)) {
+    const uint64_t elems = rf_case_elems(c);
+    rf_force_op(c, short_rows_op(c, only), lim);
+    /* rf_force_op gives 1..8 rows; lift_rows folds any count, so draw it from more bits */
+    if (rf_op_has_rows(c->op)) c->rows = (uint32_t)(c->seed ^ (elems << 3));
+  }
   if (c->grid > RF_FUZZ_MAX_GRID) c->grid = 1 + (c->grid - 1) % RF_FUZZ_MAX_GRID;
   if (short_rows) lift_rows(c, lim);
   cap_thread_cost(c, lim->max_threads);

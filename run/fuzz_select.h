@@ -61,7 +61,8 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
  * input (same bytes, same class, same case), class k > 0 for one input in one_in[k]:
  *   class 1: elements and threads x8 (simulator: 2^15 elements, 2^17 threads), 1 in 16;
  *   class 2: elements x64, threads x16 (2^18: the simulator's largest cases, 2^18), 1 in 128;
- *   class 3: many short rows: class 2's elements, rows of at most RF_FUZZ_SHORT_COLS columns,
+ *   class 3: many short rows (a 1-D case it decodes becomes a row op's, unless the only-list
+ *            forces one op): class 2's elements, rows of at most RF_FUZZ_SHORT_COLS columns,
  *            from RF_FUZZ_ROW_GRID_CAP - 15 rows up (past every row variant's grid cap) and
  *            threads x2^14, 1 in 2048; on the simulator 1 in 8192, at each variant's
  *            default grid and one wave a block, the launch it affords (run/fuzz_select.c,

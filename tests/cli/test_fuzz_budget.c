@@ -52,6 +52,8 @@ static void shares_and_reach(void) {
             again.seed == c.seed && again.block == c.block && again.grid == c.grid);
     }
     const rf_limits *l = &b.lim[k];
+    /* class 3 is the short-rows class: every case of it a row op's (no only-list here) */
+    if (k == 3) CHECK_MSG(rf_op_has_rows(c.op), "class 3 case of op %d", (int)c.op);
     const uint64_t elems = rf_case_elems(&c);
     if (rf_op_has_rows(c.op)) {
       CHECK_MSG(c.cols <= l->max_cols && elems <= l->max_elems, "class %u %ux%u", k, c.rows,
