@@ -49,6 +49,13 @@ void rf_sim_quiet_coverage(int quiet) {
 
 void rf_sim_set_step_budget(uint64_t switches) { rf_sim::engine().budget = switches; }
 
+uint64_t rf_sim_launch_budget(uint64_t switches, uint64_t threads) {
+  const uint64_t per_thread = 64, small_launch = uint64_t{1} << 22;
+  if (threads <= small_launch) return switches;
+  const uint64_t scaled = threads > UINT64_MAX / per_thread ? UINT64_MAX : threads * per_thread;
+  return scaled > switches ? scaled : switches;
+}
+
 /* Set by the runner from REDFUZZ_SIM_TARGET, which the edges read and validate
  * (run/settings.def); the simulator itself reads no environment. Relaxed: set before any
  * launch, read by kernels' fibers. */

@@ -63,6 +63,12 @@ void rf_sim_quiet_coverage(int quiet);
  * without reaching a barrier or wave operation makes no switch: the wall-clock watchdog
  * below ends it. */
 void rf_sim_set_step_budget(uint64_t switches);
+/* The step budget a launch of `threads` GPU threads runs under: `switches` (the budget set
+ * above), or 64 switches a thread where that is more and the launch is past 2^22 threads (the
+ * runner's default launch cap, REDFUZZ_SIM_MAX_THREADS): a correct kernel switches a few
+ * times a thread a barrier, so a launch of 2^31 threads (one element a thread at n = 2^36)
+ * passes 2^28 switches without hanging. Up to 2^22 threads the set budget stands as it is. */
+uint64_t rf_sim_launch_budget(uint64_t switches, uint64_t threads);
 /* Watchdog on the wall clock (sim/watchdog.cpp): a launch running longer than ms
  * milliseconds ends with RF_SIM_TIMEOUT, a thread that spins without any barrier included.
  * 0 (the default) turns it off; the runner sets it from REDFUZZ_LAUNCH_TIMEOUT_MS. */

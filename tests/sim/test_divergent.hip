@@ -83,6 +83,11 @@ static void expect_recovered() {
   hipFree(out);
 }
 
+__global__ void one_barrier(int *out) {
+  __syncthreads();
+  if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = 1;
+}
+
 int main() {
   for (int s = 0; s < 4; s++) {
     expect_divergent(barrier_in_if, 64, s, kLineBarrierInIf, 0, "barrier in if");
@@ -103,8 +108,25 @@ int main() {
   char msg[512];
   CHECK(rf_sim_take_status(msg, sizeof msg) == RF_SIM_TIMEOUT);
   CHECK_MSG(strstr(msg, "step budget") != nullptr, "%s", msg);
+  // ... which grows with a launch past 2^22 threads (64 switches a thread): one element a
+  // thread at n = 2^31 passed 2^28 switches and was a false `timeout`. The same barrier
+  // kernel at 2^22 + 64 threads is within the grown budget, and a spinning block of a small
+  // launch still ends at the set one (above).
+  CHECK(rf_sim_launch_budget(20000, 64) == 20000);
+  CHECK(rf_sim_launch_budget(20000, uint64_t{1} << 22) == 20000);
+  CHECK(rf_sim_launch_budget(20000, (uint64_t{1} << 22) + 64) == ((uint64_t{1} << 22) + 64) * 64);
+  CHECK(rf_sim_launch_budget(uint64_t{1} << 40, (uint64_t{1} << 22) + 64) == uint64_t{1} << 40);
+  CHECK(rf_sim_launch_budget(0, UINT64_MAX) == UINT64_MAX);
+  int *many = dev_alloc<int>(1);
+  hipLaunchKernelGGL(one_barrier, dim3((1u << 16) + 1), dim3(64), 0, 0, many);
+  CHECK_MSG(hipGetLastError() == hipSuccess, "%s", "2^22 + 64 threads, one barrier each");
+  CHECK(rf_sim_take_status(nullptr, 0) == RF_SIM_OK);
+  hipLaunchKernelGGL(barrier_forever, dim3(1), dim3(64), 0, 0, out);   // the set budget is back
+  CHECK(hipGetLastError() == hipErrorLaunchTimeOut);
+  CHECK(rf_sim_take_status(nullptr, 0) == RF_SIM_TIMEOUT);
   rf_sim_set_step_budget(uint64_t{1} << 28);
   expect_recovered();
   hipFree(out);
+  hipFree(many);
   return rf_test_done();
 }
