@@ -11,21 +11,9 @@
 __global__ void rf_mut_lse_grid_cap_kernel(const float *__restrict__ x, uint32_t cols,
                                            float *__restrict__ out) {
   RF_SHARED(float, sd, RF_MUT_MAX_BLOCK);
-  const unsigned t = threadIdx.x;
   const uint32_t row = blockIdx.x;   /* BUG: no `for (row = blockIdx.x; row < rows; row += gridDim.x)` */
-  const float *xr = x + (size_t)row * cols;
-  float m = -INFINITY;
-  for (uint32_t c = t; c < cols; c += blockDim.x) m = fmaxf(m, xr[c]);
-  sd[t] = m;
-  rf_prim_lds_max_tree(sd);
-  const float row_max = sd[0];
-  __syncthreads();   /* everyone has read the max before sd holds the sums */
-  float s = 0.0f;
-  for (uint32_t c = t; c < cols; c += blockDim.x)
-    s += xr[c] == row_max ? 1.0f : expf(xr[c] - row_max);
-  sd[t] = s;
-  rf_prim_lds_sum_tree(sd);
-  if (t == 0) out[row] = row_max + logf(sd[0]);
+  const float lse = rf_mut_lse_block_row(x + (size_t)row * cols, cols, sd, -INFINITY);
+  if (threadIdx.x == 0) out[row] = lse;
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)

@@ -25,6 +25,26 @@ static __device__ __forceinline__ rf_mut_u64 rf_mut_gid() {
   return (rf_mut_u64)blockIdx.x * blockDim.x + threadIdx.x;
 }
 
+/* One block's logsumexp of row xr (cols elements), in thread 0: max by LDS tree, reader
+ * barrier, s = Σ exp(x - m) by LDS tree, m + log s. Idle lanes (t >= cols) put idle_max into
+ * the max tree: -INFINITY, the max's identity, in the correct design. */
+static __device__ __forceinline__ float rf_mut_lse_block_row(const float *xr, uint32_t cols,
+                                                             float *sd, float idle_max) {
+  const unsigned t = threadIdx.x;
+  float m = -INFINITY;
+  for (uint32_t c = t; c < cols; c += blockDim.x) m = fmaxf(m, xr[c]);
+  sd[t] = t < cols ? m : idle_max;
+  rf_prim_lds_max_tree(sd);
+  const float row_max = sd[0];
+  __syncthreads();   /* everyone has read the max before sd holds the sums */
+  float s = 0.0f;
+  for (uint32_t c = t; c < cols; c += blockDim.x)
+    s += xr[c] == row_max ? 1.0f : expf(xr[c] - row_max);
+  sd[t] = s;
+  rf_prim_lds_sum_tree(sd);
+  return row_max + logf(sd[0]);
+}
+
 /* One thread writes -0: the start of an accumulated sum. */
 __global__ static __attribute__((unused)) void rf_mut_neg_zero_kernel(float *out) {
   if (blockIdx.x == 0 && threadIdx.x == 0) out[0] = -0.0f;
