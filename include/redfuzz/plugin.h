@@ -58,8 +58,9 @@
  *                 (8 bytes), and the runner gives the variant `unsupported` on cases past
  *                 2^31 - 1 elements ("writes a 32-bit index (index_bits 32): n ... is past
  *                 2^31-1"); 64: rf_argmax_out64 {float value; uint32_t pad; int64_t index}
- *                 (16 bytes, the index at offset 8), for any n. Any other value, or a
- *                 nonzero value on another op, is refused at load.
+ *                 (16 bytes, the index at offset 8; write pad too, 0: a word left
+ *                 poisoned is `unwritten`), for any n. Any other value, or a nonzero value
+ *                 on another op, is refused at load.
  *
  * CONTRACT (include/redfuzz/variant.h; docs/ORACLE.md, "The contract for special values").
  * Declare what your kernel does; the judge holds it to that, and `redfuzz list` shows it. A
