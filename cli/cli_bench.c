@@ -291,13 +291,14 @@ static void bench_cub(bench_run *b, bench_size *s) {
   } else if (time_row(b, s, launch_cub, &k, s->bytes, &r) == 0) {
     s->ref_ms = r.ms;
     r.x_ref = 1;
-    unsigned char got[sizeof(rf_argmax_out)];
+    unsigned char got[sizeof(rf_argmax_out64)];
     rf_plan any_order = {0};
     rf_plan_add(&any_order, RF_LEVEL_CHAIN, c->n - 1);
     snprintf(r.detail, sizeof r.detail, "cannot read the output back");
-    rf_verdict v = rf_dev_download(got, s->out, s->out_bytes)
+    /* CUB's argmax writes the 8-byte pair (kernels/reference/cub_ref.h): index_bits 0 */
+    rf_verdict v = rf_dev_download(got, s->out, rf_runner_output_bytes(c, RF_DTYPE_F32, 0))
                        ? RF_V_LAUNCH_ERROR
-                       : rf_bench_check_1d(c->op, &any_order, s->x, c->n, got, r.detail,
+                       : rf_bench_check_1d(c->op, 0, &any_order, s->x, c->n, got, r.detail,
                                            sizeof r.detail);
     r.verdict = rf_verdict_name(v);
     b->failed |= rf_verdict_is_failure(v);
@@ -332,11 +333,13 @@ static void verify(bench_run *b, const bench_size *s, const rf_case *cb, const r
     }
   }
   if (!rf_op_has_rows(c.op) && !rf_verdict_is_failure(verdict)) {
-    unsigned char got[sizeof(rf_argmax_out)];
+    unsigned char got[sizeof(rf_argmax_out64)];
     char detail[256] = "cannot read the output back";
-    rf_verdict t = rf_dev_download(got, s->out, s->out_bytes)
+    rf_verdict t = rf_dev_download(got, s->out, rf_runner_output_bytes(&c, RF_DTYPE_F32,
+                                                                      v->index_bits))
                        ? RF_V_LAUNCH_ERROR
-                       : rf_bench_check_1d(c.op, plan, s->x, c.n, got, detail, sizeof detail);
+                       : rf_bench_check_1d(c.op, v->index_bits, plan, s->x, c.n, got, detail,
+                                           sizeof detail);
     if (rf_verdict_is_failure(t) || !checked) {
       verdict = t;
       snprintf(r->detail, sizeof r->detail, "%s%s", detail[0] ? "timed output: " : "", detail);
@@ -401,7 +404,8 @@ static void bench_one_size(bench_run *b, const rf_case *c) {
   bench_size s = {.c = *c, .ref_ms = NAN, .copy_gbps = NAN};
   uint64_t elems = rf_case_elems(c);
   s.in_bytes = (size_t)elems * sizeof(float);
-  s.out_bytes = rf_runner_output_bytes(c, RF_DTYPE_F32);   /* the bench's variants: float32 */
+  /* the bench's variants: float32, an argmax pair of either index width (the larger) */
+  s.out_bytes = rf_runner_output_bytes(c, RF_DTYPE_F32, 64);
   s.bytes = rf_bench_bytes(c->op, c->n, c->rows, c->cols);
   s.x = malloc(s.in_bytes);
   int e = -1;

@@ -6,6 +6,13 @@
  * families (argmax.hip, argmin.hip) keep their variant tables and name their instances with
  * RF_ARGX_INSTANCES.
  *
+ * Indices are 64-bit (issue 37; the variants' index_bits 64): they write rf_argmax_out64, so
+ * an input past 2^31 or 2^32 elements has its index (cupy#8014: argmax gave negative indices
+ * at n = 2^32). The keyed shape cannot pack a 32-bit value key and a 64-bit index into one
+ * 64-bit atomic: each block owns a contiguous chunk of the input, writes its winner to
+ * partials[block] and merges (value key, inverted block) into the key; since lower blocks own
+ * lower indices, the lowest block among equal values holds the first extremum.
+ *
  * Policy (oracle/exact.h): NaN inputs are ignored; -0 and +0 tie (IEEE ==); only NaN gives
  * {NaN, -1}; n = 0 gives {D::empty(), -1}. An empty slot is {D::empty(), RF_ARGX_NONE}: any
  * real element, D::empty() itself included, beats it by value or by its lower index, so
@@ -21,46 +28,88 @@
 
 #define RF_ARGX_MAX_BLOCK 1024u
 #define RF_ARGX_MAX_WAVES 32u     /* 1024 threads / wave 32 */
-#define RF_ARGX_NONE 0x7fffffff   /* index of an empty slot; real indices are smaller */
+/* index of an empty slot; real indices (below 2^63) are smaller */
+#define RF_ARGX_NONE 0x7fffffffffffffffLL
 
 typedef unsigned long long rf_argx_u64;
+typedef long long rf_argx_idx;   /* an element's index: 64-bit, whatever n */
+
+/* Element j (value xv) joins the winner (bv, bi) by the pair rule; NaN is skipped. */
+template <class D>
+static __device__ __forceinline__ void rf_argx_take(float xv, rf_argx_idx j, float *bv,
+                                                    rf_argx_idx *bi) {
+  if (xv == xv && D::beats(xv, j, *bv, *bi)) { *bv = xv; *bi = j; }
+}
 
 /* This thread's grid-stride winner; NaN elements are skipped. */
 template <class D>
 static __device__ __forceinline__ void rf_argx_thread(const float *__restrict__ x, rf_argx_u64 n,
-                                                      float *v, int *i) {
+                                                      float *v, rf_argx_idx *i) {
   const rf_argx_u64 stride = (rf_argx_u64)gridDim.x * blockDim.x;
   float bv = D::empty();
-  int bi = RF_ARGX_NONE;
-  for (rf_argx_u64 j = (rf_argx_u64)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride) {
-    const float xv = x[j];
-    if (xv == xv && D::beats(xv, (int)j, bv, bi)) { bv = xv; bi = (int)j; }
-  }
+  rf_argx_idx bi = RF_ARGX_NONE;
+  for (rf_argx_u64 j = (rf_argx_u64)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride)
+    rf_argx_take<D>(x[j], (rf_argx_idx)j, &bv, &bi);
+  *v = bv;
+  *i = bi;
+}
+
+/* The contiguous chunk [*lo, *hi) of `count` items that block b of `blocks` owns (the keyed
+ * shapes): ceil(count / blocks) each, the last ones shorter or empty. */
+static __device__ __forceinline__ void rf_argx_chunk(rf_argx_u64 count, unsigned b,
+                                                     unsigned blocks, rf_argx_u64 *lo,
+                                                     rf_argx_u64 *hi) {
+  const rf_argx_u64 per = (count + blocks - 1) / blocks;
+  *lo = per * b < count ? per * b : count;
+  *hi = *lo + per < count ? *lo + per : count;
+}
+
+/* This thread's winner of its block's chunk (block-stride inside it); NaN skipped. */
+template <class D>
+static __device__ __forceinline__ void rf_argx_chunk_thread(const float *__restrict__ x,
+                                                            rf_argx_u64 n, float *v,
+                                                            rf_argx_idx *i) {
+  rf_argx_u64 lo, hi;
+  rf_argx_chunk(n, blockIdx.x, gridDim.x, &lo, &hi);
+  float bv = D::empty();
+  rf_argx_idx bi = RF_ARGX_NONE;
+  for (rf_argx_u64 j = lo + threadIdx.x; j < hi; j += blockDim.x)
+    rf_argx_take<D>(x[j], (rf_argx_idx)j, &bv, &bi);
   *v = bv;
   *i = bi;
 }
 
 /* The output of a winner (v, i) of an input of n elements: {D::empty(), -1} for n = 0,
- * {NaN, -1} when no non-NaN element was seen (i = RF_ARGX_NONE). */
+ * {NaN, -1} when no non-NaN element was seen (i = RF_ARGX_NONE). Every word written (the pad
+ * too: a word left poisoned is `unwritten`). */
 template <class D>
-static __device__ __forceinline__ void rf_argx_write(rf_argx_u64 n, float v, int i,
-                                                     rf_argmax_out *out) {
+static __device__ __forceinline__ void rf_argx_write(rf_argx_u64 n, float v, rf_argx_idx i,
+                                                     rf_argmax_out64 *out) {
   const bool none = i == RF_ARGX_NONE;
   out->value = n == 0 ? D::empty() : none ? __int_as_float(0x7fc00000) : v;
+  out->pad = 0;
   out->index = none ? -1 : i;
 }
 
-/* One thread decodes a packed key (rf_prim_arg_pack; 0 = none); the value is read back from
- * the input so that its bits (-0 included) are the element's own. */
+/* A block's winner into partials[b] (every word). */
+static __device__ __forceinline__ void rf_argx_put(rf_argmax_out64 *partials, unsigned b, float v,
+                                                   rf_argx_idx i) {
+  partials[b].value = v;
+  partials[b].pad = 0;
+  partials[b].index = i;
+}
+
+/* One thread decodes a block key (rf_prim_arg_block_key; 0 = none) into the output: the winner
+ * is that block's partial, whose value bits (-0 included) are the element's own. */
 template <class D>
-static __device__ __forceinline__ void rf_argx_decode(const float *__restrict__ x,
+static __device__ __forceinline__ void rf_argx_decode(const rf_argmax_out64 *__restrict__ partials,
                                                       unsigned long long k, rf_argx_u64 n,
-                                                      rf_argmax_out *out) {
+                                                      rf_argmax_out64 *out) {
   if (k == 0) {
     rf_argx_write<D>(n, 0.0f, RF_ARGX_NONE, out);
   } else {
-    const int i = rf_prim_arg_unpack_index(k);
-    rf_argx_write<D>(n, x[i], i, out);
+    const rf_argmax_out64 p = partials[rf_prim_arg_unpack_block(k)];
+    rf_argx_write<D>(n, p.value, p.index, out);
   }
 }
 
@@ -68,11 +117,11 @@ static __device__ __forceinline__ void rf_argx_decode(const float *__restrict__ 
  * kernel of the two-kernel shapes). */
 template <class D>
 static __device__ __forceinline__ void rf_argx_fold_partials(
-    const rf_argmax_out *__restrict__ partials, unsigned count, float *v, int *i) {
+    const rf_argmax_out64 *__restrict__ partials, unsigned count, float *v, rf_argx_idx *i) {
   float bv = D::empty();
-  int bi = RF_ARGX_NONE;
+  rf_argx_idx bi = RF_ARGX_NONE;
   for (unsigned j = threadIdx.x; j < count; j += blockDim.x)
-    if (D::beats(partials[j].value, partials[j].index, bv, bi)) {
+    if (D::beats(partials[j].value, (rf_argx_idx)partials[j].index, bv, bi)) {
       bv = partials[j].value;
       bi = partials[j].index;
     }
@@ -83,64 +132,73 @@ static __device__ __forceinline__ void rf_argx_fold_partials(
 /* partials[blockIdx.x] = the block's winner (grid-stride, LDS tree). */
 template <class D>
 __global__ void rf_argx_lds_partials_kernel(const float *__restrict__ x, rf_argx_u64 n,
-                                            rf_argmax_out *partials) {
+                                            rf_argmax_out64 *partials) {
   RF_SHARED(float, vals, RF_ARGX_MAX_BLOCK);
-  RF_SHARED(int, idxs, RF_ARGX_MAX_BLOCK);
+  RF_SHARED(rf_argx_idx, idxs, RF_ARGX_MAX_BLOCK);
   float v;
-  int i;
+  rf_argx_idx i;
   rf_argx_thread<D>(x, n, &v, &i);
   rf_prim_block_argmax_lds<D>(vals, idxs, v, i);
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x].value = vals[0];
-    partials[blockIdx.x].index = idxs[0];
-  }
+  if (threadIdx.x == 0) rf_argx_put(partials, blockIdx.x, vals[0], idxs[0]);
 }
 
 /* One block over `count` partials (grid-stride, LDS tree) into the output. n is the input
  * length, for the empty and only-NaN results. */
 template <class D>
-__global__ void rf_argx_lds_final_kernel(const rf_argmax_out *__restrict__ partials,
-                                         unsigned count, rf_argx_u64 n, rf_argmax_out *out) {
+__global__ void rf_argx_lds_final_kernel(const rf_argmax_out64 *__restrict__ partials,
+                                         unsigned count, rf_argx_u64 n, rf_argmax_out64 *out) {
   RF_SHARED(float, vals, RF_ARGX_MAX_BLOCK);
-  RF_SHARED(int, idxs, RF_ARGX_MAX_BLOCK);
+  RF_SHARED(rf_argx_idx, idxs, RF_ARGX_MAX_BLOCK);
   float v;
-  int i;
+  rf_argx_idx i;
   rf_argx_fold_partials<D>(partials, count, &v, &i);
   rf_prim_block_argmax_lds<D>(vals, idxs, v, i);
   if (threadIdx.x == 0) rf_argx_write<D>(n, vals[0], idxs[0], out);
 }
 
-/* Block winner by wave shuffles (wave winners through LDS, the first wave finishes), merged
- * into *key by one 64-bit atomicMax per block that saw a non-NaN element. */
+/* The keyed scratch: the key (8 bytes, 8 more of padding), then one partial a block. */
+#define RF_ARGX_KEYED_PARTIALS 16u
+static __host__ __device__ __forceinline__ rf_argmax_out64 *rf_argx_keyed_partials(void *scratch) {
+  return (rf_argmax_out64 *)((unsigned char *)scratch + RF_ARGX_KEYED_PARTIALS);
+}
+
+/* Block winner of its contiguous chunk by wave shuffles (wave winners through LDS, the first
+ * wave finishes), written to partials[block] and merged into *key by one 64-bit atomicMax on
+ * (value key, inverted block) per block that saw a non-NaN element. */
 template <class D>
 __global__ void rf_argx_wave_atomic_kernel(const float *__restrict__ x, rf_argx_u64 n,
-                                           rf_argx_u64 *key) {
+                                           rf_argx_u64 *key, rf_argmax_out64 *partials) {
   RF_SHARED(float, wave_vals, RF_ARGX_MAX_WAVES);
-  RF_SHARED(int, wave_idxs, RF_ARGX_MAX_WAVES);
+  RF_SHARED(rf_argx_idx, wave_idxs, RF_ARGX_MAX_WAVES);
   float v;
-  int i;
-  rf_argx_thread<D>(x, n, &v, &i);
-  rf_prim_block_argmax_waves<D>(wave_vals, wave_idxs, &v, &i, RF_ARGX_NONE);
-  if (threadIdx.x == 0 && i != RF_ARGX_NONE) atomicMax(key, rf_prim_arg_pack<D>(v, i));
+  rf_argx_idx i;
+  rf_argx_chunk_thread<D>(x, n, &v, &i);
+  rf_prim_block_argmax_waves<D>(wave_vals, wave_idxs, &v, &i, (rf_argx_idx)RF_ARGX_NONE);
+  if (threadIdx.x == 0 && i != RF_ARGX_NONE) {
+    rf_argx_put(partials, blockIdx.x, v, i);
+    atomicMax(key, rf_prim_arg_block_key<D>(v, blockIdx.x));
+  }
 }
 
 template <class D>
-__global__ void rf_argx_decode_kernel(const float *__restrict__ x, const rf_argx_u64 *key,
-                                      rf_argx_u64 n, rf_argmax_out *out) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) rf_argx_decode<D>(x, *key, n, out);
+__global__ void rf_argx_decode_kernel(const rf_argmax_out64 *__restrict__ partials,
+                                      const rf_argx_u64 *key, rf_argx_u64 n, rf_argmax_out64 *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) rf_argx_decode<D>(partials, *key, n, out);
 }
 
 /* Every kernel of direction D, named so that a device-only compile (the gfx1201 check) emits
  * them: the launches that would otherwise instantiate them are host code. */
 #define RF_ARGX_INSTANCES(D)                                                                   \
   template __global__ void rf_argx_lds_partials_kernel<D>(const float *__restrict__,           \
-                                                          rf_argx_u64, rf_argmax_out *);       \
-  template __global__ void rf_argx_lds_final_kernel<D>(const rf_argmax_out *__restrict__,      \
-                                                       unsigned, rf_argx_u64, rf_argmax_out *); \
+                                                          rf_argx_u64, rf_argmax_out64 *);     \
+  template __global__ void rf_argx_lds_final_kernel<D>(const rf_argmax_out64 *__restrict__,    \
+                                                       unsigned, rf_argx_u64,                  \
+                                                       rf_argmax_out64 *);                     \
   template __global__ void rf_argx_wave_atomic_kernel<D>(const float *__restrict__,            \
-                                                         rf_argx_u64, rf_argx_u64 *);          \
-  template __global__ void rf_argx_decode_kernel<D>(const float *__restrict__,                 \
+                                                         rf_argx_u64, rf_argx_u64 *,           \
+                                                         rf_argmax_out64 *);                   \
+  template __global__ void rf_argx_decode_kernel<D>(const rf_argmax_out64 *__restrict__,       \
                                                     const rf_argx_u64 *, rf_argx_u64,          \
-                                                    rf_argmax_out *);
+                                                    rf_argmax_out64 *);
 
 #endif

@@ -1,6 +1,7 @@
 /* Host side of the float32 argmax and argmin families (argmax.hip, argmin.hip): the configure
- * rules (int32 indices included), scratch, plans and launchers of kernels/argext.h's kernels,
- * the launchers templated on the direction D. Included in their host sections only. */
+ * rules, scratch, plans and launchers of kernels/argext.h's kernels, the launchers templated on
+ * the direction D. Included in their host sections only. Indices are 64-bit (index_bits 64):
+ * n is bounded by the plan's rule alone (RF_PLAN_MAX_ADDS, redfuzz/plan.h), as for max. */
 #ifndef RF_ARGEXT_HOST_H
 #define RF_ARGEXT_HOST_H
 #include "launch_common.h"
@@ -9,13 +10,10 @@
 #define RF_ARGX_MAX_GRID 65535u
 #define RF_ARGX_DEFAULT_BLOCK 256u
 
-/* Indices are int32 and RF_ARGX_NONE must stay above every real one. A requested grid wins;
- * the default is min(CUs x 8, ceil(n/block)) (seed 000 §9.4.3). No items knob. */
+/* A requested grid wins; the default is min(CUs x 8, ceil(n/block)) (seed 000 §9.4.3). No
+ * items knob. */
 static const char *rf_argx_pick_grid(rf_launch_cfg *cfg) {
   cfg->items = 0;
-  if (cfg->n > (uint64_t)RF_ARGX_NONE)
-    return rf_reason("n %llu is not supported (allowed: 0..%u, int32 indices)",
-                     (unsigned long long)cfg->n, (unsigned)RF_ARGX_NONE);
   if (cfg->grid == 0) {
     const uint64_t cap = (uint64_t)(cfg->num_cus ? cfg->num_cus : 1) * 8;
     uint64_t g = rf_div_ceil(cfg->n, cfg->block);
@@ -42,12 +40,12 @@ static const char *rf_argx_configure_wave(rf_launch_cfg *cfg) {
 }
 
 static size_t rf_argx_partials_scratch(const rf_launch_cfg *cfg) {
-  return cfg->n ? (size_t)cfg->grid * sizeof(rf_argmax_out) : 0;
+  return cfg->n ? (size_t)cfg->grid * sizeof(rf_argmax_out64) : 0;
 }
 
+/* The key, then a partial a block (rf_argx_keyed_partials); the key alone for n = 0. */
 static size_t rf_argx_key_scratch(const rf_launch_cfg *cfg) {
-  (void)cfg;
-  return sizeof(unsigned long long);
+  return RF_ARGX_KEYED_PARTIALS + (cfg->n ? (size_t)cfg->grid * sizeof(rf_argmax_out64) : 0);
 }
 
 /* ---- plans (comparisons on the longest path; informative: argmax and argmin are exact) ---- */
@@ -81,7 +79,7 @@ static void rf_argx_plan_wave(const rf_launch_cfg *cfg, rf_plan *p) {
 template <class D>
 static int rf_argx_launch_lds(const rf_launch_args *a) {
   const hipStream_t st = (hipStream_t)a->stream;
-  rf_argmax_out *partials = (rf_argmax_out *)a->scratch;
+  rf_argmax_out64 *partials = (rf_argmax_out64 *)a->scratch;
   unsigned count = 0;
   if (a->cfg.n) {
     hipLaunchKernelGGL(rf_argx_lds_partials_kernel<D>, dim3(a->cfg.grid), dim3(a->cfg.block), 0,
@@ -91,25 +89,28 @@ static int rf_argx_launch_lds(const rf_launch_args *a) {
     count = a->cfg.grid;
   }
   hipLaunchKernelGGL(rf_argx_lds_final_kernel<D>, dim3(1), dim3(a->cfg.block), 0, st,
-                     (const rf_argmax_out *)partials, count, (rf_argx_u64)a->cfg.n,
-                     (rf_argmax_out *)a->out);
+                     (const rf_argmax_out64 *)partials, count, (rf_argx_u64)a->cfg.n,
+                     (rf_argmax_out64 *)a->out);
   return (int)hipGetLastError();
 }
 
-/* Key zeroed ("none"), blocks merge into it, one thread decodes it into the output. */
+/* Key zeroed ("none"), blocks write their partials and merge into it, one thread decodes it
+ * into the output (the partial of the block it names). */
 template <class D>
 static int rf_argx_launch_wave(const rf_launch_args *a) {
   const hipStream_t st = (hipStream_t)a->stream;
   rf_argx_u64 *key = (rf_argx_u64 *)a->scratch;
+  rf_argmax_out64 *partials = rf_argx_keyed_partials(a->scratch);
   int err = (int)hipMemsetAsync(key, 0, sizeof(rf_argx_u64), st);
   if (err) return err;
   if (a->cfg.n) {
     hipLaunchKernelGGL(rf_argx_wave_atomic_kernel<D>, dim3(a->cfg.grid), dim3(a->cfg.block), 0,
-                       st, a->x, (rf_argx_u64)a->cfg.n, key);
+                       st, a->x, (rf_argx_u64)a->cfg.n, key, partials);
     if ((err = (int)hipGetLastError())) return err;
   }
-  hipLaunchKernelGGL(rf_argx_decode_kernel<D>, dim3(1), dim3(1), 0, st, a->x,
-                     (const rf_argx_u64 *)key, (rf_argx_u64)a->cfg.n, (rf_argmax_out *)a->out);
+  hipLaunchKernelGGL(rf_argx_decode_kernel<D>, dim3(1), dim3(1), 0, st,
+                     (const rf_argmax_out64 *)partials, (const rf_argx_u64 *)key,
+                     (rf_argx_u64)a->cfg.n, (rf_argmax_out64 *)a->out);
   return (int)hipGetLastError();
 }
 

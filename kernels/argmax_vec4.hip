@@ -34,21 +34,23 @@
 
 /* Next element of one component's chain, whose indices only grow: it wins by a larger value,
  * or as the chain's first non-NaN element (which may be -inf, equal to the empty slot's value).
- * NaN fails both tests. */
-static __device__ __forceinline__ void rf_argv_take_next(float xv, int xi, float *bv, int *bi) {
+ * NaN fails both tests. Indices are 64-bit (rf_argx_idx): n may pass 2^31 and 2^32. */
+static __device__ __forceinline__ void rf_argv_take_next(float xv, rf_argx_idx xi, float *bv,
+                                                         rf_argx_idx *bi) {
   if (xv > *bv || (xv == *bv && *bi == RF_ARGV_NONE)) { *bv = xv; *bi = xi; }
 }
 
 /* A pair from anywhere (another component, the head, the tail, another lane): full order. */
-static __device__ __forceinline__ void rf_argv_merge(float ov, int oi, float *bv, int *bi) {
+static __device__ __forceinline__ void rf_argv_merge(float ov, rf_argx_idx oi, float *bv,
+                                                     rf_argx_idx *bi) {
   if (rf_dir_max::beats(ov, oi, *bv, *bi)) { *bv = ov; *bi = oi; }
 }
 
 /* The four component chains' indices (the port has float4 only). */
-typedef struct { int x, y, z, w; } rf_argv_idx4;
+typedef struct { rf_argx_idx x, y, z, w; } rf_argv_idx4;
 
 /* One quad at index `first` into the four component chains. */
-static __device__ __forceinline__ void rf_argv_take4(float4 v, int first, float4 *bv,
+static __device__ __forceinline__ void rf_argv_take4(float4 v, rf_argx_idx first, float4 *bv,
                                                      rf_argv_idx4 *bi) {
   rf_argv_take_next(v.x, first, &bv->x, &bi->x);
   rf_argv_take_next(v.y, first + 1, &bv->y, &bi->y);
@@ -56,90 +58,116 @@ static __device__ __forceinline__ void rf_argv_take4(float4 v, int first, float4
   rf_argv_take_next(v.w, first + 3, &bv->w, &bi->w);
 }
 
-/* This thread's winner (the empty slot when it saw no non-NaN element). Indices fit an int:
- * configure refuses n > RF_ARGV_NONE. */
+/* This thread's winner (the empty slot when it saw no non-NaN element) over the quads
+ * j, j + stride, ... below end, the head element h (when h < head) and the tail element t
+ * (when t < the tail's length). */
 static __device__ __forceinline__ void rf_argv_thread(const float *__restrict__ x, rf_vec4_u64 n,
-                                                      float *v, int *i) {
+                                                      rf_vec4_u64 j, rf_vec4_u64 end,
+                                                      rf_vec4_u64 stride, rf_vec4_u64 h,
+                                                      rf_vec4_u64 t, float *v, rf_argx_idx *i) {
   const rf_vec4_split s = rf_vec4_split_of(x, n);
   const float4 *__restrict__ x4 = reinterpret_cast<const float4 *>(x + s.head);
-  const rf_vec4_u64 g = (rf_vec4_u64)blockIdx.x * blockDim.x + threadIdx.x;
-  const rf_vec4_u64 stride = (rf_vec4_u64)gridDim.x * blockDim.x;
-  const int head = (int)s.head;
+  const rf_argx_idx head = (rf_argx_idx)s.head;
   float4 bv = make_float4(-INFINITY, -INFINITY, -INFINITY, -INFINITY);
   rf_argv_idx4 bi = {RF_ARGV_NONE, RF_ARGV_NONE, RF_ARGV_NONE, RF_ARGV_NONE};
-  rf_vec4_u64 j = g;
-  for (; j + (RF_ARGV_UNROLL - 1) * stride < s.quads; j += RF_ARGV_UNROLL * stride) {
+  for (; j + (RF_ARGV_UNROLL - 1) * stride < end; j += RF_ARGV_UNROLL * stride) {
     float4 q[RF_ARGV_UNROLL];
 #pragma unroll
     for (int u = 0; u < RF_ARGV_UNROLL; u++) q[u] = x4[j + u * stride];
 #pragma unroll
     for (int u = 0; u < RF_ARGV_UNROLL; u++)
-      rf_argv_take4(q[u], head + 4 * (int)(j + u * stride), &bv, &bi);
+      rf_argv_take4(q[u], head + 4 * (rf_argx_idx)(j + u * stride), &bv, &bi);
   }
-  for (; j < s.quads; j += stride) rf_argv_take4(x4[j], head + 4 * (int)j, &bv, &bi);
+  for (; j < end; j += stride) rf_argv_take4(x4[j], head + 4 * (rf_argx_idx)j, &bv, &bi);
   rf_argv_merge(bv.y, bi.y, &bv.x, &bi.x);
   rf_argv_merge(bv.w, bi.w, &bv.z, &bi.z);
   rf_argv_merge(bv.z, bi.z, &bv.x, &bi.x);
-  if (g < s.head) {
-    const float h = x[g];
-    if (h == h) rf_argv_merge(h, (int)g, &bv.x, &bi.x);
+  if (h < s.head) {
+    const float e = x[h];
+    if (e == e) rf_argv_merge(e, (rf_argx_idx)h, &bv.x, &bi.x);
   }
-  if (g < n - s.tail_start) {
-    const float t = x[s.tail_start + g];
-    if (t == t) rf_argv_merge(t, (int)(s.tail_start + g), &bv.x, &bi.x);
+  if (t < n - s.tail_start) {
+    const float e = x[s.tail_start + t];
+    if (e == e) rf_argv_merge(e, (rf_argx_idx)(s.tail_start + t), &bv.x, &bi.x);
   }
   *v = bv.x;
   *i = bi.x;
+}
+
+/* Grid-stride over every quad; threads 0..2 of the grid take the head and the tail. */
+static __device__ __forceinline__ void rf_argv_grid_thread(const float *__restrict__ x,
+                                                           rf_vec4_u64 n, float *v,
+                                                           rf_argx_idx *i) {
+  const rf_vec4_u64 g = (rf_vec4_u64)blockIdx.x * blockDim.x + threadIdx.x;
+  rf_argv_thread(x, n, g, rf_vec4_split_of(x, n).quads, (rf_vec4_u64)gridDim.x * blockDim.x, g,
+                 g, v, i);
+}
+
+/* The block's contiguous chunk of quads (kernels/argext.h, rf_argx_chunk), block-stride inside
+ * it; the head (the lowest indices) goes to block 0, the tail (the highest) to the last block,
+ * so lower blocks still own lower indices. */
+static __device__ __forceinline__ void rf_argv_chunk_thread(const float *__restrict__ x,
+                                                            rf_vec4_u64 n, float *v,
+                                                            rf_argx_idx *i) {
+  const rf_vec4_u64 none = ~(rf_vec4_u64)0;
+  rf_argx_u64 lo, hi;
+  rf_argx_chunk(rf_vec4_split_of(x, n).quads, blockIdx.x, gridDim.x, &lo, &hi);
+  rf_argv_thread(x, n, lo + threadIdx.x, hi, blockDim.x,
+                 blockIdx.x == 0 ? threadIdx.x : none,
+                 blockIdx.x == gridDim.x - 1 ? threadIdx.x : none, v, i);
 }
 
 /* ---- kernels ------------------------------------------------------------------------------- */
 
 /* partials[blockIdx.x] = the block's winner. __launch_bounds__: blocks up to 1024 must launch. */
 __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
-    rf_argv_partials_kernel(const float *__restrict__ x, rf_vec4_u64 n, rf_argmax_out *partials) {
+    rf_argv_partials_kernel(const float *__restrict__ x, rf_vec4_u64 n,
+                            rf_argmax_out64 *partials) {
   RF_SHARED(float, wave_vals, RF_ARGV_MAX_WAVES);
-  RF_SHARED(int, wave_idxs, RF_ARGV_MAX_WAVES);
+  RF_SHARED(rf_argx_idx, wave_idxs, RF_ARGV_MAX_WAVES);
   float v;
-  int i;
-  rf_argv_thread(x, n, &v, &i);
+  rf_argx_idx i;
+  rf_argv_grid_thread(x, n, &v, &i);
   rf_prim_block_argmax_waves<rf_dir_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x].value = v;
-    partials[blockIdx.x].index = i;
-  }
+  if (threadIdx.x == 0) rf_argx_put(partials, blockIdx.x, v, i);
 }
 
 /* One block over `count` partials into the output; n is the input length, for the empty and
  * only-NaN results. */
 __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
-    rf_argv_final_kernel(const rf_argmax_out *__restrict__ partials, unsigned count,
-                         rf_vec4_u64 n, rf_argmax_out *out) {
+    rf_argv_final_kernel(const rf_argmax_out64 *__restrict__ partials, unsigned count,
+                         rf_vec4_u64 n, rf_argmax_out64 *out) {
   RF_SHARED(float, wave_vals, RF_ARGV_MAX_WAVES);
-  RF_SHARED(int, wave_idxs, RF_ARGV_MAX_WAVES);
+  RF_SHARED(rf_argx_idx, wave_idxs, RF_ARGV_MAX_WAVES);
   float v;
-  int i;
+  rf_argx_idx i;
   rf_argx_fold_partials<rf_dir_max>(partials, count, &v, &i);
   rf_prim_block_argmax_waves<rf_dir_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
   if (threadIdx.x == 0) rf_argx_write<rf_dir_max>(n, v, i, out);
 }
 
-/* Block winner merged into *key by one 64-bit atomicMax per block that saw a non-NaN. */
+/* The block's winner of its chunk to partials[block], merged into *key by one 64-bit atomicMax
+ * on (value key, inverted block) per block that saw a non-NaN (kernels/argext.h). */
 __global__ void __launch_bounds__(RF_ARGV_MAX_BLOCK)
-    rf_argv_keyed_kernel(const float *__restrict__ x, rf_vec4_u64 n, unsigned long long *key) {
+    rf_argv_keyed_kernel(const float *__restrict__ x, rf_vec4_u64 n, unsigned long long *key,
+                         rf_argmax_out64 *partials) {
   RF_SHARED(float, wave_vals, RF_ARGV_MAX_WAVES);
-  RF_SHARED(int, wave_idxs, RF_ARGV_MAX_WAVES);
+  RF_SHARED(rf_argx_idx, wave_idxs, RF_ARGV_MAX_WAVES);
   float v;
-  int i;
-  rf_argv_thread(x, n, &v, &i);
+  rf_argx_idx i;
+  rf_argv_chunk_thread(x, n, &v, &i);
   rf_prim_block_argmax_waves<rf_dir_max>(wave_vals, wave_idxs, &v, &i, RF_ARGV_NONE);
-  if (threadIdx.x == 0 && i != RF_ARGV_NONE) atomicMax(key, rf_prim_argmax_pack(v, i));
+  if (threadIdx.x == 0 && i != RF_ARGV_NONE) {
+    rf_argx_put(partials, blockIdx.x, v, i);
+    atomicMax(key, rf_prim_arg_block_key<rf_dir_max>(v, blockIdx.x));
+  }
 }
 
-/* One thread decodes the key; the value is read back from the input so that its bits (-0
- * included) are the element's own. */
-__global__ void rf_argv_decode_kernel(const float *__restrict__ x, const unsigned long long *key,
-                                      rf_vec4_u64 n, rf_argmax_out *out) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) rf_argx_decode<rf_dir_max>(x, *key, n, out);
+/* One thread decodes the key: the partial of the block it names. */
+__global__ void rf_argv_decode_kernel(const rf_argmax_out64 *__restrict__ partials,
+                                      const unsigned long long *key, rf_vec4_u64 n,
+                                      rf_argmax_out64 *out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) rf_argx_decode<rf_dir_max>(partials, *key, n, out);
 }
 
 /* Everything below is host code: kept out of clang's HIP device pass (see sum.hip). */
@@ -147,13 +175,10 @@ __global__ void rf_argv_decode_kernel(const float *__restrict__ x, const unsigne
 
 /* ---- host: configure ----------------------------------------------------------------------- */
 
-/* Whole waves of 32 or 64 lanes, block a power of two; n within int32 indices. */
+/* Whole waves of 32 or 64 lanes, block a power of two; any n (64-bit indices). */
 static const char *rf_argv_pick_block(rf_launch_cfg *cfg) {
   if (cfg->wave != 32 && cfg->wave != 64)
     return rf_reason("wave size %u is not supported (allowed: 32, 64)", cfg->wave);
-  if (cfg->n > (uint64_t)RF_ARGV_NONE)
-    return rf_reason("n %llu is not supported (allowed: 0..%u, int32 indices)",
-                     (unsigned long long)cfg->n, (unsigned)RF_ARGV_NONE);
   return rf_pick_block_pow2(cfg, RF_ARGV_DEFAULT_BLOCK, cfg->wave, RF_ARGV_MAX_BLOCK, 1);
 }
 
@@ -192,12 +217,12 @@ static const char *rf_argv_configure_keyed(rf_launch_cfg *cfg) {
 }
 
 static size_t rf_argv_partials_scratch(const rf_launch_cfg *cfg) {
-  return cfg->n ? (size_t)cfg->grid * sizeof(rf_argmax_out) : 0;
+  return cfg->n ? (size_t)cfg->grid * sizeof(rf_argmax_out64) : 0;
 }
 
+/* The key, then a partial a block (kernels/argext.h, rf_argx_keyed_partials). */
 static size_t rf_argv_key_scratch(const rf_launch_cfg *cfg) {
-  (void)cfg;
-  return sizeof(unsigned long long);
+  return RF_ARGX_KEYED_PARTIALS + (cfg->n ? (size_t)cfg->grid * sizeof(rf_argmax_out64) : 0);
 }
 
 /* ---- host: plans (comparisons on the longest path; informative, argmax is exact) ----------- */
@@ -236,7 +261,7 @@ static void rf_argv_plan_keyed(const rf_launch_cfg *cfg, rf_plan *p) {
 /* Partials into scratch, then one block over them; n = 0 runs only the second (0 partials). */
 static int rf_argv_launch_two_stage(const rf_launch_args *a) {
   const hipStream_t st = (hipStream_t)a->stream;
-  rf_argmax_out *partials = (rf_argmax_out *)a->scratch;
+  rf_argmax_out64 *partials = (rf_argmax_out64 *)a->scratch;
   unsigned count = 0;
   if (a->cfg.n) {
     hipLaunchKernelGGL(rf_argv_partials_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, st,
@@ -246,25 +271,27 @@ static int rf_argv_launch_two_stage(const rf_launch_args *a) {
     count = a->cfg.grid;
   }
   hipLaunchKernelGGL(rf_argv_final_kernel, dim3(1), dim3(a->cfg.block), 0, st,
-                     (const rf_argmax_out *)partials, count, (rf_vec4_u64)a->cfg.n,
-                     (rf_argmax_out *)a->out);
+                     (const rf_argmax_out64 *)partials, count, (rf_vec4_u64)a->cfg.n,
+                     (rf_argmax_out64 *)a->out);
   return (int)hipGetLastError();
 }
 
-/* Key zeroed ("none"), blocks merge into it, one thread decodes it into the output. */
+/* Key zeroed ("none"), blocks write their partials and merge into it, one thread decodes it
+ * into the output. */
 static int rf_argv_launch_keyed(const rf_launch_args *a) {
   const hipStream_t st = (hipStream_t)a->stream;
   unsigned long long *key = (unsigned long long *)a->scratch;
+  rf_argmax_out64 *partials = rf_argx_keyed_partials(a->scratch);
   int err = (int)hipMemsetAsync(key, 0, sizeof(unsigned long long), st);
   if (err) return err;
   if (a->cfg.n) {
     hipLaunchKernelGGL(rf_argv_keyed_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, st, a->x,
-                       (rf_vec4_u64)a->cfg.n, key);
+                       (rf_vec4_u64)a->cfg.n, key, partials);
     if ((err = (int)hipGetLastError())) return err;
   }
-  hipLaunchKernelGGL(rf_argv_decode_kernel, dim3(1), dim3(1), 0, st, a->x,
-                     (const unsigned long long *)key, (rf_vec4_u64)a->cfg.n,
-                     (rf_argmax_out *)a->out);
+  hipLaunchKernelGGL(rf_argv_decode_kernel, dim3(1), dim3(1), 0, st,
+                     (const rf_argmax_out64 *)partials, (const unsigned long long *)key,
+                     (rf_vec4_u64)a->cfg.n, (rf_argmax_out64 *)a->out);
   return (int)hipGetLastError();
 }
 
@@ -279,26 +306,29 @@ static const rf_variant rf_argv_vec4_variant = {
         "(value, index) chain per component), scalar tail, wave shuffle of pairs + LDS into "
         "per-block partials; one block merges the partials",
     .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
-        "min(CUs*2048/block, ceil(n/(4*block)))); n < 2^31; no items; any alignment",
+        "min(CUs*2048/block, ceil(n/(4*block)))); no items; any alignment; 64-bit indices",
     .configure = rf_argv_configure_two_stage,
     .scratch_bytes = rf_argv_partials_scratch,
     .plan = rf_argv_plan_two_stage,
-    .launch = rf_argv_launch_two_stage};
+    .launch = rf_argv_launch_two_stage,
+    .index_bits = 64};
 
 static const rf_variant rf_argv_vec4_keyed_variant = {
     .name = "argmax/vec4-keyed",
     .op = RF_OP_ARGMAX,
     .deterministic = 1,
     .is_mutant = 0,
-    .summary = "the argmax/vec4 thread loop and block reduction, merged across blocks by one "
-        "64-bit atomicMax per block on (ordered value, inverted index); one thread decodes the key",
+    .summary = "the argmax/vec4 thread loop over a contiguous chunk of quads a block and its block "
+        "reduction; the block winner to a partial, merged across blocks by one 64-bit atomicMax "
+        "per block on (ordered value, inverted block); one thread decodes the key",
     .constraints = "wave 32 or 64; block power of two, wave..1024; grid 1..65535 (default "
         "ceil(n/(4*block*items))); items 1..65536 float4 per thread (default 4; only sets the "
-        "default grid); n < 2^31; any alignment",
+        "default grid); any alignment; 64-bit indices",
     .configure = rf_argv_configure_keyed,
     .scratch_bytes = rf_argv_key_scratch,
     .plan = rf_argv_plan_keyed,
-    .launch = rf_argv_launch_keyed};
+    .launch = rf_argv_launch_keyed,
+    .index_bits = 64};
 
 extern "C" const rf_variant *const rf_family_argmax_vec4[] = {
     &rf_argv_vec4_variant, &rf_argv_vec4_keyed_variant, NULL};

@@ -104,6 +104,13 @@ static int check_variant(const rf_variant *v, size_t i, char *buf, size_t len) {
              (unsigned)rf_contract_allowed(v->op));
     return -1;
   }
+  const int arg = v->op == RF_OP_ARGMAX || v->op == RF_OP_ARGMIN;
+  if ((v->index_bits != 0 && v->index_bits != 32 && v->index_bits != 64) ||
+      (v->index_bits && !arg)) {
+    snprintf(buf, len, "variant '%s': index_bits %u is not allowed (allowed: argmax, argmin: 0, "
+             "32 or 64; other ops: 0)", v->name, (unsigned)v->index_bits);
+    return -1;
+  }
   if (rf_variant_find(v->name)) {
     snprintf(buf, len, "variant '%s' is already registered", v->name);
     return -1;
@@ -140,11 +147,13 @@ static int check_all(const char *path, const rf_variant *const *vs, size_t count
 
 /* A plugin of an older ABI version: its variants end before the fields added since, so each
  * is copied into a whole rf_variant whose later fields keep their defaults (0: no contract
- * bit, plugin.h). Copies and array live as long as the process, as the plugin's own. NULL
- * when out of memory; vs itself when the version is current. */
+ * bit, a 32-bit argmax index; plugin.h). Copies and array live as long as the process, as the
+ * plugin's own. NULL when out of memory; vs itself when the version is current. */
 static const rf_variant *const *upgrade(int version, const rf_variant *const *vs, size_t count) {
   if (version == RF_PLUGIN_ABI_VERSION || !count) return vs;
-  const size_t prefix = offsetof(rf_variant, contract);   /* version 3's size */
+  /* the end of the version's struct: 3 before `contract`, 4 before `index_bits` */
+  const size_t prefix = version == 3 ? offsetof(rf_variant, contract)
+                                     : offsetof(rf_variant, index_bits);
   const rf_variant **out = calloc(count, sizeof *out);
   rf_variant *copies = calloc(count, sizeof *copies);
   if (!out || !copies) {

@@ -93,6 +93,19 @@ static __device__ __forceinline__ int rf_prim_arg_unpack_index(unsigned long lon
   return (int)(0xffffffffu - (unsigned)(k & 0xffffffffu));
 }
 
+/* The same key with a block number where the index was (the 64-bit-index argmax kernels,
+ * kernels/argext.h: each block owns a contiguous chunk of the input, so among blocks whose
+ * winners tie on the value the lowest block holds the lowest index). 0 means "none". */
+template <class D>
+static __device__ __forceinline__ unsigned long long rf_prim_arg_block_key(float v, unsigned b) {
+  const unsigned vk = D::key(v == 0.0f ? 0.0f : v);
+  return ((unsigned long long)vk << 32) | (unsigned long long)(0xffffffffu - b);
+}
+/* The block of a nonzero block key. */
+static __device__ __forceinline__ unsigned rf_prim_arg_unpack_block(unsigned long long k) {
+  return 0xffffffffu - (unsigned)(k & 0xffffffffu);
+}
+
 /* ---- wave reductions: plan level RF_LEVEL_WAVE, depth log2(lanes) ----------------------------- */
 
 /* Sum, lane 0 ends with the group's sum: v += __shfl_down(v, o). Lanes above 0 hold partial
@@ -125,13 +138,26 @@ static __device__ __forceinline__ float rf_prim_wave_max(float v, unsigned lanes
 /* The rules are the directions above (D::beats): the tie and NaN rules live there; the trees
  * below are the same for all. */
 
+/* An index through __shfl_xor: an int as it is; a 64-bit index (the argmax kernels' long long,
+ * past 2^31) as its two 32-bit halves, the port's wave operations taking 32-bit values only
+ * (port.h). */
+static __device__ __forceinline__ int rf_prim_shfl_xor_index(int i, int o) {
+  return __shfl_xor(i, o);
+}
+static __device__ __forceinline__ long long rf_prim_shfl_xor_index(long long i, int o) {
+  const unsigned long long u = (unsigned long long)i;
+  const unsigned lo = __shfl_xor((unsigned)(u & 0xffffffffu), o);
+  const unsigned hi = __shfl_xor((unsigned)(u >> 32), o);
+  return (long long)(((unsigned long long)hi << 32) | lo);
+}
+
 /* Pair butterfly (plan: RF_LEVEL_WAVE, log2(lanes) comparisons): every lane of a group ends
- * with the same winner when the rule's order is total. */
+ * with the same winner when the rule's order is total. I: int, or long long (64-bit indices). */
 template <class Rule, typename I>
 static __device__ __forceinline__ void rf_prim_wave_argmax(float *v, I *i, unsigned lanes) {
   for (unsigned o = lanes / 2; o > 0; o >>= 1) {
     const float ov = __shfl_xor(*v, (int)o);
-    const I oi = __shfl_xor(*i, (int)o);
+    const I oi = rf_prim_shfl_xor_index(*i, (int)o);
     if (Rule::beats(ov, oi, *v, *i)) { *v = ov; *i = oi; }
   }
 }

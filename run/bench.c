@@ -61,8 +61,8 @@ double rf_bench_gbps(double bytes, double ms) { return ms > 0 ? bytes / ms / 1e6
 
 /* The result through the one judge (judge.h): a timed GPU result is judged exactly as the
  * runner judges it, float-atomic model of the backend included. */
-rf_verdict rf_bench_check_1d(rf_op op, const rf_plan *plan, const float *x, uint64_t n,
-                             const void *got, char *detail, size_t len) {
+rf_verdict rf_bench_check_1d(rf_op op, uint32_t index_bits, const rf_plan *plan, const float *x,
+                             uint64_t n, const void *got, char *detail, size_t len) {
   /* The default contract (include/redfuzz/variant.h): the runner's judge holds a variant to
    * its own; this check of a timed result, and of a reference library's (CUB starts its sums
    * from +0), must not raise the false alarms a stricter rule would. */
@@ -71,6 +71,7 @@ rf_verdict rf_bench_check_1d(rf_op op, const rf_plan *plan, const float *x, uint
   v.op = op;
   v.out_dtype = RF_DTYPE_F32;
   v.contract = 0;
+  v.index_bits = index_bits;
   rf_result res;
   memset(&res, 0, sizeof res);
   if (rf_op_has_rows(op) || (unsigned)op >= RF_OP_COUNT) {
@@ -100,10 +101,10 @@ rf_verdict rf_bench_check_1d(rf_op op, const rf_plan *plan, const float *x, uint
     p.plan = *plan;
     rf_op_row_of(op)->judge(NULL, &p, got, &res);
     if (res.verdict != RF_V_PASS && rf_op_shape_of(op).pair) {
-      const rf_argmax_out *g = got;
+      const rf_argmax_out64 g = rf_argmax_read(got, index_bits);
       const rf_maxarg_want w = rf_judge_maxarg_want(o.max_value, o.argmax_index, o.first_nan, 0);
-      snprintf(res.detail, sizeof res.detail, "got x[%ld] = %.9g want x[%lld] = %.9g",
-               (long)g->index, (double)g->value, (long long)w.index, (double)w.value);
+      snprintf(res.detail, sizeof res.detail, "got x[%lld] = %.9g want x[%lld] = %.9g",
+               (long long)g.index, (double)g.value, (long long)w.index, (double)w.value);
     }
   }
   if (len) snprintf(detail, len, "%s", res.verdict == RF_V_PASS ? "" : res.detail);

@@ -29,11 +29,12 @@ double rf_bench_bytes(rf_op op, uint64_t n, uint32_t rows, uint32_t cols);
 /* Bytes per millisecond as GB/s (10^9 bytes per second). */
 double rf_bench_gbps(double bytes, double ms);
 
-/* Holds a sum/max/argmax result (got: one float, or an rf_argmax_out) of x[0..n) against
+/* Holds a sum/max/argmax result (got: one float, or an argmax pair in the layout of
+ * index_bits: rf_argmax_out for 0 or 32, rf_argmax_out64 for 64) of x[0..n) against
  * the exact oracle: sum within the bound of `plan` (rf_bound_sum), max and argmax exact
  * (ties to the lowest index), by the default contract (include/redfuzz/variant.h: either
  * zero for a sum of only zeros, NaN ignored). Returns pass, wrong or nonfinite, with what differs in
  * detail. plan is used only for sum. */
-rf_verdict rf_bench_check_1d(rf_op op, const rf_plan *plan, const float *x, uint64_t n,
-                             const void *got, char *detail, size_t len);
+rf_verdict rf_bench_check_1d(rf_op op, uint32_t index_bits, const rf_plan *plan, const float *x,
+                             uint64_t n, const void *got, char *detail, size_t len);
 #endif

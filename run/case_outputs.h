@@ -6,6 +6,8 @@
 #ifndef RF_CASE_OUTPUTS_H
 #define RF_CASE_OUTPUTS_H
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include "model/case.h"
 #include "model/dtype.h"
 #include "redfuzz/variant.h"
@@ -14,7 +16,8 @@ enum { RF_OUTS_ONE, RF_OUTS_ROW, RF_OUTS_ELEM };
 
 typedef struct {
   unsigned char outputs;   /* RF_OUTS_* */
-  unsigned char pair;      /* the output is one rf_argmax_out */
+  unsigned char pair;      /* the output is one (value, index) pair: rf_argmax_out, or
+                              rf_argmax_out64 for a variant of index_bits 64 */
   unsigned char dev;       /* the device oracle answers it */
 } rf_op_shape;
 
@@ -35,9 +38,28 @@ static inline size_t rf_runner_output_elems(const rf_case *c) {
                                     : 1;
 }
 
-/* The bytes a variant writing out_dtype leaves for case c. */
-static inline size_t rf_runner_output_bytes(const rf_case *c, rf_dtype out_dtype) {
-  if (rf_op_shape_of(c->op).pair) return sizeof(rf_argmax_out);
+/* The bytes a variant writing out_dtype (and, for a pair, indices index_bits wide:
+ * rf_variant.index_bits) leaves for case c. */
+static inline size_t rf_runner_output_bytes(const rf_case *c, rf_dtype out_dtype,
+                                            uint32_t index_bits) {
+  if (rf_op_shape_of(c->op).pair) return rf_argmax_out_bytes(index_bits);
   return rf_runner_output_elems(c) * rf_dtype_bytes(out_dtype);
+}
+
+/* A pair as written by a variant of index_bits (rf_argmax_out or rf_argmax_out64, from
+ * bytes that need not be aligned), in the one form the judges read: value and a 64-bit
+ * index (a 32-bit index sign-extended, so -1 stays -1). */
+static inline rf_argmax_out64 rf_argmax_read(const void *got, uint32_t index_bits) {
+  rf_argmax_out64 r = {0, 0, 0};
+  if (index_bits == 64) {
+    memcpy(&r, got, sizeof r);
+  } else {
+    rf_argmax_out g;
+    memcpy(&g, got, sizeof g);
+    r.value = g.value;
+    r.index = g.index;
+  }
+  r.pad = 0;
+  return r;
 }
 #endif

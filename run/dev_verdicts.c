@@ -174,6 +174,7 @@ int rf_dev_verdicts_items(rf_dev_verdicts *dv, const batch_case *bcs, size_t nc,
                     ? rf_op_row_of(p->bc->c->op)->vd_check
                     : RF_VD_CHECK_NONE;
     it->contract = p->v->contract;
+    it->index_bits = p->v->index_bits;
   }
   dv->item_slot = rf_arena_add_input(dv->arena, items, n * sizeof *items, 0);
   return dv->item_slot < 0 ? -1 : 0;

@@ -15,6 +15,15 @@ static inline int rf_device_scope_answers(const rf_case *c) {
   return rf_op_shape_of(c->op).dev;
 }
 
+/* The device oracle's size limit (kernels/harness/oracle_device.h: n < 2^32, its 64-bit
+ * argmax key packs a 32-bit index beside the value's key, and its digit sums are bounded for
+ * fewer than 2^32 elements). A larger dense 1-D case is answered on the host (host reason
+ * HUGE); sparse cases are answered from their markers on the host whatever n (route.c). */
+#define RF_DEVICE_ORACLE_MAX_N ((UINT64_C(1) << 32) - 1)
+static inline int rf_device_scope_answers_n(const rf_case *c) {
+  return c->n <= RF_DEVICE_ORACLE_MAX_N;
+}
+
 /* Row ops judged on the device, every input type and every variant's output type: softmax
  * (kernels/harness/softmax_device.h: 16-bit inputs and outputs read exactly, a 16-bit output's
  * bound widened), logsumexp and log-softmax (kernels/harness/log_device.h: 16-bit inputs and

@@ -195,7 +195,7 @@ void rf_judge_max(const oracle_answer *o, uint32_t contract, float got, rf_resul
              "x[%lld] is NaN)", (double)got, (long long)o->first_nan);
 }
 
-void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax_out *got,
+void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax_out64 *got,
                            uint32_t contract, float at_got, rf_result *res) {
   res->got = got->value;
   res->want = want_value;
@@ -226,7 +226,7 @@ void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax
 }
 
 void rf_judge_argmax(const oracle_answer *o, const rf_case *c, const float *x,
-                     uint32_t contract, const rf_argmax_out *got, rf_result *res) {
+                     uint32_t contract, const rf_argmax_out64 *got, rf_result *res) {
   const rf_maxarg_want w = rf_judge_maxarg_want(o->max_value, o->argmax_index, o->first_nan,
                                                 contract);
   /* The element at the returned index, for a tie-any contract: from the host input when it

@@ -30,10 +30,11 @@ rf_maxarg_want rf_judge_maxarg_want(float max_value, int64_t argmax_index, int64
                                     uint32_t contract);
 /* Max: exactly `want` (rf_judge_maxarg_want's value). */
 void rf_judge_max_exact(float want, float got, rf_result *res);
-/* Argmax: exactly want_value at want_index (rf_judge_maxarg_want), or, under
+/* Argmax (got: the variant's output in the one form of either layout, rf_argmax_read in
+ * case_outputs.h): exactly want_value at want_index (rf_judge_maxarg_want), or, under
  * RF_CONTRACT_TIE_ANY, another index whose element at_got (x[got->index]; any value when the
  * index is want_index or out of range) ties the maximum, with that value. A failure's detail
  * gives both indices and values. */
-void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax_out *got,
+void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax_out64 *got,
                            uint32_t contract, float at_got, rf_result *res);
 #endif

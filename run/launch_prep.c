@@ -29,6 +29,15 @@ int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_inf
     .items = c->items, .num_cus = dev->num_cus,
     .wave = rf_backend.is_sim ? c->wave : dev->wave,
   };
+  /* A 32-bit argmax index (rf_argmax_out: index_bits 0 or 32, variant.h) cannot hold an
+   * index past 2^31 - 1: the variant is not run there, whatever its configure says (a plugin
+   * of ABI 4 or older never said). */
+  if (rf_op_shape_of(c->op).pair && c->n > rf_argmax_max_n(v->index_bits)) {
+    res->verdict = RF_V_UNSUPPORTED;
+    snprintf(res->detail, sizeof res->detail, "writes a 32-bit index (index_bits %u): n %llu is "
+             "past 2^31-1", (unsigned)v->index_bits, (unsigned long long)c->n);
+    return -1;
+  }
   const char *why = v->configure(cfg);
   if (why) {
     res->verdict = RF_V_UNSUPPORTED;

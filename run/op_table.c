@@ -56,8 +56,8 @@ static void judge_max(judge_ctx *jc, const pending *p, const void *got, rf_resul
 
 static void judge_argmax(judge_ctx *jc, const pending *p, const void *got, rf_result *res) {
   (void)jc;
-  rf_argmax_out g;
-  memcpy(&g, got, sizeof g);
+  /* either layout (the variant's index_bits) as one (value, 64-bit index) */
+  const rf_argmax_out64 g = rf_argmax_read(got, p->v->index_bits);
   rf_judge_argmax(p->bc->o, p->bc->c, p->bc->dev_gen ? NULL : p->bc->x, p->v->contract, &g, res);
 }
 

@@ -65,13 +65,15 @@ rf_route rf_route_decide(const rf_route_policy *p, const rf_case *c) {
   } else {
     r.batchable = !p->serial;
     /* Also in serial mode: the answer, not the verdicts, is made on the device there. */
-    device_answer = rf_device_scope_answers(c) && mode_takes(p->device_oracle, p->min_elems, c);
+    device_answer = rf_device_scope_answers(c) && rf_device_scope_answers_n(c) &&
+                    mode_takes(p->device_oracle, p->min_elems, c);
     if (device_answer) r.answer = RF_ANSWER_DEVICE;
     /* device_answer with verdicts off: NO_RECORDS after the batch (runner.c) */
     r.host_reason = p->serial                   ? RF_HOST_SERIAL
                   : device_answer               ? RF_HOST_NONE
                   : !p->device_oracle           ? RF_HOST_OFF
                   : !rf_device_scope_answers(c) ? RF_HOST_OP
+                  : !rf_device_scope_answers_n(c) ? RF_HOST_HUGE
                                                 : RF_HOST_SMALL;
     /* Records need the device's answer in the auto mode; with verdicts on, any answer. */
     if (p->device_verdict && !p->serial && (p->device_verdict == 1 || device_answer))

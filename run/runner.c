@@ -219,7 +219,7 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   p->bc = bc;
   p->res = res;
   if (rf_launch_prepare(v, c, &r->dev, &p->cfg, &p->plan, &p->sb, res)) return -1;
-  p->ob = rf_runner_output_bytes(c, v->out_dtype);
+  p->ob = rf_runner_output_bytes(c, v->out_dtype, v->index_bits);
   p->runs = v->deterministic && p->ob ? 2 : 1;
   return 0;
 }

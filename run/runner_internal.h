@@ -128,7 +128,7 @@ void rf_judge_sum_typed(const oracle_answer *o, const rf_plan *plan, rf_dtype t,
 /* x: the case's input on the host, or NULL when it was made on the device (a tie-any
  * contract's element is then generated again, rf_gen_one). */
 void rf_judge_argmax(const oracle_answer *o, const rf_case *c, const float *x,
-                     uint32_t contract, const rf_argmax_out *got, rf_result *res);
+                     uint32_t contract, const rf_argmax_out64 *got, rf_result *res);
 /* Every row of a softmax output; may recompute rows with MPFR when jc->may_upgrade, else
  * sets jc->needs_upgrade and returns early. */
 void rf_judge_softmax(judge_ctx *jc, const batch_case *bc, const rf_plan *plan,

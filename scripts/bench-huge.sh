@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every built-in sum, max and argmax variant (or those named) at huge n on the simulator, on
-# the sparse `markers` distribution (docs/CASE_FORMAT.md, "Sparse inputs"): one `redfuzz run`
-# per variant and size, printing its verdict, wall time and peak memory, then one summary
+# Every built-in sum, max, min, argmax and argmin variant (or those named) at huge n on the
+# simulator, on the sparse `markers` distribution (docs/CASE_FORMAT.md, "Sparse inputs"): one
+# `redfuzz run` per variant and size, printing its verdict, wall time and peak memory, then one summary
 # line per size.
 #
 #   scripts/bench-huge.sh [--redfuzz PATH] [-j N] [--n "N ..."] [--grid G] [--block B]
@@ -9,7 +9,7 @@
 #
 # Defaults: build/fuzz/redfuzz (or a pack's launcher, scripts/simpack.sh DIR: DIR/redfuzz),
 # n = 2^31+5 and 2^32+3, -j 1 (runs at once: each takes one core and the markers' pages),
-# seed 7, every built-in sum/max/argmax variant. Grid and block per variant, unless given:
+# seed 7, every built-in sum/max/min/argmax/argmin variant. Grid and block per variant, unless given:
 #   grid-stride variants: grid 1 x block 32. The simulator runs a thread's whole grid-stride
 #     loop before the next thread's; with a stride of a page or more every load is a TLB
 #     miss (370 ns a load measured at grid 64 x 256); at 32 threads the stride is 128 bytes
@@ -55,7 +55,7 @@ done
 [ -x "$redfuzz" ] || usage_err "--redfuzz: '$redfuzz' is not an executable"
 json=$("$redfuzz" list --json) || usage_err "--redfuzz: '$redfuzz list --json' failed"
 if [ ${#variants[@]} -eq 0 ]; then
-  mapfile -t variants < <(sed -n 's/^{"variant":"\(\(sum\|max\|argmax\)\/[^"]*\)".*"mutant":false.*/\1/p' <<<"$json")
+  mapfile -t variants < <(sed -n 's/^{"variant":"\(\(sum\|max\|min\|argmax\|argmin\)\/[^"]*\)".*"mutant":false.*/\1/p' <<<"$json")
 fi
 # One-element-per-thread variants: their grid is ceil(n/block) (the list's constraints).
 per_thread=" $(grep -F 'grid = ceil(n/block)' <<<"$json" | sed 's/^{"variant":"\([^"]*\)".*/\1/' | tr '\n' ' ') "

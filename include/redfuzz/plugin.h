@@ -46,12 +46,21 @@
  *   out_dtype     the type written to a->out: in_dtype or RF_DTYPE_F32 (sum, max: one
  *                 element; softmax, log-softmax: rows*cols elements, logsumexp: rows
  *                 elements, 16-bit encodings for a 16-bit type);
- *                 argmax and argmin always write rf_argmax_out with a float value
- *                 (RF_DTYPE_F32). The
+ *                 argmax and argmin always write rf_argmax_out (or rf_argmax_out64, see
+ *                 index_bits) with a float value (RF_DTYPE_F32). The
  *                 bound adds the final rounding to out_dtype (docs/TOLERANCES.md).
  *   contract      RF_CONTRACT_* bits (ABI version 4; CONTRACT below): what the kernel returns
  *                 where libraries differ. 0 (the default of a positional initialiser that
  *                 stops before it, and of a version-3 plugin) is the common convention.
+ *   index_bits    argmax and argmin only (ABI version 5): the width of the index written.
+ *                 0 (the default of a positional initialiser that stops before it, and of a
+ *                 version-3 or 4 plugin) or 32: rf_argmax_out {float value; int32_t index}
+ *                 (8 bytes), and the runner gives the variant `unsupported` on cases past
+ *                 2^31 - 1 elements ("writes a 32-bit index (index_bits 32): n ... is past
+ *                 2^31-1"); 64: rf_argmax_out64 {float value; uint32_t pad; int64_t index}
+ *                 (16 bytes, the index at offset 8; write pad too, 0: a word left
+ *                 poisoned is `unwritten`), for any n. Any other value, or a nonzero value
+ *                 on another op, is refused at load.
  *
  * CONTRACT (include/redfuzz/variant.h; docs/ORACLE.md, "The contract for special values").
  * Declare what your kernel does; the judge holds it to that, and `redfuzz list` shows it. A
@@ -93,14 +102,15 @@
  *   max      IEEE comparisons; n = 0 gives -inf; NaN inputs are ignored (as fmaxf) and an
  *            input of only NaN gives NaN, or [RF_CONTRACT_NAN_PROPAGATES] any NaN gives NaN.
  *            -0 and +0 tie: either zero is accepted.
- *   argmax   rf_argmax_out {value, index}, value = x[index] (as a float); n = 0 gives
+ *   argmax   rf_argmax_out {value, index} (rf_argmax_out64 under index_bits 64), value =
+ *            x[index] (as a float); n = 0 gives
  *            {-inf, -1}; NaN inputs are ignored and all-NaN gives {NaN, -1}, or
  *            [RF_CONTRACT_NAN_PROPAGATES] any NaN gives {NaN, index of the first NaN}; a tie
  *            (-0 and +0 included) gives the LOWEST index, or [RF_CONTRACT_TIE_ANY] any tied
  *            index.
  *   min      max mirrored: n = 0 gives +inf; NaN ignored (as fminf), all-NaN gives NaN, or
  *            [RF_CONTRACT_NAN_PROPAGATES] any NaN gives NaN; -0 and +0 tie.
- *   argmin   argmax mirrored, in rf_argmax_out: n = 0 gives {+inf, -1}; an input of only +inf
+ *   argmin   argmax mirrored, in argmax's layout: n = 0 gives {+inf, -1}; an input of only +inf
  *            gives {+inf, 0} (a fold that starts from FLT_MAX instead of +inf gets this
  *            wrong); NaN and ties as argmax's, on the minimum.
  *   softmax  per row: a row containing a NaN or +inf gives NaN in every output of that row; a
@@ -196,6 +206,9 @@
  *     unique among every loaded variant;
  *   - summary, constraints, configure, scratch_bytes, plan and launch are non-NULL;
  *   - in_dtype / out_dtype as above;
+ *   - index_bits 0, 32 or 64, and nonzero only on an argmax or argmin variant;
+ *   - a variant whose argmax index is 32 bits wide (index_bits 0 or 32) does not run on a case
+ *     of more than 2^31 - 1 elements: `unsupported`, with the figure;
  *   - every plan (checked each time one is made, by rf_plan_check in redfuzz/plan.h):
  *     n_levels at most RF_PLAN_MAX_LEVELS; each level's kind one of rf_level_kind and its
  *     adds 1..RF_PLAN_MAX_ADDS (2^34); rescales at most 2^34; div and exp known values. A
@@ -209,17 +222,20 @@
  * Version rule: RF_PLUGIN_ABI_VERSION changes whenever rf_variant, rf_launch_cfg,
  * rf_launch_args, rf_plan or these two entry points change; redfuzz loads plugins of versions
  * RF_PLUGIN_ABI_OLDEST..RF_PLUGIN_ABI_VERSION (an older plugin's variants get the later
- * fields' defaults: version 3, contract 0) and refuses any other. */
+ * fields' defaults: version 3, contract 0; versions 3 and 4, index_bits 0) and refuses any
+ * other. */
 #ifndef REDFUZZ_PLUGIN_H
 #define REDFUZZ_PLUGIN_H
 #include <stddef.h>
 #include "variant.h"
 
-#define RF_PLUGIN_ABI_VERSION 4   /* 2: rf_variant.fuzz_max_n, rf_plan.exp, rf_plugin_sanitizer;
+#define RF_PLUGIN_ABI_VERSION 5   /* 2: rf_variant.fuzz_max_n, rf_plan.exp, rf_plugin_sanitizer;
                                      3: rf_variant.in_dtype, out_dtype (element types);
-                                     4: rf_variant.contract */
+                                     4: rf_variant.contract;
+                                     5: rf_variant.index_bits (64-bit argmax indices) */
 /* The oldest ABI version redfuzz still loads: a version-3 plugin's variants end before
- * `contract`, which the loader then gives the default (0). */
+ * `contract`, a version-4 plugin's before `index_bits`; the loader gives the missing fields
+ * their defaults (0). */
 #define RF_PLUGIN_ABI_OLDEST 3
 
 /* The sanitizer this translation unit is compiled with, exported by every plugin (a weak

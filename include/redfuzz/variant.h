@@ -23,15 +23,19 @@ typedef struct {
 } rf_launch_cfg;
 
 /* argmax output: value and index of the maximum (index -1 for empty input; which index of a
- * tie, and what NaN gives, is the variant's contract below). */
+ * tie, and what NaN gives, is the variant's contract below). Two layouts, chosen by the
+ * variant's index_bits (below): rf_argmax_out (8 bytes, a 32-bit index: inputs of at most
+ * 2^31 - 1 elements) or rf_argmax_out64 (16 bytes, the index at offset 8: any n). */
 typedef struct { float value; int32_t index; } rf_argmax_out;
+typedef struct { float value; uint32_t pad; int64_t index; } rf_argmax_out64;
 
 typedef struct {
   const float *x;        /* device input: n or rows*cols elements of the variant's in_dtype
                             (the case's type): floats for f32, 16-bit encodings for f16 and
                             bf16 (cast to const uint16_t *) */
   void *out;             /* device output: sum/max: 1 element of out_dtype; argmax:
-                            rf_argmax_out (value as float, exact for every type);
+                            rf_argmax_out, or rf_argmax_out64 when index_bits
+                            is 64 (value as float, exact for every type);
                             softmax, log-softmax: rows*cols elements of
                             out_dtype; logsumexp: rows elements of out_dtype */
   void *scratch;         /* device scratch of scratch_bytes(cfg) bytes (may be NULL if 0) */
@@ -74,7 +78,23 @@ typedef struct rf_variant {
    * default of a positional initialiser that stops before it, is the convention of a kernel
    * written the common way (CUB's +0 start, fmaxf, first index of a tie). Last, as above. */
   uint32_t contract;
+  /* argmax, argmin (ABI version 5): the width of the index the variant writes. 0 (the default
+   * of a positional initialiser that stops before it, and of a version-3 or 4 plugin) or 32:
+   * rf_argmax_out, and the runner leaves the variant out (`unsupported`) of cases past
+   * 2^31 - 1 elements; 64: rf_argmax_out64, any n. Every other op: 0. Last, as above. */
+  uint32_t index_bits;
 } rf_variant;
+
+/* The bytes of an argmax/argmin output of a variant with index_bits (8 or 16). */
+static inline size_t rf_argmax_out_bytes(uint32_t index_bits) {
+  return index_bits == 64 ? sizeof(rf_argmax_out64) : sizeof(rf_argmax_out);
+}
+
+/* The largest n a variant writing index_bits-wide argmax indices can answer: 2^31 - 1 for a
+ * 32-bit index (int32, -1 for none), else every n. */
+static inline uint64_t rf_argmax_max_n(uint32_t index_bits) {
+  return index_bits == 64 ? UINT64_MAX : (uint64_t)INT32_MAX;
+}
 
 /* Contract bits. Each applies to the ops named; a bit for another op is refused at load. */
 /* sum: the sign of an exact zero result is checked (IEEE: a sum of only -0 is -0, any other

@@ -7,7 +7,7 @@
 RF_HARGX_INSTANCES(rf_dir_min)
 
 #if !defined(__HIP_DEVICE_COMPILE__)
-#define RF_HARGMIN_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); n < 2^31; no items"
+#define RF_HARGMIN_GRID "grid 1..65535 (default min(CUs*8, ceil(n/block))); no items; 64-bit indices"
 #define RF_HARGMIN_VARIANTS(tname, tag, DT)                                                     \
   static const rf_variant rf_hargmin_v_lds_##tag = {                                             \
       .name = "argmin/" tname "-lds",                                                         \
@@ -15,15 +15,16 @@ RF_HARGX_INSTANCES(rf_dir_min)
       .deterministic = 1,                                                                      \
       .is_mutant = 0,                                                                          \
       .summary = tname                                                                         \
-          " loaded exactly to float32: grid-stride first minimum, LDS tree of pairs, 64-bit "  \
-          "atomicMax on a packed key; the value read back from the input",                     \
+          " loaded exactly to float32: a contiguous chunk a block, first minimum, LDS tree " \
+          "of pairs, block winner to a partial, 64-bit atomicMax on (value key, block)",   \
       .constraints = "block power of two 1..1024; " RF_HARGMIN_GRID,                            \
       .configure = rf_hargx_configure_lds,                                                     \
       .scratch_bytes = rf_hargx_key_scratch,                                                   \
       .plan = rf_h_plan_lds_atomic,                                                            \
       .launch = rf_hargx_launch_lds<rf_dir_min, DT>,                                                \
       .in_dtype = DT,                                                                          \
-      .out_dtype = RF_DTYPE_F32                                                                \
+      .out_dtype = RF_DTYPE_F32,                                                               \
+      .index_bits = 64                                                                         \
   };                                                                                           \
   static const rf_variant rf_hargmin_v_wave_##tag = {                                            \
       .name = "argmin/" tname "-wave",                                                        \
@@ -39,7 +40,8 @@ RF_HARGX_INSTANCES(rf_dir_min)
       .plan = rf_hargx_plan_wave,                                                              \
       .launch = rf_hargx_launch_two<rf_dir_min, DT, 1>,                                             \
       .in_dtype = DT,                                                                          \
-      .out_dtype = RF_DTYPE_F32                                                                \
+      .out_dtype = RF_DTYPE_F32,                                                               \
+      .index_bits = 64                                                                         \
   };                                                                                           \
   static const rf_variant rf_hargmin_v_two_##tag = {                                             \
       .name = "argmin/" tname "-two-stage",                                                   \
@@ -55,7 +57,8 @@ RF_HARGX_INSTANCES(rf_dir_min)
       .plan = rf_h_plan_two_stage_lds,                                                         \
       .launch = rf_hargx_launch_two<rf_dir_min, DT, 0>,                                             \
       .in_dtype = DT,                                                                          \
-      .out_dtype = RF_DTYPE_F32                                                                \
+      .out_dtype = RF_DTYPE_F32,                                                               \
+      .index_bits = 64                                                                         \
   };
 RF_HARGMIN_VARIANTS("f16", f16, RF_DTYPE_F16)
 RF_HARGMIN_VARIANTS("bf16", bf16, RF_DTYPE_BF16)

@@ -44,7 +44,9 @@ typedef struct {
                                                NaN propagates (want NaN at the first NaN),
                                                any tie (an index other than the first is
                                                left undecided: the host reads the element) */
-  uint32_t pad;
+  uint32_t index_bits;                      /* ARGMAX, ARGMIN: the variant's index_bits
+                                               (variant.h): 64 reads rf_argmax_out64's index
+                                               (got[2], got[3]), else rf_argmax_out's (got[1]) */
 } rf_vd_item;
 
 #define RF_VD_GUARD_OUT_BEFORE 1u
@@ -59,7 +61,8 @@ typedef struct {
 /* What the device found for one variant: everything the host needs to give its verdict
  * without the buffers, as long as nothing failed. */
 typedef struct {
-  uint32_t got[4];     /* the first 16 bytes of run 0's output (a float, or rf_argmax_out) */
+  uint32_t got[4];     /* the first 16 bytes of run 0's output (a float, rf_argmax_out or
+                          rf_argmax_out64) */
   uint32_t guard[2];   /* run k: RF_VD_GUARD_* bits of the guard zones found overwritten */
   int32_t poison[2];   /* run k: first output word still holding the poison, or -1 */
   uint32_t differ;     /* runs == 2: run 1's output bits differ from run 0's */

@@ -182,7 +182,9 @@ __global__ void rf_vd_check_kernel(const unsigned char *base, const rf_vd_item *
         const int same_value = rfv_same(rec.got[0], want_bits);
         int same = same_value;
         if (d->check == RF_VD_CHECK_ARGMAX || d->check == RF_VD_CHECK_ARGMIN)
-          same = same && (long long)(int)rec.got[1] == want_index;
+          same = same && (d->index_bits == 64
+                              ? (long long)(((unsigned long long)rec.got[3] << 32) | rec.got[2])
+                              : (long long)(int)rec.got[1]) == want_index;
         rec.decided = same ? RF_VD_EQUAL : RF_VD_DIFFERENT;
         /* Another index with the maximum's value may be a tie the contract allows: only the
          * element there decides, which the host reads (from_record). */

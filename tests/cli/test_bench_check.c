@@ -17,12 +17,17 @@ static rf_plan chain_plan(uint64_t adds) {
   return p;
 }
 
-static rf_verdict check(rf_op op, const rf_plan *p, const float *x, uint64_t n, const void *got) {
+static rf_verdict check_bits(rf_op op, uint32_t index_bits, const rf_plan *p, const float *x,
+                             uint64_t n, const void *got) {
   char detail[256];
-  rf_verdict v = rf_bench_check_1d(op, p, x, n, got, detail, sizeof detail);
+  rf_verdict v = rf_bench_check_1d(op, index_bits, p, x, n, got, detail, sizeof detail);
   CHECK_MSG((v == RF_V_PASS) == (detail[0] == 0), "detail '%s' for verdict %s", detail,
             rf_verdict_name(v));
   return v;
+}
+
+static rf_verdict check(rf_op op, const rf_plan *p, const float *x, uint64_t n, const void *got) {
+  return check_bits(op, 0, p, x, n, got);
 }
 
 static void test_sum(void) {
@@ -74,6 +79,14 @@ static void test_max_argmax(void) {
   CHECK(check(RF_OP_ARGMAX, &p, x, 10, &a) == RF_V_WRONG);
   a = (rf_argmax_out){2.5f, 2};   /* right index, wrong value */
   CHECK(check(RF_OP_ARGMAX, &p, x, 10, &a) == RF_V_WRONG);
+  /* The 16-byte layout of a variant of index_bits 64 (the index at offset 8) is read as such:
+   * the same answers, the same verdicts. */
+  rf_argmax_out64 w = {3, 0, 2};
+  CHECK(check_bits(RF_OP_ARGMAX, 64, &p, x, 10, &w) == RF_V_PASS);
+  w.index = 7;
+  CHECK(check_bits(RF_OP_ARGMAX, 64, &p, x, 10, &w) == RF_V_WRONG);
+  w = (rf_argmax_out64){3, 0, 2 + ((int64_t)1 << 32)};   /* the low 32 bits are right */
+  CHECK(check_bits(RF_OP_ARGMAX, 64, &p, x, 10, &w) == RF_V_WRONG);
 }
 
 static void test_figures(void) {

@@ -79,13 +79,13 @@ bool check_max(float got, float want, char *why, size_t len) {
 }
 
 /* Index and value must match; the value must also be the element's own bits (-0 stays -0). */
-bool check_argmax(const rf_argmax_out &got, int64_t want_index, float want_value,
+bool check_argmax(const rf_argmax_out64 &got, int64_t want_index, float want_value,
                   const float *x, char *why, size_t len) {
   bool ok = got.index == want_index && same_value(got.value, want_value);
   if (ok && want_index >= 0) ok = bits_of(got.value) == bits_of(x[want_index]);
   if (!ok)
-    snprintf(why, len, "got {%a, %d}, want {%a, %lld}", got.value, got.index, want_value,
-             (long long)want_index);
+    snprintf(why, len, "got {%a, %lld}, want {%a, %lld}", got.value, (long long)got.index,
+             want_value, (long long)want_index);
   return ok;
 }
 
@@ -144,13 +144,13 @@ void test_checkers_catch_planted_errors() {
   const float x[4] = {1.0f, -0.0f, 5.0f, 5.0f};
   float v;
   CHECK(ref_argmax(x, 4, &v) == 2 && v == 5.0f);
-  rf_argmax_out good = {5.0f, 2}, later_tie = {5.0f, 3}, wrong_value = {4.0f, 2};
+  rf_argmax_out64 good = {5.0f, 0, 2}, later_tie = {5.0f, 0, 3}, wrong_value = {4.0f, 0, 2};
   CHECK(check_argmax(good, 2, 5.0f, x, why, sizeof why));
   CHECK(!check_argmax(later_tie, 2, 5.0f, x, why, sizeof why));   /* tie to the higher index */
   CHECK(!check_argmax(wrong_value, 2, 5.0f, x, why, sizeof why));
   const float zeros[2] = {-0.0f, 0.0f};
   CHECK(ref_argmax(zeros, 2, &v) == 0);
-  rf_argmax_out plus_zero = {0.0f, 0};
+  rf_argmax_out64 plus_zero = {0.0f, 0, 0};
   CHECK(!check_argmax(plus_zero, 0, -0.0f, zeros, why, sizeof why));   /* not the element's bits */
   const float nans[2] = {NAN, NAN};
   CHECK(ref_argmax(nans, 2, &v) == -1 && isnan(v));
@@ -419,8 +419,16 @@ bool check_result(const Job &j, const rf_plan &plan, const std::vector<float> &o
     float want;
     const int64_t wi = j.v->op == RF_OP_ARGMAX ? ref_argmax(x, j.n, &want)
                                                : ref_argmin(x, j.n, &want);
-    rf_argmax_out got;
-    memcpy(&got, out.data(), sizeof got);
+    /* the variant's layout (index_bits: the 8- or 16-byte pair) as a 64-bit index */
+    rf_argmax_out64 got = {0, 0, 0};
+    if (j.v->index_bits == 64) {
+      memcpy(&got, out.data(), sizeof got);
+    } else {
+      rf_argmax_out g32;
+      memcpy(&g32, out.data(), sizeof g32);
+      got.value = g32.value;
+      got.index = g32.index;
+    }
     const bool ok = check_argmax(got, wi, want, x, why, sizeof why);
     CHECK_MSG(ok, "%s: %s", what, why);
     return ok;
@@ -475,7 +483,7 @@ void run_variant(Env &e, const Job &j, uint32_t block, uint32_t grid, Tally *tal
   e.scratch.reserve(scratch_floats + kGuardFloats);
   const size_t out_floats = j.v->op == RF_OP_SOFTMAX ? (size_t)j.rows * j.cols
                             : j.v->op == RF_OP_ARGMAX || j.v->op == RF_OP_ARGMIN
-                                ? sizeof(rf_argmax_out) / sizeof(float)
+                                ? rf_argmax_out_bytes(j.v->index_bits) / sizeof(float)
                                                       : 1;
   e.out.reserve(out_floats + kGuardFloats);
 

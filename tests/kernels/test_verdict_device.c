@@ -2,7 +2,8 @@
  * sees in the buffers: each check is shown to fire on a planted fault (a guard byte
  * overwritten before or after an output or a scratch buffer, at a word boundary or inside
  * a word; a word still holding the poison; a repeat that differs in one bit; max and argmax
- * values or indices other than the device oracle's), and to stay quiet on clean buffers,
+ * values or indices other than the device oracle's, a 64-bit index past 2^32 included), and to
+ * stay quiet on clean buffers,
  * -0 against +0 and NaN against NaN included (the host's "same float"). The slots are laid
  * out by the runner's own arena (run/arena.h), so guards and poison are the runner's. */
 #include <math.h>
@@ -17,7 +18,11 @@
 
 enum { OUT_BEFORE, OUT_AFTER, OUT1_AFTER, SCRATCH_BEFORE, SCRATCH1_AFTER, POISON, DIFFER,
        CLEAN_SUM, MAX_EQUAL_ZEROS, MAX_NAN, MAX_DIFFERENT, ARGMAX_EQUAL, ARGMAX_INDEX,
-       ARGMAX_VALUE, N_ITEMS };
+       ARGMAX_VALUE, ARGMAX64_EQUAL, ARGMAX64_LOW32, N_ITEMS };
+/* ARGMAX64_*: a variant of index_bits 64 (the 16-byte rf_argmax_out64) whose index is past
+ * 2^32: equal to the oracle's, and one whose low 32 bits alone equal it (index 2^32 + 7 for
+ * 7), which only a read of the whole 64-bit index tells apart. */
+#define IDX64 (((int64_t)1 << 32) + 7)
 
 typedef struct { int out[2], scratch[2], oracle; uint32_t ob, sb, runs, check; } layout;
 
@@ -101,7 +106,8 @@ int main(void) {
   layout L[N_ITEMS];
   for (int i = 0; i < N_ITEMS; i++) {
     const int argmax = i >= ARGMAX_EQUAL, max = i >= MAX_EQUAL_ZEROS && !argmax;
-    L[i].ob = argmax ? sizeof(rf_argmax_out) : sizeof(float);
+    L[i].ob = i >= ARGMAX64_EQUAL ? sizeof(rf_argmax_out64)
+            : argmax              ? sizeof(rf_argmax_out) : sizeof(float);
     L[i].sb = 37;   /* odd: its trailing guard starts inside a word */
     L[i].runs = 2;
     L[i].check = argmax ? RF_VD_CHECK_ARGMAX : max ? RF_VD_CHECK_MAX : RF_VD_CHECK_NONE;
@@ -122,7 +128,9 @@ int main(void) {
     if (i == MAX_DIFFERENT) v.value = nextafterf(1.5f, 2.0f);
     if (i == ARGMAX_INDEX) v.index = 8;
     if (i == ARGMAX_VALUE) v.value = 2.5f;
-    for (int k = 0; k < 2; k++) put(&a, L[i].out[k], 0, &v, L[i].ob);
+    rf_argmax_out64 w = {v.value, 0, IDX64};
+    if (i == ARGMAX64_EQUAL) o.argmax_index = IDX64;
+    for (int k = 0; k < 2; k++) put(&a, L[i].out[k], 0, i >= ARGMAX64_EQUAL ? (void *)&w : (void *)&v, L[i].ob);
     put(&a, L[i].oracle, 0, &o, sizeof o);
   }
   const unsigned char junk = 0;
@@ -149,6 +157,7 @@ int main(void) {
     items[i].scratch_bytes = L[i].sb;
     items[i].runs = L[i].runs;
     items[i].check = L[i].check;
+    items[i].index_bits = i >= ARGMAX64_EQUAL ? 64 : 0;
   }
   void *d_items = NULL, *d_rec = NULL;
   CHECK(rf_dev_alloc(&d_items, sizeof items) == 0 && rf_dev_alloc(&d_rec, N_ITEMS * sizeof(rf_vd_record)) == 0);
@@ -157,7 +166,7 @@ int main(void) {
   for (int plant = 0; plant < 2; plant++) {
     memset(rec, 0xa5, sizeof rec);
     CHECK(rf_vd_check_launch(a.dev, d_items, N_ITEMS, d_rec, RF_GUARD_BITS, RF_POISON_BITS,
-                             (uint32_t)plant, sizeof(rf_argmax_out), NULL) == 0);
+                             (uint32_t)plant, sizeof(rf_argmax_out64), NULL) == 0);
     CHECK(rf_dev_sync() == 0);
     CHECK_MSG(rf_dev_sim_take_status(msg, sizeof msg) == 0, "simulator: %s", msg);
     CHECK(rf_dev_download(rec, d_rec, sizeof rec) == 0);
@@ -179,7 +188,8 @@ int main(void) {
       CHECK_MSG(rec[i].differ == (uint32_t)(i == DIFFER || i == POISON), "item %d: differ %u", i,
                 rec[i].differ);
       const uint32_t want = L[i].check == RF_VD_CHECK_NONE ? RF_VD_UNDECIDED
-                          : i == MAX_DIFFERENT || i == ARGMAX_INDEX || i == ARGMAX_VALUE
+                          : i == MAX_DIFFERENT || i == ARGMAX_INDEX || i == ARGMAX_VALUE ||
+                                    i == ARGMAX64_LOW32
                           ? RF_VD_DIFFERENT : RF_VD_EQUAL;
       CHECK_MSG(rec[i].decided == want, "item %d: decided %u, want %u", i, rec[i].decided, want);
     }

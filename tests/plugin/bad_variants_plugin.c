@@ -1,5 +1,6 @@
 /* A plugin whose variant list has the defect named by RF_TEST_PLUGIN_DEFECT (name, op, space,
- * hash, newline, long, null-launch, twice, dtype, contract; count-max, empty, comma,
+ * hash, newline, long, null-launch, twice, dtype, contract, index-bits, index-bits-sum;
+ * count-max, empty, comma,
  * null-entry; and, for the rules checked every time a plan is made, plan-levels, plan-kind,
  * plan-adds; reason: a configure reason with a newline and an escape sequence; anything else:
  * two good variants), so each of the loader's and the runner's checks is shown to refuse it.
@@ -62,6 +63,13 @@ static const rf_variant bad_contract = {"max/test-contract", RF_OP_MAX, 1, 0, "s
                                         never_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32,
                                         RF_CONTRACT_SIGNED_ZERO};
 
+/* an index width no layout has, and an index width on an op without an index */
+static const rf_variant bad_index_bits = {"argmax/test-index-bits", RF_OP_ARGMAX, 1, 0, "s", "c",
+                                          FNS, never_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, 0,
+                                          48};
+static const rf_variant sum_index_bits = {"sum/test-index-bits", RF_OP_SUM, 1, 0, "s", "c", FNS,
+                                          never_launch, 0, RF_DTYPE_F32, RF_DTYPE_F32, 0, 64};
+
 int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
 
 const rf_variant *const *rf_plugin_variants(size_t *count) {
@@ -79,7 +87,10 @@ const rf_variant *const *rf_plugin_variants(size_t *count) {
           : strcmp(d, "space") == 0 ? &with_space : strcmp(d, "hash") == 0 ? &with_hash
           : strcmp(d, "newline") == 0 ? &with_newline : strcmp(d, "long") == 0 ? &too_long
           : strcmp(d, "null-launch") == 0 ? &no_launch : strcmp(d, "dtype") == 0 ? &bad_dtype
-          : strcmp(d, "contract") == 0 ? &bad_contract : strcmp(d, "twice") == 0 ? &ok : &ok2;
+          : strcmp(d, "contract") == 0 ? &bad_contract
+          : strcmp(d, "index-bits") == 0 ? &bad_index_bits
+          : strcmp(d, "index-bits-sum") == 0 ? &sum_index_bits
+          : strcmp(d, "twice") == 0 ? &ok : &ok2;
   *count = 2;
   return list;
 }

@@ -246,7 +246,10 @@ static const rf_variant *const variants[] = {&sum_default, &sum_strict, &max_fma
                                              &argmax_two_rules, &sm_zero, &sm_zero_undeclared,
                                              &sm_nan, &sm_nan_declared_zero};
 
-extern "C" int rf_plugin_abi_version(void) { return RF_PLUGIN_ABI_VERSION; }
+/* Version 4, from before rf_variant.index_bits: its argmax kernels write the 8-byte
+ * rf_argmax_out, which the loader's default (index_bits 0) says, so the sweeps below also show
+ * an ABI-4 plugin loaded and judged in that layout. */
+extern "C" int rf_plugin_abi_version(void) { return 4; }
 extern "C" const rf_variant *const *rf_plugin_variants(size_t *count) {
   *count = sizeof variants / sizeof variants[0];
   return variants;

@@ -38,6 +38,10 @@ static const row table[] = {
   /* min and argmin: the device oracle answers them too (ops.def) */
   {SIM, 1, 1, 1, 0, 0, U, RF_OP_MIN, 100, 0, 0, {ID, AD, VR, 1, RF_HOST_NONE}},
   {GPU, U, U, U, 0, 0, U, RF_OP_ARGMIN, 1 << 20, 0, 0, {ID, AD, VR, 1, RF_HOST_NONE}},
+  /* past the device oracle's n (2^32 - 1): the answer on the host, as the input then */
+  {GPU, U, U, U, 0, 0, U, RF_OP_ARGMAX, ((uint64_t)1 << 32) + 3, 0, 0, {IH, AH, VH, 1, RF_HOST_HUGE}},
+  {SIM, 1, 1, 1, 0, 0, U, RF_OP_SUM, ((uint64_t)1 << 32), 0, 0, {IH, AH, VR, 1, RF_HOST_HUGE}},
+  {SIM, 1, 1, 1, 0, 0, U, RF_OP_ARGMIN, ((uint64_t)1 << 32) - 1, 0, 0, {ID, AD, VR, 1, RF_HOST_NONE}},
   /* GPUs: auto from the threshold */
   {GPU, U, U, U, 0, 0, U, RF_OP_SUM, 16384, 0, 0, {ID, AD, VR, 1, RF_HOST_NONE}},
   {GPU, U, U, U, 0, 0, U, RF_OP_SUM, 16383, 0, 0, {IH, AH, VH, 1, RF_HOST_SMALL}},
