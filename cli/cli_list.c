@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "run/case_outputs.h"
 #include "kernels/huge_mutants.h"
 #include "model/dtype.h"
 #include "run/report.h"
@@ -98,6 +99,8 @@ int rf_cmd_list(int argc, char **argv) {
              (unsigned long long)v->fuzz_max_n, rf_dtype_name(v->in_dtype),
              rf_dtype_name(v->out_dtype));
       rf_json_string(stdout, contract);
+      /* argmax, argmin: the index width the output holds (32 for 0: rf_argmax_out) */
+      if (rf_op_shape_of(v->op).pair) printf(",\"index_bits\":%u", v->index_bits == 64 ? 64u : 32u);
       printf("}\n");
     } else {
       printf("%-28s %-5s %-6s %s\n", v->name, v->deterministic ? "yes" : "no",
@@ -110,6 +113,10 @@ int rf_cmd_list(int argc, char **argv) {
                rf_dtype_name(v->in_dtype), rf_dtype_name(v->out_dtype),
                rf_dtype_name(v->in_dtype));
       if (contract[0]) printf("%-28s %-5s %-6s contract: %s\n", "", "", "", contract);
+      if (rf_op_shape_of(v->op).pair)
+        printf("%-28s %-5s %-6s %s\n", "", "", "",
+               v->index_bits == 64 ? "index: 64-bit (rf_argmax_out64), any n"
+                                   : "index: 32-bit (rf_argmax_out), n up to 2^31-1");
       if (v->fuzz_max_n)
         printf("%-28s %-5s %-6s fuzzed only up to %llu elements (slow beyond); swept at every size\n",
                "", "", "", (unsigned long long)v->fuzz_max_n);
