@@ -640,8 +640,11 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
   launching = true;
   // A launch past 2^22 threads runs under a budget that grows with it (sim_control.h); the
   // set budget is back for the next launch. Before the watchdog, which keeps what it finds.
-  const uint64_t set_budget = e.budget;
-  e.budget = rf_sim_launch_budget(set_budget, blocks * e.nthreads);
+  // Atomic stores: the GPU threads of the last launch read it atomically (count_switch), and
+  // the instrumented TSan build sees the simulator's own accesses.
+  const uint64_t set_budget = __atomic_load_n(&e.budget, __ATOMIC_RELAXED);
+  __atomic_store_n(&e.budget, rf_sim_launch_budget(set_budget, blocks * e.nthreads),
+                   __ATOMIC_RELAXED);
   watchdog_arm();  // the wall-clock limit (watchdog.cpp)
   if (!parallel || !run_grid_parallel(order.data(), blocks, shmem)) {
     for (uint64_t k = 0; k < blocks; k++) {
@@ -652,7 +655,7 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(voi
     }
   }
   watchdog_disarm();
-  e.budget = set_budget;
+  __atomic_store_n(&e.budget, set_budget, __ATOMIC_RELAXED);
   san::acquire(reinterpret_cast<uintptr_t>(&kernel_to_host));
   if (coverage_hook) coverage_hook(kCoverageEnd);
   e.in_launch = false;
