@@ -154,8 +154,10 @@ static void lift_rows(rf_case *c, const rf_limits *lim) {
  * `only` keeps, from the seed), so that all of the class's share reaches past the grid cap;
  * a 1-D case of class 3 would be one of class 2. -1: no row op is kept. */
 static int short_rows_op(const rf_case *c, const char *only) {
-  static const rf_op row_ops[] = {RF_OP_SOFTMAX, RF_OP_LOGSUMEXP, RF_OP_LOGSOFTMAX};
-  const unsigned count = sizeof row_ops / sizeof row_ops[0];
+  rf_op row_ops[RF_OP_COUNT];   /* the row ops, from op.h's rf_op_has_rows */
+  unsigned count = 0;
+  for (int op = 0; op < RF_OP_COUNT; op++)
+    if (rf_op_has_rows((rf_op)op)) row_ops[count++] = (rf_op)op;
   for (unsigned k = 0; k < count; k++) {
     const rf_op op = row_ops[(c->seed + k) % count];
     for (size_t i = 0; i < rf_variant_count(); i++)
