@@ -39,8 +39,8 @@ static const char help_tail[] =
   "leaves the device unusable for the rest of that process, so a new worker re-runs the\n"
   "batch one launch at a time, reports the faulting variant as `crash` and goes on\n"
   "(REDFUZZ_SIM_FAULT_LOSES_DEVICE=1 makes the simulator do the same, for testing). A variant\n"
-  "that has crashed on --fault-limit cases is left out of the remaining ones (default 1 on\n"
-  "GPUs, where each fault costs a worker process; on the simulator, never).\n"
+  "that has crashed or timed out on --fault-limit cases is left out of the remaining ones\n"
+  "(default 1 on GPUs, where each costs a worker process; on the simulator, never).\n"
   "Exit status: 0 no correct variant failed, 1 one did (mutants are reported, not counted),\n"
   "2 bad usage.\n";
 
@@ -56,7 +56,7 @@ typedef struct {
   long cases, errors;    /* errors: cases the runner could not run */
   rf_cli_resume rs;      /* the fault-and-resume protocol's state (cli_resume.c) */
   long fault_limit;      /* --fault-limit: crashes after which a variant is left out; 0 never */
-  long crashes[SWEEP_MAX_VARIANTS];
+  long crashes[SWEEP_MAX_VARIANTS];   /* `crash` and `timeout` verdicts */
   unsigned char left_out[SWEEP_MAX_VARIANTS];   /* reached the fault limit: not run again */
   struct timespec t0;
 } sweep_shared;
@@ -127,7 +127,7 @@ static void tally_case(sweep_state *s, const rf_case *c, const rf_result *res, i
 
 /* A case's results, in order. A variant left out by --fault-limit on an earlier case is left
  * out of this one's results too, though a batch ran it: so a batched sweep reports what a
- * serial one does. A `crash` counts toward the limit; the case that reaches it is the
+ * serial one does. A `crash` or `timeout` counts toward the limit; the case that reaches it is the
  * variant's last. */
 static void tally_results(sweep_state *s, const rf_case *c, const rf_result *all, int n_all) {
   sweep_shared *sh = s->sh;
@@ -141,10 +141,16 @@ static void tally_results(sweep_state *s, const rf_case *c, const rf_result *all
   tally_case(s, c, res, n);
   for (int i = 0; i < n; i++) {
     long k = variant_index(sh, res[i].variant);
-    if (k < 0 || res[i].verdict != RF_V_CRASH || ++sh->crashes[k] != sh->fault_limit) continue;
+    /* A hang costs what a fault does on a GPU (the device is lost to the worker) plus the
+     * limit's wait, every case again: a variant whose loop never ends past 2^31 would hold a
+     * --huge sweep for minutes a case. */
+    const rf_verdict vd = res[i].verdict;
+    if (k < 0 || (vd != RF_V_CRASH && vd != RF_V_TIMEOUT) || ++sh->crashes[k] != sh->fault_limit)
+      continue;
     sh->left_out[k] = 1;
-    fprintf(stderr, "sweep: %s crashed on %ld case(s) (--fault-limit %ld): it is left out of the "
-            "remaining cases\n", res[i].variant->name, sh->crashes[k], sh->fault_limit);
+    fprintf(stderr, "sweep: %s %s on %ld case(s) (--fault-limit %ld): it is left out of the "
+            "remaining cases\n", res[i].variant->name,
+            vd == RF_V_CRASH ? "crashed" : "timed out", sh->crashes[k], sh->fault_limit);
   }
   if (++sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", sh->cases);
 }
@@ -469,7 +475,7 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
     if (!t->runs) continue;
     printf("%-30s %8ld %8ld %8ld %8ld%s%s\n", t->v->name, t->runs, t->pass, t->unsup, t->fail,
            t->v->is_mutant ? (t->fail ? "  (mutant: caught)" : "  (mutant: NOT caught)") : "",
-           sh->left_out[k] ? "  (faulted: left out after it)" : "");
+           sh->left_out[k] ? "  (faulted or hung: left out after it)" : "");
     if (!t->v->is_mutant) { bad += t->fail; good += t->pass + t->unsup; }
     runs += t->pass + t->fail;
   }
@@ -482,8 +488,8 @@ static void print_summary(const sweep_shared *sh, const rf_runner *r, int interr
   long left_out = 0;
   for (size_t k = 0; k < sh->nt; k++) left_out += sh->left_out[k];
   if (left_out)
-    printf("sweep: %ld variant(s) left out of the remaining cases once they had crashed on %ld "
-           "(--fault-limit)\n", left_out, sh->fault_limit);
+    printf("sweep: %ld variant(s) left out of the remaining cases once they had crashed or timed "
+           "out on %ld (--fault-limit)\n", left_out, sh->fault_limit);
   printf("sweep: %ld cases in %.2f s: %.0f verified runs/s\n", sh->cases, secs,
          secs > 0 ? runs / secs : 0.0);
   if (r) {

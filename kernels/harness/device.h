@@ -43,9 +43,16 @@ int rf_dev_download(void *dst, const void *src, size_t bytes);
  * a wait longer than it returns RF_DEV_TIMEOUT and the device is lost to the process
  * (rf_dev_lost() == RF_DEV_TIMEOUT): the kernel still runs and nothing queued behind it can. */
 int rf_dev_sync(void);
-/* The same for a batch of `launches` variant launches: the limit is per launch, so the wait's
- * deadline is the limit times their number (a batch of 32 big launches may take 32 limits). */
+/* The same for a batch of `launches` variant launches: the limit is per launch. With progress
+ * marks (below) the wait ends when none has completed for the limit; without (a graph's
+ * launches), at the limit times their number. */
 int rf_dev_sync_for(unsigned long long launches);
+/* After a launch on `stream` (a GPU's batch): a progress mark, so that the deadline of
+ * rf_dev_sync_for is the limit without any marked launch finishing, not the limit times the
+ * launches (a batch of 30 launches with one that never ends would wait 30 limits). Nothing
+ * while a graph is being recorded, without a limit, or on the simulator (its watchdog is per
+ * launch already). */
+void rf_dev_mark_progress(void *stream);
 /* hipErrorOutOfMemory / cudaErrorMemoryAllocation: rf_dev_alloc or rf_dev_host_alloc found no
  * room (on the simulator: host memory). */
 #define RF_DEV_OUT_OF_MEMORY 2

@@ -188,18 +188,56 @@ static void exit_past_lost_device(int status, void *arg) {
   _exit(status);
 }
 
+/* Progress marks (rf_dev_mark_progress): an event recorded after each launch of a batch, up
+ * to RF_DEV_MARKS of them; the wait below restarts its clock whenever one more completes. */
+#define RF_DEV_MARKS 512
+static hipEvent_t g_mark[RF_DEV_MARKS];
+static unsigned char g_mark_seen[RF_DEV_MARKS];
+static unsigned g_marks;      /* recorded since the last wait */
+static int g_capturing;       /* between capture_begin and capture_end: no marks */
+
+extern "C" void rf_dev_mark_progress(void *stream) {
+  if (!g_timeout_ms || g_capturing || g_lost || g_marks == RF_DEV_MARKS) return;
+  hipEvent_t *ev = &g_mark[g_marks];
+  if (!*ev && hipEventCreateWithFlags(ev, hipEventDisableTiming)) {
+    *ev = NULL;
+    (void)hipGetLastError();   /* no mark: the wait falls back to the limit per launch */
+    return;
+  }
+  if (hipEventRecord(*ev, (hipStream_t)stream)) {
+    (void)hipGetLastError();
+    return;
+  }
+  g_mark_seen[g_marks++] = 0;
+}
+
+/* Marks that completed since the last poll (each counted once). */
+static unsigned marks_completed(void) {
+  unsigned fresh = 0;
+  for (unsigned m = 0; m < g_marks; m++)
+    if (!g_mark_seen[m] && hipEventQuery(g_mark[m]) == hipSuccess) g_mark_seen[m] = 1, fresh++;
+  return fresh;
+}
+
+/* The deadline: with marks, the limit without one completing (a batch of 30 launches of
+ * which one hangs is `timeout` one limit after the others finished); without (a graph's
+ * launches, recorded once and replayed), the limit times the launches. */
 static int sync_with_deadline(unsigned long long launches) {
   static hipEvent_t done;
   if (!done && note(hipEventCreateWithFlags(&done, hipEventDisableTiming))) return g_first_error;
   int e = note(hipEventRecord(done, 0));
-  if (e) return e;
-  const double t0 = now_ms();
+  const unsigned marks = g_marks;
+  if (e) return g_marks = 0, e;
+  double t0 = now_ms();
+  const double limit = (double)g_timeout_ms * (marks ? 1.0 : (double)(launches ? launches : 1));
   for (unsigned polls = 0;; polls++) {
     hipError_t q = hipEventQuery(done);
-    if (q == hipSuccess) return 0;
-    if (q != hipErrorNotReady) return note(q);
+    if (q == hipSuccess) return g_marks = 0, 0;
+    if (q != hipErrorNotReady) return g_marks = 0, note(q);
+    if (marks && marks_completed()) t0 = now_ms();
     const double waited = now_ms() - t0;
-    if (waited > (double)g_timeout_ms * (double)(launches ? launches : 1)) {
+    if (waited > limit) {
+      g_marks = 0;
       if (!g_lost) {
         g_lost = RF_DEV_TIMEOUT;
         on_exit(exit_past_lost_device, NULL);
@@ -213,6 +251,10 @@ static int sync_with_deadline(unsigned long long launches) {
     }
   }
 }
+#endif
+
+#if defined(RF_SIM)
+extern "C" void rf_dev_mark_progress(void *stream) { (void)stream; }   /* watchdog: per launch */
 #endif
 
 extern "C" int rf_dev_sync_for(unsigned long long launches) {
@@ -307,10 +349,12 @@ extern "C" int rf_dev_capture_begin(unsigned streams) {
   if (capture_events()) { (void)hipGetLastError(); return -1; }
   hipStream_t s0 = g_stream[0];
   int e = (int)hipStreamBeginCapture(s0, hipStreamCaptureModeThreadLocal);
+  g_capturing = !e;
   if (!e && streams > 1) e = (int)hipEventRecord(g_fork, s0);
   for (unsigned i = 1; i < streams && !e; i++) e = (int)hipStreamWaitEvent(g_stream[i], g_fork, 0);
   if (e) {
     hipGraph_t g = NULL;
+    g_capturing = 0;
     (void)hipStreamEndCapture(s0, &g);
     if (g) (void)hipGraphDestroy(g);
     (void)hipGetLastError();
@@ -329,6 +373,7 @@ extern "C" int rf_dev_capture_end(unsigned streams, void **graph) {
   }
   hipGraph_t g = NULL;
   int ee = (int)hipStreamEndCapture(s0, &g);   /* always: it ends capture mode */
+  g_capturing = 0;
   if (!e) e = ee;
   hipGraphExec_t x = NULL;
   if (!e && g) e = (int)hipGraphInstantiateWithFlags(&x, g, 0);

@@ -87,6 +87,10 @@ check 1 "sum/plugin-test-spin +timeout .*wall-clock limit of 300 ms \(REDFUZZ_LA
   RF_TEST_PLUGIN_SPIN=1 REDFUZZ_LAUNCH_TIMEOUT_MS=300 -- "${many[@]}" run --op sum --n 10 --dist ones --variant sum/plugin-test-spin
 check 1 "caught sum/plugin-test-spin +timeout .*sum/plugin-many-00 +2 +2 +0 +0" \
   RF_TEST_PLUGIN_SPIN=1 REDFUZZ_LAUNCH_TIMEOUT_MS=300 -- "${many[@]}" sweep --op sum --mutants --n 10,20 --dist ones --block 0
+# A hang counts toward --fault-limit as a crash does: timed out once, left out of case 2.
+spin_limit=(RF_TEST_PLUGIN_SPIN=1 REDFUZZ_LAUNCH_TIMEOUT_MS=300 -- "${many[@]}" sweep --op sum --mutants --n 10,20 --dist ones --block 0 --fault-limit 1)
+check 1 "sweep: sum/plugin-test-spin timed out on 1 case\(s\) \(--fault-limit 1\): it is left out" "${spin_limit[@]}"
+check 1 "sum/plugin-test-spin +1 +0 +0 +1 +\(mutant: caught\)  \(faulted or hung: left out after it\)" "${spin_limit[@]}"
 
 echo "hostile plugins: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
