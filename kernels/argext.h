@@ -41,17 +41,30 @@ static __device__ __forceinline__ void rf_argx_take(float xv, rf_argx_idx j, flo
   if (xv == xv && D::beats(xv, j, *bv, *bi)) { *bv = xv; *bi = j; }
 }
 
-/* This thread's grid-stride winner; NaN elements are skipped. */
-template <class D>
-static __device__ __forceinline__ void rf_argx_thread(const float *__restrict__ x, rf_argx_u64 n,
-                                                      float *v, rf_argx_idx *i) {
-  const rf_argx_u64 stride = (rf_argx_u64)gridDim.x * blockDim.x;
+/* The input as float32 (the element loader of the scans below; kernels/half/argext_half.h has
+ * the 16-bit one): one scan for every element type. */
+struct rf_argx_f32_in {
+  const float *__restrict__ x;
+  __device__ __forceinline__ float operator()(rf_argx_u64 j) const { return x[j]; }
+};
+
+/* The winner of elements from, from + step, ... below end; NaN elements are skipped. */
+template <class D, class In>
+static __device__ __forceinline__ void rf_argx_scan(In in, rf_argx_u64 from, rf_argx_u64 end,
+                                                    rf_argx_u64 step, float *v, rf_argx_idx *i) {
   float bv = D::empty();
   rf_argx_idx bi = RF_ARGX_NONE;
-  for (rf_argx_u64 j = (rf_argx_u64)blockIdx.x * blockDim.x + threadIdx.x; j < n; j += stride)
-    rf_argx_take<D>(x[j], (rf_argx_idx)j, &bv, &bi);
+  for (rf_argx_u64 j = from; j < end; j += step) rf_argx_take<D>(in(j), (rf_argx_idx)j, &bv, &bi);
   *v = bv;
   *i = bi;
+}
+
+/* This thread's grid-stride winner. */
+template <class D, class In>
+static __device__ __forceinline__ void rf_argx_grid_scan(In in, rf_argx_u64 n, float *v,
+                                                         rf_argx_idx *i) {
+  rf_argx_scan<D>(in, (rf_argx_u64)blockIdx.x * blockDim.x + threadIdx.x, n,
+                  (rf_argx_u64)gridDim.x * blockDim.x, v, i);
 }
 
 /* The contiguous chunk [*lo, *hi) of `count` items that block b of `blocks` owns (the keyed
@@ -64,19 +77,13 @@ static __device__ __forceinline__ void rf_argx_chunk(rf_argx_u64 count, unsigned
   *hi = *lo + per < count ? *lo + per : count;
 }
 
-/* This thread's winner of its block's chunk (block-stride inside it); NaN skipped. */
-template <class D>
-static __device__ __forceinline__ void rf_argx_chunk_thread(const float *__restrict__ x,
-                                                            rf_argx_u64 n, float *v,
-                                                            rf_argx_idx *i) {
+/* This thread's winner of its block's chunk (block-stride inside it). */
+template <class D, class In>
+static __device__ __forceinline__ void rf_argx_chunk_scan(In in, rf_argx_u64 n, float *v,
+                                                          rf_argx_idx *i) {
   rf_argx_u64 lo, hi;
   rf_argx_chunk(n, blockIdx.x, gridDim.x, &lo, &hi);
-  float bv = D::empty();
-  rf_argx_idx bi = RF_ARGX_NONE;
-  for (rf_argx_u64 j = lo + threadIdx.x; j < hi; j += blockDim.x)
-    rf_argx_take<D>(x[j], (rf_argx_idx)j, &bv, &bi);
-  *v = bv;
-  *i = bi;
+  rf_argx_scan<D>(in, lo + threadIdx.x, hi, blockDim.x, v, i);
 }
 
 /* The output of a winner (v, i) of an input of n elements: {D::empty(), -1} for n = 0,
@@ -137,7 +144,7 @@ __global__ void rf_argx_lds_partials_kernel(const float *__restrict__ x, rf_argx
   RF_SHARED(rf_argx_idx, idxs, RF_ARGX_MAX_BLOCK);
   float v;
   rf_argx_idx i;
-  rf_argx_thread<D>(x, n, &v, &i);
+  rf_argx_grid_scan<D>(rf_argx_f32_in{x}, n, &v, &i);
   rf_prim_block_argmax_lds<D>(vals, idxs, v, i);
   if (threadIdx.x == 0) rf_argx_put(partials, blockIdx.x, vals[0], idxs[0]);
 }
@@ -172,7 +179,7 @@ __global__ void rf_argx_wave_atomic_kernel(const float *__restrict__ x, rf_argx_
   RF_SHARED(rf_argx_idx, wave_idxs, RF_ARGX_MAX_WAVES);
   float v;
   rf_argx_idx i;
-  rf_argx_chunk_thread<D>(x, n, &v, &i);
+  rf_argx_chunk_scan<D>(rf_argx_f32_in{x}, n, &v, &i);
   rf_prim_block_argmax_waves<D>(wave_vals, wave_idxs, &v, &i, (rf_argx_idx)RF_ARGX_NONE);
   if (threadIdx.x == 0 && i != RF_ARGX_NONE) {
     rf_argx_put(partials, blockIdx.x, v, i);

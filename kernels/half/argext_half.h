@@ -14,31 +14,12 @@
 #include "half_common.h"
 #include "../argext.h"
 
-template <class D>
-static __device__ __forceinline__ void rf_hargx_thread(const uint16_t *__restrict__ x, rf_h_u64 n,
-                                                       unsigned dt, float *v, rf_argx_idx *i) {
-  float bv = D::empty();
-  rf_argx_idx bi = RF_ARGX_NONE;
-  for (rf_h_u64 j = rf_h_gid(); j < n; j += rf_h_stride())
-    rf_argx_take<D>(rf_h_load(x, j, dt), (rf_argx_idx)j, &bv, &bi);
-  *v = bv;
-  *i = bi;
-}
-
-/* This thread's winner of its block's contiguous chunk (the keyed shape). */
-template <class D>
-static __device__ __forceinline__ void rf_hargx_chunk_thread(const uint16_t *__restrict__ x,
-                                                             rf_h_u64 n, unsigned dt, float *v,
-                                                             rf_argx_idx *i) {
-  rf_argx_u64 lo, hi;
-  rf_argx_chunk(n, blockIdx.x, gridDim.x, &lo, &hi);
-  float bv = D::empty();
-  rf_argx_idx bi = RF_ARGX_NONE;
-  for (rf_h_u64 j = lo + threadIdx.x; j < hi; j += blockDim.x)
-    rf_argx_take<D>(rf_h_load(x, j, dt), (rf_argx_idx)j, &bv, &bi);
-  *v = bv;
-  *i = bi;
-}
+/* A 16-bit input as float32, exactly (the loader of kernels/argext.h's scans). */
+struct rf_hargx_in {
+  const uint16_t *__restrict__ x;
+  unsigned dt;
+  __device__ __forceinline__ float operator()(rf_argx_u64 j) const { return rf_h_load(x, j, dt); }
+};
 
 /* The block's winner in *v, *i of thread 0: wave butterflies (waves = 1) or an LDS tree. */
 template <class D>
@@ -62,7 +43,7 @@ __global__ void rf_hargx_lds_atomic_kernel(const uint16_t *__restrict__ x, rf_h_
   RF_SHARED(rf_argx_idx, idxs, RF_H_MAX_BLOCK);
   float v;
   rf_argx_idx i;
-  rf_hargx_chunk_thread<D>(x, n, dt, &v, &i);
+  rf_argx_chunk_scan<D>(rf_hargx_in{x, dt}, n, &v, &i);
   rf_prim_block_argmax_lds<D>(vals, idxs, v, i);
   if (threadIdx.x == 0 && idxs[0] != RF_ARGX_NONE) {
     rf_argx_put(partials, blockIdx.x, vals[0], idxs[0]);
@@ -83,7 +64,7 @@ __global__ void rf_hargx_partials_kernel(const uint16_t *__restrict__ x, rf_h_u6
   RF_SHARED(rf_argx_idx, idxs, RF_H_MAX_BLOCK);
   float v;
   rf_argx_idx i;
-  rf_hargx_thread<D>(x, n, dt, &v, &i);
+  rf_argx_grid_scan<D>(rf_hargx_in{x, dt}, n, &v, &i);
   rf_hargx_block<D>(vals, idxs, waves, &v, &i);
   if (threadIdx.x == 0) rf_argx_put(partials, blockIdx.x, v, i);
 }
