@@ -194,10 +194,15 @@ static void exit_past_lost_device(int status, void *arg) {
 static hipEvent_t g_mark[RF_DEV_MARKS];
 static unsigned char g_mark_seen[RF_DEV_MARKS];
 static unsigned g_marks;      /* recorded since the last wait */
+static unsigned long long g_unmarked;   /* launches past the RF_DEV_MARKS marks */
 static int g_capturing;       /* between capture_begin and capture_end: no marks */
 
 extern "C" void rf_dev_mark_progress(void *stream) {
-  if (!g_timeout_ms || g_capturing || g_lost || g_marks == RF_DEV_MARKS) return;
+  if (!g_timeout_ms || g_capturing || g_lost) return;
+  if (g_marks == RF_DEV_MARKS) {
+    g_unmarked++;
+    return;
+  }
   hipEvent_t *ev = &g_mark[g_marks];
   if (!*ev && hipEventCreateWithFlags(ev, hipEventDisableTiming)) {
     *ev = NULL;
@@ -220,16 +225,19 @@ static unsigned marks_completed(void) {
 }
 
 /* The deadline: with marks, the limit without one completing (a batch of 30 launches of
- * which one hangs is `timeout` one limit after the others finished); without (a graph's
- * launches, recorded once and replayed), the limit times the launches. */
+ * which one hangs is `timeout` one limit after the others finished), times one plus the
+ * launches past the last mark (they may all run after it); without (a graph's launches,
+ * recorded once and replayed), the limit times the launches. */
 static int sync_with_deadline(unsigned long long launches) {
   static hipEvent_t done;
   if (!done && note(hipEventCreateWithFlags(&done, hipEventDisableTiming))) return g_first_error;
   int e = note(hipEventRecord(done, 0));
   const unsigned marks = g_marks;
+  const double per = marks ? 1.0 + (double)g_unmarked : (double)(launches ? launches : 1);
+  g_unmarked = 0;
   if (e) return g_marks = 0, e;
   double t0 = now_ms();
-  const double limit = (double)g_timeout_ms * (marks ? 1.0 : (double)(launches ? launches : 1));
+  const double limit = (double)g_timeout_ms * per;
   for (unsigned polls = 0;; polls++) {
     hipError_t q = hipEventQuery(done);
     if (q == hipSuccess) return g_marks = 0, 0;
