@@ -55,7 +55,8 @@ typedef struct {
   size_t nt;
   long cases, errors;    /* errors: cases the runner could not run */
   rf_cli_resume rs;      /* the fault-and-resume protocol's state (cli_resume.c) */
-  long fault_limit;      /* --fault-limit: crashes after which a variant is left out; 0 never */
+  long fault_limit;      /* --fault-limit: crashes or timeouts after which a variant is left
+                            out; 0 never */
   long crashes[SWEEP_MAX_VARIANTS];   /* `crash` and `timeout` verdicts */
   unsigned char left_out[SWEEP_MAX_VARIANTS];   /* reached the fault limit: not run again */
   struct timespec t0;
@@ -127,8 +128,8 @@ static void tally_case(sweep_state *s, const rf_case *c, const rf_result *res, i
 
 /* A case's results, in order. A variant left out by --fault-limit on an earlier case is left
  * out of this one's results too, though a batch ran it: so a batched sweep reports what a
- * serial one does. A `crash` or `timeout` counts toward the limit; the case that reaches it is the
- * variant's last. */
+ * serial one does. A `crash` or `timeout` counts toward the limit; the case that reaches it
+ * is the variant's last. */
 static void tally_results(sweep_state *s, const rf_case *c, const rf_result *all, int n_all) {
   sweep_shared *sh = s->sh;
   rf_result *res = s->kept;
@@ -360,11 +361,10 @@ static int inner_axes_first(const sweep_walk *w) {
  * only, and the first value of every axis inside --dist's: each costs minutes. On the
  * simulator, a row case with more rows than a row variant's grid has blocks (the default
  * --shape has one: blocks that stride over rows) takes the first distribution and the first
- * value of the inner axes, at each
- * variant's default grid and one wave a block, the launch the fuzzer's short rows get
- * (run/fuzz_select.c, lift_rows): 65537 x 1 costs about 10 s for the three row ops, where
- * block 1024 would run 2^26 simulated threads a variant. 0: not a case of the sweep
- * (numbered all the same, so numbers do not depend on it). */
+ * value of the inner axes, at each variant's default grid and one wave a block, the launch
+ * the fuzzer's short rows get (run/fuzz_select.c, lift_rows): 65537 x 1 costs about 10 s for
+ * the three row ops, where block 1024 would run 2^26 simulated threads a variant. 0: not a
+ * case of the sweep (numbered all the same, so numbers do not depend on it). */
 static int huge_keeps(sweep_walk *w) {
   size_t kn = 0, kd = 0;
   while (sweep_axes[kn].flag != F_N) kn++;

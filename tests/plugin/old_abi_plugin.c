@@ -38,7 +38,7 @@ const rf_variant *const *rf_plugin_variants(size_t *count) {
   char *p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   *count = 0;
   if (p == MAP_FAILED || mprotect(p + page, page, PROT_NONE)) return NULL;
-  /* the version-3 struct at the very end of the readable page (its alignment kept) */
+  /* the old version's struct at the very end of the readable page (its alignment kept) */
   char *at = p + page - ((end + 7) & ~(size_t)7);
   memcpy(at, &full, end);
   list[0] = (const rf_variant *)at;
