@@ -274,9 +274,10 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
    * execution's instructions (docs/SIMULATOR.md, "The determinism repeat adds no coverage"). */
   if (k == 1) rf_dev_sim_quiet_coverage(1);
   int e = p->v->launch(&a);
-  if (!r->serial) rf_dev_mark_progress(a.stream);   /* the batch's watchdog (device.h) */
   if (k == 1) rf_dev_sim_quiet_coverage(0);
   int le = rf_dev_last_error();
+  /* After the launch's error is taken: a mark that fails clears its own. */
+  if (!r->serial) rf_dev_mark_progress(a.stream);   /* the batch's watchdog (device.h) */
   int st = rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   if (!e) e = le;
   if (r->serial && !e && !st) e = rf_dev_sync();

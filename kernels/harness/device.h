@@ -51,7 +51,8 @@ int rf_dev_sync_for(unsigned long long launches);
  * rf_dev_sync_for is the limit without any marked launch finishing, not the limit times the
  * launches (a batch of 30 launches with one that never ends would wait 30 limits). Nothing
  * while a graph is being recorded, without a limit, or on the simulator (its watchdog is per
- * launch already). */
+ * launch already). Call it after taking the launch's error (rf_dev_last_error): a mark that
+ * cannot be recorded clears its own error and counts as a launch without a mark. */
 void rf_dev_mark_progress(void *stream);
 /* hipErrorOutOfMemory / cudaErrorMemoryAllocation: rf_dev_alloc or rf_dev_host_alloc found no
  * room (on the simulator: host memory). */

@@ -194,23 +194,24 @@ static void exit_past_lost_device(int status, void *arg) {
 static hipEvent_t g_mark[RF_DEV_MARKS];
 static unsigned char g_mark_seen[RF_DEV_MARKS];
 static unsigned g_marks;      /* recorded since the last wait */
-static unsigned long long g_unmarked;   /* launches past the RF_DEV_MARKS marks */
+static unsigned long long g_unmarked;   /* launches without a mark (past RF_DEV_MARKS, or
+                                           its event failed) */
 static int g_capturing;       /* between capture_begin and capture_end: no marks */
 
 extern "C" void rf_dev_mark_progress(void *stream) {
   if (!g_timeout_ms || g_capturing || g_lost) return;
-  if (g_marks == RF_DEV_MARKS) {
-    g_unmarked++;
-    return;
-  }
-  hipEvent_t *ev = &g_mark[g_marks];
-  if (!*ev && hipEventCreateWithFlags(ev, hipEventDisableTiming)) {
+  hipEvent_t *ev = g_marks < RF_DEV_MARKS ? &g_mark[g_marks] : NULL;
+  if (ev && !*ev && hipEventCreateWithFlags(ev, hipEventDisableTiming)) {
     *ev = NULL;
-    (void)hipGetLastError();   /* no mark: the wait falls back to the limit per launch */
-    return;
+    (void)hipGetLastError();   /* the mark's own error (the launch's was taken before) */
+    ev = NULL;
   }
-  if (hipEventRecord(*ev, (hipStream_t)stream)) {
+  if (ev && hipEventRecord(*ev, (hipStream_t)stream)) {
     (void)hipGetLastError();
+    ev = NULL;
+  }
+  if (!ev) {
+    g_unmarked++;   /* no mark: the wait gives this launch a limit of its own */
     return;
   }
   g_mark_seen[g_marks++] = 0;
@@ -226,7 +227,7 @@ static unsigned marks_completed(void) {
 
 /* The deadline: with marks, the limit without one completing (a batch of 30 launches of
  * which one hangs is `timeout` one limit after the others finished), times one plus the
- * launches past the last mark (they may all run after it); without (a graph's launches,
+ * launches without a mark (they may all run after the last one); without (a graph's launches,
  * recorded once and replayed), the limit times the launches. */
 static int sync_with_deadline(unsigned long long launches) {
   static hipEvent_t done;
