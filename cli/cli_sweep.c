@@ -250,9 +250,16 @@ static int check_limits(const rf_flag_val *v, const rf_limits *lim, const int wa
     c.n = 0;
     c.rows = (uint32_t)v[F_SHAPE].list[2 * i];
     c.cols = (uint32_t)v[F_SHAPE].list[2 * i + 1];
-    if (rf_case_validate(&c, lim, err, sizeof err))
-      return rf_flag_error("sweep", &rf_flags[F_SHAPE], v[F_SHAPE].text, "has a shape beyond "
-                           "this backend's limits: %s", err);
+    if (!rf_case_validate(&c, lim, err, sizeof err)) continue;
+    /* past the dense limit: logsumexp on a sparse distribution takes it, as --n's 1-D ops do */
+    c.op = RF_OP_LOGSUMEXP;
+    c.dist = sparse >= 0 ? (rf_dist)sparse : RF_DIST_MARKERS;
+    char sparse_err[512];
+    const int sparse_ok = !rf_case_validate(&c, lim, sparse_err, sizeof sparse_err);
+    if (sparse_ok && sparse >= 0 && want[RF_OP_LOGSUMEXP]) continue;
+    return rf_flag_error("sweep", &rf_flags[F_SHAPE], v[F_SHAPE].text, "has a shape beyond "
+                         "this backend's limits: %s%s", sparse_ok ? err : sparse_err,
+                         sparse_ok ? " (logsumexp on a sparse --dist such as markers takes it)" : "");
   }
   /* A misalignment no listed type can take would never run. */
   for (size_t i = 0; i < v[F_MISALIGN].count; i++) {
@@ -280,6 +287,7 @@ typedef struct {
   rf_limits lim;
   int mutants, quiet, json;
   size_t huge_from;   /* --huge: --n values from this index on are its sizes (else SIZE_MAX) */
+  size_t huge_shapes_from;   /* the same for --shape's values */
   sweep_shared *sh;
 } sweep_job;
 
@@ -338,6 +346,14 @@ static const uint64_t *axis_values(const sweep_walk *w, const sweep_axis *a, siz
 static const uint64_t huge_sizes[] = {
   (UINT64_C(1) << 31) - 1, UINT64_C(1) << 31, (UINT64_C(1) << 31) + 5, (UINT64_C(1) << 32) + 3,
 };
+#define HUGE_SIZES (sizeof huge_sizes / sizeof huge_sizes[0])
+/* --huge's shapes, for logsumexp on a sparse distribution (its rows are one row of 2^20
+ * elements repeated: model/gen_markers.h): the row that starts past 2^31 elements (an `int`
+ * row offset turns negative) and past 2^32 (an `unsigned` one wraps; identical rows hide a
+ * wrap to the start of another row, not one that leaves the input). */
+static const uint32_t huge_shapes[][2] = {{2049, UINT32_C(1) << 20}, {4097, UINT32_C(1) << 20}};
+#define HUGE_SHAPES (sizeof huge_shapes / sizeof huge_shapes[0])
+
 /* On the simulator a huge case runs grid 1 x block 32: it runs a thread's whole grid-stride
  * loop before the next thread's, so with a stride of 32 elements a page serves 32 loads of a
  * thread, where a wider grid walks the page tables of the whole input once per thread
@@ -366,9 +382,15 @@ static int inner_axes_first(const sweep_walk *w) {
  * the three row ops, where block 1024 would run 2^26 simulated threads a variant. 0: not a
  * case of the sweep (numbered all the same, so numbers do not depend on it). */
 static int huge_keeps(sweep_walk *w) {
-  size_t kn = 0, kd = 0;
+  size_t kn = 0, kd = 0, ks = 0;
   while (sweep_axes[kn].flag != F_N) kn++;
   while (sweep_axes[kd].flag != F_DIST) kd++;
+  while (sweep_axes[ks].flag != F_SHAPE) ks++;
+  const uint64_t elems = rf_case_elems(&w->c);
+  if (rf_op_has_rows(w->c.op) &&
+      (w->at[ks] >= w->j->huge_shapes_from || elems > w->j->lim.max_elems ||
+       w->c.cols > w->j->lim.max_cols))   /* a huge shape: as a huge n, at the default launch */
+    return rf_case_is_sparse(&w->c) && inner_axes_first(w);
   if (rf_op_has_rows(w->c.op)) {
     if (!rf_backend.is_sim || w->c.rows <= RF_FUZZ_ROW_GRID_CAP) return 1;
     if (w->at[kd] || !inner_axes_first(w)) return 0;
@@ -590,61 +612,84 @@ out:
  * it would be a false `timeout`. Off for a sweep with a size past the dense limit (--huge's,
  * or a given --n) unless REDFUZZ_LAUNCH_TIMEOUT_MS is given. */
 static void huge_no_timeout(const rf_flag_val *v, const sweep_job *j) {
-  int huge = j->huge_from != SIZE_MAX;
+  int huge = j->huge_from != SIZE_MAX || j->huge_shapes_from != SIZE_MAX;
   for (size_t i = 0; i < v[F_N].count; i++) huge |= v[F_N].list[i] > j->lim.max_n;
+  for (size_t i = 0; i < v[F_SHAPE].count; i++)
+    huge |= v[F_SHAPE].list[2 * i] * v[F_SHAPE].list[2 * i + 1] > j->lim.max_elems;
   if (huge && rf_backend.is_sim && !rf_cli_settings.launch_timeout_ms_set)
     rf_cli_settings.launch_timeout_ms = 0;
 }
 
-/* --huge: its sizes join the --n list (after the given ones, without repeats), each that the
- * backend holds on the markers distribution and within REDFUZZ_MAX_N when it is set; a size
- * past them is skipped with one message. Needs a 1-D op and a sparse distribution in the
- * lists, else it would never run (exit 2). Sets j->huge_from. */
+/* --huge: its sizes join the --n list and its shapes the --shape list (after the given ones,
+ * without repeats), each that the backend holds on the markers distribution (a size also
+ * within REDFUZZ_MAX_N when it is set); one past them is skipped with one message. Needs a 1-D op or
+ * logsumexp, and a sparse distribution, in the lists, else it would never run (exit 2). Sets
+ * j->huge_from and j->huge_shapes_from. */
 static int add_huge_sizes(rf_flag_val *v, sweep_job *j, const int want[RF_OP_COUNT]) {
-  j->huge_from = SIZE_MAX;
+  j->huge_from = j->huge_shapes_from = SIZE_MAX;
   if (!v[F_HUGE].given) return 0;
   int one_d = 0, sparse = 0;
   for (int op = 0; op < RF_OP_COUNT; op++) one_d |= want[op] && !rf_op_has_rows((rf_op)op);
   for (size_t i = 0; i < v[F_DIST].count; i++) sparse |= rf_dist_is_sparse((rf_dist)v[F_DIST].list[i]);
   char ops1_or[128];
-  rf_op_list_of(0, " or ", ops1_or, sizeof ops1_or);
-  if (!one_d || !sparse) {
-    if (!one_d)
-      fprintf(stderr, "redfuzz sweep: --huge would never run (allowed: with --op %s)\n", ops1_or);
-    else
-      fprintf(stderr, "redfuzz sweep: --huge would never run: --dist '%s' has no sparse "
-              "distribution (allowed: a list with markers)\n", v[F_DIST].text);
+  rf_op_list_of(0, ", ", ops1_or, sizeof ops1_or);
+  if (!one_d && !want[RF_OP_LOGSUMEXP]) {
+    fprintf(stderr, "redfuzz sweep: --huge would never run (allowed: with --op %s or %s)\n",
+            ops1_or, rf_op_name(RF_OP_LOGSUMEXP));
     return -1;
   }
-  const size_t have = v[F_N].count, room = have + sizeof huge_sizes / sizeof huge_sizes[0];
-  uint64_t *list = realloc(v[F_N].list, room * sizeof *list);
-  if (!list) {
+  if (!sparse) {
+    fprintf(stderr, "redfuzz sweep: --huge would never run: --dist '%s' has no sparse "
+            "distribution (allowed: a list with markers)\n", v[F_DIST].text);
+    return -1;
+  }
+  uint64_t *list = realloc(v[F_N].list, (v[F_N].count + HUGE_SIZES) * sizeof *list);
+  uint64_t *shapes = list ? realloc(v[F_SHAPE].list, 2 * (v[F_SHAPE].count + HUGE_SHAPES) *
+                                                         sizeof *shapes) : NULL;
+  if (list) v[F_N].list = list;
+  if (shapes) v[F_SHAPE].list = shapes;
+  if (!list || !shapes) {
     fprintf(stderr, "redfuzz sweep: out of host memory\n");
     return -1;
   }
-  v[F_N].list = list;
-  j->huge_from = have;
-  for (size_t h = 0; h < sizeof huge_sizes / sizeof huge_sizes[0]; h++) {
-    const uint64_t n = huge_sizes[h];
-    int dup = 0;
-    for (size_t i = 0; i < v[F_N].count; i++) dup |= list[i] == n;
-    if (dup) continue;   /* a given --n value: it runs as given */
+  j->huge_from = v[F_N].count;
+  j->huge_shapes_from = v[F_SHAPE].count;
+  for (size_t h = 0; h < HUGE_SIZES + HUGE_SHAPES; h++) {
     rf_case c;
     rf_case_default(&c);
-    c.n = n;
     c.dist = RF_DIST_MARKERS;
-    char err[512];
-    if (rf_cli_settings.max_n_set && n > rf_cli_settings.max_n) {
-      fprintf(stderr, "sweep: --huge: n = %llu skipped: past REDFUZZ_MAX_N = %llu\n",
-              (unsigned long long)n, (unsigned long long)rf_cli_settings.max_n);
+    const int shape = h >= HUGE_SIZES;
+    if (shape) {
+      c.op = RF_OP_LOGSUMEXP;
+      c.n = 0;
+      c.rows = huge_shapes[h - HUGE_SIZES][0];
+      c.cols = huge_shapes[h - HUGE_SIZES][1];
+    } else {
+      c.n = huge_sizes[h];
+    }
+    const rf_flag_val *fv = &v[shape ? F_SHAPE : F_N];
+    int dup = 0;   /* a given value: it runs as given */
+    for (size_t i = 0; i < fv->count; i++)
+      dup |= shape ? fv->list[2 * i] == c.rows && fv->list[2 * i + 1] == c.cols : fv->list[i] == c.n;
+    if (dup) continue;
+    char what[64], err[512];
+    if (shape) snprintf(what, sizeof what, "shape %ux%u", (unsigned)c.rows, (unsigned)c.cols);
+    else snprintf(what, sizeof what, "n = %llu", (unsigned long long)c.n);
+    if (!shape && rf_cli_settings.max_n_set && c.n > rf_cli_settings.max_n) {
+      fprintf(stderr, "sweep: --huge: %s skipped: past REDFUZZ_MAX_N = %llu\n", what,
+              (unsigned long long)rf_cli_settings.max_n);
       continue;
     }
     if (rf_case_validate(&c, &j->lim, err, sizeof err)) {
-      fprintf(stderr, "sweep: --huge: n = %llu skipped: beyond this backend's limits: %s\n",
-              (unsigned long long)n, err);
+      fprintf(stderr, "sweep: --huge: %s skipped: beyond this backend's limits: %s\n", what, err);
       continue;
     }
-    list[v[F_N].count++] = n;
+    if (shape) {
+      v[F_SHAPE].list[2 * v[F_SHAPE].count] = c.rows;
+      v[F_SHAPE].list[2 * v[F_SHAPE].count++ + 1] = c.cols;
+    } else {
+      v[F_N].list[v[F_N].count++] = c.n;
+    }
   }
   return 0;
 }
@@ -686,9 +731,12 @@ int rf_cmd_sweep(int argc, char **argv) {
   }
   /* The backend's limits are known without a device, so every check comes before any
    * worker process starts. */
+  /* A mutant named by --variant runs (sweep_keeps) and is reported as --mutants reports it:
+   * its table row says caught or not, and its failures are not the sweep's. */
+  const int named_mutant = variant[0] && rf_variant_find(variant)->is_mutant;
   sweep_job job = {.v = v, .want = want, .variant = variant, .lim = rf_backend.limits,
-                   .mutants = v[F_MUTANTS].given != 0, .quiet = v[F_QUIET].given != 0,
-                   .json = v[F_JSON].given != 0};
+                   .mutants = v[F_MUTANTS].given != 0 || named_mutant,
+                   .quiet = v[F_QUIET].given != 0, .json = v[F_JSON].given != 0};
   if (check_limits(v, &job.lim, want) || add_huge_sizes(v, &job, want)) goto out;
   huge_no_timeout(v, &job);
   for (size_t i = 0; i < v[F_SKIP].count; i++) {

@@ -46,6 +46,10 @@ const char *rf_dist_meaning(rf_dist d) {
   return (unsigned)d < RF_DIST_COUNT ? dist_meanings[d] : NULL;
 }
 int rf_dist_is_sparse(rf_dist d) { return (unsigned)d < RF_DIST_COUNT && dist_sparse[d]; }
+
+int rf_case_is_sparse(const rf_case *c) {
+  return rf_dist_is_sparse(c->dist) && (!rf_op_has_rows(c->op) || c->op == RF_OP_LOGSUMEXP);
+}
 const char *rf_sched_name(rf_sched s) {
   return (unsigned)s < RF_SCHED_COUNT ? sched_names[s] : NULL;
 }
@@ -305,20 +309,25 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
     /* Each side is also kept within max_elems on its own, so an empty shape (one side 0)
      * cannot carry an arbitrarily large launch. */
     uint64_t max_cols = lim->max_cols < lim->max_elems ? lim->max_cols : lim->max_elems;
+    uint64_t max_elems = lim->max_elems;
+    if (rf_case_is_sparse(c)) {   /* one row held on the host; rows*cols like a sparse n */
+      if (max_cols < RF_CASE_MAX_SPARSE_COLS) max_cols = RF_CASE_MAX_SPARSE_COLS;
+      if (max_elems < RF_CASE_MAX_N) max_elems = RF_CASE_MAX_N;
+    }
     if (c->n != 0)
       FAIL("n: %" PRIu64 " is out of range for %s (allowed: 0; %s uses rows and cols)", c->n, opn,
            opn);
     if (c->cols > max_cols)
       FAIL("cols: %" PRIu32 " is out of range (allowed: 0..%" PRIu64 ")", c->cols, max_cols);
-    if (c->rows > lim->max_elems)
+    if (c->rows > lim->max_elems)   /* the outputs: one a row at least, held densely */
       FAIL("rows: %" PRIu32 " is out of range (allowed: 0..%" PRIu64 ")", c->rows,
            lim->max_elems);
     uint64_t elems = (uint64_t)c->rows * c->cols;
-    if (elems > lim->max_elems)
+    if (elems > max_elems)
       FAIL("rows*cols: %" PRIu32 "*%" PRIu32 " = %" PRIu64 " is out of range (allowed: 0..%" PRIu64
-           ")", c->rows, c->cols, elems, lim->max_elems);
+           ")", c->rows, c->cols, elems, max_elems);
   } else {
-    const uint64_t max_n = rf_dist_is_sparse(c->dist) && RF_CASE_MAX_N > lim->max_n
+    const uint64_t max_n = rf_case_is_sparse(c) && RF_CASE_MAX_N > lim->max_n
                            ? RF_CASE_MAX_N : lim->max_n;
     if (c->n > max_n)
       FAIL("n: %" PRIu64 " is out of range (allowed: 0..%" PRIu64 ")", c->n, max_n);

@@ -79,6 +79,11 @@ void rf_field_allowed(const rf_field *f, char *buf, size_t len);
 /* The largest 1-D length the model, the text form and the codec hold (2^34: past 2^31 and
  * 2^32, where index arithmetic breaks); backends hold less (their memory, run/runner.c). */
 #define RF_CASE_MAX_N (UINT64_C(1) << 34)
+/* The longest row of a sparse row case (rf_case_is_sparse): the host holds and answers one
+ * row (64 MiB of floats, its MPFR answer in seconds). Rows past 2^31 elements in all need
+ * long rows to stay sparse: a row of 2^20 floats is 1,024 pages of which the markers touch
+ * about 5. */
+#define RF_CASE_MAX_SPARSE_COLS (UINT32_C(1) << 24)
 
 /* Limits the binary decoder keeps every case inside. A 1-D case of a sparse distribution
  * (rf_dist_is_sparse) may go past max_n up to RF_CASE_MAX_N: its input costs no memory on the
@@ -100,6 +105,12 @@ const char *rf_dist_name(rf_dist d);
 /* 1 for a sparse distribution (dists.def): markers on an identity background, answered from
  * the markers alone (model/gen.h, rf_gen_marker_list). */
 int rf_dist_is_sparse(rf_dist d);
+/* 1 for a case whose input is sparse (route RF_INPUT_SPARSE, run/route.h): a sparse
+ * distribution, on a 1-D op or on logsumexp, whose rows are one row repeated (every row of a
+ * sparse distribution has the same markers: model/gen_markers.h), so the host holds and
+ * answers one row and the output is one value a row. Softmax and log-softmax write every
+ * element: their outputs and exact answers would cost what a dense input does. */
+int rf_case_is_sparse(const rf_case *c);
 const char *rf_sched_name(rf_sched s);
 /* Parse a name; returns 0 and sets *out, or -1 when unknown. */
 int rf_op_parse(const char *s, rf_op *out);

@@ -28,10 +28,10 @@ float rf_gen_one(const rf_case *c, uint64_t i) {
 }
 
 unsigned rf_gen_marker_list(const rf_case *c, uint64_t *pos, float *val) {
-  if (!rf_dist_is_sparse(c->dist) || rf_op_has_rows(c->op)) return 0;
+  if (!rf_case_is_sparse(c)) return 0;
   rf_gen_params p;
   rf_gen_params_of(c, &p);
-  const unsigned m = rf_gen_markers(p.key, p.total, pos, val);
+  const unsigned m = p.total ? rf_gen_markers(p.key, p.len, pos, val) : 0;
   for (unsigned i = 1; i < m; i++)   /* insertion sort: at most 16 */
     for (unsigned j = i; j > 0 && pos[j - 1] > pos[j]; j--) {
       const uint64_t tp = pos[j]; pos[j] = pos[j - 1]; pos[j - 1] = tp;
@@ -42,14 +42,20 @@ unsigned rf_gen_marker_list(const rf_case *c, uint64_t *pos, float *val) {
 
 /* Row by row: the row context once per row, then every element of the row; the same bits as
  * rf_gen_elem(p, i) for each i (the device path), only cheaper. */
+static void generate_row(const rf_gen_params *p, uint64_t r, float *row) {
+  const rf_gen_row q = rf_gen_row_of(p, r);
+  for (uint64_t j = 0; j < p->len; j++) row[j] = rf_gen_elem_in_row(p, &q, r * p->len + j, j);
+}
+
 void rf_generate(const rf_case *c, float *out) {
   rf_gen_params p;
   rf_gen_params_of(c, &p);
   if (!p.total) return;
-  const uint64_t len = p.len, rows = p.total / len;
-  for (uint64_t r = 0; r < rows; r++) {
-    const rf_gen_row q = rf_gen_row_of(&p, r);
-    float *row = out + r * len;
-    for (uint64_t j = 0; j < len; j++) row[j] = rf_gen_elem_in_row(&p, &q, r * len + j, j);
-  }
+  for (uint64_t r = 0; r < p.total / p.len; r++) generate_row(&p, r, out + r * p.len);
+}
+
+void rf_generate_row(const rf_case *c, uint64_t r, float *out) {
+  rf_gen_params p;
+  rf_gen_params_of(c, &p);
+  if (p.total) generate_row(&p, r, out);
 }

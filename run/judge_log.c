@@ -33,6 +33,25 @@ static const rf_exp_model *exp_model_for(const rf_plan *plan) {
   return plan->exp == RF_EXP_FAST ? rf_backend_fast_exp() : rf_backend.exp_model;
 }
 
+/* The rows the host holds and answers: every row, or the one row a sparse case repeats (a
+ * logsumexp case of the markers distribution: runner.c, host_elems); its answer then serves
+ * every row. */
+static uint32_t held_rows(const rf_case *c) { return rf_case_is_sparse(c) && c->rows ? 1 : c->rows; }
+
+static const float *row_x(const batch_case *bc, uint32_t i) {
+  return bc->x + (size_t)(held_rows(bc->c) == bc->c->rows ? i : 0) * bc->c->cols;
+}
+
+/* Row `from`'s answer to every row, when a sparse case's rows are one row. */
+static void share_row(const rf_case *c, oracle_answer *o, uint32_t from) {
+  if (held_rows(c) == c->rows) return;
+  for (uint32_t i = 0; i < c->rows; i++) {
+    o->lse[i] = o->lse[from];
+    o->lse_margin[i] = o->lse_margin[from];
+    o->row_mpfr[i] = o->row_mpfr[from];
+  }
+}
+
 void rf_oracle_lse_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, oracle_answer *o) {
   o->lse = rf_host_buf_get(&oc->lse_rows, (size_t)c->rows * sizeof *o->lse);
   o->lse_margin = rf_host_buf_get(&oc->lse_margin, (size_t)c->rows * sizeof *o->lse_margin);
@@ -44,15 +63,17 @@ void rf_oracle_lse_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, ora
     o->lse = NULL;
     return;
   }
+  const uint32_t rows = held_rows(c);
   if (oc->mpfr_only) {
     /* MPFR costs about 1 us an element: big cases use the judge's threads (the same bits). */
-    const int threads = rf_case_elems(c) >= 4096 ? (int)oc->threads : 1;
-    rf_oracle_lse(x, c->rows, c->cols, o->lse, o->y, threads);
-    for (uint32_t i = 0; i < c->rows; i++) o->row_mpfr[i] = 1;
-    oc->counts.lse_rows_mpfr += c->rows;
+    const int threads = (uint64_t)rows * c->cols >= 4096 ? (int)oc->threads : 1;
+    rf_oracle_lse(x, rows, c->cols, o->lse, o->y, threads);
+    for (uint32_t i = 0; i < rows; i++) o->row_mpfr[i] = 1;
+    oc->counts.lse_rows_mpfr += rows;
+    share_row(c, o, 0);
     return;
   }
-  for (uint32_t i = 0; i < c->rows; i++) {
+  for (uint32_t i = 0; i < rows; i++) {
     const float *xr = x + (size_t)i * c->cols;
     double *yr = o->y ? o->y + (size_t)i * c->cols : NULL;
     const int k = rf_oracle_lse_row_double(xr, c->cols, &o->lse[i], &o->lse_margin[i], yr);
@@ -64,6 +85,7 @@ void rf_oracle_lse_case(rf_oracle_ctx *oc, const rf_case *c, const float *x, ora
       oc->counts.lse_rows_double++;
     }
   }
+  share_row(c, o, 0);
 }
 
 /* Keeps the worst output (largest err / allowed) and the first failure's verdict. */
@@ -109,33 +131,49 @@ static int judge_double(rf_result *res, int logsumexp, const rf_lse_margin *mg,
   return 1;
 }
 
-/* Row i; 0 when a double row could not be decided (nothing noted for it then). */
+/* Row i's bounds: b alone for an exact (MPFR) row, else b and b_hi from its lowest and
+ * highest MPFR rows (rf_lse_double_rows). */
+typedef struct { int have; rf_lse_bound b, b_hi; } row_bounds;
+
+static void bounds_of(const batch_case *bc, const rf_plan *plan, uint32_t i, row_bounds *rb) {
+  const rf_lse_row *row = &bc->o->lse[i];
+  const float *xr = row_x(bc, i);
+  const uint32_t cols = bc->c->cols;
+  rb->have = 1;
+  if (bc->o->row_mpfr[i]) {
+    rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, cols, row, &rb->b);
+    return;
+  }
+  rf_lse_row lo, hi;
+  rf_lse_double_rows(row, &bc->o->lse_margin[i], &lo, &hi);
+  rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, cols, &lo, &rb->b);
+  rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, cols, &hi, &rb->b_hi);
+}
+
+/* Row i; 0 when a double row could not be decided (nothing noted for it then). shared: the
+ * bounds every row shares (a sparse case's rows are one row: one pass over it, not one a
+ * row), made at its first use; NULL when each row has its own. */
 static int judge_row(const rf_oracle_ctx *oc, const batch_case *bc, const rf_plan *plan, rf_dtype ot,
-                     const float *got, uint32_t i, rf_result *res) {
+                     const float *got, uint32_t i, row_bounds *shared, rf_result *res) {
   const rf_case *c = bc->c;
   const int logsumexp = c->op == RF_OP_LOGSUMEXP;
   const rf_lse_row *row = &bc->o->lse[i];
-  const float *xr = bc->x + (size_t)i * c->cols;
   const double *yr = logsumexp ? NULL : bc->o->y + (size_t)i * c->cols;
   const float *gr = logsumexp ? got + i : got + (size_t)i * c->cols;
   const uint32_t n = logsumexp ? 1 : c->cols;
   const long long base = logsumexp ? i : (long long)i * c->cols;
-  rf_lse_bound b, b_hi;
+  if (!bc->o->row_mpfr[i] && oc->upgrade_all) return 0;
+  row_bounds own = {0}, *rb = shared ? shared : &own;
+  if (!rb->have) bounds_of(bc, plan, i, rb);
   if (bc->o->row_mpfr[i]) {
-    rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, row, &b);
     for (uint32_t j = 0; j < n; j++)
-      judge_exact(res, logsumexp, &b, ot, gr[j], logsumexp ? row->lse : yr[j], base + j);
+      judge_exact(res, logsumexp, &rb->b, ot, gr[j], logsumexp ? row->lse : yr[j], base + j);
     return 1;
   }
-  if (oc->upgrade_all) return 0;
   const rf_lse_margin *mg = &bc->o->lse_margin[i];
-  rf_lse_row lo, hi;
-  rf_lse_double_rows(row, mg, &lo, &hi);
-  rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, &lo, &b);
-  rf_bound_lse_row(plan, exp_model_for(plan), rf_judge_log_model(), xr, c->cols, &hi, &b_hi);
   rf_result row_res = *res;   /* applied only when every output is decided */
   for (uint32_t j = 0; j < n; j++)
-    if (!judge_double(&row_res, logsumexp, mg, &b, &b_hi, ot, gr[j],
+    if (!judge_double(&row_res, logsumexp, mg, &rb->b, &rb->b_hi, ot, gr[j],
                       logsumexp ? row->lse : yr[j], base + j))
       return 0;
   *res = row_res;
@@ -151,18 +189,21 @@ void rf_judge_lse(judge_ctx *jc, const batch_case *bc, const rf_plan *plan, rf_d
   oracle_answer *o = bc->o;
   res->verdict = RF_V_PASS;
   res->ratio = -1;
+  row_bounds one = {0}, *shared = held_rows(c) == c->rows ? NULL : &one;
   for (uint32_t i = 0; i < c->rows; i++) {
-    if (judge_row(oc, bc, plan, ot, got, i, res)) continue;
+    if (judge_row(oc, bc, plan, ot, got, i, shared, res)) continue;
     if (!jc->may_upgrade) {   /* a parallel judge: the serial pass redoes this variant */
       jc->needs_upgrade = 1;
       return;
     }
     /* Too close to the bound for the double oracle: this row in MPFR, for every variant. */
     const size_t off = (size_t)i * c->cols;
-    rf_oracle_lse_row(bc->x + off, c->cols, &o->lse[i], o->y ? o->y + off : NULL);
+    rf_oracle_lse_row(row_x(bc, i), c->cols, &o->lse[i], o->y ? o->y + off : NULL);
     o->row_mpfr[i] = 1;
     oc->counts.lse_rows_upgraded++;
-    judge_row(oc, bc, plan, ot, got, i, res);
+    share_row(c, o, i);
+    one.have = 0;   /* the shared row is MPFR now: its bounds change */
+    judge_row(oc, bc, plan, ot, got, i, shared, res);
   }
   if (res->ratio < 0) res->ratio = 0;
   if (res->verdict == RF_V_PASS) return;

@@ -48,6 +48,14 @@ static rf_host_reason row_scope(const rf_route_policy *p, const rf_case *c) {
 rf_route rf_route_decide(const rf_route_policy *p, const rf_case *c) {
   rf_route r = {RF_INPUT_HOST, RF_ANSWER_HOST, RF_VERDICT_HOST, 0, RF_HOST_NONE};
   int device_answer;
+  if (rf_case_is_sparse(c)) {
+    /* The markers answer it on the host whatever its size (a 1-D case from the markers, a
+     * logsumexp case from its one row); its input is a zeroed buffer of its own (run alone,
+     * verdicts on the host from the read-back outputs). */
+    r.input = RF_INPUT_SPARSE;
+    r.host_reason = p->serial ? RF_HOST_SERIAL : RF_HOST_OFF;
+    return r;
+  }
   if (rf_op_has_rows(c->op)) {
     /* A row op runs alone: its oracle's buffers are the runner's, and one case fills a batch. */
     r.host_reason = row_scope(p, c);
@@ -56,12 +64,6 @@ rf_route rf_route_decide(const rf_route_policy *p, const rf_case *c) {
       r.answer = RF_ANSWER_DEVICE_ROWS;
       r.verdict = RF_VERDICT_ROW_SUMMARIES;
     }
-  } else if (rf_dist_is_sparse(c->dist)) {
-    /* The markers answer it on the host in microseconds whatever n; its input is a zeroed
-     * buffer of its own (run alone, verdicts on the host from the read-back outputs). */
-    r.input = RF_INPUT_SPARSE;
-    r.host_reason = p->serial ? RF_HOST_SERIAL : RF_HOST_OFF;
-    return r;
   } else {
     r.batchable = !p->serial;
     /* Also in serial mode: the answer, not the verdicts, is made on the device there. */

@@ -185,22 +185,31 @@ rf_limits rf_runner_limits(const rf_runner *r) {
   return l;
 }
 
-/* What a 1-D case's input costs in memory, against what the device has: a dense input is
- * made on the host (floats, plus its 16-bit form) and held on the device; a sparse one is a
- * zeroed buffer (sparse_input.c), free on the simulator (untouched zero pages). 0, or -1 with
- * the figures in err. */
+/* Elements of a case's input the host holds: all of a dense one; one row of a sparse row
+ * case (its rows are that row repeated, model/gen_markers.h); none of a sparse 1-D case
+ * (answered from its markers). */
+static uint64_t host_elems(const rf_case *c) {
+  if (!rf_case_is_sparse(c)) return rf_case_elems(c);
+  return rf_op_has_rows(c->op) && c->rows ? c->cols : 0;
+}
+
+/* What a 1-D or sparse case's input costs in memory, against what the device has: a dense
+ * input is made on the host (floats, plus its 16-bit form) and held on the device; a sparse
+ * one is a zeroed buffer (sparse_input.c), free on the simulator (untouched zero pages). 0,
+ * or -1 with the figures in err. */
 static int check_memory(const rf_case *c, char *err, size_t errlen) {
-  if (rf_op_has_rows(c->op)) return 0;   /* rows*cols stay within the backend's fixed caps */
-  const uint64_t n = c->n, esz = rf_dtype_bytes(c->dtype);
-  const int sparse = rf_dist_is_sparse(c->dist);
+  const int sparse = rf_case_is_sparse(c), rows = rf_op_has_rows(c->op);
+  if (rows && !sparse) return 0;   /* dense rows*cols stay within the backend's fixed caps */
+  const uint64_t n = rf_case_elems(c), esz = rf_dtype_bytes(c->dtype);
   uint64_t dev = sparse && rf_backend.is_sim ? 0 : (n + c->misalign) * esz;
-  uint64_t host = sparse ? 0 : n * (sizeof(float) + (esz < sizeof(float) ? esz : 0));
+  uint64_t host = sparse ? host_elems(c) * sizeof(float)
+                         : n * (sizeof(float) + (esz < sizeof(float) ? esz : 0));
   if (rf_backend.is_sim) { dev += host; host = 0; }   /* its device memory is the host's */
   size_t free_b = 0, total_b = 0;
   if (!dev || rf_dev_mem_info(&free_b, &total_b)) return 0;
   if (dev <= total_b) return 0;
-  snprintf(err, errlen, "n: %llu %s elements need %llu bytes of %s memory (%s), but it has "
-           "%llu bytes", (unsigned long long)n, rf_dtype_name(c->dtype),
+  snprintf(err, errlen, "%s: %llu %s elements need %llu bytes of %s memory (%s), but it has "
+           "%llu bytes", rows ? "rows*cols" : "n", (unsigned long long)n, rf_dtype_name(c->dtype),
            (unsigned long long)dev, rf_backend.is_sim ? "host" : "device",
            sparse ? "the zeroed input" : "the input and its host copy",
            (unsigned long long)total_b);
@@ -677,6 +686,7 @@ static void host_tally(rf_runner *r, batch_case *bcs, size_t nc, host_mark m0) {
 static double solve_case(rf_runner *r, batch_case *bc) {
   const double t0 = rf_now_ms();
   if (!bc->dev_gen) rf_generate(bc->c, (float *)bc->x);
+  else if (bc->sparse && bc->x) rf_generate_row(bc->c, 0, (float *)bc->x);   /* host_elems */
   if (bc->x_in && !bc->dev_gen) rf_dtype_store(bc->c->dtype, bc->x, bc->elems, (void *)bc->x_in);
   const double t1 = rf_now_ms();
   memset(bc->o, 0, sizeof *bc->o);
@@ -752,11 +762,12 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
    * device (dev_verdicts.c) and this case's route does not judge it there. */
   if (!r->have_last || !rf_case_same_input(c, &r->last) ||
       (r->answer.sm_device && bc.route.answer != RF_ANSWER_DEVICE_ROWS)) {
-    /* A sparse input has no host copy: its answer comes from the markers. */
-    float *x = bc.sparse ? NULL : rf_host_buf_get(&r->x, elems * sizeof(float));
+    /* A sparse input has no host copy but the one row of a row case (host_elems). */
+    const uint64_t held = host_elems(c);
+    float *x = bc.sparse && !held ? NULL : rf_host_buf_get(&r->x, held * sizeof(float));
     r->have_last = 0;
-    if (!x && elems && !bc.sparse) { snprintf(err, errlen, "out of host memory for %llu inputs",
-                                (unsigned long long)elems); return -1; }
+    if (!x && held) { snprintf(err, errlen, "out of host memory for %llu inputs",
+                               (unsigned long long)held); return -1; }
     /* 16-bit inputs in their device layout; made on the device: nothing to upload */
     void *xin = NULL;
     if (c->dtype != RF_DTYPE_F32 && !bc.dev_gen) {
@@ -773,7 +784,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->have_last = 1;
   }
   r->stats.cases++;
-  bc.x = bc.sparse ? NULL : r->x.p;
+  bc.x = bc.sparse && !host_elems(c) ? NULL : r->x.p;
   bc.x_in = c->dtype != RF_DTYPE_F32 && !bc.sparse ? r->x_in.p : NULL;
   /* A row op whose host answer serves again (the same input) is judged on the host. */
   if (rf_op_has_rows(c->op) && !r->answer.sm_device) {

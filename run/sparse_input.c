@@ -1,9 +1,10 @@
-/* Inputs of sparse distributions (route RF_INPUT_SPARSE, route.h; model/gen_markers.h): a
- * zeroed device buffer with only the markers written, then read-only. On the simulator the
- * buffer is a fresh mapping whose untouched pages are the kernel's zero page, so a case of
+/* Inputs of sparse cases (route RF_INPUT_SPARSE, route.h; model/gen_markers.h): a zeroed
+ * device buffer with only the markers written (each row's, for logsumexp), then read-only.
+ * On the simulator the buffer is a fresh mapping whose untouched pages are the kernel's zero page, so a case of
  * 2^32 elements costs the pages of its 16 markers, not 16 GiB; on GPUs it is one memset
- * and a few 4-byte uploads. The exact answer comes from the markers (judge.c), so nothing
- * on the host holds or passes over the n elements. */
+ * and a few 4-byte uploads a row. The exact answer comes from the markers (op_table.c) or
+ * from the one row the host holds (judge_log.c), so nothing on the host holds or passes over
+ * all the elements. */
 #include <stdio.h>
 #include "sparse_input.h"
 #include "model/dtype.h"
@@ -34,11 +35,14 @@ const char *rf_sparse_input_make(void **buf, char *msg, size_t len, batch_case *
   uint64_t pos[RF_GEN_MARKERS_MAX];
   float val[RF_GEN_MARKERS_MAX];
   const unsigned m = rf_gen_marker_list(c, pos, val);
-  for (unsigned k = 0; k < m; k++) {
-    unsigned char e[4];
-    rf_dtype_store(c->dtype, &val[k], 1, e);
-    if (rf_dev_upload(x + pos[k] * esz, e, esz)) return "cannot write the sparse input's markers";
-  }
+  unsigned char e[RF_GEN_MARKERS_MAX][4];
+  for (unsigned k = 0; k < m; k++) rf_dtype_store(c->dtype, &val[k], 1, e[k]);
+  /* A row case's rows all have the same markers, at the same columns (rf_gen_marker_list). */
+  const uint64_t rows = rf_op_has_rows(c->op) ? c->rows : 1, stride = rows > 1 ? c->cols : 0;
+  for (uint64_t r = 0; r < rows; r++)
+    for (unsigned k = 0; k < m; k++)
+      if (rf_dev_upload(x + (r * stride + pos[k]) * esz, e[k], esz))
+        return "cannot write the sparse input's markers";
   /* The slack holds guard values (FLT_MAX, as the arena's input guards do), so a kernel that
    * reads a few elements past n sees them instead of zeros (sum/mut-vec4-overrun); on the
    * plain simulator a guard page follows it. */

@@ -17,11 +17,8 @@ __global__ void rf_mut_lse_grid_cap_kernel(const float *__restrict__ x, uint32_t
 }
 
 #if !defined(__HIP_DEVICE_COMPILE__)
-/* rf_mut_configure_row_per_block, with the grid capped. */
 static const char *rf_mut_lse_grid_cap_configure(rf_launch_cfg *cfg) {
-  const char *why = rf_mut_configure_row_per_block(cfg);
-  if (!why && cfg->grid > RF_MUT_ROWS_GRID_CAP) cfg->grid = RF_MUT_ROWS_GRID_CAP;
-  return why;
+  return rf_mut_configure_row_per_block_capped(cfg, RF_MUT_ROWS_GRID_CAP);
 }
 
 static int rf_mut_lse_grid_cap_launch(const rf_launch_args *a) {

@@ -122,6 +122,13 @@ static inline const char *rf_mut_configure_row_per_block(rf_launch_cfg *cfg) {
   return NULL;
 }
 
+/* The same, with the grid capped at cap blocks (the kernel strides over the rows, or not). */
+static inline const char *rf_mut_configure_row_per_block_capped(rf_launch_cfg *cfg, uint32_t cap) {
+  const char *why = rf_mut_configure_row_per_block(cfg);
+  if (!why && cfg->grid > cap) cfg->grid = cap;
+  return why;
+}
+
 static inline size_t rf_mut_no_scratch(const rf_launch_cfg *cfg) { (void)cfg; return 0; }
 
 /* One float per first-kernel block. */

@@ -1,4 +1,4 @@
-/* The markers distribution (model/gen_markers.h) answered from its markers alone (run/judge.c)
+/* The markers distribution (model/gen_markers.h) answered from its markers alone (run/op_table.c)
  * against the plain oracle over the generated input, at sizes where both can be computed:
  * the same exact sum, facts, maximum and argmax for every size around the places the markers
  * sit, every seed tried and each element type. And the markers do what the distribution
@@ -9,6 +9,7 @@
 #include "rf_test.h"
 #include "run/runner_internal.h"
 #include "model/gen.h"
+#include "oracle/logsumexp.h"
 
 static int same_answer(const rf_case *c, const oracle_answer *a, const oracle_answer *b) {
   if (c->op == RF_OP_SUM)
@@ -114,8 +115,74 @@ static void test_marker_properties(void) {
   }
 }
 
+/* A logsumexp case of the markers distribution is sparse (its rows are one row repeated):
+ * its input written from the markers is the generated one, row for row; the host's answer
+ * from that one row is each dense row's MPFR answer; softmax and log-softmax stay dense. */
+static void test_sparse_rows(void) {
+  static const uint32_t shapes[][2] = {{1, 1}, {3, 5}, {4, 257}, {7, 1025}, {2, 70000}};
+  rf_oracle_ctx oc;
+  memset(&oc, 0, sizeof oc);
+  oc.mpfr_only = 1;
+  float *x = malloc(sizeof(float) * 140000), *row = malloc(sizeof(float) * 70000);
+  CHECK(x && row);
+  if (!x || !row) return;
+  int bad = 0, total = 0;
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+    for (int t = 0; t < 3; t++)
+      for (uint64_t seed = 0; seed < 3; seed++) {
+        rf_case c;
+        rf_case_default(&c);
+        c.op = RF_OP_LOGSUMEXP;
+        c.n = 0;
+        c.rows = shapes[s][0];
+        c.cols = shapes[s][1];
+        c.dist = RF_DIST_MARKERS;
+        c.dtype = (rf_dtype)t;
+        c.seed = seed * 0x9E3779B97F4A7C15u;
+        CHECK(rf_case_is_sparse(&c));
+        rf_case dense = c;
+        dense.op = RF_OP_SOFTMAX;
+        CHECK(!rf_case_is_sparse(&dense));
+        dense.op = RF_OP_LOGSOFTMAX;
+        CHECK(!rf_case_is_sparse(&dense));
+        rf_generate(&c, x);
+        uint64_t pos[RF_GEN_MARKERS_MAX];
+        float val[RF_GEN_MARKERS_MAX];
+        const unsigned m = rf_gen_marker_list(&c, pos, val);
+        int same = m >= 1;
+        for (uint32_t r = 0; r < c.rows; r++) {
+          rf_generate_row(&c, r, row);
+          same &= memcmp(row, x + (size_t)r * c.cols, c.cols * sizeof(float)) == 0;
+          for (uint32_t j = 0; j < c.cols; j++) {   /* the markers' layout, every row */
+            float want = 0.0f;
+            for (unsigned k = 0; k < m; k++) if (pos[k] == j) want = val[k];
+            same &= memcmp(&want, &x[(size_t)r * c.cols + j], sizeof want) == 0;
+          }
+        }
+        oracle_answer o;
+        memset(&o, 0, sizeof o);
+        rf_generate_row(&c, 0, row);
+        rf_compute_oracle(&oc, &c, row, rf_case_elems(&c), &o);   /* the one row held */
+        same &= o.lse != NULL;
+        for (uint32_t r = 0; same && r < c.rows; r++) {
+          rf_lse_row want;
+          rf_oracle_lse_row(x + (size_t)r * c.cols, c.cols, &want, NULL);
+          same &= o.lse[r].lse == want.lse && o.lse[r].m == want.m && o.row_mpfr[r];
+        }
+        total++;
+        if (!same && bad++ < 5)
+          fprintf(stderr, "  logsumexp %ux%u dtype %d seed %llu: the sparse rows differ\n",
+                  (unsigned)c.rows, (unsigned)c.cols, t, (unsigned long long)c.seed);
+      }
+  CHECK_MSG(bad == 0, "%d of %d cases: a sparse row case's input or answer differs", bad, total);
+  free(x);
+  free(row);
+  rf_oracle_ctx_free(&oc);
+}
+
 int main(void) {
   test_against_plain_oracle();
   test_marker_properties();
+  test_sparse_rows();
   return rf_test_done();
 }
