@@ -4,6 +4,7 @@
 #include "route.h"
 #include "case_outputs.h"
 #include "device_scope.h"
+#include "backend.h"
 
 /* 0 off, 1 on for every case, 2 (auto, the variable unset) on GPUs for cases of min_elems or
  * more; off on the simulator unless asked for. */
@@ -22,7 +23,19 @@ rf_route_policy rf_route_policy_make(int is_sim, const rf_settings *set) {
   p.min_elems = set->device_min_elems;
   p.serial = set->serial != 0;
   p.cross_check = set->softmax_oracle == RF_ORACLE_MPFR || set->softmax_oracle == RF_ORACLE_UPGRADE;
+  p.dense_elems = rf_backend.limits.max_elems;
+  p.dense_cols = rf_backend.limits.max_cols;
   return p;
+}
+
+/* The sparse input (a zeroed buffer with the markers written, sparse_input.c): every sparse
+ * 1-D case (answered from its markers in microseconds, whatever n), and a sparse logsumexp
+ * case past the backend's dense shapes. Within them its rows go the dense way (made, batched
+ * and judged as any row case's): one upload of the whole input, where the sparse buffer takes
+ * one upload a marker a row (65537 uploads for 65537 x 1). */
+static int sparse_input(const rf_route_policy *p, const rf_case *c) {
+  if (!rf_case_is_sparse(c)) return 0;
+  return !rf_op_has_rows(c->op) || rf_case_elems(c) > p->dense_elems || c->cols > p->dense_cols;
 }
 
 static int mode_takes(int mode, unsigned long long min_elems, const rf_case *c) {
@@ -48,7 +61,7 @@ static rf_host_reason row_scope(const rf_route_policy *p, const rf_case *c) {
 rf_route rf_route_decide(const rf_route_policy *p, const rf_case *c) {
   rf_route r = {RF_INPUT_HOST, RF_ANSWER_HOST, RF_VERDICT_HOST, 0, RF_HOST_NONE};
   int device_answer;
-  if (rf_case_is_sparse(c)) {
+  if (sparse_input(p, c)) {
     /* The markers answer it on the host whatever its size (a 1-D case from the markers, a
      * logsumexp case from its one row); its input is a zeroed buffer of its own (run alone,
      * verdicts on the host from the read-back outputs). */

@@ -49,6 +49,8 @@ typedef struct {
   unsigned long long min_elems;
   int serial;
   int cross_check;   /* REDFUZZ_SOFTMAX_ORACLE=mpfr or upgrade: row ops stay on the host */
+  uint64_t dense_elems;   /* the backend's dense row shapes (rf_backend.limits): a sparse row */
+  uint32_t dense_cols;    /* case within them goes the dense way */
 } rf_route_policy;
 
 rf_route_policy rf_route_policy_make(int is_sim, const rf_settings *set);

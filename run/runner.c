@@ -185,11 +185,11 @@ rf_limits rf_runner_limits(const rf_runner *r) {
   return l;
 }
 
-/* Elements of a case's input the host holds: all of a dense one; one row of a sparse row
- * case (its rows are that row repeated, model/gen_markers.h); none of a sparse 1-D case
- * (answered from its markers). */
-static uint64_t host_elems(const rf_case *c) {
-  if (!rf_case_is_sparse(c)) return rf_case_elems(c);
+/* Elements of a case's input the host holds: all of one made on the host; of a sparse input
+ * (route.c), one row of a row case (its rows are that row repeated, model/gen_markers.h),
+ * none of a 1-D case (answered from its markers). */
+static uint64_t host_elems(const rf_case *c, int sparse) {
+  if (!sparse) return rf_case_elems(c);
   return rf_op_has_rows(c->op) && c->rows ? c->cols : 0;
 }
 
@@ -202,7 +202,7 @@ static int check_memory(const rf_case *c, char *err, size_t errlen) {
   if (rows && !sparse) return 0;   /* dense rows*cols stay within the backend's fixed caps */
   const uint64_t n = rf_case_elems(c), esz = rf_dtype_bytes(c->dtype);
   uint64_t dev = sparse && rf_backend.is_sim ? 0 : (n + c->misalign) * esz;
-  uint64_t host = sparse ? host_elems(c) * sizeof(float)
+  uint64_t host = sparse ? host_elems(c, 1) * sizeof(float)
                          : n * (sizeof(float) + (esz < sizeof(float) ? esz : 0));
   if (rf_backend.is_sim) { dev += host; host = 0; }   /* its device memory is the host's */
   size_t free_b = 0, total_b = 0;
@@ -763,7 +763,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
   if (!r->have_last || !rf_case_same_input(c, &r->last) ||
       (r->answer.sm_device && bc.route.answer != RF_ANSWER_DEVICE_ROWS)) {
     /* A sparse input has no host copy but the one row of a row case (host_elems). */
-    const uint64_t held = host_elems(c);
+    const uint64_t held = host_elems(c, bc.sparse);
     float *x = bc.sparse && !held ? NULL : rf_host_buf_get(&r->x, held * sizeof(float));
     r->have_last = 0;
     if (!x && held) { snprintf(err, errlen, "out of host memory for %llu inputs",
@@ -784,7 +784,7 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
     r->have_last = 1;
   }
   r->stats.cases++;
-  bc.x = bc.sparse && !host_elems(c) ? NULL : r->x.p;
+  bc.x = bc.sparse && !host_elems(c, bc.sparse) ? NULL : r->x.p;
   bc.x_in = c->dtype != RF_DTYPE_F32 && !bc.sparse ? r->x_in.p : NULL;
   /* A row op whose host answer serves again (the same input) is judged on the host. */
   if (rf_op_has_rows(c->op) && !r->answer.sm_device) {

@@ -136,6 +136,29 @@ int main(void) {
   c.rows = c.cols = 4;
   c.dist = RF_DIST_MARKERS;
   CHECK(rf_route_decide(&pol, &c).input != RF_INPUT_SPARSE);
+  /* logsumexp on markers: sparse past the backend's dense shapes only (within them its rows
+   * go the dense way, one upload for the whole input); softmax never */
+  for (int sim = 0; sim < 2; sim++) {
+    rf_settings_default(&s);
+    pol = rf_route_policy_make(sim, &s);
+    c.op = RF_OP_LOGSUMEXP;
+    c.rows = c.cols = 4;
+    CHECK(rf_route_decide(&pol, &c).input != RF_INPUT_SPARSE);
+    c.rows = 2049;
+    c.cols = UINT32_C(1) << 20;
+    const rf_route r = rf_route_decide(&pol, &c);
+    CHECK(r.input == RF_INPUT_SPARSE && r.answer == RF_ANSWER_HOST &&
+          r.verdict == RF_VERDICT_HOST && !r.batchable);
+    c.rows = 3;
+    c.cols = pol.dense_cols + 1;   /* a row longer than the dense ones */
+    CHECK(rf_route_decide(&pol, &c).input == RF_INPUT_SPARSE);
+    c.op = RF_OP_SOFTMAX;
+    CHECK(rf_route_decide(&pol, &c).input != RF_INPUT_SPARSE);
+    c.dist = RF_DIST_ONES;
+    c.op = RF_OP_LOGSUMEXP;
+    CHECK(rf_route_decide(&pol, &c).input != RF_INPUT_SPARSE);
+    c.dist = RF_DIST_MARKERS;
+  }
   /* A batch's verdict: records only when every case has them. */
   CHECK(rf_route_join(RF_VERDICT_RECORDS, RF_VERDICT_RECORDS) == RF_VERDICT_RECORDS);
   CHECK(rf_route_join(RF_VERDICT_RECORDS, RF_VERDICT_HOST) == RF_VERDICT_HOST);
