@@ -35,6 +35,7 @@ RF_PROG="fuzz-hybrid.sh"
 source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh
+source scripts/lib/budget.sh
 RF_OPT_ALLOWED=([--backend]="cuda, hip, sim" [--build]="a build folder" [--sim-build]="a build folder"
   [--time]="a positive number of seconds" [--op]="an op name" [--only]="variant or op names, comma-separated"
   [--out]="a folder" [--gpu-jobs]="a positive number" [--sim-jobs]="a positive number"
@@ -152,7 +153,8 @@ slot() {
   local side=$1 k=$2 fuzz=$3 judge=$4 dev=$5 plugins=$6 run=0 left art env=() sel=$SELECTION
   env+=(REDFUZZ_JUDGE_THREADS="$judge" REDFUZZ_PLUGINS="$plugins" REDFUZZ_KNOWN="$KNOWN_ALL")
   [ -n "$dev" ] && env+=(CUDA_VISIBLE_DEVICES="$dev")
-  while left=$(( deadline - $(date +%s) )); [ "$left" -gt 0 ]; do
+  while rf_budget_left "$deadline" "$run" "$TIME"; do
+    left=$RF_LEFT
     run=$((run + 1))
     env "${env[@]}" REDFUZZ_ONLY="$sel" "$fuzz" -reload=1 -max_total_time="$left" -timeout=60 -rss_limit_mb=8192 \
       -artifact_prefix="$OUT/artifacts/$side/" -print_final_stats=1 -seed=$((k * 1000 + run)) \

@@ -31,6 +31,7 @@ RF_PROG="fuzz.sh"
 source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh
+source scripts/lib/budget.sh
 RF_OPT_ALLOWED=([--engine]="libfuzzer, afl" [--backend]="sim, cuda, hip"
   [--time]="a number of seconds" [--jobs]="a positive number" [--op]="an op name"
   [--only]="variant or op names, comma-separated" [--build]="a build folder" [--out]="a folder"
@@ -140,7 +141,8 @@ rm -f "$OUT"/fuzz-w*.log
 worker() {   # worker <device> <id>
   local dev=$1 id=$2 run=0 left rc
   [ -n "$dev" ] && export CUDA_VISIBLE_DEVICES="$dev"
-  while left=$(( start + TIME - $(date +%s) )); [ "$left" -gt 0 ]; do
+  while rf_budget_left $((start + TIME)) "$run" "$TIME"; do
+    left=$RF_LEFT
     run=$((run + 1))
     "$FUZZ" -rss_limit_mb=8192 -timeout=60 -max_total_time="$left" -artifact_prefix="$OUT/artifacts/" \
       -print_final_stats=1 "$OUT/corpus" corpus/bin > "$OUT/fuzz-w$id-$run.log" 2>&1 &
