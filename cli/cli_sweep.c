@@ -386,10 +386,9 @@ static int huge_keeps(sweep_walk *w) {
   while (sweep_axes[kn].flag != F_N) kn++;
   while (sweep_axes[kd].flag != F_DIST) kd++;
   while (sweep_axes[ks].flag != F_SHAPE) ks++;
-  const uint64_t elems = rf_case_elems(&w->c);
-  if (rf_op_has_rows(w->c.op) &&
-      (w->at[ks] >= w->j->huge_shapes_from || elems > w->j->lim.max_elems ||
-       w->c.cols > w->j->lim.max_cols))   /* a huge shape: as a huge n, at the default launch */
+  const int huge = rf_case_past_dense(&w->c, &w->j->lim);
+  if (rf_op_has_rows(w->c.op) && (w->at[ks] >= w->j->huge_shapes_from || huge))
+    /* a huge shape: as a huge n, at the default launch */
     return rf_case_is_sparse(&w->c) && inner_axes_first(w);
   if (rf_op_has_rows(w->c.op)) {
     if (!rf_backend.is_sim || w->c.rows <= RF_FUZZ_ROW_GRID_CAP) return 1;
@@ -398,7 +397,7 @@ static int huge_keeps(sweep_walk *w) {
     w->c.block = w->c.wave;
     return 1;
   }
-  if (w->at[kn] < w->j->huge_from && w->c.n <= w->j->lim.max_n) return 1;
+  if (w->at[kn] < w->j->huge_from && !huge) return 1;
   if (!rf_dist_is_sparse(w->c.dist) || !inner_axes_first(w)) return 0;
   if (rf_backend.is_sim) {
     w->c.grid = HUGE_SIM_GRID;
@@ -613,9 +612,9 @@ out:
  * or a given --n) unless REDFUZZ_LAUNCH_TIMEOUT_MS is given. */
 static void huge_no_timeout(const rf_flag_val *v, const sweep_job *j) {
   int huge = j->huge_from != SIZE_MAX || j->huge_shapes_from != SIZE_MAX;
-  for (size_t i = 0; i < v[F_N].count; i++) huge |= v[F_N].list[i] > j->lim.max_n;
+  for (size_t i = 0; i < v[F_N].count; i++) huge |= rf_limits_n_past_dense(&j->lim, v[F_N].list[i]);
   for (size_t i = 0; i < v[F_SHAPE].count; i++)
-    huge |= v[F_SHAPE].list[2 * i] * v[F_SHAPE].list[2 * i + 1] > j->lim.max_elems;
+    huge |= rf_limits_shape_past_dense(&j->lim, v[F_SHAPE].list[2 * i], v[F_SHAPE].list[2 * i + 1]);
   if (huge && rf_backend.is_sim && !rf_cli_settings.launch_timeout_ms_set)
     rf_cli_settings.launch_timeout_ms = 0;
 }

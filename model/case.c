@@ -251,6 +251,17 @@ uint64_t rf_case_elems(const rf_case *c) {
   return rf_op_has_rows(c->op) ? (uint64_t)c->rows * c->cols : c->n;
 }
 
+int rf_limits_shape_past_dense(const rf_limits *lim, uint64_t rows, uint64_t cols) {
+  return rows * cols > lim->max_elems || cols > lim->max_cols;   /* both below 2^32: no wrap */
+}
+
+int rf_limits_n_past_dense(const rf_limits *lim, uint64_t n) { return n > lim->max_n; }
+
+int rf_case_past_dense(const rf_case *c, const rf_limits *lim) {
+  return rf_op_has_rows(c->op) ? rf_limits_shape_past_dense(lim, c->rows, c->cols)
+                               : rf_limits_n_past_dense(lim, c->n);
+}
+
 /* Built-in limits for lim == NULL: the model's own ranges (a backend holds cases within its
  * memory: run/runner.c). */
 static const rf_limits default_limits = {RF_CASE_MAX_N, UINT64_C(1) << 32, 1u << 20, 0};

@@ -127,6 +127,13 @@ uint32_t rf_case_misalign_max(rf_dtype d);
 #define RF_CASE_LEGACY_MISALIGN(seed) ((uint32_t)((uint64_t)(seed) >> 62))
 /* Element count of the input: n, or rows*cols for softmax. */
 uint64_t rf_case_elems(const rf_case *c);
+/* 1 when a shape (rows x cols) or a 1-D size n is past lim's dense ones: rows*cols past
+ * max_elems or cols past max_cols; n past max_n. Only a sparse case (rf_case_is_sparse) may be
+ * there (rf_case_validate); the route (run/route.c), the sweep's huge cases and its launch
+ * timeout (cli/cli_sweep.c) all ask this one question. */
+int rf_limits_shape_past_dense(const rf_limits *lim, uint64_t rows, uint64_t cols);
+int rf_limits_n_past_dense(const rf_limits *lim, uint64_t n);
+int rf_case_past_dense(const rf_case *c, const rf_limits *lim);
 /* 0 when every field is inside its allowed range, else -1 with a message naming the field,
  * its value and the range in err. */
 int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t errlen);

@@ -23,8 +23,7 @@ rf_route_policy rf_route_policy_make(int is_sim, const rf_settings *set) {
   p.min_elems = set->device_min_elems;
   p.serial = set->serial != 0;
   p.cross_check = set->softmax_oracle == RF_ORACLE_MPFR || set->softmax_oracle == RF_ORACLE_UPGRADE;
-  p.dense_elems = rf_backend.limits.max_elems;
-  p.dense_cols = rf_backend.limits.max_cols;
+  p.dense = rf_backend.limits;
   return p;
 }
 
@@ -35,7 +34,7 @@ rf_route_policy rf_route_policy_make(int is_sim, const rf_settings *set) {
  * one upload a marker a row (65537 uploads for 65537 x 1). */
 static int sparse_input(const rf_route_policy *p, const rf_case *c) {
   if (!rf_case_is_sparse(c)) return 0;
-  return !rf_op_has_rows(c->op) || rf_case_elems(c) > p->dense_elems || c->cols > p->dense_cols;
+  return !rf_op_has_rows(c->op) || rf_case_past_dense(c, &p->dense);
 }
 
 static int mode_takes(int mode, unsigned long long min_elems, const rf_case *c) {

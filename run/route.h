@@ -17,9 +17,10 @@
 typedef enum {
   RF_INPUT_HOST,
   RF_INPUT_DEVICE,
-  RF_INPUT_SPARSE   /* 1-D, sparse distribution: a zeroed device buffer with the markers
-                       written (sparse_input.c), answered on the host from the markers, run
-                       alone: no host copy of the n elements anywhere */
+  RF_INPUT_SPARSE   /* a sparse case (rf_case_is_sparse): 1-D, or logsumexp past the dense
+                       shapes; a zeroed device buffer with the markers written
+                       (sparse_input.c), answered on the host from the markers (1-D) or from
+                       the one row the host holds, run alone */
 } rf_route_input;
 typedef enum {
   RF_ANSWER_HOST,          /* the host oracle, before the batch */
@@ -49,8 +50,8 @@ typedef struct {
   unsigned long long min_elems;
   int serial;
   int cross_check;   /* REDFUZZ_SOFTMAX_ORACLE=mpfr or upgrade: row ops stay on the host */
-  uint64_t dense_elems;   /* the backend's dense row shapes (rf_backend.limits): a sparse row */
-  uint32_t dense_cols;    /* case within them goes the dense way */
+  rf_limits dense;   /* the backend's dense shapes (rf_backend.limits): a sparse row case
+                        within them goes the dense way */
 } rf_route_policy;
 
 rf_route_policy rf_route_policy_make(int is_sim, const rf_settings *set);

@@ -195,10 +195,12 @@ static uint64_t host_elems(const rf_case *c, int sparse) {
 
 /* What a 1-D or sparse case's input costs in memory, against what the device has: a dense
  * input is made on the host (floats, plus its 16-bit form) and held on the device; a sparse
- * one is a zeroed buffer (sparse_input.c), free on the simulator (untouched zero pages). 0,
- * or -1 with the figures in err. */
-static int check_memory(const rf_case *c, char *err, size_t errlen) {
-  const int sparse = rf_case_is_sparse(c), rows = rf_op_has_rows(c->op);
+ * one (its route's, so a sparse row case within the dense shapes is a dense one) is a zeroed
+ * buffer (sparse_input.c), free on the simulator (untouched zero pages). 0, or -1 with the
+ * figures in err. */
+static int check_memory(const rf_runner *r, const rf_case *c, char *err, size_t errlen) {
+  const int sparse = rf_route_decide(&r->route, c).input == RF_INPUT_SPARSE;
+  const int rows = rf_op_has_rows(c->op);
   if (rows && !sparse) return 0;   /* dense rows*cols stay within the backend's fixed caps */
   const uint64_t n = rf_case_elems(c), esz = rf_dtype_bytes(c->dtype);
   uint64_t dev = sparse && rf_backend.is_sim ? 0 : (n + c->misalign) * esz;
@@ -698,7 +700,7 @@ static double solve_case(rf_runner *r, batch_case *bc) {
 
 static int check_case(const rf_runner *r, const rf_case *c, char *err, size_t errlen) {
   rf_limits lim = rf_runner_limits(r);
-  if (rf_case_validate(c, &lim, err, errlen) || check_memory(c, err, errlen)) return -1;
+  if (rf_case_validate(c, &lim, err, errlen) || check_memory(r, c, err, errlen)) return -1;
   if (c->variant[0] && !rf_variant_find(c->variant)) {
     snprintf(err, errlen, "variant: '%s' is not a known variant (see 'redfuzz list')",
              c->variant);

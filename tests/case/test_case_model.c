@@ -272,12 +272,43 @@ static void test_validate_err_buffer(void) {
   CHECK(rf_case_validate(&c, NULL, NULL, 0) == -1); /* no buffer: still the verdict */
 }
 
+/* rf_case_past_dense asks the question rf_case_validate answers for a dense case: a dense
+ * case is accepted exactly when it is not past the dense shapes; a sparse one may go past. */
+static void test_past_dense(void) {
+  const rf_limits lim = {1000, 5000, 100, 0};
+  const uint32_t sides[] = {0, 1, 49, 50, 51, 99, 100, 101, 4999, 5000};
+  const uint64_t ns[] = {0, 1, 999, 1000, 1001, 5000};
+  rf_case c;
+  for (int sparse = 0; sparse < 2; sparse++) {
+    rf_case_default(&c);
+    c.dist = sparse ? RF_DIST_MARKERS : RF_DIST_ONES;
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+      c.n = ns[i];
+      CHECK(rf_case_past_dense(&c, &lim) == (ns[i] > 1000));
+      CHECK(rf_limits_n_past_dense(&lim, ns[i]) == (ns[i] > 1000));
+      CHECK(accepts(&c, &lim) == (sparse || ns[i] <= 1000));
+    }
+    c.n = 0;
+    c.op = RF_OP_LOGSUMEXP;
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++)
+      for (size_t k = 0; k < sizeof sides / sizeof sides[0]; k++) {
+        c.rows = sides[i];
+        c.cols = sides[k];
+        const int past = (uint64_t)c.rows * c.cols > 5000 || c.cols > 100;
+        CHECK(rf_case_past_dense(&c, &lim) == past);
+        CHECK(rf_limits_shape_past_dense(&lim, c.rows, c.cols) == past);
+        CHECK(accepts(&c, &lim) == (sparse || !past));
+      }
+  }
+}
+
 int main(void) {
   test_names();
   test_default_and_elems();
   test_equal();
   test_validate_1d();
   test_validate_softmax();
+  test_past_dense();
   test_validate_launch();
   test_validate_variant();
   test_validate_err_buffer();

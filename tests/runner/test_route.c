@@ -150,7 +150,7 @@ int main(void) {
     CHECK(r.input == RF_INPUT_SPARSE && r.answer == RF_ANSWER_HOST &&
           r.verdict == RF_VERDICT_HOST && !r.batchable);
     c.rows = 3;
-    c.cols = pol.dense_cols + 1;   /* a row longer than the dense ones */
+    c.cols = pol.dense.max_cols + 1;   /* a row longer than the dense ones */
     CHECK(rf_route_decide(&pol, &c).input == RF_INPUT_SPARSE);
     c.op = RF_OP_SOFTMAX;
     CHECK(rf_route_decide(&pol, &c).input != RF_INPUT_SPARSE);
