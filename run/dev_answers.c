@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dev_answers.h"
+#include "harness_check.h"
 #include "op_table.h"
 #include "model/dtype.h"
 #include "model/gen.h"
@@ -54,17 +55,15 @@ int rf_dev_answers_slots(rf_dev_answers *da, batch_case *bcs, size_t nc) {
  * after the upload and the input's generation; the variants' streams may overlap it: it
  * only reads the input, the one the variants get). NULL or what failed. */
 const char *rf_dev_answers_launch(rf_dev_answers *da, batch_case *bcs, size_t nc) {
-  char msg[256];
   for (size_t i = 0; i < nc; i++) {
     if (bcs[i].dev_slot < 0) continue;
-    rf_dev_last_error();
-    rf_dev_sim_take_status(msg, sizeof msg);
+    rf_harness_check_begin();
     int e = rf_oracle_dev_launch_typed(bcs[i].dev_x, (uint32_t)bcs[i].c->dtype, bcs[i].elems,
                                        rf_arena_dev(da->arena, da->scratch_slot),
                                        rf_arena_dev(da->arena, bcs[i].dev_slot), NULL);
-    if (!e) e = rf_dev_last_error();
-    if (e || rf_dev_sim_take_status(msg, sizeof msg))
-      return "harness failure: the device oracle's launch failed";
+    const char *fail = rf_harness_check_end(e, "harness failure: the device oracle's launch failed",
+                                            da->why, sizeof da->why);
+    if (fail) return fail;
     da->cases++;
   }
   return NULL;

@@ -16,6 +16,7 @@ typedef struct {
   rf_host_buf x;             /* a device-made input made again on the host */
   unsigned long long cases, rechecks;   /* answers made here; re-checked in the batch, agreed */
   double ms_recheck;         /* host time of the re-checks made in the batch */
+  char why[320];             /* a launch's failure (harness_check.h), for the caller */
 } rf_dev_answers;
 
 void rf_dev_answers_init(rf_dev_answers *da, rf_arena *arena, rf_recheck_bg *bg,

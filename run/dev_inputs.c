@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include "dev_inputs.h"
 #include "sparse_input.h"
+#include "harness_check.h"
 #include "model/dtype.h"
 #include "model/gen.h"
 #include "kernels/harness/gen_device.h"
@@ -56,12 +57,13 @@ const char *rf_dev_inputs_place(rf_dev_inputs *di, batch_case *bcs, size_t nc,
     const size_t lead = (RF_GUARD_BYTES + pad + 3) / 4, words = (end - off) / 4;
     size_t tail_from = (RF_GUARD_BYTES + pad + bytes) / 4;
     if (tail_from < lead) tail_from = lead;   /* an empty payload */
-    rf_dev_last_error();
+    rf_harness_check_begin();
     int e = rf_vd_guards_launch((uint32_t *)base, lead, tail_from - lead, words - tail_from,
                                 RF_INPUT_GUARD_BITS, NULL);
     if (!e) e = rf_gen_launch(bcs[i].c, x, NULL);
-    if (!e) e = rf_dev_last_error();
-    if (e) return "harness failure: the device input generator's launch failed";
+    const char *fail = rf_harness_check_end(
+        e, "harness failure: the device input generator's launch failed", di->msg, sizeof di->msg);
+    if (fail) return fail;
     bcs[i].dev_x = x;
     di->made++;
     off = end;

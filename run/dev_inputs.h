@@ -12,7 +12,7 @@ typedef struct {
   void *gen;                 /* inputs made on the device, with their guards */
   size_t gen_cap;
   void *sparse;              /* the sparse input of the last case */
-  char msg[160];             /* what failed, for the caller */
+  char msg[320];             /* what failed, for the caller */
   unsigned long long made, sparse_made;   /* rf_runner_stats.inputs_device, inputs_sparse */
 } rf_dev_inputs;
 

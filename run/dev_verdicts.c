@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "dev_verdicts.h"
+#include "harness_check.h"
 #include "recheck_rows.h"
 #include "verdict_from.h"
 #include "op_table.h"
@@ -259,9 +260,7 @@ static const char *rows_launch(rf_dev_verdicts *dv) {
     e = chunk_launch(dv, c, bc->dev_x, vs, lv, info, y, r0, m, recs);
     if (!e) e = rf_rs_fold_launch(recs, (uint32_t)n, m, r0, sums, NULL);
   }
-  char msg[256];
-  if (!e) e = rf_dev_last_error();
-  if (e || rf_dev_sim_take_status(msg, sizeof msg)) return failed;
+  if (rf_harness_check_end(e, failed, dv->why, sizeof dv->why)) return dv->why;
   if (log) dv->log_cases++;
   else dv->softmax_cases++;
   return NULL;
@@ -271,17 +270,15 @@ static const char *rows_launch(rf_dev_verdicts *dv) {
  * runner's streams, which synchronise with it). NULL or the harness failure. */
 const char *rf_dev_verdicts_launch(rf_dev_verdicts *dv) {
   if (!dv->on) return NULL;
-  char msg[256];
-  rf_dev_last_error();
-  rf_dev_sim_take_status(msg, sizeof msg);
+  rf_harness_check_begin();
   rf_dev_sim_configure(RF_SCHED_IN_ORDER, 0, 32);
   int e = rf_vd_check_launch(dv->arena->dev, rf_arena_dev(dv->arena, dv->item_slot),
                              (uint32_t)dv->n, rf_arena_dev(dv->arena, dv->rec_slot),
                              RF_GUARD_BITS, RF_POISON_BITS, (uint32_t)dv->plant,
                              dv->max_ob, NULL);
-  if (!e) e = rf_dev_last_error();
-  if (e || rf_dev_sim_take_status(msg, sizeof msg))
-    return "harness failure: the device verdict kernel's launch failed";
+  if (rf_harness_check_end(e, "harness failure: the device verdict kernel's launch failed",
+                           dv->why, sizeof dv->why))
+    return dv->why;
   return dv->smd_rec_slot < 0 ? NULL : rows_launch(dv);
 }
 

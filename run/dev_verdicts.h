@@ -34,6 +34,7 @@ typedef struct {
   unsigned long long batches, device_runs, host_runs, rechecks;
   unsigned long long softmax_cases, softmax_to_host, log_cases, log_to_host;
   double ms_recheck;             /* host time of the re-checks (also the host path's part) */
+  char why[320];                 /* a launch's failure (harness_check.h), for the caller */
 } rf_dev_verdicts;
 
 void rf_dev_verdicts_init(rf_dev_verdicts *dv, rf_arena *arena, rf_oracle_ctx *oracle,
