@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 RF_PROG="coverage.sh"
 source scripts/lib/opts.sh
 source scripts/lib/plugin.sh
+source scripts/lib/build_lock.sh
 RF_OPT_ALLOWED=([--only]="variant or op names, comma-separated" [--build]="a build folder"
   [--out]="a folder" [--plugin]="a plugin library (.so)" [--plugin-src]="a plugin source (.hip)")
 ONLY=""; BUILD=build-cov; OUT=out/coverage; PATHS=(); PLUGINS=""; PLUGIN_SRC=""; v=""
@@ -41,8 +42,11 @@ LLVMCOV=$(command -v llvm-cov-19 || command -v llvm-cov || true)
 REPLAY=$BUILD/redfuzz_cov_replay
 if [ ! -x "$REPLAY" ]; then
   echo "coverage.sh: building $BUILD (simulator, source-based coverage in the kernels)"
-  cmake --preset sim -B "$BUILD" -DREDFUZZ_COVERAGE_REPORT=ON -DREDFUZZ_FUZZER=OFF >/dev/null
-  cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >/dev/null
+  build_cov() {
+    cmake --preset sim -B "$BUILD" -DREDFUZZ_COVERAGE_REPORT=ON -DREDFUZZ_FUZZER=OFF >/dev/null &&
+      cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >/dev/null
+  }
+  rf_build_locked "$BUILD" build_cov
 fi
 [ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then

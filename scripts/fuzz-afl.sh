@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC2034  # read by lib/opts.sh
 RF_PROG="fuzz-afl.sh"
 source scripts/lib/opts.sh
+source scripts/lib/build_lock.sh
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz-afl; SHRINK=1; SEEDS=corpus/bin
 UNTIL_CRASH=0 REG=regressions BUILD_ONLY=0
 while [ $# -gt 0 ]; do
@@ -47,9 +48,12 @@ AFL_DRIVER=${AFL_DRIVER:-/usr/lib/afl/libAFLDriver.a}
 FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
 if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
   echo "fuzz-afl.sh: building $BUILD ($BACKEND backend, AFL++ instrumentation and driver)"
-  cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON -DCMAKE_C_COMPILER=afl-clang-fast \
-    -DCMAKE_CXX_COMPILER=afl-clang-fast++ -DREDFUZZ_FUZZING_ENGINE="$AFL_DRIVER" >/dev/null
-  cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
+  build_afl() {
+    cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON -DCMAKE_C_COMPILER=afl-clang-fast \
+      -DCMAKE_CXX_COMPILER=afl-clang-fast++ -DREDFUZZ_FUZZING_ENGINE="$AFL_DRIVER" >/dev/null &&
+      cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
+  }
+  rf_build_locked "$BUILD" build_afl
 fi
 [ "$BUILD_ONLY" = 1 ] && exit 0
 

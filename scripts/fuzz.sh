@@ -32,6 +32,7 @@ source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh
 source scripts/lib/budget.sh
+source scripts/lib/build_lock.sh
 RF_OPT_ALLOWED=([--engine]="libfuzzer, afl" [--backend]="sim, cuda, hip"
   [--time]="a number of seconds" [--jobs]="a positive number" [--op]="an op name"
   [--only]="variant or op names, comma-separated" [--build]="a build folder" [--out]="a folder"
@@ -82,7 +83,7 @@ FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
 # lines, silently (a 10-minute campaign of 2026-12-05 ran a build of the morning). A folder
 # of binaries that CMake did not generate (no CMakeFiles/: copied, or a test's stand-in) is
 # used as it is.
-if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ] || [ -d "$BUILD/CMakeFiles" ]; then
+build_fuzz() {
   if [ ! -d "$BUILD/CMakeFiles" ]; then
     command -v clang-19 >/dev/null || bash scripts/bootstrap.sh
     echo "fuzz.sh: configuring $BUILD ($BACKEND backend, libFuzzer target)"
@@ -90,7 +91,10 @@ if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ] || [ -d "$BUILD/CMakeFiles" ]; then
   fi
   echo "fuzz.sh: building $BUILD (up to date in seconds when nothing changed)"
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz >"$BUILD/fuzz-sh-build.log" 2>&1 ||
-    { cat "$BUILD/fuzz-sh-build.log" >&2; echo "fuzz.sh: building $BUILD failed" >&2; exit 2; }
+    { cat "$BUILD/fuzz-sh-build.log" >&2; echo "fuzz.sh: building $BUILD failed" >&2; return 2; }
+}
+if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ] || [ -d "$BUILD/CMakeFiles" ]; then
+  rf_build_locked "$BUILD" build_fuzz || exit 2
 fi
 # A plugin source is built for this build's flavour (scripts/redfuzz-plugin), into OUT/plugin.
 if [ -n "$PLUGIN_SRC" ]; then
@@ -226,6 +230,12 @@ echo "== signatures left out (--known): $(grep -c . "$OUT/.known-given" || true)
 # (`redfuzz decode FILE > case.txt; redfuzz run --case case.txt` runs it again).
 echo "== artifacts: $(for k in crash timeout oom slow-unit; do
   printf '%s %s  ' "$(find "$OUT/artifacts" -name "$k-*" | wc -l)" "$k"; done)"
+# A slow unit is no failure (an input slower than libFuzzer's -report_slow_units, 10 s): a
+# campaign that found none still lists them, so say so, and how to see one as the target ran it.
+if [ -n "$(find "$OUT/artifacts" -name 'slow-unit-*' -print -quit)" ]; then
+  echo "   slow-unit: an input that ran longer than 10 s, not a failure; the case it ran:" \
+       "${PLUGINS:+REDFUZZ_PLUGINS='$PLUGINS' }$RF decode FILE${ONLY:+ --only '$ONLY'} (then: run --case)"
+fi
 
 new=0
 if [ "$SHRINK" = 1 ]; then

@@ -14,6 +14,7 @@ RF_PROG="mutation-score.sh"
 source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh
+source scripts/lib/build_lock.sh
 RF_OPT_ALLOWED=([--backend]="sim, cuda, hip" [--budget]="a number of seconds" [--build]="a build folder"
   [--mutants]="mutant names, comma-separated" [--plugin]="a plugin library (.so)"
   [--plugin-src]="a plugin source (.hip)")
@@ -41,8 +42,11 @@ fi
 : "${BUILD:=build-fuzz-$BACKEND}"
 FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
 if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
-  cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON -DREDFUZZ_MUTANTS=ON "${EXTRA[@]}" >/dev/null
-  cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
+  build_mut() {
+    cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON -DREDFUZZ_MUTANTS=ON "${EXTRA[@]}" >/dev/null &&
+      cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz
+  }
+  rf_build_locked "$BUILD" build_mut
 fi
 [ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then

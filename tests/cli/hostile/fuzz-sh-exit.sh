@@ -18,6 +18,7 @@ if [ "${STUB_FIND:-0}" = 1 ]; then
   echo "ERROR: redfuzz: sum/mut-drop-tail wrong"
   printf 'x' > "${prefix}crash-$$"
 fi
+[ "${STUB_SLOW:-0}" = 1 ] && printf 'y' > "${prefix}slow-unit-$$"
 exit 0
 STUB
 printf '#!/bin/sh\nexit 0\n' > "$TMP/build/fuzz/redfuzz"
@@ -33,6 +34,11 @@ run() {   # WANT ENV...
 }
 run 1 STUB_FIND=1   # a failure found
 run 0 STUB_FIND=0   # none found, though the folder still holds the first campaign's artifact
+# A slow unit is no failure (exit 0), and the summary says so.
+run 0 STUB_SLOW=1
+if grep -q "slow-unit: an input that ran longer than 10 s, not a failure" "$TMP/log"; then
+  echo "ok   a slow unit is said to be no failure"
+else echo "FAIL: no slow-unit line: $(cat "$TMP/log")"; fail=1; fi
 # A clock that runs 5 s a reading: the worker starts after start + --time, as on a loaded CI
 # machine. The campaign still runs its fuzzer once (it once ran nothing and said "no failure
 # found").
