@@ -9,6 +9,7 @@
 
 #define RF_FLAGS_DEF "flags_list.def"
 #include "flags_table.h"
+#include "kernels/harness/device.h"
 
 static const char help[] =
   "usage: redfuzz list [options]\n"
@@ -23,6 +24,17 @@ static const char help[] =
   "and argmin tie-first or tie-any; softmax masked-row-nan (a row of only -inf gives NaN, as\n"
   "torch.softmax) or masked-row-zero (it gives 0s, as attention kernels).\n"
   "\n";
+
+/* The CU count plans and default grids are shown for: the device's (the simulator always has
+ * one), else 64, said in the header (a GPU build on a machine without its GPU). */
+static int list_cus_assumed;
+static unsigned list_cus(void) {
+  char msg[256];
+  rf_device_info d;
+  if (!rf_dev_require(msg, sizeof msg) && !rf_dev_info(&d) && d.num_cus) return d.num_cus;
+  list_cus_assumed = 1;
+  return 64;
+}
 
 int rf_cmd_list(int argc, char **argv) {
   rf_flag_val val[RF_FLAG_COUNT];
@@ -41,7 +53,7 @@ int rf_cmd_list(int argc, char **argv) {
   const rf_dtype dtype = (rf_dtype)val[F_DTYPE].num;
   rf_launch_cfg base = {.n = val[F_N].num, .rows = (uint32_t)val[F_SHAPE].list[0],
                         .cols = (uint32_t)val[F_SHAPE].list[1], .block = (uint32_t)val[F_BLOCK].num,
-                        .wave = (uint32_t)val[F_WAVE].num, .num_cus = 64};
+                        .wave = (uint32_t)val[F_WAVE].num, .num_cus = list_cus()};
   rf_flags_free(val, RF_FLAG_COUNT);
   if (have_op && rf_op_has_rows(op) && val[F_N].given) {
     char ops1[128];   /* the 1-D ops, from the op table */
@@ -56,7 +68,8 @@ int rf_cmd_list(int argc, char **argv) {
     return RF_EXIT_USAGE;
   }
   if (!json)
-    printf("%-28s %-5s %-6s %s\n", "variant", "det", "mutant", "plan at the given size | constraints");
+    printf("%-28s %-5s %-6s plan at the given size (%u CUs%s) | constraints\n", "variant", "det",
+           "mutant", base.num_cus, list_cus_assumed ? " assumed: no device" : "");
   for (size_t i = 0; i < rf_variant_count() && !rf_cli_out_check("list"); i++) {
     const rf_variant *v = rf_variant_at(i);
     if (have_op && v->op != op) continue;
