@@ -378,7 +378,7 @@ static int inner_axes_first(const sweep_walk *w) {
  * simulator, a row case with more rows than a row variant's grid has blocks (the default
  * --shape has one: blocks that stride over rows) takes the first distribution and the first
  * value of the inner axes, at each variant's default grid and one wave a block, the launch
- * the fuzzer's short rows get (run/fuzz_select.c, lift_rows): 65537 x 1 costs about 10 s for
+ * the fuzzer's short rows get (run/fuzz_select.c, lift_rows): 65537 x 2 costs about 10 s for
  * the three row ops, where block 1024 would run 2^26 simulated threads a variant. 0: not a
  * case of the sweep (numbered all the same, so numbers do not depend on it). */
 static int huge_keeps(sweep_walk *w) {

@@ -215,7 +215,8 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
    * decoding stays total and fuzzing reaches every distribution. Versions 1 and 2 differ only in
    * how the dist byte maps onto distributions; version 3 adds the element type byte and the
    * two log ops; version 4 the misalignment (the dtype byte's high nibble); version 5 the
-   * markers distribution; version 6 min, argmin and their distributions. */
+   * markers distribution; version 6 min, argmin and their distributions; version 7 the
+   * signed-markers distribution. */
   unsigned version = byte_at(b, OFF_VERSION);
   if (version < 1 || version > rf_codec_version()) version = rf_codec_version();
   out->op = (rf_op)(byte_at(b, OFF_OP) % (version >= OPS_V6_VERSION  ? V6_OPS

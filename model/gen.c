@@ -31,7 +31,8 @@ unsigned rf_gen_marker_list(const rf_case *c, uint64_t *pos, float *val) {
   if (!rf_case_is_sparse(c)) return 0;
   rf_gen_params p;
   rf_gen_params_of(c, &p);
-  const unsigned m = p.total ? rf_gen_markers(p.key, p.len, pos, val) : 0;
+  const unsigned m =
+      p.total ? rf_gen_markers(p.key, p.len, p.dist == RF_GEN_SIGNED_MARKERS, pos, val) : 0;
   for (unsigned i = 1; i < m; i++)   /* insertion sort: at most 16 */
     for (unsigned j = i; j > 0 && pos[j - 1] > pos[j]; j--) {
       const uint64_t tp = pos[j]; pos[j] = pos[j - 1]; pos[j - 1] = tp;

@@ -260,7 +260,8 @@ RF_HD float rf_gen_elem_base(const rf_gen_params *p, const rf_gen_row *q, uint64
     if (q->v0 == 1) return rf_gen_from_bits(0);
     if (q->v0 == 2 || (w & 7) == 0) return rf_gen_from_bits(rf_gen_sign(w));
     return rf_gen_uniform(w);
-  case RF_GEN_MARKERS: return rf_gen_marker_elem(p->key, len, j);
+  case RF_GEN_MARKERS: return rf_gen_marker_elem(p->key, len, 0, j);
+  case RF_GEN_SIGNED_MARKERS: return rf_gen_marker_elem(p->key, len, 1, j);
   case RF_GEN_ALL_NAN: return rf_gen_nan(w);
   case RF_GEN_ALL_NEG_INF: return rf_gen_from_bits(0xFF800000u);
   case RF_GEN_ALL_POS_INF: return rf_gen_from_bits(0x7F800000u);

@@ -132,6 +132,6 @@ RF_HD float rf_gen_half_elem(const rf_gen_params *p, const rf_gen_row *q, uint64
 RF_HD int rf_gen_half_own(uint32_t d) {
   return !(d == RF_GEN_ALTERNATING || d == RF_GEN_ONES || d == RF_GEN_INDEX_WEIGHTED ||
            d == RF_GEN_ALL_NEG_INF || d == RF_GEN_ALL_POS_INF || d == RF_GEN_TIES ||
-           d == RF_GEN_MARKERS);
+           d == RF_GEN_MARKERS || d == RF_GEN_SIGNED_MARKERS);
 }
 #endif

@@ -2,7 +2,7 @@
  * s = Σ exp(x - m) by LDS tree, out = m + log s) whose launch caps the grid at 65535 blocks
  * (the y- and z-dimension limit of CUDA and HIP grids, a common habit for a rows grid) but
  * whose blocks do not stride over rows: rows past the 65535th are never written. Exposed
- * only by more rows than the grid has blocks: the default sweep's 65537 x 1 shape and the
+ * only by more rows than the grid has blocks: the default sweep's 65537 x 2 shape and the
  * fuzzer's short-rows class (run/fuzz_select.h); every smaller case passes. */
 #include "mut_common.h"
 

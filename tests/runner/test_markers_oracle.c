@@ -12,8 +12,11 @@
 #include "oracle/logsumexp.h"
 
 static int same_answer(const rf_case *c, const oracle_answer *a, const oracle_answer *b) {
+  int64_t da[RF_XSUM_WORDS], db[RF_XSUM_WORDS];   /* one representation a value (exact.h) */
+  rf_xsum_digits(&a->xs, da);
+  rf_xsum_digits(&b->xs, db);
   if (c->op == RF_OP_SUM)
-    return memcmp(a->xs.w, b->xs.w, sizeof a->xs.w) == 0 &&
+    return memcmp(da, db, sizeof da) == 0 &&
            a->facts.abs_sum_up == b->facts.abs_sum_up &&
            a->facts.all_finite == b->facts.all_finite &&
            a->facts.any_nonzero == b->facts.any_nonzero && a->facts.min_exp == b->facts.min_exp &&
@@ -32,15 +35,16 @@ static void test_against_plain_oracle(void) {
   CHECK(x != NULL);
   if (!x) return;
   int bad = 0, total = 0;
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
-    for (int op = RF_OP_SUM; op <= RF_OP_ARGMAX; op++)
-      for (int t = 0; t < 3; t++)
+  for (int d = 0; d < RF_DIST_COUNT; d++)
+  for (size_t s = 0; rf_dist_is_sparse((rf_dist)d) && s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int op = 0; op < RF_OP_COUNT; op++)
+      for (int t = 0; t < 3 && !rf_op_has_rows((rf_op)op); t++)
         for (uint64_t seed = 0; seed < 5; seed++) {
           rf_case c;
           rf_case_default(&c);
           c.op = (rf_op)op;
           c.n = sizes[s];
-          c.dist = RF_DIST_MARKERS;
+          c.dist = (rf_dist)d;
           c.dtype = (rf_dtype)t;
           c.seed = seed * 0x9E3779B97F4A7C15u;
           oracle_answer from_markers, plain;
@@ -54,8 +58,9 @@ static void test_against_plain_oracle(void) {
           rf_compute_oracle(&oc, &dense, x, c.n, &plain);
           total++;
           if (!same_answer(&c, &from_markers, &plain) && bad++ < 5)
-            fprintf(stderr, "  %s n=%llu dtype %d seed %llu: the markers' answer differs\n",
-                    rf_op_name(c.op), (unsigned long long)c.n, t, (unsigned long long)c.seed);
+            fprintf(stderr, "  %s %s n=%llu dtype %d seed %llu: the markers' answer differs\n",
+                    rf_dist_name(c.dist), rf_op_name(c.op), (unsigned long long)c.n, t,
+                    (unsigned long long)c.seed);
         }
   CHECK_MSG(bad == 0, "%d of %d cases: the markers' answer differs from the plain oracle's",
             bad, total);
@@ -63,25 +68,36 @@ static void test_against_plain_oracle(void) {
   rf_oracle_ctx_free(&oc);
 }
 
+/* Both sparse distributions: places, magnitudes 2^0..2^(m-1) once each (signed-markers: by
+ * place), signs (signed-markers: alternating by size from +2^(m-1)), the exact sum, the argmax,
+ * and the argmin (signed-markers: the marker -2^(m-2) before the last; markers: the +0
+ * background at the first index without a marker). */
 static void test_marker_properties(void) {
+  for (int sg = 0; sg < 2; sg++)
   for (uint64_t seed = 1; seed < 64; seed++) {
     rf_case c;
     rf_case_default(&c);
-    c.dist = RF_DIST_MARKERS;
+    c.dist = sg ? RF_DIST_SIGNED_MARKERS : RF_DIST_MARKERS;
     c.seed = seed;
     c.n = (UINT64_C(1) << 32) + 3;
     uint64_t pos[RF_GEN_MARKERS_MAX];
     float val[RF_GEN_MARKERS_MAX];
     const unsigned m = rf_gen_marker_list(&c, pos, val);
     CHECK(m == RF_GEN_MARKERS_MAX || m == RF_GEN_MARKERS_MAX - 1);   /* the seeded one may repeat */
-    unsigned mask = 0, top = 0;
+    unsigned mask = 0, top = 0, bottom = 0;
+    double want_sum = 0;
     for (unsigned k = 0; k < m; k++) {
       CHECK(k == 0 || pos[k - 1] < pos[k]);   /* sorted, distinct, inside */
       CHECK(pos[k] < c.n);
-      const unsigned e = (unsigned)__builtin_ctz((unsigned)val[k]);
-      CHECK(val[k] == (float)(1u << e) && !(mask & (1u << e)));
+      const float mag = val[k] < 0 ? -val[k] : val[k];
+      const unsigned e = (unsigned)__builtin_ctz((unsigned)mag);
+      CHECK(mag == (float)(1u << e) && !(mask & (1u << e)));
+      CHECK((val[k] < 0) == (sg && ((m - 1 - e) & 1)));   /* +2^(m-1), -2^(m-2), ... */
+      CHECK(!sg || e == k);   /* signed-markers: sized by place (the list is sorted) */
       mask |= 1u << e;
+      want_sum += val[k];
       if (val[k] > val[top]) top = k;
+      if (val[k] < val[bottom]) bottom = k;
       CHECK(rf_gen_one(&c, pos[k]) == val[k]);
     }
     CHECK(mask == (1u << m) - 1);   /* 2^0 .. 2^(m-1): the sum's binary form names each one */
@@ -107,11 +123,19 @@ static void test_marker_properties(void) {
     rf_compute_oracle(&oc, &c, NULL, c.n, &o);
     double sum = 0;
     for (unsigned k = 0; k < m; k++) sum += val[k];
-    CHECK(sum == (double)((1u << m) - 1));
+    CHECK(sum == want_sum && (sg || sum == (double)((1u << m) - 1)));
     for (unsigned k = 0; k < m; k++) CHECK(sum - val[k] != sum && sum + val[k] != sum);
     c.op = RF_OP_ARGMAX;
     rf_compute_oracle(&oc, &c, NULL, c.n, &o);
     CHECK(o.argmax_index == (int64_t)pos[top] && o.max_value == val[top]);
+    c.op = RF_OP_ARGMIN;
+    rf_compute_oracle(&oc, &c, NULL, c.n, &o);
+    if (sg)   /* the maximum at the last marker, the minimum at the one before: past 2^32 */
+      CHECK(top == m - 1 && bottom == m - 2 && pos[bottom] > (UINT64_C(1) << 32) &&
+            val[bottom] == -(float)(1u << (m - 2)) && o.argmax_index == (int64_t)pos[bottom] &&
+            o.max_value == val[bottom]);
+    else   /* the +0 background at the first index without a marker: 2 */
+      CHECK(o.argmax_index == 2 && o.max_value == 0.0f);
   }
 }
 
@@ -127,6 +151,7 @@ static void test_sparse_rows(void) {
   CHECK(x && row);
   if (!x || !row) return;
   int bad = 0, total = 0;
+  for (int sg = 0; sg < 2; sg++)
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
     for (int t = 0; t < 3; t++)
       for (uint64_t seed = 0; seed < 3; seed++) {
@@ -136,7 +161,7 @@ static void test_sparse_rows(void) {
         c.n = 0;
         c.rows = shapes[s][0];
         c.cols = shapes[s][1];
-        c.dist = RF_DIST_MARKERS;
+        c.dist = sg ? RF_DIST_SIGNED_MARKERS : RF_DIST_MARKERS;
         c.dtype = (rf_dtype)t;
         c.seed = seed * 0x9E3779B97F4A7C15u;
         CHECK(rf_case_is_sparse(&c));
