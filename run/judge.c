@@ -193,6 +193,10 @@ void rf_judge_max(const oracle_answer *o, uint32_t contract, float got, rf_resul
   if (res->err && isnan(w.value) && o->first_nan >= 0 && (contract & RF_CONTRACT_NAN_PROPAGATES))
     snprintf(res->detail, sizeof res->detail, "got %.9g want NaN (contract nan-propagates: "
              "x[%lld] is NaN)", (double)got, (long long)o->first_nan);
+  else if (res->err && isnan(w.value) && o->first_nan >= 0)   /* nan-ignored: only NaN */
+    snprintf(res->detail, sizeof res->detail, "got %.9g want NaN (contract nan-ignored: every "
+             "element is NaN%s)", (double)got,
+             isinf(got) ? "; a fold started from an infinity returns it" : "");
 }
 
 void rf_judge_argmax_exact(float want_value, int64_t want_index, const rf_argmax_out64 *got,

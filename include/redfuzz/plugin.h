@@ -70,7 +70,8 @@
  *   sum, RF_CONTRACT_SIGNED_ZERO (signed-zero): acc = -0.0f; padding -0.0f ... a sum of only
  *            -0 must give -0, any other exact zero +0 (IEEE 754 §6.3); +0 there is `wrong`.
  *   max/argmax, 0 (nan-ignored): acc = fmaxf(acc, x[i]) ... NaN inputs are skipped; only an
- *            input of only NaN gives NaN (argmax {NaN, -1}).
+ *            input of only NaN gives NaN (argmax {NaN, -1}), so start acc from NaN (or from
+ *            x[first]), not from -INFINITY: fmaxf(-inf, NaN) is -inf, which that input fails.
  *   max/argmax, RF_CONTRACT_NAN_PROPAGATES (nan-propagates): acc = isnan(acc) ? acc :
  *            (isnan(x) || x > acc ? x : acc) ... any NaN gives NaN (torch.max); argmax gives
  *            the index of the FIRST NaN (lowest index), value NaN.
