@@ -130,10 +130,41 @@ static void thread_cap(void) {
   CHECK(decoded_capped(&s, 1u << 16).grid == 256);
 }
 
+/* A selection over several ops: every decoded case is of a selected op (one it keeps no
+ * variant of would run nothing), each selected op is reached, and a case of a selected op
+ * decodes as it would with no selection. */
+static void selected_ops(void) {
+  const char *only = "max/lds,sum,argmin/lds";
+  int seen[RF_OP_COUNT] = {0};
+  for (int op = 0; op < RF_OP_COUNT; op++)
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+      rf_case c;
+      rf_case_default(&c);
+      c.op = (rf_op)op;
+      c.seed = seed;
+      c.n = rf_op_has_rows((rf_op)op) ? 0 : 1027;
+      c.rows = rf_op_has_rows((rf_op)op) ? 3 : 0;
+      c.cols = rf_op_has_rows((rf_op)op) ? 33 : 0;
+      uint8_t buf[RF_CASE_ENCODED_MAX];
+      const size_t len = rf_case_encode(&c, buf);
+      rf_limits lim = {1u << 22, 1u << 22, 65536, 0};
+      rf_case d, plain;
+      rf_fuzz_decode_like_target(buf, len, &lim, only, &d);
+      rf_fuzz_decode_like_target(buf, len, &lim, "", &plain);
+      CHECK_MSG(d.op == RF_OP_MAX || d.op == RF_OP_SUM || d.op == RF_OP_ARGMIN, "%s -> %s",
+                rf_op_name(c.op), rf_op_name(d.op));
+      if (c.op == RF_OP_MAX || c.op == RF_OP_SUM || c.op == RF_OP_ARGMIN)
+        CHECK(rf_case_equal(&d, &plain));
+      seen[d.op] = 1;
+    }
+  CHECK(seen[RF_OP_MAX] && seen[RF_OP_SUM] && seen[RF_OP_ARGMIN]);
+}
+
 int main(void) {
   cost_caps();
   host_path_cap();
   thread_cap();
+  selected_ops();
   CHECK(decoded_grid(0) == 0);
   CHECK(decoded_grid(7) == 7);
   CHECK(decoded_grid(RF_FUZZ_MAX_GRID) == RF_FUZZ_MAX_GRID);
