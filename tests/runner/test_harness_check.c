@@ -23,9 +23,23 @@ int main(void) {
   CHECK(f == buf && strncmp(buf, "the guards' launch failed (", 27) == 0);
   CHECK_MSG(strstr(buf, rf_dev_error_string(RF_DEV_OUT_OF_MEMORY)) != NULL, "%s", buf);
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifdef SANITIZED
+  /* A sanitizer build's watchdog stops a launch only at a thread switch (sim/watchdog.cpp),
+   * and this kernel has none: its threads run to their end. */
+  rf_dev_free(p);
+  printf("watchdog check skipped: a sanitizer build\n");
+  return rf_test_done();
+#endif
   /* The simulator's watchdog ends a launch that cannot finish within 1 ms (2^22 words, one
    * simulated thread each): the detail says so rather than only "failed". Last: after a
-   * timeout the device is lost to the process. */
+   * timeout the device is lost to the process (the buffer is not freed). */
   rf_dev_set_launch_timeout_ms(1);
   rf_harness_check_begin();
   e = rf_vd_guards_launch((uint32_t *)p, words, 0, 0, 0x5a5a5a5au, NULL);
