@@ -10,6 +10,7 @@
 #include "model/number.h"
 #include "run/bench.h"
 #include "run/launch_prep.h"
+#include "run/contain.h"
 #include "run/case_outputs.h"
 #include "model/gen.h"
 #include "run/report.h"
@@ -213,10 +214,13 @@ static int launch_cub(void *p) {
   return rf_cub_reduce(k->op, k->tmp, &k->tmp_bytes, k->x, k->out, k->n);
 }
 
-typedef struct { const rf_variant *v; rf_launch_args a; } variant_ctx;
+/* ended: what the variant's code did when a launch did not return (run/contain.h), its crash. */
+typedef struct { const rf_variant *v; rf_launch_args a; char ended[256]; } variant_ctx;
 static int launch_variant(void *p) {
   variant_ctx *k = p;
-  return k->v->launch(&k->a);
+  int e = 0;
+  if (rf_contained_launch(k->v, &k->a, &e, k->ended, sizeof k->ended)) return -2;
+  return e;
 }
 
 static const char *error_text(int e) {
@@ -365,7 +369,7 @@ static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v, uint
   char size[48];
   size_text(c, size, sizeof size);
   fprintf(stderr, BENCH ": %s %s: %s\n", rf_op_name(c->op), size, name);
-  variant_ctx k = {v, {.x = s->in, .out = s->out}};
+  variant_ctx k = {.v = v, .a = {.x = s->in, .out = s->out}};
   /* Configured, refused and bounded as the runner does (run/launch_prep.h). */
   rf_plan plan = {0};
   size_t sb = 0;
@@ -387,7 +391,12 @@ static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v, uint
     b->failed = 1;
   } else {
     rf_dev_sim_configure(c->sched, c->seed, c->wave);
-    if (time_row(b, s, launch_variant, &k, s->bytes, &r) == 0) verify(b, s, c, v, &plan, &r);
+    if (time_row(b, s, launch_variant, &k, s->bytes, &r) == 0) {
+      verify(b, s, c, v, &plan, &r);
+    } else if (k.ended[0]) {
+      r.verdict = rf_verdict_name(RF_V_CRASH);
+      snprintf(r.detail, sizeof r.detail, "%s", k.ended);
+    }
   }
   rf_dev_free(scratch);
   print_row(b->o, &r);

@@ -6,6 +6,7 @@
 #include "kernels/huge_mutants.h"
 #include "model/dtype.h"
 #include "run/report.h"
+#include "run/contain.h"
 
 #define RF_FLAGS_DEF "flags_list.def"
 #include "flags_table.h"
@@ -23,6 +24,8 @@ static const char help[] =
   "max, argmax, min and argmin nan-ignored (as fmaxf) or nan-propagates (as torch.max); argmax\n"
   "and argmin tie-first or tie-any; softmax masked-row-nan (a row of only -inf gives NaN, as\n"
   "torch.softmax) or masked-row-zero (it gives 0s, as attention kernels).\n"
+  "A variant whose configure or plan crashes (exits, aborts or faults: plugin code) shows\n"
+  "'crash: ...' as its plan, and the exit status is 1.\n"
   "\n";
 
 /* The CU count plans and default grids are shown for: the device's (the simulator always has
@@ -70,6 +73,7 @@ int rf_cmd_list(int argc, char **argv) {
   if (!json)
     printf("%-28s %-5s %-6s plan at the given size (%u CUs%s) | constraints\n", "variant", "det",
            "mutant", base.num_cus, list_cus_assumed ? " assumed: no device" : "");
+  int crashed = 0;   /* a variant's configure or plan crashed: exit 1 */
   for (size_t i = 0; i < rf_variant_count() && !rf_cli_out_check("list"); i++) {
     const rf_variant *v = rf_variant_at(i);
     if (have_op && v->op != op) continue;
@@ -79,18 +83,23 @@ int rf_cmd_list(int argc, char **argv) {
     else cfg.n = 0;
     char plan[160] = "";
     char reason[160];   /* a plugin's text: escaped to one safe line */
-    const char *why = v->configure(&cfg);
-    if (why) {
+    const char *why = NULL;
+    rf_plan pl = {0};
+    char ended[140];   /* the variant's code ended the call: its crash (run/contain.h) */
+    if (rf_contained_configure(v, &cfg, &why, ended, sizeof ended) ||
+        (!why && rf_contained_plan(v, &cfg, &pl, ended, sizeof ended))) {
+      snprintf(plan, sizeof plan, "crash: %s", ended);
+      why = NULL;
+      crashed = 1;
+    } else if (why) {
       rf_text_escape(why, reason, sizeof reason);
       why = reason;
     } else {
-      rf_plan p = {0};
-      v->plan(&cfg, &p);
       char bad[120];
-      if (rf_plan_check(&p, bad, sizeof bad))   /* a plugin's bug: say which rule */
+      if (rf_plan_check(&pl, bad, sizeof bad))   /* a plugin's bug: say which rule */
         snprintf(plan, sizeof plan, "invalid plan: %s", bad);
       else
-        rf_plan_format(&p, plan, sizeof plan);
+        rf_plan_format(&pl, plan, sizeof plan);
     }
     char contract[64];
     rf_contract_describe(v->op, v->contract, contract, sizeof contract);
@@ -135,5 +144,5 @@ int rf_cmd_list(int argc, char **argv) {
                "", "", "", (unsigned long long)v->fuzz_max_n);
     }
   }
-  return 0;
+  return crashed ? RF_EXIT_FAIL : RF_EXIT_OK;
 }

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "kernels/plugin_loader.h"
 #include "run/fuzz_select.h"
+#include "run/contain.h"
 
 static const char usage[] =
   "usage: redfuzz [--plugin LIB.so]... <command> [options]\n"
@@ -41,6 +42,9 @@ static const char usage[] =
 rf_settings rf_cli_settings;
 
 int main(int argc, char **argv) {
+  /* Standard output is the commands' own: plugin code's output (its entry points, kernels,
+   * loading) goes to standard error, never into --json or CSV (run/contain.h). */
+  rf_contain_stdout();
   {
     /* Environment first, once: a bad REDFUZZ_* value is a usage error like a bad flag. */
     char err[512];
@@ -51,6 +55,8 @@ int main(int argc, char **argv) {
   }
   /* The selection rule (run/fuzz_select.h): REDFUZZ_PLUGINS first, for every command as for
    * the fuzz target (a shrink of a plugin's finding runs the plugin), then each --plugin. */
+  /* Plugin code that ends the process while being loaded is named (exit 3): run/contain.h. */
+  rf_contain_loading(1);
   {
     char err[1024];
     if (rf_select_load_env_plugins(&rf_cli_settings, err, sizeof err)) {
@@ -74,6 +80,7 @@ int main(int argc, char **argv) {
     argc -= 2;
     argv += 2;
   }
+  rf_contain_loading(0);
   {
     /* REDFUZZ_ONLY is the fuzz targets' (redfuzz_fuzz, redfuzz_cov_replay), but checked here
      * too, by the same rule, once every plugin is loaded: a script that sets it for a campaign
@@ -102,8 +109,11 @@ int main(int argc, char **argv) {
     {"decode", rf_cmd_decode},
   };
   for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
-    if (strcmp(cmd, cmds[i].name) == 0)   /* stdout checked once more at the end */
-      return rf_cli_out_finish(cmd, cmds[i].fn(argc - 1, argv + 1));
+    if (strcmp(cmd, cmds[i].name) == 0) {   /* stdout checked once more at the end */
+      const int rc = rf_cli_out_finish(cmd, cmds[i].fn(argc - 1, argv + 1));
+      rf_contain_stdout_end();   /* what plugin destructors print at exit: stderr */
+      return rc;
+    }
   fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, study, tolerance, bench, sweep, encode, decode; see redfuzz --help)\n",
           cmd);
   return RF_EXIT_USAGE;

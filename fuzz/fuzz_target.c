@@ -61,6 +61,7 @@
 #include "run/stats_print.h"
 #include "run/fuzz_select.h"
 #include "run/known.h"
+#include "run/contain.h"
 #include "run/clock.h"
 #include "kernels/plugin_loader.h"
 #include "kernels/harness/device.h"
@@ -137,7 +138,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     exit(2);
   }
   /* The selection rule of every command (run/fuzz_select.h): plugins, then the names. */
-  if (rf_select_load_env_plugins(&set, err, sizeof err)) {
+  /* Plugin code that ends the process is named (run/contain.h): while loading, exit 3; after
+   * that, by abort() after its line, so that libFuzzer keeps the input as a crash. An exit or
+   * a fault in an entry point is the variant's `crash`, a failure like any other. */
+  rf_contain_loading(1);
+  const int load_failed = rf_select_load_env_plugins(&set, err, sizeof err);
+  rf_contain_loading(0);
+  rf_contain_fatal_abort(1);
+  if (load_failed) {
     fprintf(stderr, "redfuzz fuzz: %s\n", err);
     exit(2);
   }

@@ -1,6 +1,9 @@
 /* Plugin loading: dlopen, ABI version check, validation, registration. The library is never
  * closed: its variants (and the kernels they launch) must outlive every run. */
+#define _GNU_SOURCE   /* dl_iterate_phdr */
 #include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,7 +124,7 @@ static int check_variant(const rf_variant *v, size_t i, char *buf, size_t len) {
 /* Checks the whole list before registering anything, so a bad plugin adds nothing. The count
  * comes first: the list is read only once it is known to fit (a plugin's *count of SIZE_MAX
  * would otherwise walk off its array). */
-static int check_all(const char *path, const rf_variant *const *vs, size_t count, char *err,
+static int check_all(const char *path, const rf_variant **vs, size_t count, char *err,
                      size_t errlen) {
   if (count > RF_REGISTRY_CAPACITY - rf_variant_count()) {
     snprintf(err, errlen, "plugin %s: rf_plugin_variants gave count %zu, which does not fit in "
@@ -145,30 +148,100 @@ static int check_all(const char *path, const rf_variant *const *vs, size_t count
   return 0;
 }
 
-/* A plugin of an older ABI version: its variants end before the fields added since, so each
- * is copied into a whole rf_variant whose later fields keep their defaults (0: no contract
- * bit, a 32-bit argmax index; plugin.h). Copies and array live as long as the process, as the
- * plugin's own. NULL when out of memory; vs itself when the version is current. */
-static const rf_variant *const *upgrade(int version, const rf_variant *const *vs, size_t count) {
-  if (version == RF_PLUGIN_ABI_VERSION || !count) return vs;
+/* Where each loaded plugin's code lies (its PT_LOAD segments), for rf_plugin_at. */
+typedef struct { uintptr_t lo, hi; const char *path; } image;
+static image images[RF_REGISTRY_CAPACITY];
+static size_t n_images;
+static const char *volatile loading_path;   /* rf_plugin_loading */
+
+const char *rf_plugin_at(const void *addr) {
+  for (size_t i = 0; i < n_images; i++)
+    if ((uintptr_t)addr >= images[i].lo && (uintptr_t)addr < images[i].hi) return images[i].path;
+  return NULL;
+}
+
+const char *rf_plugin_loading(void) { return loading_path; }
+
+/* The loaded object that holds the address in ctx->lo: its lowest and highest address. */
+static int holder(struct dl_phdr_info *info, size_t size, void *ctx) {
+  (void)size;
+  image *im = ctx;
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD) continue;
+    const uintptr_t a = info->dlpi_addr + ph->p_vaddr;
+    if (a < lo) lo = a;
+    if (a + ph->p_memsz > hi) hi = a + ph->p_memsz;
+  }
+  if (im->lo < lo || im->lo >= hi) return 0;
+  im->lo = lo;
+  im->hi = hi;
+  return 1;
+}
+
+static void remember_image(const void *code, const char *path) {
+  image im = {.lo = (uintptr_t)code, .path = path};
+  if (n_images < RF_REGISTRY_CAPACITY && dl_iterate_phdr(holder, &im)) images[n_images++] = im;
+}
+
+/* A plugin's variant as the registry holds it: a copy made as soon as the list is read, with
+ * its strings (the name, at most RF_VARIANT_NAME_MAX characters kept: a longer one is refused
+ * by the name rule; summary and constraints, one line each, cut at RF_PLUGIN_TEXT_MAX - 1).
+ * Checked, registered and printed from here, so the table, the case lines and the launches
+ * all see the variant as it was loaded, whatever the plugin writes into its own struct
+ * later. A plugin of an older ABI version gets the later fields' defaults (0: no contract
+ * bit, a 32-bit argmax index; plugin.h): only its version's fields are read. */
+#define RF_PLUGIN_TEXT_MAX 512
+typedef struct {
+  rf_variant v;
+  char name[RF_VARIANT_NAME_MAX + 1];
+  char summary[RF_PLUGIN_TEXT_MAX], constraints[RF_PLUGIN_TEXT_MAX];
+} frozen;
+
+static void copy_text(char *dst, size_t cap, const char *src) {
+  const size_t n = strnlen(src, cap - 1);
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+/* The copies (lives as long as the process) and an array of pointers to them (the caller
+ * frees it), NULL pointers kept NULL; NULL when out of memory. */
+static const rf_variant **freeze(int version, const rf_variant *const *vs, size_t count,
+                                 frozen **store) {
   /* the end of the version's struct: 3 before `contract`, 4 before `index_bits` */
   const size_t prefix = version == 3 ? offsetof(rf_variant, contract)
-                                     : offsetof(rf_variant, index_bits);
-  const rf_variant **out = calloc(count, sizeof *out);
-  rf_variant *copies = calloc(count, sizeof *copies);
+                      : version == 4 ? offsetof(rf_variant, index_bits) : sizeof(rf_variant);
+  const rf_variant **out = calloc(count ? count : 1, sizeof *out);
+  frozen *copies = calloc(count ? count : 1, sizeof *copies);
   if (!out || !copies) {
     free(out);
     free(copies);
     return NULL;
   }
   for (size_t i = 0; i < count; i++) {
-    out[i] = vs[i] ? &copies[i] : NULL;   /* a NULL pointer stays one: check_variant says so */
-    if (vs[i]) memcpy(&copies[i], vs[i], prefix);
+    if (!vs[i]) continue;   /* a NULL pointer stays one: check_variant says so */
+    frozen *f = &copies[i];
+    memcpy(&f->v, vs[i], prefix);
+    if (f->v.name) {
+      copy_text(f->name, sizeof f->name, f->v.name);
+      f->v.name = f->name;
+    }
+    if (f->v.summary) {
+      copy_text(f->summary, sizeof f->summary, f->v.summary);
+      f->v.summary = f->summary;
+    }
+    if (f->v.constraints) {
+      copy_text(f->constraints, sizeof f->constraints, f->v.constraints);
+      f->v.constraints = f->constraints;
+    }
+    out[i] = &f->v;
   }
+  *store = copies;
   return out;
 }
 
-int rf_plugin_load(const char *path, char *err, size_t errlen) {
+static int load(const char *path, char *err, size_t errlen) {
   /* A path without '/' would be searched in the library path; the user means a file. */
   char local[4096];
   if (!strchr(path, '/')) snprintf(local, sizeof local, "./%s", path);
@@ -226,27 +299,35 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
     dlclose(lib);
     return -1;
   }
-  const rf_variant *const *given = vs;
-  vs = upgrade(found, vs, count);
-  if (!vs) {
+  frozen *store = NULL;
+  const rf_variant **copies = freeze(found, vs, count, &store);
+  if (!copies) {
     snprintf(err, errlen, "plugin %s: out of memory for its %zu variants", path, count);
     dlclose(lib);
     return -1;
   }
-  if (check_all(path, vs, count, err, errlen)) {
+  if (check_all(path, copies, count, err, errlen)) {
+    free(copies);
+    free(store);
     dlclose(lib);
     return -1;
   }
   if (n_loaded < RF_REGISTRY_CAPACITY) loaded[n_loaded++] = lib;   /* a plugin adds >= 1 */
   const char *kept = strdup(path);   /* for rf_plugin_of; lives as long as the library */
+  remember_image((const void *)variants, kept ? kept : "?");
   for (size_t i = 0; i < count; i++) {
-    rf_variant_register(vs[i]);   /* checked above: cannot fail */
-    if (n_owned < RF_REGISTRY_CAPACITY) owned[n_owned++] = (owner){vs[i], kept ? kept : "?"};
+    rf_variant_register(copies[i]);   /* checked above: cannot fail */
+    if (n_owned < RF_REGISTRY_CAPACITY) owned[n_owned++] = (owner){copies[i], kept ? kept : "?"};
   }
-  /* An upgraded list's array of pointers is ours and no longer needed (the registry keeps
-   * the pointers; the copies themselves live on). */
-  if (vs != given) free((void *)vs);
+  free(copies);   /* the registry keeps the pointers; the copies themselves live on */
   return (int)count;
+}
+
+int rf_plugin_load(const char *path, char *err, size_t errlen) {
+  loading_path = path;
+  const int n = load(path, err, errlen);
+  loading_path = NULL;
+  return n;
 }
 
 int rf_plugin_load_list(const char *paths, char *err, size_t errlen) {

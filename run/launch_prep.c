@@ -5,6 +5,7 @@
 #include "run/launch_prep.h"
 #include "run/backend.h"
 #include "run/case_outputs.h"
+#include "run/contain.h"
 #include "model/dtype.h"
 #include "kernels/plugin_loader.h"
 
@@ -38,7 +39,13 @@ int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_inf
              "past 2^31-1", (unsigned)v->index_bits, (unsigned long long)c->n);
     return -1;
   }
-  const char *why = v->configure(cfg);
+  /* The variant's own code from here: contained (run/contain.h), an exit or a fault in it is
+   * its `crash`, naming the function. */
+  const char *why = NULL;
+  if (rf_contained_configure(v, cfg, &why, res->detail, sizeof res->detail)) {
+    res->verdict = RF_V_CRASH;
+    return -1;
+  }
   if (why) {
     res->verdict = RF_V_UNSUPPORTED;
     rf_text_escape(why, res->detail, sizeof res->detail);   /* a plugin's text: one safe line */
@@ -52,7 +59,10 @@ int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_inf
              (unsigned long long)g_sim_max_threads);
     return -1;
   }
-  *scratch = v->scratch_bytes(cfg);
+  if (rf_contained_scratch_bytes(v, cfg, scratch, res->detail, sizeof res->detail)) {
+    res->verdict = RF_V_CRASH;
+    return -1;
+  }
   /* A launch whose scratch alone is gigabytes (grid 2^31 with a partial per block) would need
    * as much poisoned host memory: refuse it, as the variant refuses what it cannot run. */
   if (*scratch > MAX_SCRATCH_BYTES) {
@@ -62,7 +72,10 @@ int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_inf
              "a launch)", *scratch, cfg->grid, (unsigned)(MAX_SCRATCH_BYTES >> 20));
     return -1;
   }
-  v->plan(cfg, plan);
+  if (rf_contained_plan(v, cfg, plan, res->detail, sizeof res->detail)) {
+    res->verdict = RF_V_CRASH;
+    return -1;
+  }
   /* A plan that breaks the rules (a plugin's bug) gives no bound: the variant is not launched
    * and its result says which rule it broke, instead of a verdict judged against nonsense
    * (an infinite bound would let every result pass). */

@@ -14,6 +14,7 @@
 #include "dev_verdicts.h"
 #include "output_checks.h"
 #include "launch_prep.h"
+#include "contain.h"
 #include "op_table.h"
 #include "model/gen.h"
 #include "model/dtype.h"
@@ -284,8 +285,18 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
    * under a schedule derived from run 0's, whose fold at every switch was ~14 % of an
    * execution's instructions (docs/SIMULATOR.md, "The determinism repeat adds no coverage"). */
   if (k == 1) rf_dev_sim_quiet_coverage(1);
-  int e = p->v->launch(&a);
+  int e = 0;
+  /* Contained (run/contain.h): plugin code that exits or faults here is the variant's `crash`,
+   * and what its kernels reported before that is dropped with it. */
+  const int ended = rf_contained_launch(p->v, &a, &e, msg, sizeof p->fail_detail[k]);
   if (k == 1) rf_dev_sim_quiet_coverage(0);
+  if (ended) {
+    char drop[8];
+    rf_dev_last_error();
+    rf_dev_sim_take_status(drop, sizeof drop);
+    p->fail[k] = RF_V_CRASH;
+    return;
+  }
   int le = rf_dev_last_error();
   /* After the launch's error is taken: a mark that fails clears its own. */
   if (!r->serial) rf_dev_mark_progress(a.stream);   /* the batch's watchdog (device.h) */

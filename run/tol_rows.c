@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "runner_internal.h"
+#include "run/contain.h"
 #include "oracle/log_row_math.h"
 
 static int softmax_case(const rf_plan *plan, const rf_case *c, const float *x, rf_dtype ot,
@@ -73,13 +74,18 @@ int rf_tol_rows_bounds(const rf_variant *v, const rf_case *c, const float *x, un
   /* The launch the runner makes of this case (runner.c), so the plan is the judge's. */
   rf_launch_cfg cfg = {.n = c->n, .rows = c->rows, .cols = c->cols, .block = c->block,
                        .grid = c->grid, .items = c->items, .num_cus = num_cus, .wave = wave};
-  const char *why = v->configure(&cfg);
+  const char *why = NULL;
+  rf_plan plan;
+  char ended[256];   /* the variant's code ended the call (run/contain.h) */
+  if (rf_contained_configure(v, &cfg, &why, ended, sizeof ended) ||
+      (!why && rf_contained_plan(v, &cfg, &plan, ended, sizeof ended))) {
+    snprintf(err, errlen, "%s crashed: %s", v->name, ended);
+    return -1;
+  }
   if (why) {
     snprintf(err, errlen, "%s refuses rows=%u cols=%u: %.200s", v->name, c->rows, c->cols, why);
     return -1;
   }
-  rf_plan plan;
-  v->plan(&cfg, &plan);
   const uint64_t h = rf_plan_depth(&plan);
   if (h > info->h) info->h = h > UINT32_MAX ? UINT32_MAX : (unsigned)h;
   const int rc = v->op == RF_OP_SOFTMAX ? softmax_case(&plan, c, x, v->out_dtype, visit, ctx, info)

@@ -127,4 +127,29 @@ void install_fault_handling() {
   }
 }
 
+/* Plugin code (the redfuzz harness's containment, run/contain.c) asks these: whether the
+ * calling host thread is running a GPU thread of a launch right now (a fault or an exit
+ * there belongs to the kernel, not to the host code around it), and, for an exit or an abort
+ * called by kernel code, to end the launch as a fault would. */
+bool in_kernel_thread() {
+  Fiber *f = nullptr;
+  return fault_in_kernel_here(&f);
+}
+
+void end_kernel_thread(const char *what) {
+  Fiber *f = nullptr;
+  if (!fault_in_kernel_here(&f)) return;
+  const ThreadView &v = f->view;
+  // The same unwinding as a watchdog timeout: the thread's frames are left by an exception
+  // (the kernel's and the caller's: run/contain.c is built with unwind tables), the block
+  // is abandoned and the host goes on. The message names the thread, as a fault's does.
+  abandon_in_fiber(RF_SIM_CRASH, "crash: %s by thread (%u,%u,%u) of block (%u,%u,%u)", what,
+                   v.thread_idx.x, v.thread_idx.y, v.thread_idx.z, v.block_idx.x, v.block_idx.y,
+                   v.block_idx.z);
+}
+
 }  // namespace rf_sim
+
+extern "C" void rf_sim_install_fault_handling(void) { rf_sim::install_fault_handling(); }
+extern "C" int rf_sim_in_kernel_thread(void) { return rf_sim::in_kernel_thread() ? 1 : 0; }
+extern "C" void rf_sim_end_kernel_thread(const char *what) { rf_sim::end_kernel_thread(what); }

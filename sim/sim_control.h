@@ -103,6 +103,18 @@ unsigned rf_sim_threads(void);
 uint64_t rf_sim_parallel_launches(void);
 uint64_t rf_sim_parallel_reruns(void);
 
+/* Host code that must tell a kernel's doings from its own (the harness's containment of
+ * plugin code, run/contain.c). install_fault_handling: the fault handler that makes a kernel's
+ * fault a verdict, installed now rather than at the first launch (plain build; nothing in
+ * the sanitizer builds), so that a handler installed after it sees every fault first and
+ * passes a kernel's on. in_kernel_thread: 1 when the calling host thread is running a GPU
+ * thread of a launch (async-signal-safe). end_kernel_thread: called there (an exit or abort
+ * called by kernel code), ends the launch with RF_SIM_CRASH "crash: <what> by thread ..." and
+ * does not return; elsewhere it returns at once. */
+void rf_sim_install_fault_handling(void);
+int rf_sim_in_kernel_thread(void);
+void rf_sim_end_kernel_thread(const char *what);
+
 /* 1 when this build reports races (ThreadSanitizer build), else 0. */
 int rf_sim_race_detection(void);
 

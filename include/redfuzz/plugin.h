@@ -218,7 +218,19 @@
  *   - a configure reason is shown escaped (control bytes as \xNN), so it cannot forge lines;
  *   - a launch still running after REDFUZZ_LAUNCH_TIMEOUT_MS (default 60000 ms) is `timeout`:
  *     the simulator interrupts a kernel that spins without a barrier; on a GPU the device is
- *     then lost to the process (as after a fault).
+ *     then lost to the process (as after a fault);
+ *   - the variants are copied at load (every field, the name, summary and constraints
+ *     included): what the plugin writes into its own structs later is never seen;
+ *   - exit, _exit, _Exit, quick_exit, abort or pthread_exit called by plugin code, or a fault
+ *     (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT), in configure, scratch_bytes, plan or launch
+ *     (or, on the simulator, in its kernels) is the variant's `crash`, naming the function and
+ *     what happened; the run goes on. What cannot be contained (such an exit on a thread of
+ *     the plugin's own, or while the plugin is being loaded) ends redfuzz with exit status 3
+ *     and a line naming the plugin, the variant and the function. A call left this way leaves
+ *     the plugin's own state as it was at that moment (a lock it held stays held);
+ *   - plugin code writing to standard output (printf, std::cout, write(1, ...)), kernels
+ *     included, writes to redfuzz's standard error: redfuzz's own output (--json, the tables)
+ *     goes to a descriptor of its own (docs/RUNNER.md, "Plugin code is contained").
  *
  * Version rule: RF_PLUGIN_ABI_VERSION changes whenever rf_variant, rf_launch_cfg,
  * rf_launch_args, rf_plan or these two entry points change; redfuzz loads plugins of versions

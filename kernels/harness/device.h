@@ -124,6 +124,14 @@ void rf_dev_sim_quiet_coverage(int quiet);
 int rf_dev_sim_target_nvidia(void);
 /* Simulator: which hardware its fast intrinsics stand for (no-op elsewhere). */
 void rf_dev_sim_set_target_nvidia(int nvidia);
+/* Simulator, for the containment of plugin code (run/contain.c; nothing or 0 elsewhere, where
+ * kernels do not run on host threads): install the kernel fault handler now (plain build);
+ * 1 when the calling host thread runs a GPU thread of a launch (async-signal-safe); and, in
+ * such a thread, end the launch as `crash` "crash: <what> by thread ..." without returning
+ * (returns at once elsewhere). */
+void rf_dev_sim_install_fault_handling(void);
+int rf_dev_sim_in_kernel_thread(void);
+void rf_dev_sim_end_kernel_thread(const char *what);
 
 #ifdef __cplusplus
 }

@@ -443,6 +443,28 @@ extern "C" void rf_dev_sim_set_target_nvidia(int nvidia) {
 #endif
 }
 
+extern "C" void rf_dev_sim_install_fault_handling(void) {
+#if defined(RF_SIM)
+  rf_sim_install_fault_handling();
+#endif
+}
+
+extern "C" int rf_dev_sim_in_kernel_thread(void) {
+#if defined(RF_SIM)
+  return rf_sim_in_kernel_thread();
+#else
+  return 0;
+#endif
+}
+
+extern "C" void rf_dev_sim_end_kernel_thread(const char *what) {
+#if defined(RF_SIM)
+  rf_sim_end_kernel_thread(what);
+#else
+  (void)what;
+#endif
+}
+
 extern "C" void rf_dev_sim_set_threads(unsigned threads) {
 #if defined(RF_SIM)
   rf_sim_set_threads(threads);
