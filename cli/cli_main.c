@@ -2,10 +2,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "kernels/plugin_loader.h"
 #include "run/fuzz_select.h"
 #include "run/contain.h"
+#include "run/stack_limit.h"
 
 static const char usage[] =
   "usage: redfuzz [--plugin LIB.so]... <command> [options]\n"
@@ -40,6 +42,20 @@ static const char usage[] =
   "environment (read once at start; a bad value is an error, exit 2):\n";
 
 rf_settings rf_cli_settings;
+
+/* Before main, whose frame alone is larger than the smallest stacks a shell lets one set: a
+ * stack limit too small for redfuzz is raised where the hard limit allows, or is an error
+ * naming it (run/stack_limit.h), never a bare SIGSEGV later. */
+__attribute__((constructor)) static void stack_first(void) {
+  /* snprintf and write: fprintf to unbuffered stderr takes an 8 KiB buffer on the stack */
+  char err[400], line[440];
+  if (rf_stack_ensure(err, sizeof err)) {
+    const int n = snprintf(line, sizeof line, "redfuzz: %s\n", err);
+    ssize_t w = write(2, line, n > 0 && (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)w;
+    _exit(RF_EXIT_USAGE);
+  }
+}
 
 int main(int argc, char **argv) {
   /* Standard output is the commands' own: plugin code's output (its entry points, kernels,

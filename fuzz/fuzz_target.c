@@ -56,12 +56,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "run/runner.h"
 #include "run/report.h"
 #include "run/stats_print.h"
 #include "run/fuzz_select.h"
 #include "run/known.h"
 #include "run/contain.h"
+#include "run/stack_limit.h"
 #include "run/clock.h"
 #include "kernels/plugin_loader.h"
 #include "kernels/harness/device.h"
@@ -126,6 +128,19 @@ static void print_budget(void) {
             "%u rows\n", k, spent[k].execs, spent[k].ms / 1000, (unsigned long long)spent[k].max_n,
             (unsigned long long)spent[k].max_rows, (unsigned long long)spent[k].max_elems,
             spent[k].past_2p16, spent[k].past_grid_cap, RF_FUZZ_ROW_GRID_CAP);
+}
+
+/* Before main: a stack limit too small for redfuzz is raised where the hard limit allows, or
+ * is an error naming it (run/stack_limit.h). */
+__attribute__((constructor)) static void stack_first(void) {
+  /* snprintf and write: fprintf to unbuffered stderr takes an 8 KiB buffer on the stack */
+  char err[400], line[440];
+  if (rf_stack_ensure(err, sizeof err)) {
+    const int n = snprintf(line, sizeof line, "redfuzz fuzz: %s\n", err);
+    ssize_t w = write(2, line, n > 0 && (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    (void)w;
+    _exit(2);
+  }
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {

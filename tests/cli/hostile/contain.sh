@@ -16,6 +16,8 @@
 #   fatal     what cannot be contained (an exit from a thread of the plugin's own, an exit or
 #             a fault while the plugin is being loaded): exit 3, a line naming plugin,
 #             variant and function
+#   stack     a stack limit of 48 KiB and less (ulimit -s): a result or a clear message with
+#             exit 2, never a bare SIGSEGV
 # Each check: the exit status and the lines (regexes on stdout+stderr, or on each stream).
 set -uo pipefail
 PART=$1
@@ -218,7 +220,32 @@ fatal)
   check 3 "plugin $HOSTILE: called exit\(0\) while being loaded" \
     RF_TEST_HOSTILE=load-exit REDFUZZ_PLUGINS="$HOSTILE" -- list
   ;;
-*) echo "contain.sh: unknown part '$PART' (allowed: ends, stdout, rename, fatal)"; exit 2 ;;
+stack)
+  # A hard limit this small cannot be raised: a clear exit 2 naming it, before anything runs
+  # (the smallest a shell lets one set, and smaller: 48, 32, 16 KiB)...
+  for kib in 48 32 16; do
+    out=$(cd "$TMP" && ulimit -s "$kib" 2>/dev/null && timeout 120 "$RF" run --op sum --n 100 2>&1 </dev/null)
+    rc=$?
+    if [ "$rc" = 2 ] && [[ "$out" =~ ^redfuzz:\ the\ stack\ limit\ of\ $kib\ KiB\ \(ulimit\ -s\)\ is\ too\ small:\ redfuzz\ needs\ at\ least\ [0-9]+\ KiB ]]; then
+      pass=$((pass + 1))
+    else fail=$((fail + 1)); echo "FAIL: ulimit -s $kib: exit $rc (want 2 naming the limit)"
+      head -c 1500 <<< "$out" | sed 's/^/    /'; fi
+  done
+  # ...and a soft limit this small (the hard one larger) is raised: the table, every built-in
+  # variant run, softmax's judge threads included (64 KiB was a bare SIGSEGV there).
+  for kib in 48 16; do
+    for args in "run --op sum --n 100" "run --op softmax --shape 64x1000"; do
+      # shellcheck disable=SC2086
+      out=$(cd "$TMP" && ulimit -S -s "$kib" 2>/dev/null && timeout 120 "$RF" $args 2>&1 </dev/null)
+      rc=$?
+      if [ "$rc" = 0 ] && [[ "$out" =~ /[a-z-]+\ +pass\  ]] && ! [[ "$out" =~ (wrong|crash) ]]; then
+        pass=$((pass + 1))
+      else fail=$((fail + 1)); echo "FAIL: ulimit -S -s $kib: $args: exit $rc (want 0 and the table)"
+        head -c 1500 <<< "$out" | sed 's/^/    /'; fi
+    done
+  done
+  ;;
+*) echo "contain.sh: unknown part '$PART' (allowed: ends, stdout, rename, fatal, stack)"; exit 2 ;;
 esac
 echo "contain $PART: $pass passed, $fail failed"
 [ "$fail" = 0 ]
