@@ -121,17 +121,20 @@ static int check_variant(const rf_variant *v, size_t i, char *buf, size_t len) {
   return 0;
 }
 
-/* Checks the whole list before registering anything, so a bad plugin adds nothing. The count
- * comes first: the list is read only once it is known to fit (a plugin's *count of SIZE_MAX
- * would otherwise walk off its array). */
+/* The count comes first: the list is read (copied, checked) only once it is known to fit (a
+ * plugin's *count of SIZE_MAX would otherwise walk off its array). */
+static int check_count(const char *path, size_t count, char *err, size_t errlen) {
+  if (count <= RF_REGISTRY_CAPACITY - rf_variant_count()) return 0;
+  snprintf(err, errlen, "plugin %s: rf_plugin_variants gave count %zu, which does not fit in "
+           "the registry (rule: at most %zu more variants; %zu of %d taken)", path, count,
+           RF_REGISTRY_CAPACITY - rf_variant_count(), rf_variant_count(), RF_REGISTRY_CAPACITY);
+  return -1;
+}
+
+/* Checks the whole list (the copies) before registering anything, so a bad plugin adds
+ * nothing. */
 static int check_all(const char *path, const rf_variant **vs, size_t count, char *err,
                      size_t errlen) {
-  if (count > RF_REGISTRY_CAPACITY - rf_variant_count()) {
-    snprintf(err, errlen, "plugin %s: rf_plugin_variants gave count %zu, which does not fit in "
-             "the registry (rule: at most %zu more variants; %zu of %d taken)", path, count,
-             RF_REGISTRY_CAPACITY - rf_variant_count(), rf_variant_count(), RF_REGISTRY_CAPACITY);
-    return -1;
-  }
   char why[256];
   for (size_t i = 0; i < count; i++) {
     int bad = check_variant(vs[i], i, why, sizeof why);
@@ -296,6 +299,10 @@ static int load(const char *path, char *err, size_t errlen) {
   if (!vs && count) {
     snprintf(err, errlen, "plugin %s: rf_plugin_variants returned NULL with count %zu", path,
              count);
+    dlclose(lib);
+    return -1;
+  }
+  if (check_count(path, count, err, errlen)) {
     dlclose(lib);
     return -1;
   }

@@ -384,17 +384,26 @@ static void on_signal(int sig, siginfo_t *info, void *uctx) {
                        .addr = (uintptr_t)info->si_addr, .pc = pc};
     siglongjmp(g->env, 1);
   }
-  if (rf_plugin_loading()) {
+  /* While a plugin loads, or in a plugin's code outside any call (a thread of its own, its
+   * destructors at exit): the line naming it, and the end (exit 3). */
+  const char *lib = pc ? rf_plugin_at((const void *)pc) : NULL;
+  if (rf_plugin_loading() || (lib && info->si_code > 0)) {
     char what[96];
     describe_signal(sig, info->si_code, (uintptr_t)info->si_addr, what, sizeof what);
-    uncontained(what, NULL);
+    uncontained(what, (const void *)pc);
   }
   pass_on(k, sig, info, uctx);
 }
 
 /* The handlers run on a stack of their own where the thread has none (a plugin that
  * overflows its stack still gets its verdict); not under AddressSanitizer, whose jump out of
- * a handler on another stack cannot clear the abandoned frames' shadow. */
+ * a handler on another stack (its own alternate stack included) cannot clear the abandoned
+ * frames' shadow. */
+#if defined(RF_ASAN)
+static const int use_own_stack = 0;
+#else
+static const int use_own_stack = 1;
+#endif
 static void alternate_stack(void) {
 #if !defined(RF_ASAN)
   static _Thread_local int done;
@@ -432,7 +441,7 @@ static void install(int level) {
     sa.sa_sigaction = on_signal;
     /* SA_NODEFER: the handler is left by a jump (ours, or the simulator's context switch for
      * a kernel's fault), never by returning, so the signal must not stay blocked. */
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER | (level == 2 ? SA_ONSTACK : 0);
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | (level == 2 && use_own_stack ? SA_ONSTACK : 0);
     sigemptyset(&sa.sa_mask);
     sigaction(handled[k], &sa, &previous[k]);
   }

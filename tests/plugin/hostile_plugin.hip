@@ -15,11 +15,13 @@
  *                  Elsewhere each is a correct sum.
  *   "noise"        sum/hostile-noise, a correct sum that prints "HOSTILE-NOISE <where>" on
  *                  standard output (printf, fputs, fwrite, write(1, ...)) in each entry point
- *                  and in its kernel, and at load (a constructor and rf_plugin_variants).
+ *                  and in its kernel, at load (a constructor and rf_plugin_variants) and at
+ *                  exit (a destructor).
  *   "rename"       sum/hostile-rename, a correct sum whose configure renames the variant to
  *                  "max/hostile-RENAMED" and rewrites its op, summary and function pointers.
  *   "thread"       sum/hostile-thread-exit: configure starts a thread that calls exit(0) and
  *                  waits for it (an exit that cannot be contained: the thread is not redfuzz's).
+ *   "thread-segv"  sum/hostile-thread-segv: the same with a null write on that thread.
  *   "load-exit", "load-segv"  rf_plugin_variants itself calls exit(0) / writes through NULL.
  * Built for every backend; the kernel exit only for the simulator. */
 #undef NDEBUG
@@ -214,13 +216,22 @@ static rf_variant renamed = {rename_name, RF_OP_SUM, 1, 0, HOSTILE_SUMMARY, HOST
                              rename_configure, plain_scratch, base_plan, plain_launch, 0};
 
 static void exit_from_a_thread() { exit(0); }
+static void segv_on_a_thread() { act(A_SEGV, "thread"); }
 static const char *thread_configure(rf_launch_cfg *cfg) {
   std::thread t(exit_from_a_thread);
   t.join();
   return base_configure(cfg);
 }
+static const char *thread_segv_configure(rf_launch_cfg *cfg) {
+  std::thread t(segv_on_a_thread);
+  t.join();
+  return base_configure(cfg);
+}
 static const rf_variant thread_exit = {"sum/hostile-thread-exit", RF_OP_SUM, 0, 0,
                                        HOSTILE_SUMMARY, HOSTILE_CONSTRAINTS, thread_configure,
+                                       plain_scratch, base_plan, plain_launch, 0};
+static const rf_variant thread_segv = {"sum/hostile-thread-segv", RF_OP_SUM, 0, 0,
+                                       HOSTILE_SUMMARY, HOSTILE_CONSTRAINTS, thread_segv_configure,
                                        plain_scratch, base_plan, plain_launch, 0};
 
 static const char *set_name() {
@@ -230,6 +241,10 @@ static const char *set_name() {
 
 __attribute__((constructor)) static void at_load() {
   if (strcmp(set_name(), "noise") == 0) act(A_NOISE, "constructor");
+}
+/* At exit, after redfuzz's last line. */
+__attribute__((destructor)) static void at_unload() {
+  if (strcmp(set_name(), "noise") == 0) act(A_NOISE, "destructor");
 }
 
 static const rf_variant *list[sizeof ends / sizeof ends[0]];
@@ -247,6 +262,8 @@ extern "C" const rf_variant *const *rf_plugin_variants(size_t *count) {
     list[0] = &renamed;
   } else if (strcmp(set, "thread") == 0) {
     list[0] = &thread_exit;
+  } else if (strcmp(set, "thread-segv") == 0) {
+    list[0] = &thread_segv;
   } else if (strcmp(set, "load-exit") == 0) {
     act(A_EXIT, "rf_plugin_variants");
   } else if (strcmp(set, "load-segv") == 0) {

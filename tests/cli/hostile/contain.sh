@@ -171,7 +171,7 @@ sys.exit(0 if n else 1)' "$TMP/out" "${args%% *}" 2>"$TMP/why"; then pass=$((pas
     if grep -q HOSTILE-NOISE "$TMP/out"; then
       fail=$((fail + 1)); echo "FAIL: $args: plugin noise on stdout"
     else pass=$((pass + 1)); fi
-    for where in constructor rf_plugin_variants configure; do
+    for where in constructor rf_plugin_variants configure destructor; do
       if grep -q "HOSTILE-NOISE $where printf" "$TMP/err"; then pass=$((pass + 1))
       else fail=$((fail + 1)); echo "FAIL: $args: the $where noise is not on stderr"; fi
     done
@@ -213,6 +213,8 @@ fatal)
   # exit(0) on a thread of the plugin's own, during configure: no longjmp can reach it.
   check 3 "redfuzz: plugin $HOSTILE, variant sum/hostile-thread-exit: called exit\(0\) in configure on a thread of its own: the process cannot go on \(exit 3\)" \
     RF_TEST_HOSTILE=thread -- "${hostile[@]}" run --op sum --n 100
+  check 3 "redfuzz: plugin $HOSTILE, variant sum/hostile-thread-segv: SIGSEGV \(bad address 0x0\) in configure on a thread of its own: the process cannot go on \(exit 3\)" \
+    RF_TEST_HOSTILE=thread-segv -- "${hostile[@]}" run --op sum --n 100
   check 3 "redfuzz: plugin $HOSTILE: called exit\(0\) while being loaded \(a constructor, rf_plugin_abi_version or rf_plugin_variants\): the process cannot go on \(exit 3\)" \
     RF_TEST_HOSTILE=load-exit -- "${hostile[@]}" run --op sum --n 100
   check 3 "redfuzz: plugin $HOSTILE: SIGSEGV \(bad address 0x0\) while being loaded \(a constructor, rf_plugin_abi_version or rf_plugin_variants\): the process cannot go on \(exit 3\)" \
