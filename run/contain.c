@@ -238,24 +238,30 @@ static const char *describe_signal(int sig, int code, uintptr_t addr, char *buf,
 
 /* The line of an ending that cannot be contained, then the end. */
 static _Noreturn void uncontained(const char *what, const void *caller) {
-  char line[768];
+  char line[768], end[48];
   const char *loading = rf_plugin_loading();
   const rf_variant *v = atomic_load(&active_variant);
   const char *fn = atomic_load(&active_fn);
   const char *lib = rf_plugin_at(caller);
+  /* How fatal() ends it: the fuzz target's abort after loading, exit 3 otherwise. */
+  if (fatal_aborts && !loading) snprintf(end, sizeof end, "abort: an input the fuzzer keeps");
+  else snprintf(end, sizeof end, "exit %d", RF_CONTAIN_EXIT);
   if (loading)
     snprintf(line, sizeof line, "redfuzz: plugin %s: %s while being loaded (a constructor, "
-             "rf_plugin_abi_version or rf_plugin_variants): the process cannot go on (exit "
-             "%d)\n", loading, what, RF_CONTAIN_EXIT);
-  else if (v && fn)
+             "rf_plugin_abi_version or rf_plugin_variants): the process cannot go on (%s)\n",
+             loading, what, end);
+  else if (v && fn && lib)
     snprintf(line, sizeof line, "redfuzz: plugin %s, variant %s: %s in %s on a thread of its "
-             "own: the process cannot go on (exit %d)\n",
-             rf_plugin_of(v) ? rf_plugin_of(v) : lib ? lib : "?", v->name, what, fn,
-             RF_CONTAIN_EXIT);
+             "own: the process cannot go on (%s)\n",
+             rf_plugin_of(v) ? rf_plugin_of(v) : lib, v->name, what, fn, end);
+  else if (v && fn && rf_plugin_of(v))   /* a library's call (what names it), not redfuzz's */
+    snprintf(line, sizeof line, "redfuzz: plugin %s, variant %s: %s on another thread while "
+             "the variant was in %s: the process cannot go on (%s)\n",
+             rf_plugin_of(v), v->name, what, fn, end);
   else
     snprintf(line, sizeof line, "redfuzz: plugin %s: %s outside its entry points (on a thread "
-             "of its own, or at exit): the process cannot go on (exit %d)\n",
-             lib ? lib : "?", what, RF_CONTAIN_EXIT);
+             "of its own, or at exit): the process cannot go on (%s)\n",
+             lib ? lib : "?", what, end);
   fatal(line, loading != NULL);
 }
 
@@ -276,8 +282,15 @@ static void plugin_ends(int how, int status, const void *caller) {
     tls_end = (ending){.how = how, .status = status, .caller = (uintptr_t)caller};
     siglongjmp(g->env, 1);
   }
-  if (rf_plugin_loading() || rf_plugin_at(caller) || atomic_load(&active_variant))
-    uncontained(what, caller);
+  /* Plugin code on a thread of its own, or at exit. */
+  if (rf_plugin_loading() || rf_plugin_at(caller)) uncontained(what, caller);
+  /* A library's call on another thread while a plugin's variant is in one of its entry points
+   * (libstdc++'s std::terminate for an exception that leaves a thread the plugin started): the
+   * line names the library, the plugin, the variant and the function. Not while a built-in
+   * variant's call is in progress: a runtime's own exit or abort (a GPU runtime's, on a thread
+   * of its own) is not that variant's, and ends the process as it always did. */
+  const rf_variant *v = atomic_load(&active_variant);
+  if (v && rf_plugin_of(v)) uncontained(what, caller);
 }
 
 /* The exit family, as the program (and so every plugin) sees it. The C library's own calls

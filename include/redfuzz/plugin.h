@@ -225,7 +225,9 @@
  *     (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT), in configure, scratch_bytes, plan or launch
  *     (or, on the simulator, in its kernels) is the variant's `crash`, naming the function and
  *     what happened; the run goes on. What cannot be contained (such an exit on a thread of
- *     the plugin's own, or while the plugin is being loaded) ends redfuzz with exit status 3
+ *     the plugin's own, a library's exit or abort on another thread during such a call, as
+ *     std::terminate's for an exception left uncaught on a thread the plugin started, or
+ *     anything of this while the plugin is being loaded) ends redfuzz with exit status 3
  *     and a line naming the plugin, the variant and the function. A call left this way leaves
  *     the plugin's own state as it was at that moment (a lock it held stays held);
  *   - plugin code writing to standard output (printf, std::cout, write(1, ...)), kernels

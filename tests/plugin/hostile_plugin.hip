@@ -22,6 +22,8 @@
  *   "thread"       sum/hostile-thread-exit: configure starts a thread that calls exit(0) and
  *                  waits for it (an exit that cannot be contained: the thread is not redfuzz's).
  *   "thread-segv"  sum/hostile-thread-segv: the same with a null write on that thread.
+ *   "thread-throw" sum/hostile-thread-throw: the same with an exception left uncaught there
+ *                  (libstdc++'s std::terminate calls abort: a library's call, not the plugin's).
  *   "load-exit", "load-segv"  rf_plugin_variants itself calls exit(0) / writes through NULL.
  * Built for every backend; the kernel exit only for the simulator. */
 #undef NDEBUG
@@ -217,6 +219,7 @@ static rf_variant renamed = {rename_name, RF_OP_SUM, 1, 0, HOSTILE_SUMMARY, HOST
 
 static void exit_from_a_thread() { exit(0); }
 static void segv_on_a_thread() { act(A_SEGV, "thread"); }
+static void throw_on_a_thread() { act(A_THROW, "thread"); }   /* std::terminate: libstdc++'s abort */
 static const char *thread_configure(rf_launch_cfg *cfg) {
   std::thread t(exit_from_a_thread);
   t.join();
@@ -227,12 +230,21 @@ static const char *thread_segv_configure(rf_launch_cfg *cfg) {
   t.join();
   return base_configure(cfg);
 }
+static const char *thread_throw_configure(rf_launch_cfg *cfg) {
+  std::thread t(throw_on_a_thread);
+  t.join();
+  return base_configure(cfg);
+}
 static const rf_variant thread_exit = {"sum/hostile-thread-exit", RF_OP_SUM, 0, 0,
                                        HOSTILE_SUMMARY, HOSTILE_CONSTRAINTS, thread_configure,
                                        plain_scratch, base_plan, plain_launch, 0};
 static const rf_variant thread_segv = {"sum/hostile-thread-segv", RF_OP_SUM, 0, 0,
                                        HOSTILE_SUMMARY, HOSTILE_CONSTRAINTS, thread_segv_configure,
                                        plain_scratch, base_plan, plain_launch, 0};
+
+static const rf_variant thread_throw = {"sum/hostile-thread-throw", RF_OP_SUM, 0, 0,
+                                        HOSTILE_SUMMARY, HOSTILE_CONSTRAINTS, thread_throw_configure,
+                                        plain_scratch, base_plan, plain_launch, 0};
 
 static const char *set_name() {
   const char *s = getenv("RF_TEST_HOSTILE");
@@ -264,6 +276,8 @@ extern "C" const rf_variant *const *rf_plugin_variants(size_t *count) {
     list[0] = &thread_exit;
   } else if (strcmp(set, "thread-segv") == 0) {
     list[0] = &thread_segv;
+  } else if (strcmp(set, "thread-throw") == 0) {
+    list[0] = &thread_throw;
   } else if (strcmp(set, "load-exit") == 0) {
     act(A_EXIT, "rf_plugin_variants");
   } else if (strcmp(set, "load-segv") == 0) {

@@ -21,7 +21,7 @@
 # Each check: the exit status and the lines (regexes on stdout+stderr, or on each stream).
 set -uo pipefail
 PART=$1
-RF=$(realpath "$2") HOSTILE=$(realpath "$3") FUZZ=${4:-}
+RF=$(realpath "$2") HOSTILE=$(realpath "$3") FUZZ=${4:+$(realpath "$4")}
 TMP=$(mktemp -d); trap 'rm -rf "$TMP"' EXIT
 pass=0 fail=0
 # check WANT REGEX [ENV=value...] -- ARGS...: redfuzz ARGS exits WANT, stdout+stderr match REGEX.
@@ -215,6 +215,22 @@ fatal)
     RF_TEST_HOSTILE=thread -- "${hostile[@]}" run --op sum --n 100
   check 3 "redfuzz: plugin $HOSTILE, variant sum/hostile-thread-segv: SIGSEGV \(bad address 0x0\) in configure on a thread of its own: the process cannot go on \(exit 3\)" \
     RF_TEST_HOSTILE=thread-segv -- "${hostile[@]}" run --op sum --n 100
+  # an exception left uncaught on that thread: libstdc++'s std::terminate calls abort (a bare
+  # 134 if only the plugin's own calls were named)
+  check 3 "redfuzz: plugin $HOSTILE, variant sum/hostile-thread-throw: abort\(\) called by libstdc\+\+[^ ]* on another thread while the variant was in configure: the process cannot go on \(exit 3\)" \
+    RF_TEST_HOSTILE=thread-throw -- "${hostile[@]}" run --op sum --n 100
+  # the same in the fuzz target: the line, then abort, so that libFuzzer keeps the input
+  if [ -n "$FUZZ" ]; then
+    mkdir -p "$TMP/corpus-fatal"
+    out=$(cd "$TMP" && RF_TEST_HOSTILE=thread-throw REDFUZZ_PLUGINS="$HOSTILE" \
+          REDFUZZ_ONLY=sum/hostile-thread-throw timeout 120 "$FUZZ" -runs=50 -error_exitcode=77 \
+          -artifact_prefix="$TMP/fatal-" "$TMP/corpus-fatal" 2>&1)
+    rc=$?
+    if [ "$rc" != 0 ] && [[ "$out" == *"variant sum/hostile-thread-throw: abort() called by libstdc++"*"while the variant was in configure: the process cannot go on (abort: an input the fuzzer keeps)"* ]] &&
+       ls "$TMP"/fatal-crash-* >/dev/null 2>&1; then pass=$((pass + 1))
+    else fail=$((fail + 1)); echo "FAIL: fuzz target, thread-throw: exit $rc, line or artifact missing"
+      tail -n 20 <<< "$out" | sed 's/^/    /'; fi
+  fi
   check 3 "redfuzz: plugin $HOSTILE: called exit\(0\) while being loaded \(a constructor, rf_plugin_abi_version or rf_plugin_variants\): the process cannot go on \(exit 3\)" \
     RF_TEST_HOSTILE=load-exit -- "${hostile[@]}" run --op sum --n 100
   check 3 "redfuzz: plugin $HOSTILE: SIGSEGV \(bad address 0x0\) while being loaded \(a constructor, rf_plugin_abi_version or rf_plugin_variants\): the process cannot go on \(exit 3\)" \
