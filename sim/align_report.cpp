@@ -8,7 +8,11 @@
  *
  * No runtime library is linked: these are the two entry points clang emits for the check
  * (recoverable, and -fno-sanitize-recover), with the data layout it passes. Not in the
- * sanitizer builds, whose runtimes bring their own handlers. */
+ * sanitizer builds, whose runtimes bring their own handlers.
+ *
+ * Probe mode (align_probe.h): the loader asks whether a plugin's code was compiled with the
+ * check by calling its probe with a misaligned pointer; the handler then only notes the call. */
+#include "align_probe.h"
 #include "engine.h"
 
 #if !(defined(RF_ASAN) && RF_ASAN) && !(defined(RF_TSAN) && RF_TSAN)
@@ -43,9 +47,17 @@ const char *access_kind(unsigned char k) {
   return k < sizeof names / sizeof names[0] ? names[k] : "access";
 }
 
+/* Probe mode (rf_sim_alignment_probe): the next check records that it ran, and the access goes
+ * on. Host code only, on the loading thread. */
+thread_local bool probing = false, probed = false;
+
 void report(TypeMismatchData *d, uintptr_t p) {
   using namespace rf_sim;
   const unsigned long align = 1ul << d->log_alignment;
+  if (probing) {
+    probed = probed || (align >= 16 && (p & 15) != 0);
+    return;
+  }
   // Vector types only (float2: 8 bytes, float4: 16): the runner misaligns inputs by whole
   // elements, so a misaligned scalar comes from a wild pointer, which goes on to fault (or
   // not) as it did before the check (faults.cpp names the signal).
@@ -79,5 +91,21 @@ void report(TypeMismatchData *d, uintptr_t p) {
 extern "C" {
 void __ubsan_handle_type_mismatch_v1(TypeMismatchData *d, uintptr_t p) { report(d, p); }
 void __ubsan_handle_type_mismatch_v1_abort(TypeMismatchData *d, uintptr_t p) { report(d, p); }
+
+int rf_sim_alignment_probe(float (*probe)(const void *)) {
+  alignas(16) static const float buf[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  probing = true;
+  probed = false;
+  // A 16-byte vector load 4 bytes past a 16-byte boundary: checked code calls report().
+  (void)probe(reinterpret_cast<const char *>(buf) + 4);
+  probing = false;
+  return probed ? 1 : 0;
+}
+}
+#else
+/* The sanitizer builds have no alignment check (their runtimes own the handlers). */
+extern "C" int rf_sim_alignment_probe(float (*probe)(const void *)) {
+  (void)probe;
+  return -1;
 }
 #endif
