@@ -377,12 +377,87 @@ def apply_edits(s, edits):
 
 
 # ---- the AST dump -------------------------------------------------------------------------
+# clang's text dump prints one node a line, its depth in the tree prefix ("| |-", "  `-"), and
+# locations relative to the last one printed: "<rf3>:12:5" (a file and line), "line:12:5"
+# (another line), "col:5" (the line printed last). The dump of a file that includes the
+# standard library is ~10 MB, so only the lines that matter are read: each marked declaration
+# (the VarDecl above an AnnotateAttr "rf_shared"), its AlignedAttr values, and the uses
+# (DeclRefExpr) of the namespace-scope ones; a relative location's line comes from the nearest
+# earlier line that names one.
 
 NODE = re.compile(r'^(?P<pre>[| `]*[|`]-)?(?P<kind>[A-Za-z]+)(?: (?P<addr>0x[0-9a-f]+))?(?P<rest>.*)$')
-LOC = re.compile(r'<invalid sloc>|<[^<>\s]+>:(\d+):(\d+)|\bline:(\d+):(\d+)|\bcol:(\d+)')
+LOC = re.compile(r'<invalid sloc>|<(?:rf\d+|built-in|scratch space)>:(\d+):(\d+)|\bline:(\d+):(\d+)|'
+                 r'\bcol:(\d+)')
+LINE_SETTER = re.compile(r'<(?:rf\d+|built-in|scratch space)>:(\d+):\d+|\bline:(\d+):\d+')
 RANGE = re.compile(r'^(?: (?:parent|prev) 0x[0-9a-f]+)* <(?:<invalid sloc>|[^<>]|<[^<>\s]+>)*>')
 QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 TARGET = re.compile(r" Var (0x[0-9a-f]+) '")
+
+
+class Dump:
+    """The dump as one string, read a line at a time from chosen places."""
+
+    def __init__(self, text):
+        self.t = text
+
+    def line_at(self, pos):
+        """(start, end) of the line holding pos."""
+        return self.t.rfind('\n', 0, pos) + 1, self.t.find('\n', pos) if self.t.find('\n', pos) >= 0 else len(self.t)
+
+    def prev_line(self, start):
+        return None if start == 0 else self.line_at(start - 1)
+
+    def next_line(self, end):
+        return None if end >= len(self.t) else self.line_at(end + 1)
+
+    def depth(self, se):
+        raw = self.t[se[0]:se[1]]
+        return (len(raw) - len(raw.lstrip('| `-'))) // 2
+
+    def base_line(self, start):
+        """The source line a "col:" location at the start of the line at `start` refers to."""
+        se = self.prev_line(start)
+        while se:
+            found = LINE_SETTER.findall(QUOTED.sub('""', self.t[se[0]:se[1]]))
+            if found:
+                return int(found[-1][0] or found[-1][1])
+            se = self.prev_line(se[0])
+        return 0
+
+    def node(self, se):
+        """(kind, addr, rest, [begin, end, own location]) of the node on the line se."""
+        raw = self.t[se[0]:se[1]]
+        m = NODE.match(raw)
+        if not m:
+            return None, None, '', [None, None, None]
+        rest = m.group('rest')
+        rest_q = QUOTED.sub('""', rest) if '"' in rest else rest
+        rng = RANGE.match(rest_q)
+        last, in_range, own = self.base_line(se[0]), [], []
+        for lm in LOC.finditer(rest_q):
+            if lm.group(1):
+                last = int(lm.group(1))
+                loc = (last, int(lm.group(2)))
+            elif lm.group(3):
+                last = int(lm.group(3))
+                loc = (last, int(lm.group(4)))
+            elif lm.group(5):
+                loc = (last, int(lm.group(5)))
+            else:
+                loc = None
+            (in_range if rng and lm.start() < rng.end() else own).append(loc)
+        locs = [in_range[0] if in_range else None, in_range[-1] if in_range else None,
+                own[0] if own else None]
+        return m.group('kind'), m.group('addr'), rest, locs
+
+    def parent_kind(self, se):
+        d = self.depth(se)
+        if d <= 1:
+            return 'TranslationUnitDecl'
+        p = self.prev_line(se[0])
+        while p and self.depth(p) >= d:
+            p = self.prev_line(p[0])
+        return self.node(p)[0] if p else None
 
 
 class Decl:
@@ -396,59 +471,44 @@ class Decl:
         self.static = ' static' in tail
         m = re.search(r' prev (0x[0-9a-f]+)', rest)
         self.prev = m.group(1) if m else None
-        self.shared = False
+        self.shared = True
         self.align = 0
 
 
-def parse_dump(lines):
-    """The marked VarDecls and the DeclRefExprs to any VarDecl, with (line, col) locations."""
-    decls, refs, stack = {}, [], []
-    last_line = 0
-    for raw in lines:
-        m = NODE.match(raw)
-        if not m:
+def parse_dump(text):
+    """The marked VarDecls (by address) and the uses of the namespace-scope ones: (begin, end,
+    target address), with (line, col) locations."""
+    dump, decls, refs = Dump(text), {}, []
+    for m in re.finditer(r'AnnotateAttr 0x[0-9a-f]+ [^\n]*"rf_shared"', text):
+        attr = dump.line_at(m.start())
+        d_attr = dump.depth(attr)
+        se = dump.prev_line(attr[0])
+        while se and dump.depth(se) >= d_attr:   # back over the VarDecl's earlier children
+            se = dump.prev_line(se[0])
+        if not se:
             continue
-        depth = len(m.group('pre') or '') // 2
-        kind, addr, rest = m.group('kind'), m.group('addr'), m.group('rest')
-        # The source range <begin[, end]> (one location when they are equal), then the
-        # node's own location if it has one; every location counts for the relative ones.
-        rest_q = QUOTED.sub('""', rest)
-        rng = RANGE.match(rest_q)
-        in_range, locs = [], []
-        for lm in LOC.finditer(rest_q):
-            if lm.group(1):
-                last_line = int(lm.group(1))
-                loc = (last_line, int(lm.group(2)))
-            elif lm.group(3):
-                last_line = int(lm.group(3))
-                loc = (last_line, int(lm.group(4)))
-            elif lm.group(5):
-                loc = (last_line, int(lm.group(5)))
-            else:
-                loc = None
-            (in_range if rng and lm.start() < rng.end() else locs).append(loc)
-        begin = in_range[0] if in_range else None
-        end = in_range[-1] if in_range else None
-        locs = [begin, end, locs[0] if locs else None]
-        while stack and stack[-1][0] >= depth:
-            stack.pop()
-        parent = stack[-1] if stack else (None, None, None)
-        node = None
-        if kind == 'VarDecl' and addr:
-            node = decls[addr] = Decl(addr, parent[1], locs, rest)
-        elif kind == 'AnnotateAttr' and '"rf_shared"' in rest and isinstance(parent[2], Decl):
-            parent[2].shared = True
-        elif kind == 'AlignedAttr' and isinstance(parent[2], Decl):
-            node = parent[2]
-        elif kind == 'value' and rest.startswith(': Int '):
-            owner = next((n for d, k, n in reversed(stack) if k == 'AlignedAttr'), None)
-            if isinstance(owner, Decl):
-                owner.align = max(owner.align, int(rest[6:].split()[0]))
-        elif kind == 'DeclRefExpr' and begin and end:
-            t = TARGET.search(rest)
-            if t:
-                refs.append((begin, end, t.group(1)))
-        stack.append((depth, kind, node))
+        kind, addr, rest, locs = dump.node(se)
+        if kind != 'VarDecl' or addr in decls:
+            continue
+        decl = decls[addr] = Decl(addr, dump.parent_kind(se), locs, rest)
+        # Its alignment attributes: AlignedAttr children and their "value: Int N".
+        d = dump.depth(se)
+        nxt, in_aligned = dump.next_line(se[1]), False
+        while nxt and dump.depth(nxt) > d:
+            line = text[nxt[0]:nxt[1]]
+            if dump.depth(nxt) == d + 1:
+                in_aligned = 'AlignedAttr ' in line
+            elif in_aligned and 'value: Int ' in line:
+                decl.align = max(decl.align, int(line.split('value: Int ')[1].split()[0]))
+            nxt = dump.next_line(nxt[1])
+    for addr, decl in list(decls.items()):
+        if decl.parent == 'DeclStmt':
+            continue   # a local one: its uses keep its name
+        for m in re.finditer(r" Var " + addr + " '", text):
+            se = dump.line_at(m.start())
+            kind, _, rest, locs = dump.node(se)
+            if kind == 'DeclRefExpr' and locs[0] and locs[1]:
+                refs.append((locs[0], locs[1], addr))
     return decls, refs
 
 
@@ -512,7 +572,7 @@ def rewrite_shared(text, decls, refs):
         f, n = where(d.name_loc or d.begin)
         fail('%s:%d: __shared__ %s: %s' % (f.decode('utf-8', 'replace'), n, d.name, why))
 
-    shared = {a: d for a, d in decls.items() if d.shared}
+    shared = decls
     edits = []
     canonical = {}
     for a, d in shared.items():
@@ -594,8 +654,8 @@ def prepare(cmd, idx, lang, workdir, keep_as):
                     '-ast-dump', '-fno-color-diagnostics', '-x', 'c++-cpp-output', probe],
                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         if dump.returncode == 0:
-            decls, refs = parse_dump(dump.stdout.decode('utf-8', 'replace').split('\n'))
-            if not any(d.shared for d in decls.values()):
+            decls, refs = parse_dump(dump.stdout.decode('utf-8', 'replace'))
+            if not decls:
                 fail('%s: clang parsed the file but no __shared__ declaration was found in its '
                      'AST (is __shared__ inside a macro this step cannot see?)' % src)
             data = rewrite_shared(text, decls, refs)

@@ -215,7 +215,12 @@ static void test_dynamic_and_scopes() {
   hipFree(out);
 }
 
+/* Text that only looks like a launch stays as it is (the step rewrites code, not literals). */
+static const char *const kNotALaunch = "fill<<<1, 2>>>(x)";
+static const char kNotALaunchChar = '<';
+
 static void test_chevron() {
+  CHECK(strcmp(kNotALaunch, "fill<<<1, 2>>>(x)") == 0 && kNotALaunchChar == '<');
   const unsigned n = 100;
   float *f = dev_alloc<float>(n);
   long long *l = dev_alloc<long long>(n);
