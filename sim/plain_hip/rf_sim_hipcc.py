@@ -74,6 +74,7 @@ class Command:
     def __init__(self, argv):
         self.cc, self.args = argv[0], argv[1:]
         self.sources = []    # (index in args, language in effect or None)
+        self.inputs = []     # every input's index (sources, objects, libraries)
         lang, i = None, 0
         while i < len(self.args):
             a = self.args[i]
@@ -86,9 +87,11 @@ class Command:
                 continue
             if a.startswith('-x') and len(a) > 2:
                 lang = a[2:]
-            elif not a.startswith('-') and (lang in ('c++', 'hip', 'cuda') or
-                                            (lang in (None, 'none') and a.endswith(SOURCE_EXT))):
-                self.sources.append((i, lang))
+            elif not a.startswith('-'):
+                self.inputs.append(i)
+                if lang in ('c++', 'hip', 'cuda') or (lang in (None, 'none') and
+                                                      a.endswith(SOURCE_EXT)):
+                    self.sources.append((i, lang))
             i += 1
         self.mode = next((m for m in ('-E', '-M', '-MM') if m in self.args), None)
         self.compile_only = '-c' in self.args
@@ -132,8 +135,8 @@ class Command:
             a = self.args[i]
             if i in src:
                 out += ['-x', 'c++-cpp-output', src[i]]
-                if any(not b.startswith('-') for b in self.args[i + 1:]):
-                    out += ['-x', 'none']
+                if any(k > i for k in self.inputs):
+                    out += ['-x', 'none']   # the inputs after it go by their names again
             elif a in ('-x',) + PREPROCESSOR_VALUE_FLAGS or a in DEP_VALUE_FLAGS:
                 i += 1
             elif a in VALUE_OPTS:
@@ -476,9 +479,10 @@ class Decl:
 
 
 def parse_dump(text):
-    """The marked VarDecls (by address) and the uses of the namespace-scope ones: (begin, end,
-    target address), with (line, col) locations."""
-    dump, decls, refs = Dump(text), {}, []
+    """The marked VarDecls (by address), the uses of the namespace-scope ones (begin, end,
+    target address), and the marked nodes that are no variable (kind, location): (line, col)
+    locations."""
+    dump, decls, refs, others = Dump(text), {}, [], []
     for m in re.finditer(r'AnnotateAttr 0x[0-9a-f]+ [^\n]*"rf_shared"', text):
         attr = dump.line_at(m.start())
         d_attr = dump.depth(attr)
@@ -488,7 +492,10 @@ def parse_dump(text):
         if not se:
             continue
         kind, addr, rest, locs = dump.node(se)
-        if kind != 'VarDecl' or addr in decls:
+        if kind != 'VarDecl':
+            others.append((kind, locs[2] or locs[0]))
+            continue
+        if addr in decls:
             continue
         decl = decls[addr] = Decl(addr, dump.parent_kind(se), locs, rest)
         # Its alignment attributes: AlignedAttr children and their "value: Int N".
@@ -509,7 +516,7 @@ def parse_dump(text):
             kind, _, rest, locs = dump.node(se)
             if kind == 'DeclRefExpr' and locs[0] and locs[1]:
                 refs.append((locs[0], locs[1], addr))
-    return decls, refs
+    return decls, refs, others
 
 
 def dump_input(text):
@@ -654,7 +661,11 @@ def prepare(cmd, idx, lang, workdir, keep_as):
                     '-ast-dump', '-fno-color-diagnostics', '-x', 'c++-cpp-output', probe],
                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         if dump.returncode == 0:
-            decls, refs = parse_dump(dump.stdout.decode('utf-8', 'replace'))
+            decls, refs, others = parse_dump(dump.stdout.decode('utf-8', 'replace'))
+            for kind, loc in others:
+                f, n = text.where[loc[0] - 1] if loc else (src.encode(), 0)
+                fail('%s:%d: __shared__ on a %s (allowed: a variable in a function body or at '
+                     'namespace scope, as on GPUs)' % (f.decode('utf-8', 'replace'), n, kind))
             if not decls:
                 fail('%s: clang parsed the file but no __shared__ declaration was found in its '
                      'AST (is __shared__ inside a macro this step cannot see?)' % src)
