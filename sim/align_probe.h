@@ -11,10 +11,15 @@ extern "C" {
 /* Calls probe (plugin.h's rf_plugin_align_probe: one 16-byte vector load) with a pointer 4 bytes
  * past a 16-byte boundary, the check's handler in probe mode (it only records the call; the
  * load goes on). Returns 1 when the check ran in the probe, 0 when it did not (compiled without
- * -fsanitize=alignment), -1 in the sanitizer builds, which have no alignment check. */
+ * -fsanitize=alignment), -1 where this program has no alignment verdict: the sanitizer builds,
+ * and a program whose checks go to a UBSan runtime (the libFuzzer target). */
 int rf_sim_alignment_probe(float (*probe)(const void *));
 
 #ifdef __cplusplus
+}
+/* Probe mode, for the handler (align_report.cpp). */
+namespace rf_sim {
+extern thread_local bool align_probing, align_probed;
 }
 #endif
 #endif

@@ -10,8 +10,11 @@
  * (recoverable, and -fno-sanitize-recover), with the data layout it passes. Not in the
  * sanitizer builds, whose runtimes bring their own handlers.
  *
- * Probe mode (align_probe.h): the loader asks whether a plugin's code was compiled with the
- * check by calling its probe with a misaligned pointer; the handler then only notes the call. */
+ * Probe mode (align_probe.cpp): the loader asks whether a plugin's code was compiled with the
+ * check by calling its probe with a misaligned pointer; the handler then only notes the call.
+ * A program that links a UBSan runtime (the libFuzzer target: -fsanitize=fuzzer brings
+ * ubsan_standalone whole) has that runtime's handlers instead of these; this file is then not
+ * linked at all, and the probe says so. */
 #include "align_probe.h"
 #include "engine.h"
 
@@ -47,15 +50,12 @@ const char *access_kind(unsigned char k) {
   return k < sizeof names / sizeof names[0] ? names[k] : "access";
 }
 
-/* Probe mode (rf_sim_alignment_probe): the next check records that it ran, and the access goes
- * on. Host code only, on the loading thread. */
-thread_local bool probing = false, probed = false;
-
 void report(TypeMismatchData *d, uintptr_t p) {
   using namespace rf_sim;
   const unsigned long align = 1ul << d->log_alignment;
-  if (probing) {
-    probed = probed || (align >= 16 && (p & 15) != 0);
+  // Probe mode: note that the check ran, and let the access go on.
+  if (align_probing) {
+    align_probed = align_probed || (align >= 16 && (p & 15) != 0);
     return;
   }
   // Vector types only (float2: 8 bytes, float4: 16): the runner misaligns inputs by whole
@@ -91,21 +91,8 @@ void report(TypeMismatchData *d, uintptr_t p) {
 extern "C" {
 void __ubsan_handle_type_mismatch_v1(TypeMismatchData *d, uintptr_t p) { report(d, p); }
 void __ubsan_handle_type_mismatch_v1_abort(TypeMismatchData *d, uintptr_t p) { report(d, p); }
-
-int rf_sim_alignment_probe(float (*probe)(const void *)) {
-  alignas(16) static const float buf[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  probing = true;
-  probed = false;
-  // A 16-byte vector load 4 bytes past a 16-byte boundary: checked code calls report().
-  (void)probe(reinterpret_cast<const char *>(buf) + 4);
-  probing = false;
-  return probed ? 1 : 0;
-}
-}
-#else
-/* The sanitizer builds have no alignment check (their runtimes own the handlers). */
-extern "C" int rf_sim_alignment_probe(float (*probe)(const void *)) {
-  (void)probe;
-  return -1;
+/* Linked: the alignment checks of this program come here (align_probe.cpp asks). */
+extern const int rf_sim_align_report_linked;
+const int rf_sim_align_report_linked = 1;
 }
 #endif
