@@ -198,7 +198,7 @@
  *         preprocesses, rewrites __shared__ declarations and <<<...>>> launches on their own
  *         lines, then runs the command on the result (a port.h source passes through as it is).
  *         -fsanitize=alignment makes a misaligned vector access a verdict as on a GPU; the plain
- *         simulator build refuses a plugin compiled without it (the alignment probe above).
+ *         simulator build refuses a plugin compiled without it (the alignment probe, below).
  *         Do NOT link the simulator: the kernels run on the host program's one simulator
  *         instance, whose symbols redfuzz exports (undefined symbols resolve at load time).
  *   sim-tsan  the sim recipe with -fsanitize=thread -g in place of -fsanitize=alignment, for
