@@ -11,6 +11,9 @@
 #include "plugin_loader.h"
 #include "model/case.h"
 #include "redfuzz/plugin.h"
+#if defined(RF_BACKEND_SIM)
+#include "sim/align_probe.h"
+#endif
 
 #define RF_REGISTRY_CAPACITY RF_VARIANT_CAPACITY
 
@@ -244,6 +247,41 @@ static const rf_variant **freeze(int version, const rf_variant *const *vs, size_
   return out;
 }
 
+#if defined(RF_BACKEND_SIM)
+/* What an old plugin without a probe is asked with: no check runs in it. */
+static float rf_unchecked_probe(const void *p) {
+  (void)p;
+  return 0.0f;
+}
+#endif
+
+/* The plain simulator build turns a misaligned vector access in a kernel into `crash`
+ * (-fsanitize=alignment's check, sim/align_report.cpp): a plugin compiled without the check
+ * would run its float4 loads unchecked and pass every sweep. Its alignment probe (plugin.h)
+ * tells: refused, naming the flag, when the check did not run in it. Where this program has no
+ * alignment verdict (sanitizer builds, the libFuzzer target: sim/align_probe.h) there is
+ * nothing to ask. 0 when fine. */
+static int check_alignment(void *lib, const char *path, char *err, size_t errlen) {
+#if defined(RF_BACKEND_SIM)
+  rf_plugin_align_probe_fn probe = (rf_plugin_align_probe_fn)dlsym(lib, RF_PLUGIN_ALIGN_PROBE_SYMBOL);
+  if (rf_sim_alignment_probe(probe ? probe : rf_unchecked_probe) != 0) return 0;  /* 1 or -1 */
+  snprintf(err, errlen, "plugin %s: built without -fsanitize=alignment (%s): a misaligned "
+           "vector access in its kernels (a float4 load from an address that is not a multiple "
+           "of 16) would not be reported in this simulator build, where the GPU faults. "
+           "Rebuild it with scripts/redfuzz-plugin, or add -fsanitize=alignment "
+           "(include/redfuzz/plugin.h, BUILD RECIPES)", path,
+           probe ? "its alignment probe raised no check" : "no " RF_PLUGIN_ALIGN_PROBE_SYMBOL
+           " probe: plugin.h older than this redfuzz");
+  return -1;
+#else
+  (void)lib;
+  (void)path;
+  (void)err;
+  (void)errlen;
+  return 0;
+#endif
+}
+
 static int load(const char *path, char *err, size_t errlen) {
   /* A path without '/' would be searched in the library path; the user means a file. */
   char local[4096];
@@ -291,6 +329,10 @@ static int load(const char *path, char *err, size_t errlen) {
              : "need a sanitizer runtime this redfuzz does not have",
              strcmp(ours, "thread") == 0 ? "-fsanitize=thread"
              : strcmp(ours, "address") == 0 ? "-fsanitize=address" : "no -fsanitize");
+    dlclose(lib);
+    return -1;
+  }
+  if (check_alignment(lib, path, err, errlen)) {
     dlclose(lib);
     return -1;
   }

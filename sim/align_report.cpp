@@ -8,7 +8,14 @@
  *
  * No runtime library is linked: these are the two entry points clang emits for the check
  * (recoverable, and -fno-sanitize-recover), with the data layout it passes. Not in the
- * sanitizer builds, whose runtimes bring their own handlers. */
+ * sanitizer builds, whose runtimes bring their own handlers.
+ *
+ * Probe mode (align_probe.cpp): the loader asks whether a plugin's code was compiled with the
+ * check by calling its probe with a misaligned pointer; the handler then only notes the call.
+ * A program that links a UBSan runtime (the libFuzzer target: -fsanitize=fuzzer brings
+ * ubsan_standalone whole) has that runtime's handlers instead of these; this file is then not
+ * linked at all, and the probe says so. */
+#include "align_probe.h"
 #include "engine.h"
 
 #if !(defined(RF_ASAN) && RF_ASAN) && !(defined(RF_TSAN) && RF_TSAN)
@@ -46,6 +53,11 @@ const char *access_kind(unsigned char k) {
 void report(TypeMismatchData *d, uintptr_t p) {
   using namespace rf_sim;
   const unsigned long align = 1ul << d->log_alignment;
+  // Probe mode: note that the check ran, and let the access go on.
+  if (align_probing) {
+    align_probed = align_probed || (align >= 16 && (p & 15) != 0);
+    return;
+  }
   // Vector types only (float2: 8 bytes, float4: 16): the runner misaligns inputs by whole
   // elements, so a misaligned scalar comes from a wild pointer, which goes on to fault (or
   // not) as it did before the check (faults.cpp names the signal).
@@ -79,5 +91,8 @@ void report(TypeMismatchData *d, uintptr_t p) {
 extern "C" {
 void __ubsan_handle_type_mismatch_v1(TypeMismatchData *d, uintptr_t p) { report(d, p); }
 void __ubsan_handle_type_mismatch_v1_abort(TypeMismatchData *d, uintptr_t p) { report(d, p); }
+/* Linked: the alignment checks of this program come here (align_probe.cpp asks). */
+extern const int rf_sim_align_report_linked;
+const int rf_sim_align_report_linked = 1;
 }
 #endif

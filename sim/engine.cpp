@@ -487,6 +487,7 @@ bool run_block(uint64_t linear, uint64_t position) {
     e.waves[w].arrived.set(0);
     e.waves[w].mismatch.set(false);
   }
+  e.block_fence_sync.set(0);
   e.rng.seed(mix64(e.seed ^ mix64(e.launch_index * 0x100000001b3ull + linear)));
   e.skew_wave.set(e.rng.below(e.nwaves));
   for (unsigned i = 0; i < e.nthreads; i++) e.fiber(i).wait.set(kRunning);

@@ -40,6 +40,7 @@ struct alignas(64) Fiber {
   Relaxed<int> xarg;
   Relaxed<uint8_t> xwidth;
   Relaxed<uintptr_t> sync;  // race-detector sync object of what it waits at (TSan build)
+  Relaxed<uint64_t> xmask;  // a `_sync` collective's mask; kNoMask for port.h's calls
 };
 
 /* A fiber stack. Plain and AddressSanitizer builds: a pool, any stack runs any GPU thread,
@@ -70,6 +71,7 @@ struct WaveState {
   Relaxed<int> line;
   Relaxed<uintptr_t> sync;
   Relaxed<bool> mismatch;
+  Relaxed<bool> masked;  // some lane of this collective gave a `_sync` mask: checked at its end
 };
 
 /* Thrown inside a fiber to unwind its kernel frames when the launch is abandoned. */
@@ -134,6 +136,9 @@ struct Engine {
   bool speculative = false;
   bool gate_armed = false;
   uint64_t gate_position = 0;
+  /* TSan build: the running block's __threadfence_block() sync object, taken at its first
+   * use in the block (0 until then): a block fence orders that block's threads alone. */
+  Relaxed<uintptr_t> block_fence_sync;
 };
 
 /* A namespace-scope object, not a function-local static: no initialisation guard, which

@@ -141,24 +141,42 @@ inline float __uint_as_float(unsigned v) {
 namespace rf_sim {
 void syncthreads(const char *file, int line);
 void threadfence();
-enum ShuffleKind { SHFL_IDX = 0, SHFL_UP = 1, SHFL_DOWN = 2, SHFL_XOR = 3 };
+/* SHFL_BALLOT (plain HIP's __ballot family, sim_plain_hip.h): every lane receives bits
+ * 32*arg .. 32*arg+31 of the wave's ballot of the lanes' nonzero values. */
+enum ShuffleKind { SHFL_IDX = 0, SHFL_UP = 1, SHFL_DOWN = 2, SHFL_XOR = 3, SHFL_BALLOT = 4 };
 /* One lane's part of a wave collective: returns the 32 bits the lane receives. */
 uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line);
 
+/* What a wave operation moves: a value of 2, 4 or 8 bytes copied bit for bit (float, int,
+ * unsigned; and for plain HIP kernels, sim_plain_hip.h, also double, long long, __half ...). */
 template <typename T>
 struct is_shuffle_type
-    : std::integral_constant<bool, std::is_same<T, float>::value || std::is_same<T, int>::value ||
-                                       std::is_same<T, unsigned>::value> {};
+    : std::integral_constant<bool, std::is_trivially_copyable<T>::value &&
+                                       (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8)> {};
 /* Any delta of a wave's size or more behaves alike (own value); keep it an int. */
 inline int clamp_delta(unsigned d) { return d > 0x7fffffffu ? 0x7fffffff : static_cast<int>(d); }
+/* Every lane's mask where the call has none (port.h's __shfl family): it names every lane. */
+constexpr uint64_t kNoMask = ~uint64_t{0};
+/* wave_exchange with the caller's `_sync` mask (sim_plain_hip.h): checked against the lanes
+ * that take part when the collective completes (sync_ops.cpp, "Masks"). */
+uint32_t wave_exchange_masked(uint32_t bits, int kind, int arg, int width, uint64_t mask,
+                              const char *file, int line);
+/* A value of 8 bytes is two collectives at the same call site, its low then its high word. */
+template <typename T>
+inline T shuffle_masked(T v, int kind, int arg, int width, uint64_t mask, const char *file,
+                        int line) {
+  static_assert(is_shuffle_type<T>::value, "wave operations take a value of 2, 4 or 8 bytes");
+  uint32_t w[2] = {0, 0};
+  memcpy(w, &v, sizeof(T));
+  for (unsigned k = 0; k < (sizeof(T) + 3) / 4; k++)
+    w[k] = mask == kNoMask ? wave_exchange(w[k], kind, arg, width, file, line)
+                           : wave_exchange_masked(w[k], kind, arg, width, mask, file, line);
+  memcpy(&v, w, sizeof(T));
+  return v;
+}
 template <typename T>
 inline T shuffle(T v, int kind, int arg, int width, const char *file, int line) {
-  static_assert(is_shuffle_type<T>::value, "wave operations take float, int or unsigned");
-  uint32_t bits;
-  memcpy(&bits, &v, 4);
-  bits = wave_exchange(bits, kind, arg, width, file, line);
-  memcpy(&v, &bits, 4);
-  return v;
+  return shuffle_masked(v, kind, arg, width, kNoMask, file, line);
 }
 }  // namespace rf_sim
 
@@ -269,6 +287,20 @@ inline float atomicExch(float *p, float v) {
 }
 
 /* ---- LDS --------------------------------------------------------------------------- */
+/* A plain `__shared__` declaration is per-block LDS only once the simulator's plain-HIP build
+ * step (sim/plain_hip/rf_sim_hipcc.py, run by rf_add_plugin and scripts/redfuzz-plugin) has
+ * rewritten it into an lds_bind like RF_SHARED's: the step preprocesses with
+ * RF_SIM_PLAIN_HIP_PASS, where __shared__ is the marker it finds in clang's AST. Compiled any
+ * other way, a __shared__ array would silently be a per-thread local array: an error says so. */
+#if defined(RF_SIM_PLAIN_HIP_PASS)
+#define __shared__ __attribute__((annotate("rf_shared")))
+#else
+#define __shared__                                                                        \
+  _Pragma("GCC error \"__shared__ on the simulator needs its plain-HIP build step: build the \
+plugin with scripts/redfuzz-plugin or rf_add_plugin (cmake/rf_plugin.cmake), or by hand \
+through sim/plain_hip/rf_sim_hipcc.py (include/redfuzz/plugin.h, BUILD RECIPES); \
+kernels/port.h's RF_SHARED needs no step\"")
+#endif
 namespace rf_sim {
 /* One per RF_SHARED declaration site (a function-local static, so a template kernel gets
  * one per instantiation). Records where the site lives in the current block's arena, for
@@ -294,6 +326,36 @@ void *lds_dynamic();
 /* The launch's dynamic LDS (shmem argument), at the start of the arena. */
 #define RF_DYN_SHARED(type, name) type *const name = static_cast<type *>(::rf_sim::lds_dynamic())
 
+/* What the plain-HIP build step (sim/plain_hip/rf_sim_hipcc.py) makes of a `__shared__`
+ * declaration: the same placement as RF_SHARED, bound to a reference so that sizeof, indexing
+ * and the declared type stay the user's:
+ *   __shared__ float tile[32][33];  ->  float (&tile)[32][33] = ::rf_sim::lds_bind<
+ *       decltype(tile)>(<the site, a function-local static>, "my.hip", 12, 0);
+ * `align` is the declaration's own alignment attribute (0: none), `extern __shared__` binds
+ * the launch's dynamic LDS as RF_DYN_SHARED does. R may be the reference type itself. */
+namespace rf_sim {
+template <typename R>
+inline typename std::remove_reference<R>::type &lds_bind(::rf_sim::LdsSite *site,
+                                                          const char *file, int line,
+                                                          size_t align) {
+  typedef typename std::remove_reference<R>::type T;
+  const size_t a = align > alignof(T) ? align : alignof(T);
+  return *static_cast<T *>(::rf_sim::lds_static(site, sizeof(T), a, file, line));
+}
+template <typename R>
+inline typename std::remove_reference<R>::type &lds_dynamic_bind() {
+  return *static_cast<typename std::remove_reference<R>::type *>(::rf_sim::lds_dynamic());
+}
+/* A namespace-scope `__shared__` declaration is reached through its uses (a reference there
+ * would bind once): each use asks for the declaration's site, one per declaration (its key,
+ * a hash of where it is declared) and per module. */
+template <unsigned long long Key>
+inline ::rf_sim::LdsSite *lds_namespace_site() {
+  static ::rf_sim::LdsSite site;
+  return &site;
+}
+}  // namespace rf_sim
+
 /* ---- launch ------------------------------------------------------------------------- */
 namespace rf_sim {
 /* Runs the whole grid before returning; errors go to hipGetLastError and the status. */
@@ -318,6 +380,43 @@ inline void launch_kernel(const char *file, int line, void (*kernel)(P...), dim3
         std::apply(k->kernel, k->args);
       },
       &pack, file, line);
+}
+
+/* `kernel<<<grid, block, shmem, stream>>>(args...)` as the plain-HIP build step rewrites it
+ * (sim/plain_hip/rf_sim_hipcc.py), on the lines it had:
+ *   ::rf_sim::chevron("my.hip", 40, [&](auto &&...rf_sim_a) { kernel(rf_sim_a...); }, grid,
+ *                     block, shmem, stream)(args...)
+ * The arguments are evaluated once, on the host, and kept decayed, as HIP copies them; each
+ * GPU thread calls the kernel with them, so they convert to its parameter types as a call
+ * does and a kernel template deduces its arguments as under hipcc. */
+template <typename Body>
+struct Chevron {
+  const char *file;
+  int line;
+  Body body;
+  dim3 grid, block;
+  size_t shmem;
+  hipStream_t stream;
+  template <typename... A>
+  void operator()(A &&...args) {
+    struct Pack {
+      Body *body;
+      std::tuple<typename std::decay<A>::type...> args;
+    };
+    Pack pack{&body, std::tuple<typename std::decay<A>::type...>(std::forward<A>(args)...)};
+    launch(
+        grid, block, shmem, stream,
+        [](void *p) {
+          Pack *k = static_cast<Pack *>(p);
+          std::apply(*k->body, k->args);
+        },
+        &pack, file, line);
+  }
+};
+template <typename Body>
+inline Chevron<Body> chevron(const char *file, int line, Body body, dim3 grid, dim3 block,
+                             size_t shmem = 0, hipStream_t stream = nullptr) {
+  return Chevron<Body>{file, line, body, grid, block, shmem, stream};
 }
 }  // namespace rf_sim
 

@@ -1,5 +1,7 @@
 /* The kernel-facing scheduling points: block barriers, wave collectives and LDS
  * declarations, plus __threadfence and the atomics' hook. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include "engine.h"
 #include "sanitizer_hooks.h"
@@ -164,19 +166,98 @@ static inline unsigned wave_lanes(const Engine &e, unsigned w) {
   return e.nthreads - first < e.wave ? e.nthreads - first : e.wave;
 }
 
+/* The ballot of the wave's lanes: bit l set when lane l gave a nonzero value. */
+__attribute__((noinline)) static uint64_t wave_ballot(Engine &e, unsigned first, unsigned lanes) {
+  uint64_t b = 0;
+  for (unsigned l = 0; l < lanes; l++)
+    if (e.fiber(first + l).xin.get()) b |= uint64_t{1} << l;
+  return b;
+}
+
 static void complete_wave(unsigned w) {
   Engine &e = engine();
   unsigned first = w * e.wave;
   unsigned lanes = wave_lanes(e, w);
   for (unsigned l = 0; l < lanes; l++) {
     Fiber &f = e.fiber(first + l);
-    unsigned src = source_lane(l, f.xkind.get(), f.xarg.get(), f.xwidth.get(), e.wave);
-    // A lane past the end of a partial wave does not exist: it reads as poison.
-    f.xout.set(src < lanes ? e.fiber(first + src).xin.get() : kPoisonBits);
+    const int kind = f.xkind.get();
+    if (__builtin_expect(kind == SHFL_BALLOT, 0)) {
+      f.xout.set(static_cast<uint32_t>(wave_ballot(e, first, lanes) >> (32 * (f.xarg.get() & 1))));
+    } else {
+      unsigned src = source_lane(l, kind, f.xarg.get(), f.xwidth.get(), e.wave);
+      // A lane past the end of a partial wave does not exist: it reads as poison.
+      f.xout.set(src < lanes ? e.fiber(first + src).xin.get() : kPoisonBits);
+    }
     f.wait.set(kRunning);
   }
   e.run.add_span(first, lanes);  // every lane had left the set when it arrived
   e.waves[w].arrived.set(0);
+}
+
+/* ---- masks of the `_sync` collectives (plain HIP, sim_plain_hip.h) ---------------------
+ * CUDA's rule, which HIP's _sync functions share: each calling lane has its own bit set in
+ * the mask, and every non-exited lane the mask names executes the same collective with the
+ * same mask; a lane reads only from a lane its mask names (CUDA C++ Programming Guide, "Warp
+ * Shuffle Functions" and "Warp Vote Functions"). On the simulator every existing lane of the
+ * wave takes part in each collective (a lane that does not is a divergent wave operation
+ * already), so a mask that omits a lane, names lanes calling with another mask, or lets a
+ * lane read outside it is undefined behaviour on the hardware: status divergent-barrier,
+ * naming the lane, its mask and the call site (bits of lanes past the wave's end, or past a
+ * partial last wave's, are ignored, so a 64-bit full mask is right on a wave of 32). */
+[[noreturn]] __attribute__((noinline, cold)) static void bad_mask(unsigned w, unsigned lane,
+                                                                 const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void bad_mask(unsigned w, unsigned lane, const char *fmt, ...) {
+  Engine &e = engine();
+  const unsigned first = w * e.wave, lanes = wave_lanes(e, w);
+  const uint64_t mask = e.fiber(first + lane).xmask.get();
+  const rf_sim_uint3 t = thread_index_of(first + lane);
+  char why[240];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  abandon_in_fiber(RF_SIM_DIVERGENT_BARRIER,
+                   "divergent wave operation: block (%u,%u,%u) wave %u (threads %u..%u): lane "
+                   "%u (thread (%u,%u,%u)) calls the wave operation at %s:%d with mask "
+                   "0x%016llx, %s%s",
+                   e.block_x.get(), e.block_y.get(), e.block_z.get(), w, first,
+                   first + lanes - 1, lane, t.x, t.y, t.z, short_path(e.waves[w].file.get()),
+                   e.waves[w].line.get(), static_cast<unsigned long long>(mask), why,
+                   e.wave > 32 && (mask >> 32) == 0
+                       ? " (a 32-bit mask names lanes 0..31 only, and this wave has 64)"
+                       : "");
+}
+
+__attribute__((noinline, cold)) static void check_masks(unsigned w) {
+  Engine &e = engine();
+  const unsigned first = w * e.wave, lanes = wave_lanes(e, w);
+  const uint64_t exist = lanes >= 64 ? ~uint64_t{0} : (uint64_t{1} << lanes) - 1;
+  const uint64_t m0 = e.fiber(first).xmask.get() & exist;
+  bool same = true;
+  for (unsigned l = 1; l < lanes && same; l++) same = (e.fiber(first + l).xmask.get() & exist) == m0;
+  if (same && m0 == exist) return;  // one mask naming every lane: the common case
+  for (unsigned l = 0; l < lanes; l++) {
+    const Fiber &f = e.fiber(first + l);
+    const uint64_t m = f.xmask.get() & exist;
+    if (!(m >> l & 1))
+      bad_mask(w, l, "which omits the lane itself; every lane of the wave takes part (each "
+               "calling lane must be in its mask)");
+    for (uint64_t rest = m; rest; rest &= rest - 1) {
+      const unsigned j = static_cast<unsigned>(__builtin_ctzll(rest));
+      const uint64_t mj = e.fiber(first + j).xmask.get() & exist;
+      if (mj != m)
+        bad_mask(w, l, "which names lane %u, and lane %u calls it with mask 0x%016llx (every "
+                 "lane a mask names must call with the same mask)", j, j,
+                 static_cast<unsigned long long>(e.fiber(first + j).xmask.get()));
+    }
+    const int kind = f.xkind.get();
+    if (kind == SHFL_BALLOT) continue;
+    const unsigned src = source_lane(l, kind, f.xarg.get(), f.xwidth.get(), e.wave);
+    if (src < lanes && !(m >> src & 1))
+      bad_mask(w, l, "and reads lane %u, which the mask does not name (the value read is "
+               "undefined)", src);
+  }
 }
 
 /* Split like the barrier above: the common arrival makes no call but its tail call. */
@@ -194,6 +275,7 @@ __attribute__((noinline)) static uint32_t wave_complete(Fiber *self) {
   Engine &e = engine();
   unsigned w = self->index >> e.wave_shift;
   if (e.waves[w].mismatch.get()) abandon_divergent();
+  if (e.waves[w].masked.get()) check_masks(w);
   complete_wave(w);
   return yield(self);  // tail calls: the result is self->xout (engine.cpp, resumed)
 }
@@ -223,7 +305,9 @@ __attribute__((noinline)) static uint32_t wave_arrive_elsewhere(Fiber *self, uns
   return wave_arrive(e, self, n, file, line);
 }
 
-uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line) {
+__attribute__((always_inline)) static inline uint32_t exchange(uint32_t bits, int kind, int arg,
+                                                              int width, uint64_t mask,
+                                                              const char *file, int line) {
   Engine &e = engine();
   Fiber *self = running_fiber("wave operation", file, line);
   if (!self) return bits;
@@ -233,6 +317,7 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
   self->xkind.set(kind);
   self->xarg.set(arg);
   self->xwidth.set(width);
+  self->xmask.set(mask);
   WaveState &ws = e.waves[self->index >> e.wave_shift];
   unsigned n = ws.arrived.get();
   if (n == 0) {
@@ -240,10 +325,36 @@ uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *
     ws.line.set(line);
     if (san::tsan) ws.sync.set(e.cells.take());  // a fresh sync object per (wave, collective)
     ws.mismatch.set(false);
+    ws.masked.set(mask != kNoMask);
   } else if (ws.file.get() != file || ws.line.get() != line) {
+    if (mask != kNoMask) ws.masked.set(true);
     return wave_arrive_elsewhere(self, n, file, line);
+  } else if (mask != kNoMask) {
+    ws.masked.set(true);
   }
   return wave_arrive(e, self, n, file, line);
+}
+
+uint32_t wave_exchange(uint32_t bits, int kind, int arg, int width, const char *file, int line) {
+  return exchange(bits, kind, arg, width, kNoMask, file, line);
+}
+
+uint32_t wave_exchange_masked(uint32_t bits, int kind, int arg, int width, uint64_t mask,
+                              const char *file, int line) {
+  return exchange(bits, kind, arg, width, mask, file, line);
+}
+
+/* The lanes of the caller's wave that have not exited (__activemask): on the simulator every
+ * one of them takes part in the wave's next collective. Not a scheduling point. */
+uint64_t active_mask(const char *file, int line) {
+  Engine &e = engine();
+  Fiber *self = running_fiber("__activemask()", file, line);
+  if (!self) return 0;
+  const unsigned w = self->index >> e.wave_shift, first = w * e.wave, lanes = wave_lanes(e, w);
+  uint64_t m = 0;
+  for (unsigned l = 0; l < lanes; l++)
+    if (e.fiber(first + l).wait.get() != kDone) m |= uint64_t{1} << l;
+  return m;
 }
 
 /* ---- memory ordering ---------------------------------------------------------------- */
@@ -258,6 +369,19 @@ void threadfence() {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   san::release(reinterpret_cast<uintptr_t>(&fence_sync));
   san::acquire(reinterpret_cast<uintptr_t>(&fence_sync));
+}
+
+// __threadfence_block orders the calling block's threads alone: a sync object of the block's
+// own (Engine::block_fence_sync), so that it cannot hide a race between blocks the way a
+// device-scope fence's would not either.
+void threadfence_block() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (!san::tsan) return;
+  Engine &e = engine();
+  uintptr_t sync = e.block_fence_sync.get();
+  if (!sync) e.block_fence_sync.set(sync = e.cells.take());
+  san::release(sync);
+  san::acquire(sync);
 }
 
 // An LDS atomic concerns its block alone: it does not wait.

@@ -1,11 +1,13 @@
 /* An example redfuzz plugin (include/redfuzz/plugin.h): a plain HIP sum kernel, plus a copy
- * with a planted bug to show that plugin variants are judged like built-in ones.
+ * with a planted bug to show that plugin variants are judged like built-in ones. Plain HIP as
+ * written for hipcc (<hip/hip_runtime.h>, __shared__, <<<...>>>): scripts/redfuzz-plugin builds
+ * it unmodified for the simulator, cuda and hip.
  *
  * Kernel: each block sums one contiguous chunk of block*items elements (each thread `items`
  * of them, block-strided so loads coalesce), reduces with a wave shuffle tree, passes the
  * wave sums through LDS to the first wave, which shuffles them; thread 0 adds the block's sum
  * into the zeroed output with one atomic. */
-#include "kernels/port.h"
+#include <hip/hip_runtime.h>
 #include "kernels/launch_common.h"
 #include "redfuzz/plugin.h"
 
@@ -24,7 +26,7 @@ static __device__ __forceinline__ float my_wave_sum(float v, unsigned lanes) {
 
 __global__ void my_sum_chunk_kernel(const float *__restrict__ x, size_t n, unsigned items,
                                     float *out) {
-  RF_SHARED(float, wave_sums, MY_SUM_MAX_WAVES);
+  __shared__ float wave_sums[MY_SUM_MAX_WAVES];
   const unsigned lane = threadIdx.x % warpSize, wave = threadIdx.x / warpSize;
   const unsigned waves = blockDim.x / warpSize;
   const size_t begin = (size_t)blockIdx.x * blockDim.x * items;
@@ -85,11 +87,12 @@ static void my_sum_plan(const rf_launch_cfg *cfg, rf_plan *p) {
 static int my_sum_launch_over(const rf_launch_args *a, uint64_t n) {
   hipStream_t stream = (hipStream_t)a->stream;
   if (a->cfg.n == 0) return (int)hipMemsetAsync(a->out, 0, sizeof(float), stream);
-  hipLaunchKernelGGL(my_sum_init_kernel, dim3(1), dim3(1), 0, stream, (float *)a->out);
+  my_sum_init_kernel<<<1, 1, 0, stream>>>((float *)a->out);
   int err = (int)hipGetLastError();
   if (err || n == 0) return err;
-  hipLaunchKernelGGL(my_sum_chunk_kernel, dim3(a->cfg.grid), dim3(a->cfg.block), 0, stream, a->x,
-                     (size_t)n, (unsigned)a->cfg.items, (float *)a->out);
+  my_sum_chunk_kernel<<<a->cfg.grid, a->cfg.block, 0, stream>>>(a->x, (size_t)n,
+                                                                 (unsigned)a->cfg.items,
+                                                                 (float *)a->out);
   return (int)hipGetLastError();
 }
 

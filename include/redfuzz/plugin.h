@@ -163,35 +163,60 @@
  * (closed by #endif at the end of the file) so HIP's device pass does not see them; nvcc's
  * device pass and the simulator ignore the guard. examples/plugin/my_sum.hip shows the layout.
  *
- * LANGUAGE. Plugins are C++ (C++17; kernels use kernels/port.h's __global__, __shared__,
- * threadIdx, __shfl_*, atomicAdd ...). The two entry points must have C linkage
- * (extern "C", as above); rf_variant is a C struct, so initialise it positionally in field
- * order or with C++20 designated initialisers.
+ * LANGUAGE. Plugins are C++ (C++17) with kernels in plain HIP, written as for hipcc:
+ *   #include <hip/hip_runtime.h>          (and <hip/hip_fp16.h>, <hip/hip_bf16.h>)
+ *   __global__ void k(...) { __shared__ float tile[32][33]; extern __shared__ float dyn[]; ... }
+ *   k<<<grid, block, shmem, stream>>>(args...);   or   hipLaunchKernelGGL(k, grid, block, ...)
+ * with threadIdx/blockIdx/blockDim/gridDim, warpSize, __syncthreads, __syncwarp, the __shfl
+ * family with and without _sync and a mask (32- or 64-bit), __ballot/__any/__all (and _sync),
+ * __activemask, __popc/__ffs/__clz, atomicAdd/Sub/Inc/Dec/Min/Max/CAS/Exch/And/Or/Xor, __ldg,
+ * __threadfence(_block), the math functions and fast intrinsics, __half/__half2 and
+ * __hip_bfloat16 with their conversions and operations. scripts/redfuzz-plugin builds such a
+ * file unmodified for every backend: cuda maps <hip/...> onto CUDA (kernels/plain_hip/cuda/),
+ * hip uses ROCm's own headers (kernels/plain_hip/rocm/ adds what an older ROCm lacks), the
+ * simulator has headers of its own (sim/include/hip/) and a build step that makes every
+ * __shared__ array per-block LDS as RF_SHARED is: poisoned at each block's start, bounds-checked
+ * (`oob`), race-checked under ThreadSanitizer, reported at the kernel's own lines; a `_sync` mask
+ * that omits a lane taking part (or names lanes calling with another mask) is a
+ * divergent-barrier there. docs/SIMULATOR.md, "Plain HIP", says what it models and what not.
+ * kernels/port.h's dialect (RF_SHARED, RF_DYN_SHARED, hipLaunchKernelGGL) builds as before.
+ * The two entry points must have C linkage (extern "C", as above); rf_variant is a C struct, so
+ * initialise it positionally in field order or with C++20 designated initialisers.
  *
  * BUILD RECIPES. Build for the same backend (and sanitizer) as the redfuzz that loads it, with
  * the redfuzz source root (SRC) and SRC/include on the include path. One command does it for
  * every backend this machine can build:
  *   scripts/redfuzz-plugin build my.hip [--out DIR] [--backends sim,sim-tsan,sim-asan,cuda,hip]
- * (DIR/<backend>/libmy.so each; it says which it could not build and why), through
- * rf_add_plugin (cmake/rf_plugin.cmake), which examples/plugin/CMakeLists.txt uses in this
- * tree. The same by hand:
- *   sim   clang++ -x c++ -std=c++17 -DRF_SIM=1 -fPIC -shared -I$SRC -I$SRC/include \
- *           my.hip -o libmy.so
+ * (DIR/<backend>/libmy.so each; it says which it could not build and why, and exits 2 when a
+ * backend asked for built nothing), through rf_add_plugin (cmake/rf_plugin.cmake), which
+ * examples/plugin/CMakeLists.txt uses in this tree. The same by hand (the script's flags; the
+ * sim recipe is run as written by tests/plugin/plain_hip/recipe.sh):
+ *   sim   python3 $SRC/sim/plain_hip/rf_sim_hipcc.py clang++-19 -x c++ -std=c++17 -O2 \
+ *           -DRF_SIM=1 -DRF_BACKEND_SIM=1 -fno-fast-math -fsanitize=alignment -fPIC -shared \
+ *           -I$SRC/sim/include -I$SRC -I$SRC/include my.hip -o libmy.so
+ *         rf_sim_hipcc.py is the simulator's plain-HIP build step, a compiler wrapper: it
+ *         preprocesses, rewrites __shared__ declarations and <<<...>>> launches on their own
+ *         lines, then runs the command on the result (a port.h source passes through as it is).
+ *         -fsanitize=alignment makes a misaligned vector access a verdict as on a GPU; the plain
+ *         simulator build refuses a plugin compiled without it (the alignment probe, below).
  *         Do NOT link the simulator: the kernels run on the host program's one simulator
  *         instance, whose symbols redfuzz exports (undefined symbols resolve at load time).
+ *   sim-tsan  the sim recipe with -fsanitize=thread -g in place of -fsanitize=alignment, for
+ *         the ThreadSanitizer simulator build;
+ *   sim-asan  the sim recipe with -fsanitize=address -fsanitize-recover=address
+ *         -fno-omit-frame-pointer -g in place of -fsanitize=alignment, for the AddressSanitizer
+ *         simulator build (recoverable: a report in a kernel becomes `oob`).
  *   cuda  nvcc -x cu -std=c++17 --expt-relaxed-constexpr -arch=sm_90 -Xcompiler -fPIC \
- *           -shared -cudart static -Xlinker -Bsymbolic -I$SRC -I$SRC/include my.hip \
- *           -o libmy.so
+ *           -shared -cudart static -Xlinker -Bsymbolic -I$SRC/kernels/plain_hip/cuda \
+ *           -I$SRC -I$SRC/include my.hip -o libmy.so
  *         (the arch of your GPU; the plugin carries its own static CUDA runtime, which shares
  *         the device's primary context with redfuzz's, so pointers and streams are valid in
  *         both; -Bsymbolic keeps its calls on its own copy.)
- *   hip   hipcc -x hip -std=c++17 --offload-arch=gfx1201 -fPIC -shared -I$SRC -I$SRC/include \
- *           my.hip -o libmy.so
+ *   hip   hipcc -x hip -std=c++17 --offload-arch=gfx1201 -fPIC -shared \
+ *           -I$SRC/kernels/plain_hip/rocm -I$SRC -I$SRC/include my.hip -o libmy.so
  *         (the arch of your GPU; the HIP runtime is shared with redfuzz's. On Debian's
  *         ROCm 5.2 packages gfx1201 also needs the device-library shim of
  *         cmake/rf_hip_debian.cmake, which scripts/redfuzz-plugin applies.)
- *   sim-tsan / sim-asan: the sim recipe plus -fsanitize=thread (or -fsanitize=address), for
- *         the ThreadSanitizer (AddressSanitizer) simulator builds.
  * Then: redfuzz --plugin ./libmy.so run --op sum (or REDFUZZ_PLUGINS=./libmy.so, for every
  * command and the fuzz target alike). A plugin may call the plan helpers of redfuzz/plan.h
  * (rf_plan_add), the inline helpers of kernels/launch_common.h and the wave and block
@@ -283,6 +308,33 @@ extern "C" __attribute__((weak, visibility("default"))) const char rf_plugin_san
 #else
 __attribute__((weak, visibility("default"))) const char rf_plugin_sanitizer[] =
     RF_PLUGIN_SANITIZER;
+#endif
+
+/* The alignment probe, exported by every plugin (weak, as the marker above): one 16-byte
+ * aligned vector load through p. Compiled with -fsanitize=alignment (the simulator's plain
+ * build relies on it: docs/SIMULATOR.md, "Alignment"), a load from a p that is not a multiple
+ * of 16 calls the check's handler, which the simulator provides; compiled without it, nothing
+ * does. The plain simulator build's loader calls it once with a misaligned p (the handler in
+ * probe mode records the call and lets the load go on, rf_sim_alignment_probe) and refuses a
+ * plugin whose probe raised nothing: its float4 kernel assuming alignment would pass every
+ * sweep unreported. */
+#define RF_PLUGIN_ALIGN_PROBE_SYMBOL "rf_plugin_align_probe"
+typedef float (*rf_plugin_align_probe_fn)(const void *p);
+#ifdef __cplusplus
+struct alignas(16) rf_plugin_align_probe_vec {
+  float v[4];
+};
+extern "C" __attribute__((weak, visibility("default"), noinline)) float rf_plugin_align_probe(
+    const void *p) {
+  return static_cast<const rf_plugin_align_probe_vec *>(p)->v[0];
+}
+#else
+typedef struct {
+  _Alignas(16) float v[4];
+} rf_plugin_align_probe_vec;
+__attribute__((weak, visibility("default"), noinline)) float rf_plugin_align_probe(const void *p) {
+  return ((const rf_plugin_align_probe_vec *)p)->v[0];
+}
 #endif
 
 #ifdef __cplusplus

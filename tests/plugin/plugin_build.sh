@@ -3,7 +3,8 @@
 # the other simulator flavour (sim and sim-tsan), then loads each into this build's redfuzz:
 # its own flavour loads and is judged (the correct variant passes, the planted bug is `wrong`),
 # the other is refused by the loader's sanitizer check (so the two libraries really differ in
-# the flag that matters).
+# the flag that matters). The example is plain HIP (examples/plugin/my_sum.hip), so the simulator
+# flavours go through the plain-HIP build step. A flavour asked for that builds nothing exits 2.
 #   plugin_build.sh SRC REDFUZZ FLAVOUR OTHER     (FLAVOUR: sim or sim-tsan)
 set -uo pipefail
 SRC=$1 RF=$2 MINE=$3 OTHER=$4
@@ -31,4 +32,12 @@ bad=$(bash "$SRC/scripts/redfuzz-plugin" build "$SRC/examples/plugin/my_sum.hip"
 [ $rc -eq 2 ] && grep -q -- "--backends needs a value" <<<"$bad" || fail "--backends without value: exit $rc: $bad"
 bad=$(bash "$SRC/scripts/redfuzz-plugin" build "$SRC/examples/plugin/my_sum.hip" --backends sim,rocm 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q -- "--backends: 'rocm' (allowed: sim, sim-tsan" <<<"$bad" || fail "--backends rocm: exit $rc: $bad"
+# A flavour asked for that builds nothing is an error naming it (exit 2), never a silent skip:
+# a source the compiler refuses, asked for sim only.
+printf '#include <hip/hip_runtime.h>\n__global__ void k(float *x) { x[0] = undeclared; }\n' > "$tmp/broken.hip"
+bad=$(bash "$SRC/scripts/redfuzz-plugin" build "$tmp/broken.hip" --out "$tmp/broken" --backends "$MINE" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "^not built $MINE: .*undeclared" <<<"$bad" &&
+  grep -q "redfuzz-plugin: built nothing for $MINE (asked for" <<<"$bad" ||
+  fail "a flavour that built nothing: exit $rc, expected 2 naming $MINE: $bad"
+echo "ok   a flavour that builds nothing: exit 2, named"
 echo "plugin_build: ok"
