@@ -62,8 +62,10 @@ static int in_list(const uint64_t *list, size_t n, uint64_t v) {
 
 /* The distributions a derived case runs on: a case past the dense limits (or of 2^31 - 1
  * elements and more) on the sparse ones, those of --dist when given; a refusal on one (nothing
- * launches); every other on the op's few (rf_boundary_dists; two past DERIVED_BIG_ELEMS),
- * those --dist lists when given, or --dist's first dense one when it lists none of them. */
+ * launches); every other on the op's few (rf_boundary_dists; two past DERIVED_BIG_ELEMS, one
+ * for a case that is only an index width: a wrapped index or count drops, doubles or misplaces
+ * elements, which the first catches exactly), those --dist lists when given, or --dist's first
+ * dense one when it lists none of them. */
 static size_t case_dists(const rf_sweep_derived *d, rf_op op, const rf_boundary *b,
                          rf_dist *out) {
   size_t n = 0;
@@ -75,7 +77,9 @@ static size_t case_dists(const rf_sweep_derived *d, rf_op op, const rf_boundary 
   }
   rf_dist mine[3];
   const uint64_t elems = rf_op_has_rows(op) ? (uint64_t)b->rows * b->cols : b->n;
-  const size_t m = rf_boundary_dists(op, mine, elems > DERIVED_BIG_ELEMS ? 2 : 3);
+  const size_t want = b->kinds == (1u << RF_BK_INDEX_WIDTH) ? 1
+                    : elems > DERIVED_BIG_ELEMS ? 2 : 3;
+  const size_t m = rf_boundary_dists(op, mine, want);
   for (size_t i = 0; i < m; i++)
     if (!d->dists_given || in_list(d->dists, d->n_dists, mine[i])) out[n++] = mine[i];
   for (size_t i = 0; !n && i < d->n_dists; i++)

@@ -243,8 +243,8 @@ static uint64_t size_top(const prober *p, point base) {
 }
 
 /* How much of the size axis one block covers at block b: the largest size the default grid
- * still holds in one block (at least 1). A variant whose grid never grows from 1 covers the
- * whole axis (returns top); one whose grid is above 1 from the start, b. */
+ * still holds in one block (at least 1). A variant whose grid is above 1 from the start, or
+ * never grows from 1 (a fixed grid), gets b: a block's worth of elements. */
 static int grid_at_least_two(prober *p, point q, void *ctx) {
   (void)ctx;
   probe_res r = probe(p, q);
@@ -254,7 +254,7 @@ static uint64_t block_coverage(prober *p, point base, uint32_t b, uint64_t top) 
   base.block = b;
   const axis a = size_axis(p);
   if (grid_at_least_two(p, at(base, a, 1), NULL)) return b;
-  if (!grid_at_least_two(p, at(base, a, top), NULL)) return top;
+  if (!grid_at_least_two(p, at(base, a, top), NULL)) return b;
   return bisect(p, base, a, 1, top, grid_at_least_two, NULL) - 1;
 }
 
