@@ -36,21 +36,24 @@ static int first_difference(const rf_case *a, const rf_case *b) {
 }
 
 /* The fuzz target draws a size class from a hash of the whole input (run/fuzz_select.h);
- * classes 1 and 2 decode a case that holds in class 0 as class 0 does, class 3 (short rows)
- * does not. Where the plain form draws a class that decodes it otherwise, one byte past the
- * binary form (which the decoder reads only in the hash) moves it into class 0. Returns the
- * length to write. */
+ * classes 1 and 2 decode a case that holds in class 0 as class 0 does, classes 3 (short rows)
+ * and 4 (a derived boundary) do not. Where the plain form draws a class that decodes it
+ * otherwise, a few bytes past the binary form (which the decoder reads only in the hash) move
+ * it into class 0: one byte moves the hash's class draw (its high 32 bits, FNV-1a) by at most
+ * 2^16 and two by about 2^26, which leave a slice of 2^28 values (class 4's, beside class 1's)
+ * only near its edge; a third moves it anywhere. Returns the length to write. */
 static size_t steer_to_cheap_class(uint8_t *buf, size_t len) {
   const rf_fuzz_budget b = rf_fuzz_budget_of(&rf_cli_settings);
   rf_case cheap, drawn;
   rf_fuzz_decode_like_target(buf, len, &b.lim[0], "", &cheap);
   rf_fuzz_decode_budget(buf, len, &b, "", &drawn);
-  if (first_difference(&cheap, &drawn) < 0 || len >= RF_CASE_ENCODED_MAX) return len;
-  for (unsigned t = 0; t < 256; t++) {
-    buf[len] = (uint8_t)t;
-    if (rf_fuzz_class_of(buf, len + 1, &b) == 0) return len + 1;
-  }
-  return len;   /* not reached in practice (class 0 is 15 draws in 16); the check refuses */
+  if (first_difference(&cheap, &drawn) < 0 || len + 3 > RF_CASE_ENCODED_MAX) return len;
+  for (size_t extra = 1; extra <= 3; extra++)
+    for (uint32_t t = 0; t < (UINT32_C(1) << (8 * extra)) && t < (UINT32_C(1) << 20); t++) {
+      for (size_t i = 0; i < extra; i++) buf[len + i] = (uint8_t)(t >> (8 * (extra - 1 - i)));
+      if (rf_fuzz_class_of(buf, len + extra, &b) == 0) return len + extra;
+    }
+  return len;   /* not reached in practice (class 0 is most draws); the check refuses */
 }
 
 static int check_round_trip(const char *path, const rf_case *c, const uint8_t *buf,

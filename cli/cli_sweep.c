@@ -14,6 +14,7 @@
 #include "run/stats_print.h"
 #include "run/fuzz_select.h"
 #include "model/number.h"
+#include "cli_sweep_derived.h"
 
 #define RF_FLAGS_DEF "flags_sweep.def"
 #include "flags_table.h"
@@ -28,6 +29,12 @@ static const char help[] =
   "\n";
 static const char help_tail[] =
   "\n"
+  "A sweep given none of --n, --shape, --block, --grid and --items (the default sweep among\n"
+  "them) also runs each selected variant's derived cases, after the cross product: the blocks\n"
+  "it accepts, the size where its default grid saturates, grids with idle blocks, the sizes\n"
+  "where its plan changes and the index widths, found by probing its configure and plan on\n"
+  "the host (docs/BOUNDARIES.md; --list-cases shows each with the reason it was chosen,\n"
+  "--derived-only runs only them, --no-derived leaves them out).\n"
   "The summary ends with the verified runs per second (one kernel run checked against the\n"
   "oracle; deterministic variants are launched twice to check their bits) and where the time\n"
   "went. Cases run up to 32 at a time (one upload, launch sequence and synchronisation for\n"
@@ -289,6 +296,10 @@ typedef struct {
   size_t huge_from;   /* --huge: --n values from this index on are its sizes (else SIZE_MAX) */
   size_t huge_shapes_from;   /* the same for --shape's values */
   sweep_shared *sh;
+  int product;       /* the cross product runs (not --derived-only) */
+  int derived;       /* the derived cases run (cli_sweep_derived.h) */
+  rf_sweep_derived der;
+  rf_sweep_derived_dev dev;
 } sweep_job;
 
 typedef int (*sweep_case_fn)(void *ctx, const rf_case *c, long idx);
@@ -452,12 +463,25 @@ static int walk_axis(sweep_walk *w, size_t k) {
 /* Calls fn on every case of the sweep in order, with its number (*count: how many numbers
  * were given). Stops when fn returns nonzero: returns that (1: stop asked), or -1 when a case
  * does not validate. */
+typedef struct { sweep_case_fn fn; void *ctx; } derived_adapter;
+static int derived_case(void *ctx, const rf_case *c, long idx, const rf_boundary *b) {
+  (void)b;
+  const derived_adapter *a = ctx;
+  return a->fn(a->ctx, c, idx);
+}
+
 static int sweep_cases(const sweep_job *j, sweep_case_fn fn, void *ctx, long *count) {
   sweep_walk w = {.j = j, .fn = fn, .ctx = ctx};
   rf_case_default(&w.c);
   snprintf(w.c.variant, sizeof w.c.variant, "%s", j->variant);
-  int rc = walk_axis(&w, 0);
+  int rc = j->product ? walk_axis(&w, 0) : 0;
   *count = w.idx;
+  if (rc || !j->derived) return rc;
+  /* then the derived cases, numbered on */
+  derived_adapter a = {fn, ctx};
+  long more = 0;
+  rc = rf_sweep_derived_cases(&j->der, &j->dev, derived_case, NULL, &a, w.idx, &more);
+  *count += more;
   return rc;
 }
 
@@ -472,6 +496,48 @@ static int print_listed(void *ctx, const rf_case *c, long idx) {
   }
   putchar('\n');
   return rf_cli_out_check("sweep") ? 1 : 0;
+}
+
+/* --list-cases, the derived cases: a head line per variant and wave (what the probing cost,
+ * what was left out), then each case as above with its kinds and the reason it was chosen. */
+static int print_derived_head(void *ctx, const rf_variant *v, uint32_t wave,
+                              const rf_boundary_stats *st) {
+  const sweep_job *j = ctx;
+  printf("# derived: %s (wave %u, %u CUs%s): %zu boundaries from %u probes", v->name, wave,
+         j->dev.num_cus, j->dev.assumed ? " assumed: no device" : "", st->count, st->probes);
+  if (st->capped) printf(", probe budget spent");
+  if (st->over_cost)
+    printf(", %u left out (more than %llu threads a launch: the simulator's cost)", st->over_cost,
+           (unsigned long long)j->dev.max_threads);
+  if (st->dropped) printf(", %u past the %d a variant keeps", st->dropped, RF_BOUNDARY_MAX);
+  if (st->note[0]) printf(": %s", st->note);
+  putchar('\n');
+  return rf_cli_out_check("sweep") ? 1 : 0;
+}
+static int print_derived(void *ctx, const rf_case *c, long idx, const rf_boundary *b) {
+  (void)ctx;
+  char val[128], kinds[160];
+  printf("%ld", idx);
+  for (size_t f = 0; f < RF_FIELD_COUNT; f++) {
+    rf_field_format(c, &rf_fields[f], val, sizeof val);
+    printf(" %s=%s", rf_fields[f].key, val);
+  }
+  printf(" # %s: %s%s\n", rf_sweep_derived_kinds(b, kinds, sizeof kinds), b->reason,
+         b->refused ? " (expect unsupported)" : "");
+  return rf_cli_out_check("sweep") ? 1 : 0;
+}
+static int list_all(const sweep_job *j) {
+  long count = 0;
+  sweep_job pj = *j;
+  pj.derived = 0;
+  rf_sweep_derived_device(&pj.dev, NULL);
+  int rc = j->product ? sweep_cases(&pj, print_listed, NULL, &count) : 0;
+  if (!rc && j->derived) {
+    long more = 0;
+    rc = rf_sweep_derived_cases(&pj.der, &pj.dev, print_derived, print_derived_head,
+                                &pj, count, &more);
+  }
+  return rc < 0 ? RF_EXIT_FAIL : RF_EXIT_OK;
 }
 
 /* The sweep: cases tallied by an earlier worker are skipped, the others batched. */
@@ -551,11 +617,13 @@ static int sweep_failed(const sweep_shared *sh) {
 
 /* The sweep itself: in this process, or in a worker process (rf_cli_supervise). */
 static int sweep_work(void *ctx) {
-  const sweep_job *j = ctx;
+  sweep_job job = *(const sweep_job *)ctx;   /* with the runner's device facts */
+  const sweep_job *j = &job;
   sweep_shared *sh = j->sh;
   const rf_flag_val *v = j->v;
   rf_runner *r = rf_cli_runner("sweep");
   if (!r) return RF_EXIT_FAIL;
+  rf_sweep_derived_device(&job.dev, rf_runner_device(r));
   rf_runner_recheck_background(r);   /* a sweep is long: re-checks off the critical path */
   /* The clock starts once the first worker has its device (a CUDA context takes ~0.2 s);
    * later workers' start-up is part of the sweep's time. */
@@ -693,6 +761,55 @@ static int add_huge_sizes(rf_flag_val *v, sweep_job *j, const int want[RF_OP_COU
   return 0;
 }
 
+/* The derived cases' selection: what sweep_keeps says before any case ran (mutants, --skip,
+ * the huge-only mutants). */
+typedef struct { int mutants, huge; const rf_flag_val *skip; } derived_filter;
+static int derived_keeps(const rf_variant *v, void *ctx) {
+  const derived_filter *f = ctx;
+  if (v->is_mutant && !f->mutants) return 0;
+  if (rf_variant_huge_only(v) && !f->huge) return 0;
+  for (size_t i = 0; i < f->skip->count; i++)
+    if (strcmp(f->skip->items[i], v->name) == 0) return 0;
+  return 1;
+}
+
+/* Whether the sweep runs its cross product, its derived cases or both (sweep --help), and
+ * what the derived ones take from the flags. A sweep given a size or a launch list runs what
+ * it was given; --derived-only with one of them would drop it: an error (exit 2). */
+static int setup_derived(const rf_flag_val *v, sweep_job *j, const int *want) {
+  static const int chosen[] = {F_N, F_SHAPE, F_BLOCK, F_GRID, F_ITEMS};
+  int given = -1;
+  for (size_t i = 0; i < sizeof chosen / sizeof chosen[0] && given < 0; i++)
+    if (v[chosen[i]].given) given = chosen[i];
+  j->product = !v[F_DERIVED_ONLY].given;
+  j->derived = given < 0 && !v[F_NO_DERIVED].given;
+  if (v[F_DERIVED_ONLY].given && v[F_NO_DERIVED].given) {
+    fprintf(stderr, "redfuzz sweep: --derived-only: it runs only what --no-derived leaves out "
+            "(allowed: one of them)\n");
+    return -1;
+  }
+  if (v[F_DERIVED_ONLY].given && given >= 0) {
+    rf_flag_error("sweep", &rf_flags[given], v[given].text, "would never run with "
+                  "--derived-only: the derived cases choose their own sizes and launches "
+                  "(allowed: --derived-only without --n, --shape, --block, --grid, --items)");
+    return -1;
+  }
+  if (!j->derived) return 0;
+  static derived_filter filter;
+  filter = (derived_filter){j->mutants, v[F_HUGE].given != 0, &v[F_SKIP]};
+  rf_sweep_derived *d = &j->der;
+  *d = (rf_sweep_derived){.want = want, .dtypes = v[F_DTYPE].list, .n_dtypes = v[F_DTYPE].count,
+                          .waves = v[F_WAVE].list, .n_waves = v[F_WAVE].count,
+                          .dists = v[F_DIST].list, .n_dists = v[F_DIST].count,
+                          .dists_given = v[F_DIST].given != 0,
+                          .misaligns = v[F_MISALIGN].given ? v[F_MISALIGN].list : NULL,
+                          .n_misaligns = v[F_MISALIGN].given ? v[F_MISALIGN].count : 0,
+                          .seed = v[F_SEED].list[0], .sched = (rf_sched)v[F_SCHEDULE].list[0],
+                          .variant = j->variant, .huge = v[F_HUGE].given != 0,
+                          .keeps = derived_keeps, .keeps_ctx = &filter, .lim = j->lim};
+  return 0;
+}
+
 int rf_cmd_sweep(int argc, char **argv) {
   rf_flag_val v[RF_FLAG_COUNT];
   int p = rf_flags_parse("sweep", rf_flags, RF_FLAG_COUNT, argc, argv, v, NULL, 0, NULL, help,
@@ -750,9 +867,9 @@ int rf_cmd_sweep(int argc, char **argv) {
       goto out;
     }
   }
-  if (v[F_LIST_CASES].given) {   /* no device, no runner: the cases only */
-    long count = 0;
-    rc = sweep_cases(&job, print_listed, NULL, &count) < 0 ? RF_EXIT_FAIL : RF_EXIT_OK;
+  if (setup_derived(v, &job, want)) goto out;
+  if (v[F_LIST_CASES].given) {   /* no runner: the cases only */
+    rc = list_all(&job);
     goto out;
   }
   sh = rf_cli_shared_alloc(sizeof *sh);

@@ -65,6 +65,7 @@
 #include "run/contain.h"
 #include "run/stack_limit.h"
 #include "run/clock.h"
+#include "run/boundaries.h"
 #include "kernels/plugin_loader.h"
 #include "kernels/harness/device.h"
 
@@ -81,6 +82,9 @@ static struct {
   double ms;
   uint64_t max_elems, max_n, max_rows;
 } spent[RF_FUZZ_CLASSES];
+/* Class 4 (derived boundaries): executions by the kinds of the boundary drawn (a boundary of
+ * several kinds counts for each). */
+static unsigned long long boundary_kinds[RF_BK_COUNT];
 static char only[1024];
 static rf_known *known;   /* NULL: none given */
 static unsigned long long known_skipped;
@@ -128,6 +132,13 @@ static void print_budget(void) {
             "%u rows\n", k, spent[k].execs, spent[k].ms / 1000, (unsigned long long)spent[k].max_n,
             (unsigned long long)spent[k].max_rows, (unsigned long long)spent[k].max_elems,
             spent[k].past_2p16, spent[k].past_grid_cap, RF_FUZZ_ROW_GRID_CAP);
+  /* the derived boundaries reached, by kind (scripts/fuzz.sh sums them over its workers) */
+  if (budget.classes > RF_FUZZ_BOUNDARY_CLASS) {
+    fprintf(stderr, "redfuzz fuzz: boundary kinds reached:");
+    for (int k = 0; k < RF_BK_COUNT; k++)
+      fprintf(stderr, " %s=%llu", rf_boundary_kind_name((rf_boundary_kind)k), boundary_kinds[k]);
+    fputc('\n', stderr);
+  }
 }
 
 /* Before main: a stack limit too small for redfuzz is raised where the hard limit allows, or
@@ -212,9 +223,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     else if (!budget.one_in[k]) snprintf(share, sizeof share, "no input on this backend");
     else snprintf(share, sizeof share, "1 input in %u", (unsigned)budget.one_in[k]);
     fprintf(stderr, "redfuzz fuzz: size class %u: at most %llu elements (rows of at most %u "
-            "columns), %llu GPU threads; drawn for %s (REDFUZZ_SIZE_CLASSES=%u)\n", k,
+            "columns), %llu GPU threads; drawn for %s (REDFUZZ_SIZE_CLASSES=%u)%s\n", k,
             (unsigned long long)l->max_elems, (unsigned)l->max_cols,
-            (unsigned long long)l->max_threads, share, budget.classes);
+            (unsigned long long)l->max_threads, share, budget.classes,
+            k == RF_FUZZ_BOUNDARY_CLASS ? "; a derived boundary of a selected variant "
+            "(docs/BOUNDARIES.md), inputs of codec version 8 on" : "");
   }
   atexit(print_budget);
   if (set.profile) atexit(print_profile);
@@ -232,7 +245,9 @@ static unsigned bucket_of(double ratio) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rf_case c;
-  const unsigned cls = rf_fuzz_decode_budget(data, size, &budget, only, &c);
+  uint32_t kinds = 0;
+  const unsigned cls = rf_fuzz_decode_budget_kinds(data, size, &budget, only, &c, &kinds);
+  for (int k = 0; k < RF_BK_COUNT; k++) boundary_kinds[k] += (kinds >> k) & 1u;
   /* Room for every variant of the registry (plugins included), made once. */
   static rf_result *res;
   static size_t max;

@@ -162,6 +162,10 @@ const char *rf_dist_meaning(rf_dist d);
 /* The newest layout version: the largest `since` in model/dists.def. Byte 0 of an input
  * names its version; a value that names none (random fuzz bytes, 0) reads as the newest. */
 unsigned rf_codec_version(void);
+/* The version an input decodes as: its byte 0 when that names a version (1..newest), else the
+ * newest. Versions 8 on may draw the fuzz layer's derived-boundary class (run/fuzz_select.h);
+ * the codec reads 8 as 7. */
+unsigned rf_codec_version_of(const uint8_t *data, size_t len);
 /* How many distributions version v decodes to (those with since <= v, in table order). */
 unsigned rf_codec_dist_count(unsigned version);
 /* Total: any byte string, the empty one too, decodes to a case that validates under lim. */

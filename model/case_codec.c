@@ -40,6 +40,11 @@ enum { MISALIGN_VERSION = 4 };
  * like the dtypes: an op added later needs a new version, or an old file's op byte would read
  * as another op. */
 enum { V12_OPS = 4, V3_OPS = 6, OPS_V6_VERSION = 6, V6_OPS = 8 };
+/* Version 8 has version 7's layout and meaning here, field for field: it marks the inputs that
+ * may draw the fuzz layer's derived-boundary class (run/fuzz_select.c), so that every input
+ * written before it (versions 1..7: the seed corpus, what `redfuzz encode` wrote) decodes as it
+ * always did. A distribution added later is version 9. */
+enum { BOUNDARY_VERSION = 8 };
 _Static_assert((int)RF_OP_COUNT >= (int)V6_OPS && RF_OP_LOGSOFTMAX == 5 && RF_OP_SOFTMAX == 3 &&
                    RF_OP_ARGMIN == 7,
                "the codec's op numbering is frozen per version");
@@ -192,7 +197,7 @@ static const unsigned dist_since[RF_DIST_COUNT] = {
 };
 
 unsigned rf_codec_version(void) {
-  unsigned v = MISALIGN_VERSION;
+  unsigned v = BOUNDARY_VERSION;
   for (int d = 0; d < RF_DIST_COUNT; d++)
     if (dist_since[d] > v) v = dist_since[d];
   return v;
@@ -203,6 +208,11 @@ unsigned rf_codec_dist_count(unsigned version) {
   unsigned n = 0;
   while (n < RF_DIST_COUNT && dist_since[n] <= version) n++;
   return n;
+}
+
+unsigned rf_codec_version_of(const uint8_t *data, size_t len) {
+  const unsigned v = data && len ? data[OFF_VERSION] : 0;
+  return v >= 1 && v <= rf_codec_version() ? v : rf_codec_version();
 }
 
 void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_case *out) {
@@ -216,9 +226,8 @@ void rf_case_decode(const uint8_t *data, size_t len, const rf_limits *lim, rf_ca
    * how the dist byte maps onto distributions; version 3 adds the element type byte and the
    * two log ops; version 4 the misalignment (the dtype byte's high nibble); version 5 the
    * markers distribution; version 6 min, argmin and their distributions; version 7 the
-   * signed-markers distribution. */
-  unsigned version = byte_at(b, OFF_VERSION);
-  if (version < 1 || version > rf_codec_version()) version = rf_codec_version();
+   * signed-markers distribution; version 8 reads as 7 (BOUNDARY_VERSION). */
+  const unsigned version = rf_codec_version_of(data, b.len);
   out->op = (rf_op)(byte_at(b, OFF_OP) % (version >= OPS_V6_VERSION  ? V6_OPS
                                            : version >= DTYPE_VERSION ? V3_OPS
                                                                       : V12_OPS));

@@ -3,6 +3,8 @@
 #include "fuzz_select.h"
 #include "backend.h"
 #include "kernels/plugin_loader.h"
+#include "kernels/harness/device.h"
+#include "run/boundaries.h"
 
 static int name_in_list(const char *name, const char *list) {
   size_t len = strlen(name);
@@ -220,11 +222,11 @@ static uint64_t scaled(uint64_t v, unsigned shift, uint64_t max) {
 /* Class k > 0 owns a fixed slice of 2^32 / kSlice[k] hash values, whether it is drawn or
  * not: a class turned off (REDFUZZ_SIZE_CLASSES) gives its slice
  * to class 0, so the other inputs keep their class on every backend and setting. */
-static const uint32_t kSlice[RF_FUZZ_CLASSES] = {0, 16, 128, 2048};
+static const uint32_t kSlice[RF_FUZZ_CLASSES] = {0, 16, 128, 2048, 16};
 
 rf_fuzz_budget rf_fuzz_budget_of(const rf_settings *set) {
-  static const unsigned elem_shift[RF_FUZZ_CLASSES] = {0, 3, 6, 6};
-  static const unsigned thread_shift[RF_FUZZ_CLASSES] = {0, 3, 4, 14};
+  static const unsigned elem_shift[RF_FUZZ_CLASSES] = {0, 3, 6, 6, 6};
+  static const unsigned thread_shift[RF_FUZZ_CLASSES] = {0, 3, 4, 14, 4};
   rf_fuzz_budget b;
   const rf_limits top = rf_backend.limits;
   const rf_limits cheap = rf_fuzz_limits(set);
@@ -251,13 +253,20 @@ rf_fuzz_budget rf_fuzz_budget_of(const rf_settings *set) {
   return b;
 }
 
+/* The slices in the order they were cut (classes 3, 2, 1, then 4), so that a class added later
+ * takes hash values from class 0 only: every other input keeps its class. */
+static const unsigned kSliceOrder[RF_FUZZ_CLASSES - 1] = {3, 2, 1, RF_FUZZ_BOUNDARY_CLASS};
+
 unsigned rf_fuzz_class_of(const uint8_t *data, size_t size, const rf_fuzz_budget *b) {
   const uint64_t h = input_hash(data, size), u = h >> 32;   /* the high 32 bits: a uniform draw */
   uint64_t edge = 0;
-  for (unsigned k = RF_FUZZ_CLASSES; k-- > 1;) {
+  for (unsigned i = 0; i < RF_FUZZ_CLASSES - 1; i++) {
+    const unsigned k = kSliceOrder[i];
     edge += (UINT64_C(1) << 32) / kSlice[k];
     if (u < edge) {
       if (k >= b->classes || !b->one_in[k]) return 0;
+      /* the boundary class: inputs of codec version 8 on only (fuzz_select.h) */
+      if (k == RF_FUZZ_BOUNDARY_CLASS && rf_codec_version_of(data, size) < 8) return 0;
       /* a class drawn more rarely than its slice: the low bits thin the slice out */
       const uint32_t thin = b->one_in[k] / kSlice[k];
       return thin <= 1 || (uint32_t)h % thin == 0 ? k : 0;
@@ -266,11 +275,149 @@ unsigned rf_fuzz_class_of(const uint8_t *data, size_t size, const rf_fuzz_budget
   return 0;
 }
 
+/* ---- class 4: a derived boundary ----------------------------------------------------------- */
+
+/* The device facts the boundaries are derived with: the simulator's own (no device is opened:
+ * it is the program), on a GPU the device's, asked once, when an input first draws the class
+ * (64 CUs and wave 32 when there is none, as `redfuzz list` assumes). */
+static void boundary_device(uint32_t *num_cus, uint32_t *wave) {
+  static int known;
+  static uint32_t cus = 64, dev_wave = 32;
+  if (!known) {
+    known = 1;
+    char msg[256];
+    rf_device_info d;
+    if (!rf_dev_require(msg, sizeof msg) && !rf_dev_info(&d) && d.num_cus && d.wave) {
+      cus = d.num_cus;
+      dev_wave = d.wave;
+    }
+  }
+  *num_cus = cus;
+  *wave = dev_wave;
+}
+
+/* Each variant's boundaries at a wave size (32, 64), derived once and kept (again when asked
+ * under another thread cap: a process decodes under one budget, a test under several). */
+typedef struct {
+  int done;
+  uint64_t max_threads;
+  size_t count;
+  rf_boundary b[RF_BOUNDARY_MAX];
+} boundary_cache;
+static boundary_cache *cache[RF_VARIANT_CAPACITY][2];
+
+static const boundary_cache *boundaries_of(size_t vi, uint32_t wave, const rf_limits *lim) {
+  const int w = wave == 64;
+  if (!cache[vi][w]) {
+    cache[vi][w] = calloc(1, sizeof *cache[vi][w]);
+    if (!cache[vi][w]) return NULL;
+  }
+  boundary_cache *bc = cache[vi][w];
+  if (!bc->done || bc->max_threads != lim->max_threads) {
+    uint32_t cus, dev_wave;
+    boundary_device(&cus, &dev_wave);
+    const rf_boundary_env env = {.wave = wave, .num_cus = cus, .lim = rf_backend.limits,
+                                 .max_threads = lim->max_threads};
+    bc->count = rf_boundaries_derive(rf_variant_at(vi), &env, bc->b, RF_BOUNDARY_MAX, NULL);
+    bc->max_threads = lim->max_threads;
+    bc->done = 1;
+  }
+  return bc;
+}
+
+/* A boundary the class may draw for c: one that runs (not a refusal), dense, within lim's
+ * elements and threads. */
+static int boundary_fits(const rf_boundary *bd, const rf_case *c, const rf_limits *lim) {
+  if (bd->refused || bd->sparse || bd->huge) return 0;
+  const uint64_t elems = rf_op_has_rows(c->op) ? (uint64_t)bd->rows * bd->cols : bd->n;
+  if (elems > lim->max_elems || (!rf_op_has_rows(c->op) && bd->n > lim->max_n)) return 0;
+  if (rf_op_has_rows(c->op) && bd->cols > lim->max_cols) return 0;
+  const uint64_t threads = (uint64_t)bd->threads_grid * bd->threads_block;
+  return !lim->max_threads || threads <= lim->max_threads;
+}
+
+/* splitmix64's finaliser: the draws below from the input's hash, independent of the class's. */
+static uint64_t mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+/* c decoded under lim; the boundary picked from the selected variants of c's op (of c's type
+ * when one is, else of any), its size changed by a small step. 0 and *kinds set, or -1 when
+ * no boundary fits (c is left as decoded). */
+static int pick_boundary(const uint8_t *data, size_t size, const rf_limits *lim,
+                         const char *only, rf_case *c, uint32_t *kinds) {
+  size_t vs[RF_VARIANT_CAPACITY], nv = 0;
+  for (int typed = 1; typed >= 0 && !nv; typed--)
+    for (size_t i = 0; i < rf_variant_count(); i++) {
+      const rf_variant *v = rf_variant_at(i);
+      if (v->op == c->op && rf_only_keeps(only, v) && (!typed || v->in_dtype == c->dtype))
+        vs[nv++] = i;
+    }
+  if (!nv) return -1;
+  uint64_t h = mix(input_hash(data, size));
+  const size_t vi = vs[h % nv];
+  const rf_variant *v = rf_variant_at(vi);
+  /* GPUs run at the device's wave whatever the case says */
+  uint32_t cus, dev_wave;
+  if (!rf_backend.is_sim) boundary_device(&cus, &dev_wave);
+  const uint32_t wave = rf_backend.is_sim ? c->wave : dev_wave;
+  const boundary_cache *bc = boundaries_of(vi, wave, lim);
+  if (!bc) return -1;
+  size_t fit[RF_BOUNDARY_MAX], nf = 0;
+  for (size_t i = 0; i < bc->count; i++) {
+    const rf_boundary *bd = &bc->b[i];
+    const uint64_t elems = rf_op_has_rows(c->op) ? (uint64_t)bd->rows * bd->cols : bd->n;
+    /* the fuzz target's cost cap of the variant (fuzz_max_n): it would not run there */
+    if (boundary_fits(bd, c, lim) && (!v->fuzz_max_n || elems + 3 <= v->fuzz_max_n))
+      fit[nf++] = i;
+  }
+  if (!nf) return -1;
+  h = mix(h);
+  const rf_boundary *bd = &bc->b[fit[h % nf]];
+  c->dtype = v->in_dtype;
+  if (c->misalign > rf_case_misalign_max(c->dtype)) c->misalign %= rf_case_misalign_max(c->dtype) + 1;
+  rf_boundary_apply(bd, c);
+  /* the boundary is this variant's: the case runs it alone (another variant's launch at this
+   * block, grid or size may cost what the class's caps keep out: a block a row at 65,537 rows) */
+  snprintf(c->variant, sizeof c->variant, "%s", v->name);
+  /* a small step of the size: none in half the draws, else +-1, +-2, +-3 (n, or the axis the
+   * boundary lies on: rows for a shape of many rows, else cols) */
+  static const int steps[8] = {0, 0, 0, 0, 1, -1, 2, -3};
+  h = mix(h);
+  int step = steps[h % 8];
+  if (rf_op_has_rows(c->op)) {
+    uint32_t *axis = c->rows > 3 ? &c->rows : &c->cols;
+    const uint64_t moved = (uint64_t)((int64_t)*axis + step);
+    if (step && *axis + (int64_t)step >= 1 && moved <= UINT32_MAX) {
+      const uint32_t keep = *axis;
+      *axis = (uint32_t)moved;
+      if ((uint64_t)c->rows * c->cols > lim->max_elems || c->cols > lim->max_cols) *axis = keep;
+    }
+  } else if (step && (int64_t)c->n + step >= 1 && c->n + (uint64_t)(int64_t)step <= lim->max_n) {
+    c->n = (uint64_t)((int64_t)c->n + step);
+  }
+  *kinds = bd->kinds;
+  return 0;
+}
+
+unsigned rf_fuzz_decode_budget_kinds(const uint8_t *data, size_t size, const rf_fuzz_budget *b,
+                                     const char *only, rf_case *c, uint32_t *kinds) {
+  unsigned k = rf_fuzz_class_of(data, size, b);
+  *kinds = 0;
+  decode_under(data, size, &b->lim[k], k == 3, only, c);
+  if (k == RF_FUZZ_BOUNDARY_CLASS && pick_boundary(data, size, &b->lim[k], only, c, kinds)) {
+    k = 0;   /* no boundary for this op: the input's class-0 case */
+    decode_under(data, size, &b->lim[0], 0, only, c);
+  }
+  return k;
+}
+
 unsigned rf_fuzz_decode_budget(const uint8_t *data, size_t size, const rf_fuzz_budget *b,
                                const char *only, rf_case *c) {
-  const unsigned k = rf_fuzz_class_of(data, size, b);
-  decode_under(data, size, &b->lim[k], k == 3, only, c);
-  return k;
+  uint32_t kinds;
+  return rf_fuzz_decode_budget_kinds(data, size, b, only, c, &kinds);
 }
 
 rf_limits rf_fuzz_limits(const rf_settings *set) {

@@ -67,11 +67,24 @@ int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits
  *            threads x2^14, 1 in 2048; on the simulator 1 in 8192, at each variant's
  *            default grid and one wave a block, the launch it affords (run/fuzz_select.c,
  *            lift_rows: seconds of CPU a case).
+ *   class 4: a derived boundary (run/boundaries.h, docs/BOUNDARIES.md) of one of the selected
+ *            variants of the case's op, chosen by the input's hash, and a small change of its
+ *            size (0 in half the draws, else +-1, +-2 or +-3): its size and its block, grid
+ *            and items requests replace the decoded ones (the type becomes the variant's, and
+ *            the case names the variant: it runs alone); the other fields (distribution,
+ *            seed, schedule, wave, misalignment) stay the input's.
+ *            Within class 2's limits; a boundary that refuses (expects unsupported), is past
+ *            the dense sizes or past the class's threads is never drawn. 1 input in 16, of
+ *            inputs of codec version 8 or later only (byte 0, model/case.h): an input written
+ *            before (the seed corpus of version 7 and older, what encode wrote) decodes as it
+ *            always did. No boundary for its op: the input is class 0.
  * The backend's limits bound every class; REDFUZZ_MAX_ELEMS and REDFUZZ_MAX_THREADS, when
- * set, bound every class too (a hard cap, as before), and REDFUZZ_SIZE_CLASSES=1 draws only
- * class 0. Class 3 is not a superset of class 0 (wider rows fold): `redfuzz encode` adds a
- * byte where needed so that its files decode under class 0. */
-#define RF_FUZZ_CLASSES 4
+ * set, bound every class too (a hard cap, as before), and REDFUZZ_SIZE_CLASSES=N draws only
+ * the first N classes (1: class 0 only; 4: no boundary class). Classes 3 and 4 are not
+ * supersets of class 0: `redfuzz encode` adds a byte where needed so that its files decode
+ * under class 0. */
+#define RF_FUZZ_CLASSES 5
+#define RF_FUZZ_BOUNDARY_CLASS 4
 #define RF_FUZZ_SHORT_COLS 4u
 /* The largest grid of every built-in row variant (kernels/softmax.hip RF_SM_MAX_GRID,
  * kernels/logsumexp.hip RF_LSE_MAX_GRID): more rows than this make their blocks stride. */
@@ -93,7 +106,11 @@ rf_fuzz_budget rf_fuzz_budget_of(const rf_settings *set);
 /* The class an input draws (0 .. b->classes - 1). */
 unsigned rf_fuzz_class_of(const uint8_t *data, size_t size, const rf_fuzz_budget *b);
 /* Decode as the fuzz target does: the input's class, then rf_fuzz_decode_like_target under
- * that class's limits. Returns the class. */
+ * that class's limits (class 4: the boundary it picks). Returns the class. */
 unsigned rf_fuzz_decode_budget(const uint8_t *data, size_t size, const rf_fuzz_budget *b,
                                const char *only, rf_case *c);
+/* The same; *kinds gets the rf_boundary_kind bits of the boundary a class-4 input took (0 for
+ * the other classes), for the fuzz target's counts by kind. */
+unsigned rf_fuzz_decode_budget_kinds(const uint8_t *data, size_t size, const rf_fuzz_budget *b,
+                                     const char *only, rf_case *c, uint32_t *kinds);
 #endif

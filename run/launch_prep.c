@@ -20,8 +20,7 @@ static uint64_t g_sim_max_threads = SIM_MAX_THREADS_DEFAULT;
 void rf_launch_set_sim_max_threads(uint64_t threads) {
   g_sim_max_threads = threads ? threads : SIM_MAX_THREADS_DEFAULT;
 }
-/* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. */
-#define MAX_SCRATCH_BYTES ((size_t)256 << 20)
+#define MAX_SCRATCH_BYTES RF_LAUNCH_MAX_SCRATCH_BYTES
 
 int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_info *dev,
                       rf_launch_cfg *cfg, rf_plan *plan, size_t *scratch, rf_result *res) {

@@ -9,6 +9,10 @@
 #include "model/case.h"
 #include "run/runner_types.h"
 
+/* Scratch per launch: the softmax exp buffer at the largest case (2^24 floats) fits. A launch
+ * asking for more is refused (unsupported); run/boundaries.c refuses it as the runner does. */
+#define RF_LAUNCH_MAX_SCRATCH_BYTES ((size_t)256 << 20)
+
 /* Configures v for c on dev (the case's launch knobs; the case's wave on the simulator, the
  * device's elsewhere), then checks what the runner would refuse: a launch of more threads
  * than the simulator runs, more scratch than a launch may have, a plan that breaks the plan

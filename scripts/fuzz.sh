@@ -219,6 +219,16 @@ cat "${logs[@]}" /dev/null 2>/dev/null | grep -aoE 'size class [0-9]+ spent: .*'
                       r[k], p[k], g[k], cap
              if (E) printf "fuzz.sh: cases past 2^16 elements: %d; past every row variant grid cap (%d rows): %d\n", P, cap, G }' || true
 
+# The derived boundaries (class 4, docs/BOUNDARIES.md) the campaign ran, by kind, summed over
+# the workers' runs: a kind at 0 was never drawn (the selected variants have none of it, or
+# none within the class's caps).
+cat "${logs[@]}" /dev/null 2>/dev/null | grep -aoE 'boundary kinds reached:.*' |
+  awk '{ for (i = 4; i <= NF; i++) { split($i, kv, "="); if (!(kv[1] in s)) name[++n] = kv[1]
+                                     s[kv[1]] += kv[2] } }
+       END { if (n) { printf "fuzz.sh: derived boundaries run, by kind:"
+                      for (i = 1; i <= n; i++) printf " %s %d", name[i], s[name[i]]
+                      printf "\n" } }' || true
+
 # Failures by signature (variant verdict dist [rule=R]): the target prints "ERROR: redfuzz:
 # VARIANT VERDICT dist=DIST[ rule=R]" for each failing variant before aborting, into its
 # worker's log.
