@@ -62,6 +62,9 @@ int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_inf
              "a launch)", *scratch, cfg->grid, (unsigned)(MAX_SCRATCH_BYTES >> 20));
     return -1;
   }
+  /* A plugin may build its plan with rf_plan_add alone, on the plan it is given: zeroed here
+   * whatever the caller's memory held (include/redfuzz/plugin.h). */
+  memset(plan, 0, sizeof *plan);
   v->plan(cfg, plan);
   /* A plan that breaks the rules (a plugin's bug) gives no bound: the variant is not launched
    * and its result says which rule it broke, instead of a verdict judged against nonsense

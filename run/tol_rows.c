@@ -78,7 +78,10 @@ int rf_tol_rows_bounds(const rf_variant *v, const rf_case *c, const float *x, un
     snprintf(err, errlen, "%s refuses rows=%u cols=%u: %.200s", v->name, c->rows, c->cols, why);
     return -1;
   }
-  rf_plan plan;
+  /* Zeroed, as the runner hands it (launch_prep.c): a plugin may build its plan with
+   * rf_plan_add alone, on the plan it is given (include/redfuzz/plugin.h); stack garbage there
+   * gave it levels it never added, and no tolerance. */
+  rf_plan plan = {0};
   v->plan(&cfg, &plan);
   const uint64_t h = rf_plan_depth(&plan);
   if (h > info->h) info->h = h > UINT32_MAX ? UINT32_MAX : (unsigned)h;
