@@ -273,9 +273,11 @@ if [ "$SHRINK" = 1 ]; then
       seen="$seen$sig "
       case "$sig" in *:no-verdict) echo "not shrunk ($side, no verdict): $art"; continue;; esac
       # Named in the file: the side that found it (a comment line the case parser skips).
-      rc=0; rf_file_finding "$rf" "$art" "${sig%%:*}" "$OUT/shrunk-$side" "$dest" "$plugins" \
+      # Decoded under the selection both sides ran (as the case beside it says), shrunk for
+      # the signature's variant.
+      rc=0; rf_file_finding "$rf" "$art" "$SELECTION" "$OUT/shrunk-$side" "$dest" "$plugins" \
         "hybrid campaign, $side side ($( [ "$side" = "$SIDE_SIM" ] && echo "$SIM_BUILD" || echo "$BUILD" ))" \
-        > /dev/null || rc=$?
+        "${sig%%:*}" > /dev/null || rc=$?
       case $rc in
         0) new=$((new + 1)); echo "new regression ($side): $dest/$(basename "$RF_FINDING")";;
         1) echo "known ($side): $dest/$RF_FINDING_SIG-*.case";;

@@ -270,10 +270,12 @@ if [ "$SHRINK" = 1 ]; then
   for l in "${logs[@]}"; do
     art=$(grep -aoE 'Test unit written to .*crash-[0-9a-f]+' "$l" | head -n 1 | sed 's/^Test unit written to //' || true)
     [ -n "$art" ] && [ -f "$art" ] || continue
-    sig=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?( rule=[a-z-]+)?' "$l" | head -n 1 | cut -d' ' -f3- | tr ' ' '_' || true)
+    first=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?( rule=[a-z-]+)?' "$l" | head -n 1 | cut -d' ' -f3- || true)
+    sig=${first// /_} var=${first%% *}; [[ "$var" == */* ]] || var=""
     case "$seen" in *" ${sig:-$art} "*) continue;; esac
     seen="$seen${sig:-$art} "
-    rc=0; rf_file_finding "$RF" "$art" "$ONLY" "$OUT/shrunk" "$REG" "$PLUGINS" "" || rc=$?
+    # Shrunk for the signature's variant (an input may fail several), decoded as it ran.
+    rc=0; rf_file_finding "$RF" "$art" "$ONLY" "$OUT/shrunk" "$REG" "$PLUGINS" "" "$var" || rc=$?
     [ $rc -eq 0 ] && new=$((new + 1))
   done
 fi

@@ -2,8 +2,9 @@
 # Shrink-and-file, shared by fuzz.sh, fuzz-hybrid.sh and shrink-findings.sh (sourced, bash;
 # needs lib/opts.sh).
 #
-# rf_file_finding RF ARTIFACT ONLY SHRUNK_DIR REG_DIR PLUGINS FOUND_BY
-#   Shrinks ARTIFACT (a failing fuzz input) with `RF shrink --only ONLY --out SHRUNK_DIR`, with
+# rf_file_finding RF ARTIFACT ONLY SHRUNK_DIR REG_DIR PLUGINS FOUND_BY [VARIANT]
+#   Shrinks ARTIFACT (a failing fuzz input) with `RF shrink --only ONLY --out SHRUNK_DIR` (ONLY:
+#   the selection the fuzzer decoded it under; VARIANT: the signature's variant, --variant), with
 #   the colon list PLUGINS loaded (`--plugin` each: a plugin variant's finding shrinks only
 #   where that variant exists), adds "# found by: FOUND_BY" as the file's second line when
 #   FOUND_BY is not empty, and copies it into REG_DIR unless a file of the same signature (the
@@ -51,11 +52,13 @@ rf_plugin_args() {   # rf_plugin_args LIST: fills RF_PLUGIN_ARGS with --plugin A
 }
 
 rf_file_finding() {
-  local rf=$1 art=$2 only=$3 shrunk=$4 reg=$5 plugins=$6 found_by=$7 base
+  local rf=$1 art=$2 only=$3 shrunk=$4 reg=$5 plugins=$6 found_by=$7 variant=${8:-} base
+  local pick=()
   RF_FINDING="" RF_FINDING_SIG=""
   rf_plugin_args "$plugins"
+  [ -z "$variant" ] || pick=(--variant "$variant")
   mkdir -p "$shrunk" "$reg"
-  RF_FINDING=$("$rf" "${RF_PLUGIN_ARGS[@]}" shrink "$art" --only "$only" --out "$shrunk" \
+  RF_FINDING=$("$rf" "${RF_PLUGIN_ARGS[@]}" shrink "$art" --only "$only" "${pick[@]}" --out "$shrunk" \
                  2>/dev/null | tail -n 1 || true)
   [ -n "$RF_FINDING" ] && [ -f "$RF_FINDING" ] || { RF_FINDING=""; return 2; }
   [ -z "$found_by" ] || sed -i "1a # found by: $found_by" "$RF_FINDING"
