@@ -87,7 +87,7 @@ grep -q "note: plugin $TMP/plain lib.so was not built with the coverage flags" "
 : > "$TMP/tools record"
 (cd "$SRC" && PATH="$TMP/bin:$PATH" bash scripts/coverage.sh --build "$TMP/cov build" \
    --out "$TMP/cov out" --plugin "$TMP/cov lib.so" "$TMP/corpus") > "$TMP/log" 2>&1
-[ "$(grep -c -- "export .* -object $TMP/cov lib.so" "$TMP/tools record")" -ge 2 ] &&
+grep -q -- "export .* -object $TMP/cov lib.so" "$TMP/tools record" &&
   ok "coverage.sh: llvm-cov reads a coverage-built plugin's mapping (-object)" ||
   bad "coverage.sh: no -object for the plugin: $(cat "$TMP/tools record")"
 (cd "$SRC" && PATH="$TMP/bin:$PATH" bash scripts/coverage.sh --build "$TMP/cov build" \
