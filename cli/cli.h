@@ -19,6 +19,7 @@ enum { RF_EXIT_RESTART = 75 };
 int rf_cmd_run(int argc, char **argv);
 int rf_cmd_list(int argc, char **argv);
 int rf_cmd_replay(int argc, char **argv);
+int rf_cmd_guard(int argc, char **argv);
 int rf_cmd_shrink(int argc, char **argv);
 int rf_cmd_study(int argc, char **argv);
 int rf_cmd_tolerance(int argc, char **argv);
@@ -61,6 +62,11 @@ int rf_cli_text_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex,
  * lines. */
 int rf_cli_replay_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
                        char *err, size_t errlen);
+/* The same, also handing over the bytes it read and parsed (*textp, *lenp; the caller frees
+ * *textp, NULL when nothing could be read): redfuzz guard rewrites exactly those. */
+int rf_cli_replay_case_text(const char *path, char **textp, size_t *lenp, rf_case *c,
+                            rf_expect *ex, size_t max_ex, size_t *n_ex, char *err,
+                            size_t errlen);
 
 /* ---- case flags (cli_case.c) ---------------------------------------------------------- */
 enum {
@@ -79,6 +85,33 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
 /* Checks a variant name: in the registry and (op >= 0) of that op; -1 after a message naming
  * the flag. */
 int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op);
+
+/* ---- findings (cli_findings.c; docs/FINDINGS.md) ------------------------------------- */
+/* The selection a fuzz input decodes under, as the fuzz target takes it: --only (flag, NULL
+ * when not given), REDFUZZ_ONLY, or `recorded` (a case's only field, NULL or "" when none;
+ * recorded_from names it in messages). Sources that disagree are an error naming both (an
+ * input decodes to another case under another selection); every name must select a variant.
+ * The list into out. 0, or -1 after a message (exit 2). */
+int rf_cli_selection(const char *cmd, const char *flag, const char *recorded,
+                     const char *recorded_from, char *out, size_t outlen);
+/* Records what c needs besides its values: the names of the plugins loaded and the selection
+ * only. 0, or -1 after a message. */
+int rf_cli_record_needs(const char *cmd, rf_case *c, const char *only);
+/* The selection recorded in PATH.case, the decoded case a campaign keeps beside the artifact
+ * PATH ("" when there is none). 0, or -1 after a message (one there that cannot be read). */
+int rf_cli_sibling_only(const char *cmd, const char *path, char *only, size_t len);
+/* When PATH.case is there: 0 when `decoded` (PATH decoded here, its needs recorded) is the case
+ * it holds, else -1 after a message naming the first field that differs and what to do. 0
+ * when there is none. */
+int rf_cli_check_sibling(const char *cmd, const char *path, const rf_case *decoded);
+/* " --plugin PATH" for each plugin loaded ("" when none): the flags a command this one
+ * suggests needs (replay's hint to run guard). */
+void rf_cli_plugin_args(char *buf, size_t len);
+/* Creates path and every folder above it that is missing. 0, or -1 with err. */
+int rf_cli_mkdirs(const char *path, char *err, size_t errlen);
+/* Where a finding of v goes by default: findings/<plugin name> (under the current folder) for
+ * a plugin's variant, never the project's regressions/; regressions for a built-in one. */
+void rf_cli_findings_dir(const rf_variant *v, char *buf, size_t len);
 
 /* The REDFUZZ_* settings, read from the environment once by main (run/settings.def). */
 extern rf_settings rf_cli_settings;

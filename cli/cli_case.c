@@ -81,6 +81,7 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
 #define RF_CLI_SET_RF_FT_WAVE(m, ct, v) c.m = (ct)(v)->num
 #define RF_CLI_SET_RF_FT_DTYPE(m, ct, v) c.m = (ct)(v)->num
 #define RF_CLI_SET_RF_FT_NAME(m, ct, v) snprintf(c.m, sizeof c.m, "%s", (v)->text)
+#define RF_CLI_SET_RF_FT_LIST(m, ct, v) snprintf(c.m, sizeof c.m, "%s", (v)->text)
 #define RF_CASE_FIELD(key, member, ctype, type, lo, hi, dflt, input, help) \
   if (CF_##key != CF_op && CF_##key != CF_n && vals[CF_##key].given)    \
     RF_CLI_SET_##type(member, ctype, &vals[CF_##key]);

@@ -11,7 +11,8 @@ static const char help_encode[] =
   "usage: redfuzz encode CASE.case OUT.bin [--fold]\n"
   "\n"
   "Writes the canonical binary form of a text case (what the fuzz target decodes), for the\n"
-  "seed corpus. The binary form carries no variant filter. A case the fuzz target would decode\n"
+  "seed corpus. The binary form carries no variant filter, plugins or selection (the fuzz\n"
+  "target takes them from REDFUZZ_PLUGINS and REDFUZZ_ONLY). A case the fuzz target would decode\n"
   "as another one under this build's limits (n = 5000 on the simulator, whose fuzz inputs hold\n"
   "at most 4096 elements) is refused, naming the field, unless --fold is given. OUT is\n"
   "written whole or not at all; a different file already there is not replaced (an identical\n"
@@ -23,11 +24,17 @@ static const char help_encode[] =
  * folds into another case. A case that does not come back as it went in is refused, naming
  * the first field that changes, its value and what comes back, instead of writing a file
  * that stands for another case. 0, or -1 after the message. */
-/* The first field (the variant aside) where a and b differ, or -1. */
+/* A field the binary form does not carry: the variant, and the lists (plugins, the selection)
+ * a decoded fuzz input takes from the environment it is decoded in (model/case_fields.def). */
+static int not_in_binary(size_t i) {
+  return i == RF_FIELD_variant || rf_fields[i].type == RF_FT_LIST;
+}
+
+/* The first field (those not in the binary form aside) where a and b differ, or -1. */
 static int first_difference(const rf_case *a, const rf_case *b) {
   for (size_t i = 0; i < RF_FIELD_COUNT; i++) {
-    if (i == RF_FIELD_variant) continue;
-    char x[96], y[96];
+    if (not_in_binary(i)) continue;
+    char x[RF_FIELD_TEXT_MAX], y[RF_FIELD_TEXT_MAX];
     rf_field_format(a, &rf_fields[i], x, sizeof x);
     rf_field_format(b, &rf_fields[i], y, sizeof y);
     if (strcmp(x, y) != 0) return (int)i;
@@ -64,8 +71,8 @@ static int check_round_trip(const char *path, const rf_case *c, const uint8_t *b
   rf_fuzz_decode_budget(buf, len, &budget, "", &back);
   for (size_t i = 0; i < RF_FIELD_COUNT; i++) {
     const rf_field *f = &rf_fields[i];
-    if (i == RF_FIELD_variant) continue;   /* the binary form carries no variant (help) */
-    char want[96], got[96];
+    if (not_in_binary(i)) continue;   /* the binary form carries no variant nor lists (help) */
+    char want[RF_FIELD_TEXT_MAX], got[RF_FIELD_TEXT_MAX];
     rf_field_format(c, f, want, sizeof want);
     rf_field_format(&back, f, got, sizeof got);
     if (strcmp(want, got) == 0) continue;

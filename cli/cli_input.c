@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "kernels/plugin_loader.h"
+#include "run/fuzz_select.h"
 
 char *rf_cli_read_file(const char *path, size_t *len, char *err, size_t errlen) {
   struct stat st;
@@ -141,12 +143,42 @@ static char *read_text(const char *path, size_t *len, size_t *skip, char *err, s
   return text;
 }
 
+/* What the case needs besides its values (model/case_fields.def): every plugin it names
+ * loaded, and every name of its selection in this build. A case of a plugin's kernel run
+ * without the plugin would run the built-ins alone and could pass: refused, naming the
+ * plugin and how to load it. 0, or -1 with err. */
+static int check_needs(const char *path, const rf_case *c, char *err, size_t errlen) {
+  for (const char *p = c->plugins; *p;) {
+    const size_t l = strcspn(p, ",");
+    char name[RF_CASE_LIST_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)l, p);
+    if (!rf_plugin_loaded_path(name)) {
+      char loaded[RF_CASE_LIST_MAX], unused[256];
+      if (rf_plugin_loaded_names(loaded, sizeof loaded, unused, sizeof unused)) loaded[0] = 0;
+      snprintf(err, errlen, "%s: line %u: plugins: the case needs the plugin '%s', which is not "
+               "loaded (loaded: %s; allowed: load it before the command, `redfuzz --plugin "
+               "DIR/lib%s.so <command> ...` or REDFUZZ_PLUGINS=DIR/lib%s.so, the library built "
+               "for this backend; a plugin's case never runs on the built-ins alone)", path,
+               key_lines[RF_FIELD_plugins], name, loaded[0] ? loaded : "none", name, name);
+      return -1;
+    }
+    p += l + (p[l] == ',');
+  }
+  char why[512];
+  if (c->only[0] && rf_select_check_list(c->only, 1, why, sizeof why)) {
+    snprintf(err, errlen, "%s: line %u: only: %s", path, key_lines[RF_FIELD_only], why);
+    return -1;
+  }
+  return 0;
+}
+
 static int parse(const char *path, const char *text, rf_case *c, rf_expect *ex, size_t max_ex,
                  size_t *n_ex, char *err, size_t errlen) {
   char why[512];
   size_t dummy;
   int rc = rf_case_parse_text(text, c, ex, max_ex, n_ex ? n_ex : &dummy, why, sizeof why);
   if (!rc) note_key_lines(text);
+  if (!rc && check_needs(path, c, err, errlen)) return -1;
   /* A variant this build does not have (a misspelt name, a plugin not loaded): the file and
    * line, not a failure later in the runner without them. */
   if (!rc && c->variant[0] && !rf_variant_find(c->variant)) {
@@ -183,9 +215,22 @@ static int has_content(const char *t) {
 
 int rf_cli_replay_case(const char *path, rf_case *c, rf_expect *ex, size_t max_ex, size_t *n_ex,
                        char *err, size_t errlen) {
+  char *text = NULL;
+  size_t len = 0;
+  const int rc = rf_cli_replay_case_text(path, &text, &len, c, ex, max_ex, n_ex, err, errlen);
+  free(text);
+  return rc;
+}
+
+int rf_cli_replay_case_text(const char *path, char **textp, size_t *lenp, rf_case *c,
+                            rf_expect *ex, size_t max_ex, size_t *n_ex, char *err,
+                            size_t errlen) {
   size_t len = 0, skip = 0;
+  *textp = NULL;
   char *text = read_text(path, &len, &skip, err, errlen);
   if (!text) return -1;
+  *textp = text;
+  *lenp = len;
   int rc = -1;
   const char *t = text + skip;
   /* A writer cut short (a full disk, a copy in progress) leaves a last line without its
@@ -204,6 +249,5 @@ int rf_cli_replay_case(const char *path, rf_case *c, rf_expect *ex, size_t max_e
     else
       rc = 0;
   }
-  free(text);
   return rc;
 }

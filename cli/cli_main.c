@@ -19,7 +19,9 @@ static const char usage[] =
   "  run      run one case (from flags or a text case file); prints a verdict table\n"
   "  list     list the variants, their plans and launch constraints\n"
   "  replay   replay text cases (files or folders) and check their expected verdicts\n"
-  "  shrink   shrink a failing case (text or fuzz artifact) into regressions/\n"
+  "  shrink   shrink a failing case (text or fuzz artifact) into a finding file\n"
+  "           (findings/<plugin> for a plugin's kernel, regressions/ for a built-in one)\n"
+  "  guard    after a fix: findings that now pass become guards (expect pass) for CI\n"
   "  study    error against summation order: every variant x distribution x size x seed,\n"
   "           CSV tables of error and error/bound (scripts/study.sh adds the plots)\n"
   "  tolerance the rtol/atol a unit test can hold a sum kernel to: derived bound, largest\n"
@@ -120,6 +122,7 @@ int main(int argc, char **argv) {
   signal(SIGXFSZ, SIG_IGN);
   static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
     {"run", rf_cmd_run},       {"list", rf_cmd_list},     {"replay", rf_cmd_replay},
+    {"guard", rf_cmd_guard},
     {"shrink", rf_cmd_shrink}, {"study", rf_cmd_study},   {"tolerance", rf_cmd_tolerance},
     {"bench", rf_cmd_bench},   {"sweep", rf_cmd_sweep},   {"encode", rf_cmd_encode},
     {"decode", rf_cmd_decode},
@@ -130,7 +133,7 @@ int main(int argc, char **argv) {
       rf_contain_stdout_end();   /* what plugin destructors print at exit: stderr */
       return rc;
     }
-  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, shrink, study, tolerance, bench, sweep, encode, decode; see redfuzz --help)\n",
+  fprintf(stderr, "redfuzz: unknown command '%s' (allowed: run, list, replay, guard, shrink, study, tolerance, bench, sweep, encode, decode; see redfuzz --help)\n",
           cmd);
   return RF_EXIT_USAGE;
 }

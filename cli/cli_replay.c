@@ -14,6 +14,9 @@ static const char help[] =
   "usage: redfuzz replay [--verbose] PATH...\n"
   "\n"
   "Replays text cases. PATH is a .case file or a folder (its *.case files, in name order).\n"
+  "A case that names plugins (plugins=, a finding of a user's kernel) needs them loaded\n"
+  "(--plugin): without one it is an ERROR naming it (exit 2), never a run of the built-ins.\n"
+  "A finding whose variant passes now is a FAIL that says to run 'redfuzz guard'.\n"
   "Each file may carry lines 'expect <variant> <verdict>': those variants must give exactly\n"
   "that verdict (a mutant must still fail the way it failed). A line ending 'on <backend>'\n"
   "(sim, cuda, hip) holds on that backend only: a race or a missing barrier found under the\n"
@@ -81,12 +84,21 @@ static int check_results(const char *path, const rf_expect *ex, size_t n_ex, con
     for (int i = 0; i < n; i++)
       if (strcmp(res[i].variant->name, ex[e].variant) == 0) r = &res[i];
     if (!r) {
-      printf("FAIL %s: expected %s %s, but that variant is not in this build\n", path,
+      printf("FAIL %s: expected %s %s, but that variant is not in this build (a plugin's "
+             "variant? load its library with --plugin, or REDFUZZ_PLUGINS)\n", path,
              ex[e].variant, ex[e].verdict);
       bad = 1;
     } else if (!rf_expect_matches(&ex[e], r->verdict)) {
       printf("FAIL %s: %s expected %s, got %s%s%s\n", path, ex[e].variant, ex[e].verdict,
              rf_verdict_name(r->verdict), r->detail[0] ? ": " : "", r->detail);
+      /* A finding of a correct variant that passes now: its bug was fixed (or hides). */
+      if (r->verdict == RF_V_PASS && rf_expect_wants_failure(&ex[e]) && !r->variant->is_mutant) {
+        char plugins[2048];
+        rf_cli_plugin_args(plugins, sizeof plugins);
+        printf("     %s now passes where the file expects %s: if its bug is fixed, `redfuzz%s "
+               "guard %s` turns the expectation into a guard (expect pass) that CI holds "
+               "(docs/FINDINGS.md)\n", ex[e].variant, ex[e].verdict, plugins, path);
+      }
       bad = 1;
     }
   }

@@ -15,15 +15,21 @@ static const char help[] =
   "usage: redfuzz shrink FILE [options]\n"
   "\n"
   "FILE is a text case or a binary fuzz input (a libFuzzer crash artifact), at most 1 MiB:\n"
-  "printable text with a key=value line is a text case, anything else a fuzz input. The\n"
-  "failure signature is the first failing variant and its verdict (or --variant's verdict),\n"
+  "printable text with a key=value line is a text case, anything else a fuzz input. A fuzz\n"
+  "input decodes as the fuzz target decoded it (redfuzz decode --help: the selection from\n"
+  "--only, REDFUZZ_ONLY or FILE.case, the decoded case its campaign wrote beside it, which it\n"
+  "must match). A case that names plugins (plugins=) needs them loaded (--plugin).\n"
+  "The failure signature is the first failing variant and its verdict (or --variant's verdict),\n"
   "with the contract rule that decided it where one did (signed-zero, nan-ignored,\n"
   "nan-propagates, tie-first, tie-any, masked-row-nan, masked-row-zero: printed as\n"
   "'rule: NAME').\n"
   "The case is shrunk while that signature holds: smaller n / rows / cols, plainer\n"
   "distribution (towards ones), default launch parameters, smaller seed. The result is\n"
   "written to DIR/<op>-<variant>-<verdict>[-<rule>]-<hash>.case with an expect line for\n"
-  "every variant, and its path printed last.\n"
+  "every variant, the plugins loaded (plugins=) and the selection (only=), and its path\n"
+  "printed last. DIR (--out) defaults to findings/<plugin name> for a plugin's variant (a\n"
+  "user's kernel: its findings are the user's, docs/FINDINGS.md) and to regressions for a\n"
+  "built-in one.\n"
   "\n";
 static const char help_tail[] =
   "\nExit status: 0 shrunk, or nothing fails on FILE (then 'nothing to shrink' is printed and\n"
@@ -35,27 +41,36 @@ static const char help_tail[] =
 static const char *g_only;
 static int only_keeps(const rf_variant *v, void *ctx) { (void)ctx; return rf_only_keeps(g_only, v); }
 
-
-static int load(rf_runner *r, const char *path, const char *only, rf_case *c) {
+/* FILE as a case, its selection resolved (rf_cli_selection) into only and its needs recorded.
+ * 0, or -1 after a message. */
+static int load(const char *path, const char *flag_only, char *only, size_t onlylen,
+                rf_case *c) {
   char err[1024];
   size_t len = 0, skip = 0;
   char *buf = rf_cli_read_file(path, &len, err, sizeof err);
   if (!buf) { fprintf(stderr, "redfuzz shrink: FILE: %s\n", err); return -1; }
   int text = rf_cli_is_text((const unsigned char *)buf, len, &skip) && memchr(buf, '=', len);
-  int rc = 0;
   if (text) {
     free(buf);
     if (rf_cli_text_case(path, c, NULL, 0, NULL, err, sizeof err)) {
       fprintf(stderr, "redfuzz shrink: FILE: %s\n", err);
       return -1;
     }
-    return 0;
+    if (rf_cli_selection("shrink", flag_only, c->only, "the case's only", only, onlylen))
+      return -1;
+    return rf_cli_record_needs("shrink", c, only);
   }
-  (void)r;
+  char recorded[RF_CASE_LIST_MAX];
+  if (rf_cli_sibling_only("shrink", path, recorded, sizeof recorded) ||
+      rf_cli_selection("shrink", flag_only, recorded, "FILE.case's only", only, onlylen)) {
+    free(buf);
+    return -1;
+  }
   rf_fuzz_budget budget = rf_fuzz_budget_of(&rf_cli_settings);
   rf_fuzz_decode_budget((const uint8_t *)buf, len, &budget, only, c);
   free(buf);
-  return rc;
+  if (rf_cli_record_needs("shrink", c, only)) return -1;
+  return rf_cli_check_sibling("shrink", path, c);
 }
 
 int rf_cmd_shrink(int argc, char **argv) {
@@ -65,10 +80,8 @@ int rf_cmd_shrink(int argc, char **argv) {
   int p = rf_flags_parse("shrink", rf_flags, RF_FLAG_COUNT, argc, argv, v, files, 1, &nfiles,
                          help, help_tail);
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
-  const char *file = nfiles ? files[0] : NULL, *out = v[F_OUT].text;
+  const char *file = nfiles ? files[0] : NULL;
   const char *variant = v[F_VARIANT].given ? v[F_VARIANT].text : NULL;
-  const char *only = v[F_ONLY].given ? v[F_ONLY].text : "";
-  int only_given = v[F_ONLY].given != 0;
   if (!file) {
     fprintf(stderr, "redfuzz shrink: FILE: none given (allowed: a text case or a fuzz input; "
             "see --help)\n");
@@ -76,24 +89,19 @@ int rf_cmd_shrink(int argc, char **argv) {
   }
   if (variant && rf_cli_check_variant("shrink", &rf_flags[F_VARIANT], variant, -1))
     return RF_EXIT_USAGE;
-  char why[512];
-  if (only_given && rf_select_check_list(only, 1, why, sizeof why)) {   /* every name known */
-    fprintf(stderr, "redfuzz shrink: --only: %s\n", why);
+  rf_case c;
+  static char only[RF_CASE_LIST_MAX];
+  if (load(file, v[F_ONLY].given ? v[F_ONLY].text : NULL, only, sizeof only, &c))
     return RF_EXIT_USAGE;
-  }
-  if (only_given && *only && rf_only_single_op(only) == -2) {
-    rf_flag_error("shrink", &rf_flags[F_ONLY], only, "selects no variant (allowed: variant or "
-                  "op names from 'redfuzz list', comma-separated; '' = every correct variant)");
-    return RF_EXIT_USAGE;
-  }
   rf_runner *r = rf_cli_runner("shrink");
   if (!r) return RF_EXIT_FAIL;
   g_only = only;
-  if (only_given && !variant) rf_runner_set_filter(r, only_keeps, NULL);
-  rf_case c;
+  /* A selection (even '' given as such: every correct variant) makes the signature, as in the
+   * fuzzer; none at all: every variant, mutants included. */
+  if ((v[F_ONLY].given || rf_cli_settings.only_set || only[0]) && !variant)
+    rf_runner_set_filter(r, only_keeps, NULL);
   int rc = RF_EXIT_USAGE;
   rf_signature sig;
-  if (load(r, file, only, &c)) goto done;
   printf("case:   ");
   rf_report_case_line(stdout, &c);
   if (variant) {
@@ -115,9 +123,11 @@ int rf_cmd_shrink(int argc, char **argv) {
     printf("rule: %s (the contract rule that decided it)\n", rf_rule_name(sig.rule));
   if (rf_cli_out_check("shrink")) { rc = RF_EXIT_USAGE; goto done; }   /* no work unseen */
   int steps = rf_shrink(r, &c, &sig, stdout);
-  char path[4096], err[1024];
-  if (mkdir(out, 0777) != 0 && errno != EEXIST) {
-    fprintf(stderr, "redfuzz shrink: --out %s: cannot create: %s\n", out, strerror(errno));
+  char path[4096], err[4400], dflt[512];
+  rf_cli_findings_dir(rf_variant_find(sig.variant), dflt, sizeof dflt);
+  const char *out = v[F_OUT].given ? v[F_OUT].text : dflt;
+  if (rf_cli_mkdirs(out, err, sizeof err)) {
+    fprintf(stderr, "redfuzz shrink: --out %s\n", err);
     rc = RF_EXIT_USAGE;
     goto done;
   }

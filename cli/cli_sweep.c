@@ -488,9 +488,10 @@ static int sweep_cases(const sweep_job *j, sweep_case_fn fn, void *ctx, long *co
 /* --list-cases: the case's number and every field, as a case file writes it. */
 static int print_listed(void *ctx, const rf_case *c, long idx) {
   (void)ctx;
-  char val[128];
+  char val[RF_FIELD_TEXT_MAX];
   printf("%ld", idx);
   for (size_t f = 0; f < RF_FIELD_COUNT; f++) {
+    if (!rf_field_shown(c, &rf_fields[f])) continue;
     rf_field_format(c, &rf_fields[f], val, sizeof val);
     printf(" %s=%s", rf_fields[f].key, val);
   }

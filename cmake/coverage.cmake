@@ -89,6 +89,10 @@ if(REDFUZZ_COVERAGE_REPORT)
   target_link_options(rf_kernels INTERFACE -fprofile-instr-generate)
   add_executable(redfuzz_cov_replay ${CMAKE_SOURCE_DIR}/fuzz/cov_replay.c)
   target_link_libraries(redfuzz_cov_replay PRIVATE rf_runner)
+  # Plugins resolve the simulator and the plan helpers against the program that loads them,
+  # as in redfuzz (cli/CMakeLists.txt): without its symbols exported, a plugin failed to load
+  # ("undefined symbol: _ZN6rf_sim11launch_viewE") and so did fuzz.sh's coverage step.
+  set_target_properties(redfuzz_cov_replay PROPERTIES ENABLE_EXPORTS ON)
 endif()
 
 # The counter folding on its own, in every simulator build (tests/sim/coverage_fold.hip): a

@@ -6,6 +6,10 @@
  *
  *   redfuzz_cov_replay --list              the variants REDFUZZ_ONLY selects, one a line
  *   redfuzz_cov_replay VARIANT PATH...     PATH: a fuzz input or a folder of them
+ *   redfuzz_cov_replay --probe VARIANT     runs VARIANT on a few small cases of its op and
+ *                                          input type: its profile tells which functions are
+ *                                          the variant's code, so that a variant no input
+ *                                          reached shows its regions unreached (0/N), not 0/0
  *
  * Verdicts are not the point here (the campaign judged them), but failures are counted and
  * printed so a report over a corpus with failing inputs says so. REDFUZZ_PLUGINS as in the
@@ -114,9 +118,41 @@ static int replay_path(replay *r, const char *path) {
   return rc;
 }
 
+/* --probe: a few cases of the variant's op and input type, sizes where launch logic changes
+ * (a block, several blocks, a second kernel's range); verdicts are not the point. */
+static int probe(rf_runner *runner, const rf_variant *v) {
+  static const uint64_t ns[] = {33, 1027, 65537};
+  static const uint32_t shapes[][2] = {{1, 33}, {4, 1027}, {2, 4097}};
+  rf_result *res = calloc(rf_variant_count() ? rf_variant_count() : 1, sizeof *res);
+  if (!res) { fprintf(stderr, "redfuzz_cov_replay: out of host memory\n"); return 2; }
+  long ran = 0;
+  for (int k = 0; k < 3; k++) {
+    rf_case c;
+    rf_case_default(&c);
+    c.op = v->op;
+    c.dtype = v->in_dtype;
+    c.dist = RF_DIST_UNIFORM;
+    if (rf_op_has_rows(c.op)) {
+      c.n = 0;
+      c.rows = shapes[k][0];
+      c.cols = shapes[k][1];
+    } else {
+      c.n = ns[k];
+    }
+    snprintf(c.variant, sizeof c.variant, "%s", v->name);
+    char err[512];
+    const int n = rf_runner_run(runner, &c, res, rf_variant_count(), err, sizeof err);
+    if (n < 0) fprintf(stderr, "redfuzz_cov_replay: probe %s: %s\n", v->name, err);
+    else ran += n;
+  }
+  printf("%s: probed, launched on %ld of 3 cases\n", v->name, ran);
+  free(res);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-    fprintf(stderr, "usage: redfuzz_cov_replay --list | VARIANT PATH...\n");
+    fprintf(stderr, "usage: redfuzz_cov_replay --list | VARIANT PATH... | --probe VARIANT\n");
     return 2;
   }
   char err[512];
@@ -146,7 +182,12 @@ int main(int argc, char **argv) {
       if (rf_only_keeps(only, rf_variant_at(i))) printf("%s\n", rf_variant_at(i)->name);
     return 0;
   }
-  target = argv[1];
+  const int probing = strcmp(argv[1], "--probe") == 0;
+  if (probing && argc != 3) {
+    fprintf(stderr, "redfuzz_cov_replay: --probe VARIANT: one variant\n");
+    return 2;
+  }
+  target = argv[probing ? 2 : 1];
   if (!rf_variant_find(target)) {
     fprintf(stderr, "redfuzz_cov_replay: VARIANT '%s' is not in this build (see --list)\n", target);
     return 2;
@@ -163,6 +204,11 @@ int main(int argc, char **argv) {
   }
   r.budget = rf_fuzz_budget_of(&set);
   rf_runner_set_filter(r.runner, keep_target, NULL);
+  if (probing) {
+    const int prc = probe(r.runner, rf_variant_find(target));
+    rf_runner_destroy(r.runner);
+    return prc;
+  }
   int rc = 0;
   for (int i = 2; i < argc; i++)
     if (replay_path(&r, argv[i]) != 0) rc = 2;

@@ -28,6 +28,7 @@ static size_t n_owned;
  * dlopen gives back the same handle, and the second load adds nothing instead of failing on
  * its own names ("already registered"). */
 static void *loaded[RF_REGISTRY_CAPACITY];
+static const char *loaded_path[RF_REGISTRY_CAPACITY];   /* as given to rf_plugin_load */
 static size_t n_loaded;
 
 const char *rf_plugin_of(const rf_variant *v) {
@@ -361,9 +362,12 @@ static int load(const char *path, char *err, size_t errlen) {
     dlclose(lib);
     return -1;
   }
-  if (n_loaded < RF_REGISTRY_CAPACITY) loaded[n_loaded++] = lib;   /* a plugin adds >= 1 */
   const char *kept = strdup(path);   /* for rf_plugin_of; lives as long as the library */
   remember_image((const void *)variants, kept ? kept : "?");
+  if (n_loaded < RF_REGISTRY_CAPACITY) {   /* a plugin adds >= 1 */
+    loaded_path[n_loaded] = kept ? kept : "?";
+    loaded[n_loaded++] = lib;
+  }
   for (size_t i = 0; i < count; i++) {
     rf_variant_register(copies[i]);   /* checked above: cannot fail */
     if (n_owned < RF_REGISTRY_CAPACITY) owned[n_owned++] = (owner){copies[i], kept ? kept : "?"};
@@ -377,6 +381,53 @@ int rf_plugin_load(const char *path, char *err, size_t errlen) {
   const int n = load(path, err, errlen);
   loading_path = NULL;
   return n;
+}
+
+void rf_plugin_name_of_path(const char *path, char *buf, size_t len) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (strncmp(base, "lib", 3) == 0 && base[3]) base += 3;
+  size_t n = strlen(base);
+  const char *so = strstr(base, ".so");
+  while (so && so[3] != '\0' && so[3] != '.') so = strstr(so + 1, ".so");   /* .so or .so.1 */
+  if (so && so > base) n = (size_t)(so - base);
+  snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+int rf_plugin_loaded_names(char *buf, size_t len, char *err, size_t errlen) {
+  size_t used = 0;
+  if (len) buf[0] = '\0';
+  for (size_t i = 0; i < n_loaded; i++) {
+    char name[256];
+    rf_plugin_name_of_path(loaded_path[i], name, sizeof name);
+    int ok = name[0] != '\0';
+    for (const char *p = name; ok && *p; p++) ok = rf_name_char_ok((unsigned char)*p) && *p != ',';
+    if (!ok) {
+      char shown[300];
+      rf_text_escape(name, shown, sizeof shown);
+      snprintf(err, errlen, "plugin %s: its name '%s' cannot be recorded in a case file (allowed: "
+               "printable characters without spaces, ',' or '#'; rename the library)",
+               loaded_path[i], shown);
+      return -1;
+    }
+    int w = snprintf(buf + used, len > used ? len - used : 0, "%s%s", i ? "," : "", name);
+    if (w < 0 || used + (size_t)w >= len) {
+      snprintf(err, errlen, "the names of the %zu plugins loaded are longer than %zu characters "
+               "(allowed in a case file: at most that many)", n_loaded, len ? len - 1 : 0);
+      return -1;
+    }
+    used += (size_t)w;
+  }
+  return 0;
+}
+
+const char *rf_plugin_loaded_path(const char *name) {
+  for (size_t i = 0; i < n_loaded; i++) {
+    char own[256];
+    rf_plugin_name_of_path(loaded_path[i], own, sizeof own);
+    if (strcmp(own, name) == 0) return loaded_path[i];
+  }
+  return NULL;
 }
 
 int rf_plugin_load_list(const char *paths, char *err, size_t errlen) {

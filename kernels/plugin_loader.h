@@ -30,6 +30,19 @@ const char *rf_plugin_loading(void);
  * the first failure's message in err. */
 int rf_plugin_load_list(const char *paths, char *err, size_t errlen);
 
+/* A plugin's name, as case files record it (model/case_fields.def, `plugins`): the library
+ * file's name without its folder, a leading "lib", and ".so" with any version after it
+ * (build-plugin/my_sum/sim/libmy_sum.so is my_sum, the NAME of scripts/redfuzz-plugin). A
+ * case names its plugins, never their paths: the same plugin is built in another folder for
+ * each backend, and a fixed build replaces a buggy one under the same name. */
+void rf_plugin_name_of_path(const char *path, char *buf, size_t len);
+/* The names of the plugins loaded so far, comma-separated in load order ("" when none): 0, or
+ * -1 with err when a name has a character a case cannot hold (a space, ',', '#': rename the
+ * library) or the list is longer than len - 1. */
+int rf_plugin_loaded_names(char *buf, size_t len, char *err, size_t errlen);
+/* The path a loaded plugin of that name was loaded from, or NULL when none is loaded. */
+const char *rf_plugin_loaded_path(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -122,6 +122,10 @@ void rf_field_allowed(const rf_field *f, char *buf, size_t len) {
     snprintf(buf, len, "\"\" or \"<op>/<name>\", at most %d printable characters without "
              "spaces or '#'", RF_VARIANT_NAME_MAX - 1);
     break;
+  case RF_FT_LIST:
+    snprintf(buf, len, "\"\" or names separated by ',', no empty name, at most %d printable "
+             "characters without spaces or '#'", RF_CASE_LIST_MAX - 1);
+    break;
   default: rf_num_range_text(f->lo, f->hi, buf, len); break;
   }
 }
@@ -164,6 +168,18 @@ static int refuse(const rf_field *f, const char *text, const char *what, char *w
   return -1;
 }
 
+/* A list field's value: at most RF_CASE_LIST_MAX - 1 characters, names of rf_name_char_ok
+ * characters separated by single commas (none empty). 1 when it is one. */
+static int list_ok(const char *s) {
+  size_t len = strnlen(s, RF_CASE_LIST_MAX);
+  if (len >= RF_CASE_LIST_MAX) return 0;
+  for (size_t i = 0; i < len; i++) {
+    const unsigned char ch = (unsigned char)s[i];
+    if (ch == ',' ? i == 0 || i + 1 == len || s[i + 1] == ',' : !rf_name_char_ok(ch)) return 0;
+  }
+  return 1;
+}
+
 int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, size_t whylen) {
   uint64_t v = 0;
   switch (f->type) {
@@ -188,6 +204,10 @@ int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, siz
     }
     snprintf(*MEMBER(c, f, rf_variant_name), RF_VARIANT_NAME_MAX, "%s", text);
     return 0;
+  case RF_FT_LIST:
+    if (!list_ok(text)) return refuse(f, text, "not a list of names", why, whylen);
+    snprintf(*MEMBER(c, f, rf_case_list), RF_CASE_LIST_MAX, "%s", text);
+    return 0;
   default:
     if (rf_num_parse(text, f->lo, f->hi, &v, why, whylen)) return -1;
     if (f->type == RF_FT_WAVE && v != 32 && v != 64)
@@ -205,7 +225,7 @@ void rf_field_put(rf_case *c, const rf_field *f, uint64_t v) {
   case RF_FT_SCHED: *MEMBER(c, f, rf_sched) = (rf_sched)v; break;
   case RF_FT_DTYPE: *MEMBER(c, f, rf_dtype) = (rf_dtype)v; break;
   case RF_FT_U64: *MEMBER(c, f, uint64_t) = v; break;
-  case RF_FT_NAME: break;
+  case RF_FT_NAME: case RF_FT_LIST: break;
   default: *MEMBER(c, f, uint32_t) = (uint32_t)v; break;
   }
 }
@@ -220,10 +240,17 @@ void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len)
   case RF_FT_NAME:
     snprintf(buf, len, "%.*s", RF_VARIANT_NAME_MAX - 1, *CMEMBER(c, f, rf_variant_name));
     return;
+  case RF_FT_LIST:
+    snprintf(buf, len, "%.*s", RF_CASE_LIST_MAX - 1, *CMEMBER(c, f, rf_case_list));
+    return;
   case RF_FT_U64: snprintf(buf, len, "%" PRIu64, *CMEMBER(c, f, uint64_t)); return;
   default: snprintf(buf, len, "%" PRIu32, *CMEMBER(c, f, uint32_t)); return;
   }
   snprintf(buf, len, "%s", name ? name : "?");
+}
+
+int rf_field_shown(const rf_case *c, const rf_field *f) {
+  return f->type != RF_FT_LIST || (*CMEMBER(c, f, rf_case_list))[0] != '\0';
 }
 
 void rf_case_default(rf_case *c) {
@@ -235,7 +262,7 @@ void rf_case_default(rf_case *c) {
     case RF_FT_DIST: *MEMBER(c, f, rf_dist) = (rf_dist)f->dflt; break;
     case RF_FT_SCHED: *MEMBER(c, f, rf_sched) = (rf_sched)f->dflt; break;
     case RF_FT_DTYPE: *MEMBER(c, f, rf_dtype) = (rf_dtype)f->dflt; break;
-    case RF_FT_NAME: break;   /* "" */
+    case RF_FT_NAME: case RF_FT_LIST: break;   /* "" */
     case RF_FT_U64: *MEMBER(c, f, uint64_t) = f->dflt; break;
     default: *MEMBER(c, f, uint32_t) = (uint32_t)f->dflt; break;
     }
@@ -303,6 +330,13 @@ int rf_case_validate(const rf_case *c, const rf_limits *lim, char *err, size_t e
     case RF_FT_SCHED: e = (unsigned)*CMEMBER(c, f, rf_sched); if (e >= RF_SCHED_COUNT) break; continue;
     case RF_FT_DTYPE: e = (unsigned)*CMEMBER(c, f, rf_dtype); if (e >= RF_DTYPE_COUNT) break; continue;
     case RF_FT_NAME: continue;
+    case RF_FT_LIST: {
+      if (list_ok(*CMEMBER(c, f, rf_case_list))) continue;
+      char q[4 * RF_VARIANT_NAME_MAX + 8];
+      quote(*CMEMBER(c, f, rf_case_list), RF_CASE_LIST_MAX, q, sizeof q);
+      rf_field_allowed(f, allowed, sizeof allowed);
+      FAIL("%s: '%s' is not a list of names (allowed: %s)", f->key, q, allowed);
+    }
     default: {
       uint64_t v = f->type == RF_FT_U64 ? *CMEMBER(c, f, uint64_t) : *CMEMBER(c, f, uint32_t);
       if (v >= f->lo && v <= f->hi && (f->type != RF_FT_WAVE || v == 32 || v == 64)) continue;
@@ -377,6 +411,10 @@ static int fields_equal(const rf_case *a, const rf_case *b, int inputs_only) {
       same = strncmp(*CMEMBER(a, f, rf_variant_name), *CMEMBER(b, f, rf_variant_name),
                      RF_VARIANT_NAME_MAX) == 0;
       break;
+    case RF_FT_LIST:
+      same = strncmp(*CMEMBER(a, f, rf_case_list), *CMEMBER(b, f, rf_case_list),
+                     RF_CASE_LIST_MAX) == 0;
+      break;
     case RF_FT_U64: same = *CMEMBER(a, f, uint64_t) == *CMEMBER(b, f, uint64_t); break;
     case RF_FT_OP: same = *CMEMBER(a, f, rf_op) == *CMEMBER(b, f, rf_op); break;
     case RF_FT_DIST: same = *CMEMBER(a, f, rf_dist) == *CMEMBER(b, f, rf_dist); break;
@@ -401,11 +439,11 @@ void rf_case_write_json_members(const rf_case *c, FILE *f, int with_variant) {
   int first = 1;
   for (int i = 0; i < RF_FIELD_COUNT; i++) {
     const rf_field *fd = &rf_fields[i];
-    if (fd->type == RF_FT_NAME && !with_variant) continue;
-    char v[RF_VARIANT_NAME_MAX + 8];
+    if ((fd->type == RF_FT_NAME && !with_variant) || !rf_field_shown(c, fd)) continue;
+    char v[RF_FIELD_TEXT_MAX];
     rf_field_format(c, fd, v, sizeof v);
     int text = fd->type == RF_FT_OP || fd->type == RF_FT_DIST || fd->type == RF_FT_SCHED ||
-               fd->type == RF_FT_NAME || fd->type == RF_FT_DTYPE;
+               fd->type == RF_FT_NAME || fd->type == RF_FT_DTYPE || fd->type == RF_FT_LIST;
     fprintf(f, "%s\"%s\":", first ? "" : ",", fd->key);
     first = 0;
     if (!text) { fputs(v, f); continue; }

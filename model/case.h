@@ -32,10 +32,14 @@ typedef enum {
 
 #define RF_VARIANT_NAME_MAX 64
 typedef char rf_variant_name[RF_VARIANT_NAME_MAX];
+/* A comma list of names (RF_FT_LIST: plugin names, a selection), at most RF_CASE_LIST_MAX - 1
+ * characters: items non-empty, each of variant-name characters (rf_name_char_ok) and no ','. */
+#define RF_CASE_LIST_MAX 512
+typedef char rf_case_list[RF_CASE_LIST_MAX];
 
 /* How a field's values are read and written (model/case_fields.def). */
 typedef enum { RF_FT_OP, RF_FT_DIST, RF_FT_SCHED, RF_FT_U64, RF_FT_U32, RF_FT_WAVE,
-               RF_FT_NAME, RF_FT_DTYPE } rf_field_type;
+               RF_FT_NAME, RF_FT_DTYPE, RF_FT_LIST } rf_field_type;
 
 /* The case: one member per line of model/case_fields.def, in its order. */
 typedef struct {
@@ -71,8 +75,14 @@ int rf_field_set(rf_case *c, const rf_field *f, const char *text, char *why, siz
  * schedule, dtype) or a number, within the field's range (the sweep's lists, cli/cli_sweep.c).
  * A variant name has no number: left as it is. */
 void rf_field_put(rf_case *c, const rf_field *f, uint64_t v);
-/* The field's value as text (what rf_field_set reads back to the same value). */
+/* The field's value as text (what rf_field_set reads back to the same value). A buffer of
+ * RF_FIELD_TEXT_MAX bytes holds every field's. */
+#define RF_FIELD_TEXT_MAX (RF_CASE_LIST_MAX + 8)
 void rf_field_format(const rf_case *c, const rf_field *f, char *buf, size_t len);
+/* 0 for a field the text form, JSON and listings leave out: a list field that is empty (a case
+ * that needs no plugin and was decoded under no selection reads as it did before the fields
+ * existed); 1 for every other field. */
+int rf_field_shown(const rf_case *c, const rf_field *f);
 /* What the field allows, for messages and help: "sum, max, argmax, softmax", "0..1024". */
 void rf_field_allowed(const rf_field *f, char *buf, size_t len);
 
@@ -199,6 +209,10 @@ int rf_expect_overridden(const rf_expect *ex, size_t n, size_t i, const char *ba
  * failure verdict (verdicts.def's failure column). */
 #define RF_EXPECT_FAIL "fail"
 int rf_expect_matches(const rf_expect *e, rf_verdict v);
+/* Whether e expects a failure: a failure verdict by name, or the class RF_EXPECT_FAIL (a
+ * finding: the bug is there). A finding of a correct variant whose bug is fixed gives `pass`
+ * there, and `redfuzz guard` turns its line into `expect <variant> pass` (docs/FINDINGS.md). */
+int rf_expect_wants_failure(const rf_expect *e);
 int rf_case_parse_text(const char *text, rf_case *out, rf_expect *expects, size_t max_expects,
                        size_t *n_expects, char *err, size_t errlen);
 /* The same over text[0..len): a NUL or other control byte is an error naming its offset

@@ -72,7 +72,7 @@ static void fail(char *err, size_t errlen, unsigned line, const char *fmt, ...) 
 
 /* Sets one field from its value. Returns 0, or -1 with the message in err. */
 static int set_field(rf_case *c, int k, span v, unsigned line, char *err, size_t errlen) {
-  char word[256], why[512];
+  char word[RF_CASE_LIST_MAX], why[512];
   if (v.len >= sizeof word) {
     fail(err, errlen, line, "key '%s': value '%.*s...' is too long (allowed: at most %zu "
          "characters)", rf_fields[k].key, SHOW(v), sizeof word - 1);
@@ -140,6 +140,12 @@ int rf_expect_overridden(const rf_expect *ex, size_t n, size_t i, const char *ba
 int rf_expect_matches(const rf_expect *e, rf_verdict v) {
   if (strcmp(e->verdict, RF_EXPECT_FAIL) == 0) return rf_verdict_is_failure(v);
   return strcmp(e->verdict, rf_verdict_name(v)) == 0;
+}
+
+int rf_expect_wants_failure(const rf_expect *e) {
+  rf_verdict v;
+  if (strcmp(e->verdict, RF_EXPECT_FAIL) == 0) return 1;
+  return rf_verdict_parse(e->verdict, &v) == 0 && rf_verdict_is_failure(v);
 }
 
 static int verdict_known(span v) {
@@ -350,7 +356,8 @@ int rf_case_parse_text_len(const char *text, size_t len, rf_case *out, rf_expect
 
 void rf_case_write_text(const rf_case *c, FILE *f) {
   for (int k = 0; k < K_COUNT; k++) {
-    char v[RF_VARIANT_NAME_MAX + 8];
+    char v[RF_FIELD_TEXT_MAX];
+    if (!rf_field_shown(c, &rf_fields[k])) continue;   /* an empty list: as before it existed */
     rf_field_format(c, &rf_fields[k], v, sizeof v);
     fprintf(f, "%s=%s\n", rf_fields[k].key, v);
   }

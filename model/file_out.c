@@ -159,6 +159,69 @@ static int place(const char *tmp, const char *name) {
   return rename(tmp, name) == 0 ? 0 : -1;
 }
 
+/* 1 when the file at path holds exactly old[0..len), 0 when not, -1 when it cannot be read. */
+static int holds(const char *path, const void *old, size_t len) {
+  int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  if (fd < 0) return -1;
+  static char buf[65536];
+  size_t at = 0;
+  int same = 1;
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0) { same = -1; break; }
+    if (n == 0) { same = at == len; break; }
+    if ((size_t)n > len - at || memcmp(buf, (const char *)old + at, (size_t)n) != 0) {
+      same = 0;
+      break;
+    }
+    at += (size_t)n;
+  }
+  close(fd);
+  return same;
+}
+
+int rf_file_replace(rf_file *f, const void *old, size_t old_len, char *err, size_t errlen) {
+  int rc = -1;
+  errno = 0;
+  int bad = fflush(f->fp) != 0 || ferror(f->fp);
+  int saved = errno;
+  struct stat st;
+  if (!bad && fsync(fileno(f->fp)) != 0) { bad = 1; saved = errno; }
+  if (!bad && lstat(f->path, &st) == 0 && S_ISREG(st.st_mode))
+    fchmod(fileno(f->fp), st.st_mode & 07777);   /* the old file's permissions */
+  if (fclose(f->fp) != 0 && !bad) { bad = 1; saved = errno; }
+  f->fp = NULL;
+  if (bad) {
+    snprintf(err, errlen, "%s: cannot write: %s (not replaced)", f->path,
+             saved ? strerror(saved) : "write error");
+    goto out;
+  }
+  const int there = what_is_there(f->path, err, errlen);
+  if (there == 0) snprintf(err, errlen, "%s: is gone (not written again)", f->path);
+  if (there != 1) goto out;
+  const int same = holds(f->path, old, old_len);
+  if (same != 1) {
+    snprintf(err, errlen, "%s: %s (not replaced)", f->path,
+             same < 0 ? "cannot be read again" : "changed since it was read (edited meanwhile?)");
+    goto out;
+  }
+  if (rename(f->tmp, f->path) != 0) {
+    snprintf(err, errlen, "%s: cannot replace: %s (not replaced)", f->path, strerror(errno));
+    goto out;
+  }
+  rc = 0;
+  {
+    char dir[PATH_MAX];
+    folder_of(f->path, dir, sizeof dir);
+    int d = open(dir, O_RDONLY);
+    if (d >= 0) { fsync(d); close(d); }
+  }
+out:
+  if (rc) unlink(f->tmp);
+  free(f);
+  return rc;
+}
+
 int rf_file_commit(rf_file *f, rf_file_clash clash, char *final, size_t finallen, char *err,
                    size_t errlen) {
   int rc = -1;

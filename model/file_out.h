@@ -33,6 +33,13 @@ FILE *rf_file_stream(rf_file *f);
  * already, -1 with err (nothing left behind). */
 int rf_file_commit(rf_file *f, rf_file_clash clash, char *final, size_t finallen, char *err,
                    size_t errlen);
+/* Replaces the file at f's name, written whole, with f's bytes (redfuzz guard rewriting a
+ * finding): flushes, checks, fsyncs and closes f, checks that the file there is still a
+ * regular file holding exactly `old` (old_len bytes: what the caller read; a file edited
+ * meanwhile is never lost), gives f the old file's permissions and renames it over, which
+ * readers see as one step (the old file or the new one, never a part). Frees f. 0, or -1
+ * with err (nothing changed). */
+int rf_file_replace(rf_file *f, const void *old, size_t old_len, char *err, size_t errlen);
 /* Drops the file being written (removes the temporary name); frees f. NULL is allowed. */
 void rf_file_abort(rf_file *f);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "run/boundaries.h"
 #include "run/case_outputs.h"
+#include "run/contain.h"
 #include "run/launch_prep.h"
 
 static const char *const kind_names[RF_BK_COUNT] = {
@@ -73,19 +74,29 @@ static probe_res probe(prober *p, point q) {
                        .num_cus = p->env->num_cus};
   /* the runner's own refusal of a 32-bit argmax index past 2^31 - 1 (run/launch_prep.c) */
   if (rf_op_shape_of(v->op).pair && q.n > rf_argmax_max_n(v->index_bits)) return r;
-  if (v->configure(&cfg)) return r;
+  /* Through run/contain.h like every call of a variant's code: a plugin that ends or crashes
+   * in configure() while probed is a point with no launch here, and its verdict comes from
+   * the sweep's own run of the case (a `crash` naming the function), not a dead process. */
+  const char *why = NULL;
+  char ended[256];
+  if (rf_contained_configure(v, &cfg, &why, ended, sizeof ended)) {
+    r.no = NO_BROKEN;
+    return r;
+  }
+  if (why) return r;
   r.no = NO_CHANGED;
   if ((q.block && cfg.block != q.block) || (q.grid && cfg.grid != q.grid)) return r;
   r.no = NO_BROKEN;
   if (!cfg.block || !cfg.grid) return r;
+  size_t bytes = 0;
+  if (rf_contained_scratch_bytes(v, &cfg, &bytes, ended, sizeof ended)) return r;
   r.no = NO_REFUSED;
-  if (v->scratch_bytes(&cfg) > RF_LAUNCH_MAX_SCRATCH_BYTES) return r;
+  if (bytes > RF_LAUNCH_MAX_SCRATCH_BYTES) return r;
   r.no = NO_BROKEN;
   rf_plan plan;
-  memset(&plan, 0, sizeof plan);
-  v->plan(&cfg, &plan);
-  char why[160];
-  if (rf_plan_check(&plan, why, sizeof why)) return r;
+  if (rf_contained_plan(v, &cfg, &plan, ended, sizeof ended)) return r;
+  char bad[160];
+  if (rf_plan_check(&plan, bad, sizeof bad)) return r;
   r.ok = 1;
   r.no = NO_NONE;
   r.cfg = cfg;

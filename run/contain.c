@@ -547,6 +547,9 @@ static void do_scratch_bytes(void *p) {
 }
 static void do_plan(void *p) {
   call *c = p;
+  /* Zeroed for every caller: a plugin may build its plan with rf_plan_add alone, on the plan it
+   * is given (include/redfuzz/plugin.h); stack garbage there gave it levels it never added. */
+  memset(c->plan, 0, sizeof *c->plan);
   c->v->plan(c->ccfg, c->plan);
 }
 static void do_launch(void *p) {

@@ -8,8 +8,10 @@
 # did in that campaign. --build: the coverage build folder (default build-cov, configured and
 # built when missing: simulator backend, -DREDFUZZ_COVERAGE_REPORT=ON). --out: where the
 # profiles, exports and report.txt go (default out/coverage).
-# --plugin LIB (repeatable): a plugin built for the plain simulator (scripts/redfuzz-plugin,
-# flavour sim) whose variants replay too; --plugin-src SRC: built for it first, into OUT.
+# --plugin LIB (repeatable): a plugin whose variants replay too, built for this build
+# (scripts/redfuzz-plugin build SRC --backends sim-cov: the coverage flags, so its regions
+# count; one built for the plain simulator loads as well, its variants then without regions,
+# which the report says); --plugin-src SRC: built for it first (sim-cov), into OUT.plugin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RF_PROG="coverage.sh"
@@ -50,18 +52,39 @@ if [ ! -x "$REPLAY" ]; then
 fi
 [ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then
-  PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" sim "$OUT.plugin") || exit 2
+  PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" sim-cov "$OUT.plugin") || exit 2
 fi
 export REDFUZZ_ONLY="$ONLY" REDFUZZ_PLUGINS="$PLUGINS"
-mapfile -t VARIANTS < <(LLVM_PROFILE_FILE=/dev/null "$REPLAY" --list)
-rm -rf "$OUT"; mkdir -p "$OUT"
-# One process per variant, two at a time: each writes its own profile.
+# A plugin built with the coverage flags has its own profile runtime and mapping: its profile
+# is its own file (LLVM_PROFILE_FILE's %m: one per module) and llvm-cov reads its mapping from
+# the library (-object). One built without them replays all the same, without regions.
+OBJECTS=(); UNCOVERED=()
+IFS=: read -r -a libs <<< "$PLUGINS"
+for p in "${libs[@]}"; do
+  [ -n "$p" ] || continue
+  if grep -qa __llvm_covmap "$p" 2>/dev/null; then OBJECTS+=(-object "$p"); else UNCOVERED+=("$p"); fi
+done
+listed=$(LLVM_PROFILE_FILE=/dev/null "$REPLAY" --list 2>&1) ||
+  { echo "coverage.sh: $REPLAY --list failed: $listed" >&2; exit 2; }
+mapfile -t VARIANTS <<< "$listed"
+[ -n "${VARIANTS[0]:-}" ] || { echo "coverage.sh: no variant selected (--only '$ONLY'${PLUGINS:+, plugins $PLUGINS})" >&2; exit 2; }
+rm -rf "$OUT"; mkdir -p "$OUT/probe"
+# One process per variant, two at a time: each writes its own profile(s).
 replay_one() {
   local v=$1 safe=${1//\//_}
-  LLVM_PROFILE_FILE="$OUT/$safe.profraw" "$REPLAY" "$v" "${PATHS[@]}" > "$OUT/$safe.log" 2>&1 || {
+  LLVM_PROFILE_FILE="$OUT/$safe.%m.profraw" "$REPLAY" "$v" "${PATHS[@]}" > "$OUT/$safe.log" 2>&1 || {
     echo "coverage.sh: replaying $v failed (see $OUT/$safe.log)" >&2; return 1; }
-  "$PROFDATA" merge -sparse -o "$OUT/$safe.profdata" "$OUT/$safe.profraw"
-  "$LLVMCOV" export -format=text -instr-profile="$OUT/$safe.profdata" "$REPLAY" > "$OUT/$safe.json"
+  "$PROFDATA" merge -sparse -o "$OUT/$safe.profdata" "$OUT/$safe".*.profraw
+  "$LLVMCOV" export -format=text -instr-profile="$OUT/$safe.profdata" "$REPLAY" "${OBJECTS[@]}" > "$OUT/$safe.json"
+  # Which functions are the variant's code: a few small cases of its own (a variant no input
+  # reached then shows its regions unreached, 0/N, where it showed 0/0).
+  LLVM_PROFILE_FILE="$OUT/probe/$safe.%m.profraw" "$REPLAY" --probe "$v" > "$OUT/probe/$safe.log" 2>&1 || {
+    echo "coverage.sh: probing $v failed (see $OUT/probe/$safe.log)" >&2; return 1; }
+  "$PROFDATA" merge -sparse -o "$OUT/probe/$safe.profdata" "$OUT/probe/$safe".*.profraw
+  # The names of the functions the probe entered (count > 0), one a line.
+  "$PROFDATA" show --all-functions "$OUT/probe/$safe.profdata" |
+    awk '/^  [^ ].*:$/ { name = substr($0, 3, length($0) - 3) } /Function count: [1-9]/ { print name }' \
+    > "$OUT/$safe.probe.txt"
 }
 pids=(); args=()
 for v in "${VARIANTS[@]}"; do
@@ -71,9 +94,12 @@ for v in "${VARIANTS[@]}"; do
 done
 for p in "${pids[@]}"; do wait "$p"; done
 inputs=$(grep -hoE "[0-9]+ inputs" "$OUT/${VARIANTS[0]//\//_}.log" | tail -n 1 || true)
-failures=$(cat "$OUT"/*.log | grep -c '^failure:' || true)
+failures=$(cat "$OUT"/*.log | grep -c '^failure:' || true)   # the replays' logs, not the probes'
 {
   echo "== kernel coverage: ${#VARIANTS[@]} variants (${ONLY:-every correct variant}), ${inputs:-? inputs} from ${PATHS[*]}; clang source regions"
   python3 scripts/coverage_report.py . "${args[@]}"
   [ "$failures" = 0 ] || echo "note: $failures failing (variant, input) pairs in the replay: grep ^failure: $OUT/*.log"
+  for p in "${UNCOVERED[@]}"; do
+    echo "note: plugin $p was not built with the coverage flags: its variants show no region (scripts/redfuzz-plugin build SRC --backends sim-cov, or --plugin-src SRC)"
+  done
 } | tee "$OUT/report.txt"

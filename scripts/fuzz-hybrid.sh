@@ -5,7 +5,7 @@
 # from either side are shrunk into regressions/ with the side that found them named.
 #   scripts/fuzz-hybrid.sh --sim-build DIR [--backend cuda|hip|sim] [--build DIR] [--time S]
 #                          [--op OP | --only LIST] [--out DIR] [--gpu-jobs N] [--sim-jobs N]
-#                          [--no-shrink] [--regressions DIR] [--known FILE]
+#                          [--no-shrink] [--findings DIR] [--known FILE]
 #                          [--plugin-gpu LIB] [--plugin-sim LIB] | [--plugin-src SRC.hip]
 # (also reached as `scripts/fuzz.sh --hybrid ...`)
 # --sim-build: a ThreadSanitizer simulator fuzz build folder made elsewhere (a GPU runner may
@@ -23,13 +23,17 @@
 #   other signatures until the time is up. Each side's first failure of each signature is
 #   shrunk with that side's redfuzz (and plugin): GPU side into regressions/, TSan side into
 #   regressions/tsan/ (its verdicts, `race` included, hold in a ThreadSanitizer build).
-#   --regressions DIR instead of regressions/ (tests). --known FILE: signatures to leave out
-#   from the start (lines "variant verdict [dist] [rule=NAME]").
+#   --findings DIR (or --regressions DIR) instead of regressions/; a campaign with plugins (your
+#   kernel) files into findings/<plugin name>/ under the folder you run from by default, never
+#   into the project's regressions/ (docs/FINDINGS.md). Each artifact gets the case it decoded
+#   to beside it (ARTIFACT.case). --known FILE: signatures to leave out from the start (lines
+#   "variant verdict [dist] [rule=NAME]").
 # Plugins: --plugin-gpu LIB for the GPU side (built for --build's backend), --plugin-sim LIB
 #   for the simulator side (built like --sim-build: -fsanitize=thread), each a colon list; or
 #   --plugin-src SRC: each side's library is built from it (scripts/redfuzz-plugin, into
 #   OUT/plugin). They are loaded by the fuzzers, `list` and the shrink of that side.
 set -euo pipefail
+RF_CALLER_DIR=$PWD   # the default findings folder of a plugin campaign is under it
 cd "$(dirname "$0")/.."
 RF_PROG="fuzz-hybrid.sh"
 source scripts/lib/opts.sh
@@ -39,10 +43,10 @@ source scripts/lib/budget.sh
 RF_OPT_ALLOWED=([--backend]="cuda, hip, sim" [--build]="a build folder" [--sim-build]="a build folder"
   [--time]="a positive number of seconds" [--op]="an op name" [--only]="variant or op names, comma-separated"
   [--out]="a folder" [--gpu-jobs]="a positive number" [--sim-jobs]="a positive number"
-  [--regressions]="a folder" [--known]="a file of known signatures"
+  [--regressions]="a folder" [--findings]="a folder" [--known]="a file of known signatures"
   [--plugin-gpu]="a plugin library (.so)" [--plugin-sim]="a plugin library (.so)"
   [--plugin-src]="a plugin source (.hip)")
-BACKEND=cuda; BUILD=""; SIM_BUILD=""; TIME=600; ONLY=""; OUT=out/hybrid; SHRINK=1; REG=regressions
+BACKEND=cuda; BUILD=""; SIM_BUILD=""; TIME=600; ONLY=""; OUT=out/hybrid; SHRINK=1; REG=""
 GPU_JOBS=""; SIM_JOBS=""; KNOWN=""; PLUGIN_GPU=""; PLUGIN_SIM=""; PLUGIN_SRC=""
 usage() { rf_opt_fail "$1"; }
 while [ $# -gt 0 ]; do
@@ -58,6 +62,7 @@ while [ $# -gt 0 ]; do
     --sim-jobs) rf_opt_value SIM_JOBS "$@"; shift 2;;
     --no-shrink) SHRINK=0; shift;;
     --regressions) rf_opt_value REG "$@"; shift 2;;
+    --findings) rf_opt_value REG "$@"; [[ "$REG" = /* ]] || REG=$RF_CALLER_DIR/$REG; shift 2;;
     --known) rf_opt_value KNOWN "$@"; shift 2;;
     --plugin-gpu) rf_opt_value PLUGIN_GPU "$@"; shift 2;;
     --plugin-sim) rf_opt_value PLUGIN_SIM "$@"; shift 2;;
@@ -103,6 +108,10 @@ if [ -n "$PLUGIN_SRC" ]; then
 fi
 IFS=: read -r -a libs <<< "$PLUGIN_GPU:$PLUGIN_SIM"
 for p in "${libs[@]}"; do [ -z "$p" ] || [ -f "$p" ] || usage "plugin '$p' is not a file"; done
+# Findings of a plugin (named after the GPU side's, the same plugin built for the other side)
+# never go into the project's regressions/.
+: "${REG:=$(rf_findings_dir "${PLUGIN_GPU:-$PLUGIN_SIM}" "$RF_CALLER_DIR")}"
+rf_findings_check "$REG" "$PLUGIN_GPU$PLUGIN_SIM" .
 # Known signatures, shared by every process of both sides (read by each at its start).
 KNOWN_ALL="$OUT/known-signatures"
 if [ -n "$KNOWN" ]; then grep -avE '^[[:space:]]*(#|$)' "$KNOWN" > "$KNOWN_ALL" || true; else : > "$KNOWN_ALL"; fi
@@ -200,6 +209,18 @@ done
 stop_all
 wait || true
 elapsed=$(( $(date +%s) - start ))
+# Each artifact beside the case it decoded to, by its side's redfuzz and plugin under the
+# selection both sides ran (redfuzz decode: plugins= and only= in the case).
+for side in "$SIDE_GPU" "$SIDE_SIM"; do
+  if [ "$side" = "$SIDE_GPU" ]; then rf=$BUILD/fuzz/redfuzz plugins=$PLUGIN_GPU
+  else rf=$SIM_BUILD/fuzz/redfuzz plugins=$PLUGIN_SIM; fi
+  while IFS= read -r art; do
+    [ -e "$art.case" ] && continue
+    if REDFUZZ_PLUGINS="$plugins" REDFUZZ_ONLY="$SELECTION" "$rf" decode "$art" > "$art.case.tmp" 2>/dev/null &&
+       [ -s "$art.case.tmp" ]; then mv "$art.case.tmp" "$art.case"
+    else rm -f "$art.case.tmp"; echo "fuzz-hybrid.sh: $art: not decoded"; fi
+  done < <(find "$OUT/artifacts/$side" -type f ! -name '*.case' ! -name '*.tmp')
+done
 
 # Per side: executions (each run's last status line or final count), inputs loaded from the
 # other side (RELOAD lines), failures by signature with the time of the first.
@@ -231,7 +252,7 @@ echo "== hybrid summary after ${elapsed}s"
 for side in "$SIDE_GPU" "$SIDE_SIM"; do
   ex=$(executions "$side")
   reloads=$(cat "$OUT"/logs/"$side"-*.log 2>/dev/null | grep -ac 'RELOAD' || true)
-  echo "$side: $ex executions ($(( ex / (elapsed > 0 ? elapsed : 1) ))/s), $reloads corpus reloads with new inputs from the other processes, $(find "$OUT/artifacts/$side" -name 'slow-unit-*' | wc -l) slow inputs (>10 s, not failures)"
+  echo "$side: $ex executions ($(( ex / (elapsed > 0 ? elapsed : 1) ))/s), $reloads corpus reloads with new inputs from the other processes, $(find "$OUT/artifacts/$side" -name 'slow-unit-*' ! -name '*.case' | wc -l) slow inputs (>10 s, not failures)"
   # One line per variant and verdict; the dists its signatures came from in brackets.
   findings "$side" | awk -F'\t' -v side="$side" '{ split($1, p, ":"); key = p[1] " " p[2]; n[key]++
       if (!(key in first)) first[key] = $3
@@ -252,9 +273,11 @@ if [ "$SHRINK" = 1 ]; then
       seen="$seen$sig "
       case "$sig" in *:no-verdict) echo "not shrunk ($side, no verdict): $art"; continue;; esac
       # Named in the file: the side that found it (a comment line the case parser skips).
-      rc=0; rf_file_finding "$rf" "$art" "${sig%%:*}" "$OUT/shrunk-$side" "$dest" "$plugins" \
+      # Decoded under the selection both sides ran (as the case beside it says), shrunk for
+      # the signature's variant.
+      rc=0; rf_file_finding "$rf" "$art" "$SELECTION" "$OUT/shrunk-$side" "$dest" "$plugins" \
         "hybrid campaign, $side side ($( [ "$side" = "$SIDE_SIM" ] && echo "$SIM_BUILD" || echo "$BUILD" ))" \
-        > /dev/null || rc=$?
+        "${sig%%:*}" > /dev/null || rc=$?
       case $rc in
         0) new=$((new + 1)); echo "new regression ($side): $dest/$(basename "$RF_FINDING")";;
         1) echo "known ($side): $dest/$RF_FINDING_SIG-*.case";;
@@ -263,4 +286,4 @@ if [ "$SHRINK" = 1 ]; then
     done < <(findings "$side")
   done
 fi
-echo "fuzz-hybrid.sh: $new new regression(s)"
+echo "fuzz-hybrid.sh: $new new finding(s) in $REG/"

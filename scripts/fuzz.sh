@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # A fuzz campaign: build the libFuzzer target if needed, fuzz from corpus/bin, shrink every
-# new failure into regressions/ (one per signature), print a summary. Exit status: 0 no failure
-# found, 1 a failure found (crash, timeout or oom artifacts of this campaign), 2 bad usage.
+# new failure into the findings folder (one per signature), print a summary. Exit status: 0 no
+# failure found, 1 a failure found (crash, timeout or oom artifacts of this campaign), 2 bad usage.
 #   scripts/fuzz.sh [--backend sim|cuda|hip] [--time S] [--jobs N] [--op OP] [--only LIST]
 #                   [--build DIR] [--out DIR] [--no-shrink] [--known FILE]
-#                   [--regressions DIR] [--plugin LIB]... | [--plugin-src SRC.hip]
+#                   [--findings DIR] [--plugin LIB]... | [--plugin-src SRC.hip]
+# Findings (docs/FINDINGS.md): a plugin campaign's (your kernel's) go to --findings DIR, by
+# default findings/<plugin name>/ under the folder you run the script from, never into the
+# project's regressions/ (refused); a campaign of the built-in kernels' into regressions/.
+# Each artifact gets the case it decoded to beside it (OUT/artifacts/crash-<sha1>.case, with
+# the plugins and selection it needs: `redfuzz --plugin LIB run --case` or `shrink` it).
 # --op/--only: restrict to one op's correct variants, or a REDFUZZ_ONLY list (variant or op
 # names; mutants only by name). Default: every correct variant of every op.
 # --jobs: libFuzzer worker processes on one shared corpus (default one per visible GPU (cuda),
@@ -23,9 +28,10 @@
 # that decided it, run/rules.def); a worker stopped by one
 # restarts with it known (OUT/known-signatures), so the campaign goes on for other
 # signatures of the same variant; each is shrunk once. --known FILE: signatures to leave out
-# from the start (lines "variant verdict [dist] [rule=NAME]", # comments). --regressions DIR instead of
-# regressions/ (tests).
+# from the start (lines "variant verdict [dist] [rule=NAME]", # comments). --regressions DIR is
+# --findings DIR (its older name).
 set -euo pipefail
+RF_CALLER_DIR=$PWD   # the default findings folder of a plugin campaign is under it
 cd "$(dirname "$0")/.."
 RF_PROG="fuzz.sh"
 source scripts/lib/opts.sh
@@ -37,7 +43,7 @@ RF_OPT_ALLOWED=([--engine]="libfuzzer, afl" [--backend]="sim, cuda, hip"
   [--time]="a number of seconds" [--jobs]="a positive number" [--op]="an op name"
   [--only]="variant or op names, comma-separated" [--build]="a build folder" [--out]="a folder"
   [--plugin]="a plugin library (.so)" [--plugin-src]="a plugin source (.hip)"
-  [--known]="a file of known signatures" [--regressions]="a folder")
+  [--known]="a file of known signatures" [--regressions]="a folder" [--findings]="a folder")
 for a in "$@"; do [ "$a" = --hybrid ] && exec bash scripts/fuzz-hybrid.sh "$@"; done
 ENGINE=libfuzzer; rest=()
 while [ $# -gt 0 ]; do
@@ -50,7 +56,7 @@ case "$ENGINE" in
   *) rf_opt_fail "--engine: '$ENGINE' (allowed: libfuzzer, afl)";;
 esac
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1; COVERAGE=""
-PLUGINS=""; PLUGIN_SRC=""; KNOWN=""; v=""; REG=regressions
+PLUGINS=""; PLUGIN_SRC=""; KNOWN=""; v=""; REG=
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) rf_opt_value BACKEND "$@"; shift 2;;
@@ -64,6 +70,7 @@ while [ $# -gt 0 ]; do
     --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
     --known) rf_opt_value KNOWN "$@"; shift 2;;
     --regressions) rf_opt_value REG "$@"; shift 2;;
+    --findings) rf_opt_value REG "$@"; [[ "$REG" = /* ]] || REG=$RF_CALLER_DIR/$REG; shift 2;;
     --no-shrink) SHRINK=0; shift;;
     --coverage) COVERAGE=1; shift;;
     --no-coverage) COVERAGE=0; shift;;
@@ -102,6 +109,9 @@ if [ -n "$PLUGIN_SRC" ]; then
   echo "fuzz.sh: plugin $PLUGINS (from $PLUGIN_SRC)"
 fi
 export REDFUZZ_PLUGINS="$PLUGINS"
+# Where findings go: a plugin campaign's never into the project's regressions/.
+: "${REG:=$(rf_findings_dir "$PLUGINS" "$RF_CALLER_DIR")}"
+rf_findings_check "$REG" "$PLUGINS" .
 # Devices: on a cuda machine with several GPUs, one libFuzzer per GPU (CUDA_VISIBLE_DEVICES),
 # the jobs spread over them; REDFUZZ_FUZZ_DEVICES="0 2" picks them, and a CUDA_VISIBLE_DEVICES
 # already set keeps one libFuzzer on what it names. Elsewhere one libFuzzer.
@@ -115,7 +125,7 @@ if [ -z "$JOBS" ]; then
 fi
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs: '$JOBS' is not a positive number" >&2; exit 2; }
 [ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
-mkdir -p "$OUT/corpus" "$OUT/artifacts" "$REG"
+mkdir -p "$OUT/corpus" "$OUT/artifacts"   # the findings folder when a finding is filed
 export REDFUZZ_ONLY="$ONLY"
 # Known signatures (variant verdict [dist] [rule=NAME]; README, "The fuzzer"): the target does not
 # stop at a failure whose signature is listed; each worker adds what it finds, so after a
@@ -200,6 +210,21 @@ logs_now; logs=("${LOGS[@]}")
 elapsed=$(( $(date +%s) - start ))
 execs=$(executions)
 echo "fuzz.sh: libFuzzer done after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
+# Each artifact of this campaign beside the case it decoded to (`redfuzz decode`, under this
+# campaign's REDFUZZ_ONLY, REDFUZZ_PLUGINS and limits: plugins= and only= in the case), so it
+# reads as it ran wherever it goes; decode and shrink check an artifact against it.
+while IFS= read -r art; do
+  if [ -e "$art.case" ]; then
+    "$RF" decode "$art" > /dev/null 2>"$OUT/.decode-err" ||
+      echo "fuzz.sh: $art.case: $(head -c 400 "$OUT/.decode-err")"
+  elif "$RF" decode "$art" > "$art.case.tmp" 2>"$OUT/.decode-err" && [ -s "$art.case.tmp" ]; then
+    mv "$art.case.tmp" "$art.case"
+  else
+    rm -f "$art.case.tmp"; echo "fuzz.sh: $art: not decoded: $(head -c 400 "$OUT/.decode-err")"
+  fi
+done < <(find "$OUT/artifacts" -newer "$marker" -type f \( -name 'crash-*' -o -name 'timeout-*' \
+           -o -name 'oom-*' -o -name 'slow-unit-*' \) ! -name '*.case' ! -name '*.tmp')
+rm -f "$OUT/.decode-err"
 
 grep -ahoE 'size cap: [^ ]+ runs only on cases of at most [0-9]+ elements' "${logs[@]}" 2>/dev/null |
   sort -u | sed 's/^/fuzz.sh: /' || true
@@ -239,12 +264,12 @@ echo "== signatures left out (--known): $(grep -c . "$OUT/.known-given" || true)
 # Artifacts by kind. A timeout or slow unit has no verdict: it is listed, not shrunk
 # (`redfuzz decode FILE > case.txt; redfuzz run --case case.txt` runs it again).
 echo "== artifacts: $(for k in crash timeout oom slow-unit; do
-  printf '%s %s  ' "$(find "$OUT/artifacts" -name "$k-*" | wc -l)" "$k"; done)"
+  printf '%s %s  ' "$(find "$OUT/artifacts" -name "$k-*" ! -name '*.case' | wc -l)" "$k"; done)"
 # A slow unit is no failure (an input slower than libFuzzer's -report_slow_units, 10 s): a
 # campaign that found none still lists them, so say so, and how to see one as the target ran it.
 if [ -n "$(find "$OUT/artifacts" -name 'slow-unit-*' -print -quit)" ]; then
-  echo "   slow-unit: an input that ran longer than 10 s, not a failure; the case it ran:" \
-       "${PLUGINS:+REDFUZZ_PLUGINS='$PLUGINS' }$RF decode FILE${ONLY:+ --only '$ONLY'} (then: run --case)"
+  echo "   slow-unit: an input that ran longer than 10 s, not a failure; the case it ran is" \
+       "FILE.case beside it (${PLUGINS:+REDFUZZ_PLUGINS='$PLUGINS' }$RF run --case FILE.case)"
 fi
 
 new=0
@@ -255,29 +280,39 @@ if [ "$SHRINK" = 1 ]; then
   for l in "${logs[@]}"; do
     art=$(grep -aoE 'Test unit written to .*crash-[0-9a-f]+' "$l" | head -n 1 | sed 's/^Test unit written to //' || true)
     [ -n "$art" ] && [ -f "$art" ] || continue
-    sig=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?( rule=[a-z-]+)?' "$l" | head -n 1 | cut -d' ' -f3- | tr ' ' '_' || true)
+    first=$(grep -aoE 'ERROR: redfuzz: [^ ]+ [a-z-]+( dist=[a-z0-9-]+)?( rule=[a-z-]+)?' "$l" | head -n 1 | cut -d' ' -f3- || true)
+    sig=${first// /_} var=${first%% *}; [[ "$var" == */* ]] || var=""
     case "$seen" in *" ${sig:-$art} "*) continue;; esac
     seen="$seen${sig:-$art} "
-    rc=0; rf_file_finding "$RF" "$art" "$ONLY" "$OUT/shrunk" "$REG" "$PLUGINS" "" || rc=$?
+    # Shrunk for the signature's variant (an input may fail several), decoded as it ran.
+    rc=0; rf_file_finding "$RF" "$art" "$ONLY" "$OUT/shrunk" "$REG" "$PLUGINS" "" "$var" || rc=$?
     [ $rc -eq 0 ] && new=$((new + 1))
   done
 fi
-echo "fuzz.sh: $new new regression(s) in $REG/"
+echo "fuzz.sh: $new new finding(s) in $REG/$([ -n "$PLUGINS" ] && echo " (after a fix: redfuzz guard, docs/FINDINGS.md)")"
 # What the corpus reaches in each variant's kernels, replayed on the simulator.
 [ -n "$COVERAGE" ] || { [ "$BACKEND" = sim ] && COVERAGE=1 || COVERAGE=0; }
 if [ "$COVERAGE" = 1 ]; then
-  # The coverage build is a plain simulator: a plugin built for another flavour is rebuilt.
-  cov_plugin=()
+  # The coverage build is a simulator with the coverage flags: a plugin source is built for it
+  # (sim-cov: its regions count); a plain simulator library loads there too (without regions);
+  # a library of another flavour cannot, and without its variants the selection is empty.
+  cov_plugin=() cov_skip=""
   if [ -n "$PLUGIN_SRC" ]; then cov_plugin=(--plugin-src "$PLUGIN_SRC")
-  elif [ -n "$PLUGINS" ] && [ "$(rf_build_flavour "$BUILD")" = sim ]; then
-    rf_plugin_args "$PLUGINS"; cov_plugin=("${RF_PLUGIN_ARGS[@]}")
+  elif [ -n "$PLUGINS" ]; then
+    case "$(rf_build_flavour "$BUILD")" in
+      sim|sim-cov) rf_plugin_args "$PLUGINS"; cov_plugin=("${RF_PLUGIN_ARGS[@]}");;
+      *) cov_skip="the plugin is built for $(rf_build_flavour "$BUILD"); the coverage build loads a sim-cov or sim one (--plugin-src SRC builds it)";;
+    esac
   fi
-  bash scripts/coverage.sh --only "$ONLY" --out "$OUT/coverage" "${cov_plugin[@]}" "$OUT/corpus" corpus/bin ||
-    echo "fuzz.sh: the coverage report failed (scripts/coverage.sh)"
+  if [ -n "$cov_skip" ]; then echo "fuzz.sh: kernel coverage skipped: $cov_skip"
+  else
+    bash scripts/coverage.sh --only "$ONLY" --out "$OUT/coverage" "${cov_plugin[@]}" "$OUT/corpus" corpus/bin ||
+      echo "fuzz.sh: the coverage report failed (scripts/coverage.sh)"
+  fi
 fi
 # Exit status: 1 when this campaign found a failure (a failing verdict, or a case that hung or
 # ran out of memory), so run.sh and CI see it; 0 when it found none.
-found=$(find "$OUT/artifacts" -newer "$marker" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+found=$(find "$OUT/artifacts" -newer "$marker" \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' \) ! -name '*.case' | wc -l)
 sigs=$(cat "${logs[@]}" 2>/dev/null | grep -acE 'ERROR: redfuzz: [^ ]+ [a-z-]+' || true)
 if [ "$found" -gt 0 ] || [ "${sigs:-0}" -gt 0 ]; then
   echo "fuzz.sh: FAILURES FOUND: $found new artifact(s) in $OUT/artifacts, $sigs failing verdict line(s) in the logs"

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Shrinks fuzzer findings (inputs that made the fuzz target abort, from any engine) with
-# `redfuzz shrink` and copies each new failure signature into regressions/, as fuzz.sh does
-# for libFuzzer's crash-* files. A signature already in regressions/ is not copied again.
-#   scripts/shrink-findings.sh --redfuzz BIN [--only LIST] [--out DIR] [--regressions DIR]
+# `redfuzz shrink` and copies each new failure signature into the findings folder, as fuzz.sh
+# does for libFuzzer's crash-* files. A signature already there is not copied again.
+#   scripts/shrink-findings.sh --redfuzz BIN [--only LIST] [--out DIR] [--findings DIR]
 #                              [--plugins LIB[:LIB...]] FILE...
-# --plugins: plugins to load for the shrink (the campaign's REDFUZZ_PLUGINS).
+# --plugins: plugins to load for the shrink (the campaign's REDFUZZ_PLUGINS). --findings DIR
+# (or --regressions DIR): default findings/<plugin name> under the current folder when plugins
+# are given (never the project's regressions/), else regressions.
 # Prints "new regression: PATH" per new file, then "N new regression(s), M findings shrunk,
 # by signature:" and one "count signature" line per signature (the shrunk file's prefix).
 set -euo pipefail
@@ -14,22 +16,25 @@ source "$(dirname "$0")/lib/opts.sh"
 source "$(dirname "$0")/lib/findings.sh"
 # shellcheck disable=SC2034  # read by lib/opts.sh
 RF_OPT_ALLOWED=([--redfuzz]="a redfuzz executable" [--only]="variant or op names, comma-separated"
-  [--out]="a folder" [--regressions]="a folder" [--plugins]="a colon list of plugin libraries")
-RF="" ONLY="" OUT=out/fuzz/shrunk REG=regressions PLUGINS=${REDFUZZ_PLUGINS:-}
+  [--out]="a folder" [--regressions]="a folder" [--findings]="a folder"
+  [--plugins]="a colon list of plugin libraries")
+RF="" ONLY="" OUT=out/fuzz/shrunk REG="" PLUGINS=${REDFUZZ_PLUGINS:-}
 while [ $# -gt 0 ]; do
   case "$1" in
     --redfuzz) rf_opt_value RF "$@"; shift 2;;
     --only) rf_opt_value ONLY "$@"; shift 2;;
     --out) rf_opt_value OUT "$@"; shift 2;;
-    --regressions) rf_opt_value REG "$@"; shift 2;;
+    --regressions|--findings) rf_opt_value REG "$@"; shift 2;;
     --plugins) rf_opt_value PLUGINS "$@"; shift 2;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0;;
     --) shift; break;;
     -*) rf_opt_unknown "$1";;
     *) break;;
   esac
 done
 [ -x "$RF" ] || rf_opt_fail "--redfuzz: '$RF' is not an executable redfuzz"
+: "${REG:=$(rf_findings_dir "$PLUGINS" "$PWD")}"
+rf_findings_check "$REG" "$PLUGINS" "$(dirname "$0")/.."
 new=0 shrunk=0 sigs=()
 for a in "$@"; do
   [ -f "$a" ] || continue

@@ -27,7 +27,9 @@
  *                 device facts in cfg; returns NULL, or a static reason for `unsupported`
  *   scratch_bytes device scratch the launch needs for this cfg (0 for none)
  *   plan          the combining tree for this cfg: the bound is derived from it, so it must
- *                 count the longest addition chain honestly (PLAN LEVELS below)
+ *                 count the longest addition chain honestly (PLAN LEVELS below); the plan
+ *                 it is given arrives zeroed (as rf_plan() makes it) from every command, so
+ *                 rf_plan_add calls alone build it
  *   launch        enqueues the kernels on a->stream with the device pointers a->x, a->out,
  *                 a->scratch; zeroes the output itself when it accumulates into it (both
  *                 arrive poisoned, see BUFFERS); must not

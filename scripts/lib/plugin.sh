@@ -3,16 +3,18 @@
 # loads, and a plugin source built for it with scripts/redfuzz-plugin.
 
 # rf_build_flavour BUILD: the plugin flavour the build folder's redfuzz loads (sim, sim-tsan,
-# sim-asan, cuda, hip), from its CMakeCache.txt; "sim" when the cache says nothing.
+# sim-asan, sim-cov, cuda, hip), from its CMakeCache.txt; "sim" when the cache says nothing.
 rf_build_flavour() {
-  local cache=$1/CMakeCache.txt backend=sim san=""
+  local cache=$1/CMakeCache.txt backend=sim san="" cov=""
   if [ -f "$cache" ]; then
     backend=$(sed -n 's/^REDFUZZ_BACKEND:[A-Z]*=//p' "$cache"); backend=${backend:-sim}
     san=$(sed -n 's/^REDFUZZ_SANITIZE:[A-Z]*=//p' "$cache")
+    cov=$(sed -n 's/^REDFUZZ_COVERAGE_REPORT:[A-Z]*=//p' "$cache")
   fi
-  case "$backend:$san" in
-    sim:thread) echo sim-tsan;;
-    sim:address) echo sim-asan;;
+  case "$backend:$san:$cov" in
+    sim:thread:*) echo sim-tsan;;
+    sim:address:*) echo sim-asan;;
+    sim::ON) echo sim-cov;;
     *) echo "$backend";;
   esac
 }

@@ -164,7 +164,7 @@ static void test_expects(void) {
 
 static void test_errors(void) {
   CHECK(fails_with("op=sum\nblok=3\n", "line 2: unknown key 'blok' (allowed: op, n, rows, cols, "
-                   "seed, dist, block, grid, items, schedule, wave, dtype, misalign, variant)"));
+                   "seed, dist, block, grid, items, schedule, wave, dtype, misalign, variant, plugins, only)"));
   CHECK(fails_with("op=sum\n\nblock=abc\n", "line 3: key 'block': value 'abc' is not a number "
                    "(allowed: 0..1024; decimal, 0x hex or 2^K[+-D])"));
   CHECK(fails_with("n=-1", "line 1: key 'n': value '-1' is not a number (allowed: "
@@ -249,9 +249,9 @@ static void test_errors(void) {
   CHECK(fails_with("op sum", "line 1: 'op sum' is not key=value (allowed: key=value, "
                    "expect <variant> <verdict>, # comment)"));
   CHECK(fails_with("=5", "line 1: unknown key '' (allowed: op, n, rows, cols, seed, dist, block, "
-                   "grid, items, schedule, wave, dtype, misalign, variant)"));
+                   "grid, items, schedule, wave, dtype, misalign, variant, plugins, only)"));
   CHECK(fails_with("expect=5", "line 1: unknown key 'expect' (allowed: op, n, rows, cols, seed, "
-                   "dist, block, grid, items, schedule, wave, dtype, misalign, variant)"));
+                   "dist, block, grid, items, schedule, wave, dtype, misalign, variant, plugins, only)"));
   /* expect lines */
   CHECK(fails_with("n=1\nexpect sum/lds wrongg\n", "line 2: expect: verdict 'wrongg' is unknown "
                    "(allowed: pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, "
@@ -284,7 +284,7 @@ static void test_errors(void) {
   CHECK(fails_with("block=5000\nfoo=1", "line 1: key 'block': value '5000' is out of range "
                    "(allowed: 0..1024)"));
   CHECK(fails_with("rows=3\nfoo=1", "line 2: unknown key 'foo' (allowed: op, n, rows, cols, "
-                   "seed, dist, block, grid, items, schedule, wave, dtype, misalign, variant)"));
+                   "seed, dist, block, grid, items, schedule, wave, dtype, misalign, variant, plugins, only)"));
   /* 80,000 expect lines (duplicates found by sorting, not pairwise) */
   {
     size_t n = 80000, len = 0;
@@ -325,8 +325,75 @@ static void test_misalign(void) {
   CHECK(strstr(buf, "\nmisalign=2\n") != NULL && parses(buf, &d) && rf_case_equal(&c, &d));
 }
 
+/* plugins and only (what a case needs besides its values): read, validated, written only when
+ * set (a case without them reads and writes as before they existed), compared, carried
+ * through a round trip; never in the binary form. */
+static void test_needs(void) {
+  rf_case c, d;
+  char buf[4096];
+  CHECK(parses("plugins=my_sum\nonly=sum/my-sum,sum\nn=33\n", &c));
+  CHECK(strcmp(c.plugins, "my_sum") == 0 && strcmp(c.only, "sum/my-sum,sum") == 0);
+  write_to(&c, buf, sizeof buf);
+  CHECK_MSG(strstr(buf, "\nvariant=\nplugins=my_sum\nonly=sum/my-sum,sum\n") != NULL, "%s", buf);
+  CHECK(parses(buf, &d) && rf_case_equal(&c, &d));
+  /* each list compared: one differs, the cases differ; the input is the same */
+  d = c;
+  snprintf(d.plugins, sizeof d.plugins, "other");
+  CHECK(!rf_case_equal(&c, &d) && rf_case_same_input(&c, &d));
+  d = c;
+  d.only[0] = '\0';
+  CHECK(!rf_case_equal(&c, &d));
+  write_to(&d, buf, sizeof buf);
+  CHECK_MSG(strstr(buf, "only=") == NULL && strstr(buf, "plugins=my_sum\n") != NULL, "%s", buf);
+  /* written empty, read as none */
+  CHECK(parses("plugins=\nonly=\n", &c) && !c.plugins[0] && !c.only[0]);
+  /* the JSON form: set lists only */
+  FILE *f = tmpfile();
+  rf_case_write_json(&d, f);
+  rewind(f);
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+  CHECK_MSG(strstr(buf, ",\"plugins\":\"my_sum\"}") != NULL && !strstr(buf, "\"only\""), "%s", buf);
+  /* refused: an empty item, a space, '#' (a comment), past the length */
+  const char *allowed = "(allowed: \"\" or names separated by ',', no empty name, at most 511 "
+                        "printable characters without spaces or '#')";
+  char want[512];
+  snprintf(want, sizeof want, "line 1: key 'plugins': value 'a,,b' is not a list of names %s",
+           allowed);
+  CHECK(fails_with("plugins=a,,b", want));
+  snprintf(want, sizeof want, "line 2: key 'only': value ',sum' is not a list of names %s",
+           allowed);
+  CHECK(fails_with("n=3\nonly=,sum", want));
+  snprintf(want, sizeof want, "line 1: key 'only': value 'sum,' is not a list of names %s",
+           allowed);
+  CHECK(fails_with("only=sum,", want));
+  snprintf(want, sizeof want, "line 1: key 'plugins': value 'my sum' is not a list of names %s",
+           allowed);
+  CHECK(fails_with("plugins=my sum", want));
+  CHECK(parses("plugins=a#,b", &c) && strcmp(c.plugins, "a") == 0);   /* '#' starts a comment */
+  {
+    char text[700];
+    memset(text, 'x', sizeof text);
+    memcpy(text, "only=", 5);
+    text[5 + 512] = '\0';   /* 512 characters: one past */
+    char shown[200];
+    snprintf(shown, sizeof shown, "line 1: key 'only': value '%.80s...' is too long", text + 5);
+    CHECK(rf_case_parse_text(text, &c, NULL, 0, NULL, err, sizeof err) == -1 &&
+          strncmp(err, shown, strlen(shown)) == 0);
+    text[5 + 511] = '\0';   /* 511: the most */
+    CHECK(parses(text, &c) && strlen(c.only) == 511);
+  }
+  /* validation of a case made in code: the same rule */
+  rf_case_default(&c);
+  snprintf(c.only, sizeof c.only, "a,,b");
+  CHECK(rf_case_validate(&c, NULL, err, sizeof err) == -1 &&
+        strncmp(err, "only: 'a,,b' is not a list of names", 35) == 0);
+}
+
 int main(void) {
   test_defaults_and_syntax();
+  test_needs();
   test_write_and_round_trip();
   test_expects();
   test_errors();

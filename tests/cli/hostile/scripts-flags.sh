@@ -112,6 +112,29 @@ grep -qx "shrink plugins=$TMP/gpu lib.so" "$TMP/plain build/fuzz/record" && ok "
   bad "fuzz.sh --regressions: $(ls "$TMP/reg1")"
 rm -f "$TMP"/*/fuzz/record
 
+# A plugin campaign files into the user's folder: by default findings/<plugin name> under the
+# folder the script is run from; the project's regressions/ (or a folder in it) is refused.
+mkdir -p "$TMP/caller"
+(cd "$TMP/caller" && bash "$SRC/scripts/fuzz.sh" --build "$TMP/plain build" --jobs 1 --time 2 --no-coverage \
+   --out "$TMP/fuzz out2" --only sum/p --plugin "$TMP/gpu lib.so") > "$TMP/log" 2>&1
+[ "$(ls "$TMP/caller/findings/gpu lib"/sum-p-*-1234.case 2>/dev/null | wc -l)" = 2 ] &&
+  grep -q "new finding(s) in $TMP/caller/findings/gpu lib/" "$TMP/log" &&
+  ok "fuzz.sh --plugin: findings in findings/<plugin name> under the caller's folder" ||
+  bad "fuzz.sh --plugin default findings folder: $(ls -R "$TMP/caller" 2>&1) $(tail -n 3 "$TMP/log")"
+rm -f "$TMP"/*/fuzz/record
+for reg in regressions "$SRC/regressions/tsan"; do
+  (cd "$SRC" && bash scripts/fuzz.sh --build "$TMP/plain build" --jobs 1 --time 1 --no-coverage \
+     --out "$TMP/fuzz out2" --only sum/p --plugin "$TMP/gpu lib.so" --findings "$reg") > "$TMP/log" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] && grep -q "is the project's regressions/ (its CI replays it without your plugin)" "$TMP/log" &&
+    [ ! -e "$TMP/plain build/fuzz/record" ] && ok "fuzz.sh --plugin --findings $reg: refused before fuzzing" ||
+    bad "fuzz.sh --plugin --findings $reg: exit $rc: $(cat "$TMP/log")"
+done
+out3=$(bash "$SRC/scripts/shrink-findings.sh" --redfuzz "$TMP/plain build/fuzz/redfuzz" --plugins "$TMP/gpu lib.so" \
+       --findings "$SRC/regressions" "$TMP/gpu lib.so" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "is the project's regressions/" <<<"$out3" && ok "shrink-findings.sh --plugins into regressions/: refused" ||
+  bad "shrink-findings.sh --plugins into regressions/: exit $rc: $out3"
+
 # --known leaves the first signature out from the start.
 printf '# known\nsum/p wrong\n' > "$TMP/known list"
 (cd "$SRC" && bash scripts/fuzz.sh --build "$TMP/plain build" --jobs 1 --time 2 --no-coverage \

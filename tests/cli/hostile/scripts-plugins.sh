@@ -5,7 +5,10 @@
 #      REDFUZZ_PLUGINS and its `redfuzz list` gets --plugin LIB (the plugin's known-bug
 #      variants are mutants too); with --tsan, the TSan build's get the TSan library given
 #      for that run, not the plain one;
-#   2. coverage.sh --plugin LIB: the coverage replay lists and replays with LIB loaded.
+#   2. coverage.sh --plugin LIB: the coverage replay lists, replays and probes with LIB loaded;
+#      a library built with the coverage flags is read by llvm-cov (-object), one without
+#      them is named in a note; an empty selection is an error (exit 2), not bash's
+#      "VARIANTS[0]: unbound variable".
 #   scripts-plugins.sh SRC
 set -uo pipefail
 SRC=$1
@@ -62,17 +65,34 @@ echo x > "$TMP/corpus/a"
 cat > "$TMP/cov build/redfuzz_cov_replay" <<'STUB'
 #!/usr/bin/env bash
 echo "replay plugins=${REDFUZZ_PLUGINS:-} args=$*" >> "$(dirname "$0")/record"
-[ "${1:-}" = --list ] && echo "sum/plugin-ok"
+if [ "${1:-}" = --list ]; then [ "${REDFUZZ_ONLY:-}" = none ] || echo "sum/plugin-ok"; exit 0; fi
 echo "1 inputs"
 exit 0
 STUB
-for t in llvm-profdata-19 llvm-cov-19; do printf '#!/bin/sh\necho "{}"\n' > "$TMP/bin/$t"; done
+for t in llvm-profdata-19 llvm-cov-19; do
+  printf '#!/bin/sh\necho "$0 $*" >> "%s"\necho %s\n' "$TMP/tools record" "'{\"data\":[{\"functions\":[]}]}'" > "$TMP/bin/$t"
+done
+printf 'ELF ... __llvm_covmap ...' > "$TMP/cov lib.so"
 chmod +x "$TMP/cov build/redfuzz_cov_replay" "$TMP/bin/"*
 (cd "$SRC" && PATH="$TMP/bin:$PATH" bash scripts/coverage.sh --build "$TMP/cov build" \
    --out "$TMP/cov out" --plugin "$TMP/plain lib.so" "$TMP/corpus") > "$TMP/log" 2>&1
 grep -qxF "replay plugins=$TMP/plain lib.so args=--list" "$TMP/cov build/record" &&
   grep -qF "replay plugins=$TMP/plain lib.so args=sum/plugin-ok $TMP/corpus" "$TMP/cov build/record" &&
-  ok "coverage.sh --plugin: the replay lists and replays with it" ||
+  grep -qxF "replay plugins=$TMP/plain lib.so args=--probe sum/plugin-ok" "$TMP/cov build/record" &&
+  ok "coverage.sh --plugin: the replay lists, replays and probes with it" ||
   bad "coverage.sh --plugin: $(cat "$TMP/cov build/record" 2>&1; cat "$TMP/log")"
+grep -q "note: plugin $TMP/plain lib.so was not built with the coverage flags" "$TMP/log" &&
+  ! grep -q -- "-object" "$TMP/tools record" && ok "coverage.sh: a plugin without the coverage flags is named" ||
+  bad "coverage.sh: no note for a plugin without coverage: $(cat "$TMP/log")"
+: > "$TMP/tools record"
+(cd "$SRC" && PATH="$TMP/bin:$PATH" bash scripts/coverage.sh --build "$TMP/cov build" \
+   --out "$TMP/cov out" --plugin "$TMP/cov lib.so" "$TMP/corpus") > "$TMP/log" 2>&1
+grep -q -- "export .* -object $TMP/cov lib.so" "$TMP/tools record" &&
+  ok "coverage.sh: llvm-cov reads a coverage-built plugin's mapping (-object)" ||
+  bad "coverage.sh: no -object for the plugin: $(cat "$TMP/tools record")"
+(cd "$SRC" && PATH="$TMP/bin:$PATH" bash scripts/coverage.sh --build "$TMP/cov build" \
+   --out "$TMP/cov out" --only none "$TMP/corpus") > "$TMP/log" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "coverage.sh: no variant selected" "$TMP/log" && ! grep -q "unbound variable" "$TMP/log" &&
+  ok "coverage.sh: an empty selection is exit 2, said" || bad "coverage.sh: empty selection: exit $rc: $(cat "$TMP/log")"
 [ $fail = 0 ] && echo "scripts-plugins: ok"
 exit $fail
