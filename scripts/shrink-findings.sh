@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     --out) rf_opt_value OUT "$@"; shift 2;;
     --regressions) rf_opt_value REG "$@"; shift 2;;
     --plugins) rf_opt_value PLUGINS "$@"; shift 2;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0;;
+    -h|--help) sed -n '2,9p' "$RF_SELF"; exit 0;;
     --) shift; break;;
     -*) rf_opt_unknown "$1";;
     *) break;;
