@@ -25,7 +25,7 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
   char err[1024];
   if (vals[CF_CASE].given) {
     if (rf_cli_text_case(vals[CF_CASE].text, &c, NULL, 0, NULL, err, sizeof err)) {
-      fprintf(stderr, "redfuzz %s: --case: %s\n", cmd, err);
+      rf_cli_line(stderr, "redfuzz %s: --case: %s\n", cmd, err);   /* a path: one line */
       return -1;
     }
   }

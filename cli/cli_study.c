@@ -136,6 +136,13 @@ static int parse_args(int argc, char **argv, study_cfg *S) {
   S->rows = (uint32_t)v[F_ROWS].num;
   S->fit_min = v[F_FIT_MIN].num;
   S->fit_max = v[F_FIT_MAX].given ? v[F_FIT_MAX].num : UINT64_MAX;
+  /* A window with no size in it fits nothing: refused, not an empty fit. */
+  if (S->fit_max < S->fit_min) {
+    rc = usage_error("--fit-max: '%s' is below --fit-min %llu: the fits would use no size "
+                     "(allowed: --fit-min <= --fit-max)", v[F_FIT_MAX].text,
+                     (unsigned long long)S->fit_min);
+    goto out;
+  }
   S->out = v[F_OUT].text;
   if (!v[F_VARIANT].given) {
     default_variants(S);

@@ -44,6 +44,8 @@ done
 PROFDATA=$(command -v llvm-profdata-19 || command -v llvm-profdata || true)
 LLVMCOV=$(command -v llvm-cov-19 || command -v llvm-cov || true)
 [ -n "$PROFDATA" ] && [ -n "$LLVMCOV" ] || { echo "coverage.sh: needs llvm-profdata-19 and llvm-cov-19 (scripts/bootstrap.sh)" >&2; exit 2; }
+# --out is checked (and emptied) before a build of minutes: one it may not empty is refused first.
+rf_fresh_dir --out "$OUT"
 
 REPLAY=$BUILD/redfuzz_cov_replay
 if [ ! -x "$REPLAY" ]; then
@@ -59,7 +61,6 @@ if [ -n "$PLUGIN_SRC" ]; then
   PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" sim "$OUT.plugin") || exit 2
 fi
 export REDFUZZ_ONLY="$ONLY" REDFUZZ_PLUGINS="$PLUGINS"
-rf_fresh_dir --out "$OUT"
 rc=0; LLVM_PROFILE_FILE=/dev/null "$REPLAY" --list > "$OUT/variants.txt" 2> "$OUT/variants.err" || rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "coverage.sh: the replay refused to start (exit $rc): $(rf_first_error "$OUT/variants.err" "$rc")" >&2

@@ -42,9 +42,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$BACKEND" in sim|cuda|hip) ;; *) echo "fuzz-afl.sh: --backend: '$BACKEND' (allowed: sim, cuda, hip)" >&2; exit 2;; esac
-[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz-afl.sh: --time: '$TIME' is not a positive number of seconds" >&2; exit 2; }
+rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
 : "${JOBS:=$(nproc)}"
-[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz-afl.sh: --jobs: '$JOBS' is not a positive number" >&2; exit 2; }
+rf_opt_int --jobs "$JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 [ -d "$SEEDS" ] || { echo "fuzz-afl.sh: --seeds: '$SEEDS' is not a folder" >&2; exit 2; }
 if ! command -v afl-fuzz >/dev/null || ! command -v afl-clang-fast >/dev/null; then bash scripts/bootstrap.sh; fi
 AFL_DRIVER=${AFL_DRIVER:-/usr/lib/afl/libAFLDriver.a}

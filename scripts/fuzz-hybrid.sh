@@ -81,10 +81,9 @@ if [ -z "$PLUGIN_GPU$PLUGIN_SIM$PLUGIN_SRC" ]; then
   PLUGIN_GPU=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGIN_GPU; PLUGIN_SIM=$PLUGIN_GPU
 fi
 case "$BACKEND" in sim|cuda|hip) ;; *) usage "--backend: '$BACKEND' (allowed: cuda, hip, sim)";; esac
-[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || usage "--time: '$TIME' is not a positive number of seconds"
-for v in "$GPU_JOBS" "$SIM_JOBS"; do
-  [ -z "$v" ] || [[ "$v" =~ ^[1-9][0-9]*$ ]] || usage "--gpu-jobs/--sim-jobs: '$v' is not a positive number"
-done
+rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
+[ -z "$GPU_JOBS" ] || rf_opt_int --gpu-jobs "$GPU_JOBS" 1 "$RF_MAX_JOBS" "a positive number"
+[ -z "$SIM_JOBS" ] || rf_opt_int --sim-jobs "$SIM_JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 : "${BUILD:=build-fuzz-$BACKEND}"
 [ -n "$SIM_BUILD" ] || usage "--sim-build DIR is required: a ThreadSanitizer simulator fuzz build (see --help)"
 for f in "$BUILD/fuzz/redfuzz_fuzz" "$BUILD/fuzz/redfuzz" "$SIM_BUILD/fuzz/redfuzz_fuzz" "$SIM_BUILD/fuzz/redfuzz"; do

@@ -80,7 +80,7 @@ while [ $# -gt 0 ]; do
 done
 case "$BACKEND" in sim|cuda|hip) ;; *) rf_opt_fail "--backend: '$BACKEND' (allowed: sim, cuda, hip)";; esac
 # --time 0 would run nothing (and once said "no failure found").
-[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || rf_opt_fail "--time: '$TIME' is not a positive number of seconds (allowed: 1, 2, ...)"
+rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
 [ -z "$KNOWN" ] || [ -f "$KNOWN" ] || rf_opt_fail "--known: '$KNOWN' is not a file"
 [ -z "$PLUGINS" ] || [ -z "$PLUGIN_SRC" ] || rf_opt_fail "--plugin and --plugin-src: give one of them"
 [ -n "$PLUGINS$PLUGIN_SRC" ] || { PLUGINS=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGINS; }   # as before the flags
@@ -123,7 +123,7 @@ else DEVICES=(""); fi
 if [ -z "$JOBS" ]; then
   if [ "$GPUS" -gt 0 ]; then JOBS=${#DEVICES[@]}; else JOBS=$(nproc); fi
 fi
-[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs: '$JOBS' is not a positive number" >&2; exit 2; }
+rf_opt_int --jobs "$JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 [ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
 rf_mkdir --out "$OUT/corpus" "$OUT/artifacts"
 rf_mkdir --regressions "$REG"

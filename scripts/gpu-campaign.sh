@@ -30,9 +30,9 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$BUILD" ] || rf_opt_fail "--build DIR is required (allowed: a GPU fuzz build folder with fuzz/redfuzz_fuzz)"
 [ -x "$BUILD/fuzz/redfuzz_fuzz" ] || rf_opt_fail "--build: '$BUILD' has no fuzz/redfuzz_fuzz (allowed: a GPU fuzz build folder)"
-[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || rf_opt_fail "--time: '$TIME' is not a positive number of seconds (allowed: 1, 2, ...)"
-[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || rf_opt_fail "--jobs: '$JOBS' is not a positive number (allowed: 1, 2, ...)"
-[ -z "$LIMIT" ] || [[ "$LIMIT" =~ ^[1-9][0-9]*$ ]] || rf_opt_fail "--limit: '$LIMIT' is not a positive number of seconds (allowed: 1, 2, ...)"
+rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
+rf_opt_int --jobs "$JOBS" 1 "$RF_MAX_JOBS" "a positive number"
+[ -z "$LIMIT" ] || rf_opt_int --limit "$LIMIT" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
 : "${LIMIT:=$((TIME + 90))}"
 work=$(mktemp -d); logs=$work/campaign; mkdir -p "$logs"; trap 'rm -rf "$work"' EXIT
 rf_mkdir --pack "$(dirname "$PACK")"

@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 case "$BACKEND" in sim|cuda|hip) ;; *) rf_opt_fail "--backend: '$BACKEND' (allowed: sim, cuda, hip)";; esac
-[[ "$BUDGET" =~ ^[1-9][0-9]*$ ]] || rf_opt_fail "--budget: '$BUDGET' is not a positive number of seconds"
+rf_opt_int --budget "$BUDGET" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
 EXTRA=()
 if [ "$TSAN" = 1 ]; then
   : "${BUILD:=build-fuzz-$BACKEND-tsan}"; EXTRA=(-DREDFUZZ_SANITIZE=thread)

@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 # --time 0 would be a campaign that runs nothing (fuzz.sh refuses it too).
-[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || rf_opt_fail "--time: '$TIME' is not a positive number of seconds (allowed: 1, 2, ...)"
+rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
 bash scripts/bootstrap.sh
 cmake --preset sim >/dev/null
 cmake --build --preset sim -j "$(nproc)"

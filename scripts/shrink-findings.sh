@@ -30,6 +30,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x "$RF" ] || rf_opt_fail "--redfuzz: '$RF' is not an executable redfuzz"
+# Nothing to shrink is no result: it said "0 new regression(s), 0 findings shrunk", exit 0.
+[ $# -gt 0 ] || rf_opt_fail "FILE: none given (allowed: one or more fuzz inputs)"
+for a in "$@"; do [ -f "$a" ] || rf_opt_fail "FILE: '$a' is not a file (allowed: fuzz inputs)"; done
 new=0 shrunk=0 sigs=()
 for a in "$@"; do
   [ -f "$a" ] || continue

@@ -21,23 +21,47 @@ export LC_ALL=C
 : "${RF_CALLER_DIR:=$PWD}"
 # The script itself, absolute (its --help reads its header: "$0" relative to the caller's
 # folder did not name it after the cd, and `../scripts/fuzz.sh --help` printed nothing).
+# shellcheck disable=SC2034  # read by the scripts
 RF_SELF=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/$(basename "$0")
 
 # rf_opt_fail MESSAGE...: the usage error (stderr, exit 2).
 rf_opt_fail() { echo "$RF_PROG: $*" >&2; exit 2; }
 
-# rf_opt_value VAR FLAG [VALUE ...]: VAR=VALUE, or a usage error when VALUE is missing.
+# rf_opt_value VAR FLAG [VALUE ...]: VAR=VALUE, or a usage error when VALUE is missing, or
+# when VAR was set by a flag before (a flag given twice, or --op with --only: the last one won,
+# silently, as the commands' own flags never do). --plugin is repeatable.
+declare -gA RF_OPT_SEEN 2>/dev/null || true
 rf_opt_value() {
   local var=$1 flag=$2
   local hint=${RF_OPT_ALLOWED[$flag]:-}
   if [ $# -lt 3 ] || [[ "$3" == --?* ]]; then
     rf_opt_fail "$flag needs a value${hint:+ (allowed: $hint)}"
   fi
+  local before=${RF_OPT_SEEN[$var]:-}
+  if [ -n "$before" ] && [ "$flag" != --plugin ]; then
+    [ "$before" = "$flag" ] && rf_opt_fail "$flag: given twice (allowed: once)"
+    rf_opt_fail "$flag: given with $before, which sets the same thing (allowed: one of them)"
+  fi
+  RF_OPT_SEEN[$var]=$flag
   printf -v "$var" '%s' "$3"
 }
 
 # rf_opt_unknown FLAG: an option no branch took.
 rf_opt_unknown() { rf_opt_fail "unknown option '$1' (see --help)"; }
+
+# rf_opt_int FLAG VALUE LO HI WHAT: VALUE is a decimal number in LO..HI, else a usage error
+# naming FLAG, e.g. "--time: 'x' is not a positive number of seconds (allowed: 1..2147483647)".
+# Checked by its digits before any arithmetic: bash's wraps past 2^63, and
+# --time 99999999999999999999 made a campaign of no time at all that said "no failure found".
+rf_opt_int() {
+  local flag=$1 v=$2 lo=$3 hi=$4 what=$5
+  if ! [[ "$v" =~ ^[0-9]+$ ]] || [ ${#v} -gt ${#hi} ] || [ $((10#$v)) -lt "$lo" ] ||
+     [ $((10#$v)) -gt "$hi" ]; then
+    rf_opt_fail "$flag: '$v' is not $what (allowed: $lo..$hi)"
+  fi
+}
+RF_MAX_SECONDS=2147483647   # libFuzzer's -max_total_time and afl-fuzz's -V are ints
+RF_MAX_JOBS=4096
 
 # rf_abs PATH: PATH made absolute against the caller's directory (an absolute one as it is).
 rf_abs() {

@@ -87,7 +87,8 @@ chmod +x "$TMP/afl bin/"*
 mkdir -p "$TMP/caller"
 cd "$TMP/caller" || exit 1
 # fuzz.sh with the stand-in, quick and quiet: one worker, one second, no shrink, no coverage.
-fz() { bash "$SRC/scripts/fuzz.sh" --build "$TMP/build" --jobs 1 --time 1 --no-shrink --no-coverage "$@"; }
+fz0() { bash "$SRC/scripts/fuzz.sh" --build "$TMP/build" --jobs 1 --no-shrink --no-coverage "$@"; }
+fz() { fz0 --time 1 "$@"; }
 
 # ---- 1. fuzz.sh: every zero-execution path is exit 2 with the target's own line ----------
 expect "fuzz.sh --op frob" 2 "^fuzz.sh: the fuzz target refused to start \(exit 2\), nothing ran: redfuzz fuzz: REDFUZZ_ONLY: 'frob' selects no variant" \
@@ -95,14 +96,23 @@ expect "fuzz.sh --op frob" 2 "^fuzz.sh: the fuzz target refused to start \(exit 
 expect "fuzz.sh --only naming no variant" 2 "nothing ran: redfuzz fuzz: REDFUZZ_ONLY: 'sum/nosuch' selects no variant" \
   fz --only sum/nosuch --out "$TMP/o1"
 expect "fuzz.sh under a misspelt setting" 2 "nothing ran: redfuzz fuzz: REDFUZZ_SERAIL: not a redfuzz setting" \
-  env REDFUZZ_SERAIL=1 bash -c "$(declare -f fz); fz --out '$TMP/o1'"
+  env REDFUZZ_SERAIL=1 bash -c "$(declare -f fz0 fz); fz --out '$TMP/o1'"
 expect "fuzz.sh under a bad setting" 2 "nothing ran: redfuzz fuzz: REDFUZZ_MAX_ELEMS: '0' is out of range" \
-  env REDFUZZ_MAX_ELEMS=0 bash -c "$(declare -f fz); fz --out '$TMP/o1'"
+  env REDFUZZ_MAX_ELEMS=0 bash -c "$(declare -f fz0 fz); fz --out '$TMP/o1'"
 expect "fuzz.sh --plugin missing" 2 "nothing ran: redfuzz fuzz: REDFUZZ_PLUGINS: plugin /nonexistent/p.so: cannot load" \
   fz --plugin /nonexistent/p.so --out "$TMP/o1"
-expect "fuzz.sh --time 0" 2 "^fuzz.sh: --time: '0' is not a positive number of seconds" fz --time 0 --out "$TMP/o1"
+expect "fuzz.sh --time 0" 2 "^fuzz.sh: --time: '0' is not a positive number of seconds" fz0 --time 0 --out "$TMP/o1"
 expect "fuzz.sh, a target that ran no input" 2 "^fuzz.sh: the campaign ran no input \(executions: 0\)" \
-  env STUB_SILENT=1 bash -c "$(declare -f fz); fz --out '$TMP/o1'"
+  env STUB_SILENT=1 bash -c "$(declare -f fz0 fz); fz --out '$TMP/o1'"
+# a time past what bash's arithmetic and libFuzzer hold (it wrapped: a campaign of no time),
+# a flag given twice or with the flag that sets the same thing (the last one won, silently)
+expect "fuzz.sh --time 2^64" 2 "^fuzz.sh: --time: '99999999999999999999' is not a positive number of seconds \(allowed: 1..2147483647\)" \
+  fz0 --time 99999999999999999999 --out "$TMP/o1"
+expect "run.sh --time 2^64, before it builds anything" 2 "^run.sh: --time: '99999999999999999999' is not a positive number" \
+  bash "$SRC/scripts/run.sh" --time 99999999999999999999
+expect "fuzz.sh --out twice" 2 "^fuzz.sh: --out: given twice \(allowed: once\)" fz --out "$TMP/o1" --out "$TMP/o2"
+expect "fuzz.sh --op with --only" 2 "^fuzz.sh: --only: given with --op, which sets the same thing" \
+  fz --op sum --only max --out "$TMP/o1"
 # and a campaign that ran is 0, its executions counted
 expect "fuzz.sh that ran" 0 "" fz --out "$TMP/o1"
 grep -q "executions: 7 " "$TMP/out" && ok "fuzz.sh counted the stand-in's executions" ||
@@ -201,13 +211,14 @@ expect "fuzz.sh --engine afl, relative --out" 0 "" env STUB_AFL=none bash -c "$(
 [ -d "$TMP/caller/afl rel/afl" ] && ok "fuzz-afl.sh: --out in the caller's folder" || bad "fuzz-afl.sh: no 'afl rel' in the caller's folder"
 
 # gpu-campaign.sh (fuzz.sh --backend cuda on the stand-in): fuzz.sh's reason on stderr.
-gc() { bash "$SRC/scripts/gpu-campaign.sh" --build "$TMP/build" --jobs 1 "$@"; }
+gc0() { bash "$SRC/scripts/gpu-campaign.sh" --build "$TMP/build" "$@"; }
+gc() { gc0 --jobs 1 "$@"; }
 expect "gpu-campaign.sh under a misspelt setting" 2 "^gpu-campaign.sh: fuzz.sh: the fuzz target refused to start \(exit 2\), nothing ran: redfuzz fuzz: REDFUZZ_SERAIL: not a redfuzz setting" \
-  env REDFUZZ_SERAIL=1 bash -c "$(declare -f gc); gc --time 1 --pack '$TMP/g1.tgz'"
+  env REDFUZZ_SERAIL=1 bash -c "$(declare -f gc0 gc); gc --time 1 --pack '$TMP/g1.tgz'"
 expect "gpu-campaign.sh --time 0" 2 "^gpu-campaign.sh: --time: '0' is not a positive number" gc --time 0
-expect "gpu-campaign.sh --jobs x" 2 "^gpu-campaign.sh: --jobs: 'x' is not a positive number" gc --time 1 --jobs x
+expect "gpu-campaign.sh --jobs x" 2 "^gpu-campaign.sh: --jobs: 'x' is not a positive number" gc0 --time 1 --jobs x
 expect "gpu-campaign.sh stopped at --limit, nothing found" 2 "^gpu-campaign.sh: fuzz.sh stopped at --limit 2s before its summary; 0 failure artifact" \
-  env STUB_SLEEP=5 bash -c "$(declare -f gc); gc --time 1 --limit 2 --pack '$TMP/g2.tgz'"
+  env STUB_SLEEP=5 bash -c "$(declare -f gc0 gc); gc --time 1 --limit 2 --pack '$TMP/g2.tgz'"
 stub_build "rel gpu"
 expect "gpu-campaign.sh with a relative --build and --pack" 0 "" \
   bash "$SRC/scripts/gpu-campaign.sh" --build "rel gpu" --jobs 1 --time 1 --pack "packs/c.tgz"
@@ -239,6 +250,10 @@ echo keep > "$TMP/caller/mine.txt"
 expect "coverage.sh --out . (the caller's folder, the user's files)" 2 "^coverage.sh: --out: '$TMP/caller/.' is not empty and has no .redfuzz-coverage.sh" \
   cv --out . "$TMP/corpus"
 [ -f "$TMP/caller/mine.txt" ] && ok "coverage.sh kept the caller's folder" || bad "coverage.sh --out . removed the caller's files"
+# an --out it may not empty is refused before a build of minutes (the build came first)
+expect "coverage.sh --out a file, no build started" 2 "^coverage.sh: --out: '$TMP/file' is not a folder" \
+  env PATH="$TMP/cov/bin:$PATH" bash "$SRC/scripts/coverage.sh" --build "$TMP/no cov build" --out "$TMP/file" "$TMP/corpus"
+[ ! -e "$TMP/no cov build" ] && ok "coverage.sh configured no build" || bad "coverage.sh started a build before refusing --out"
 expect "coverage.sh, a relative corpus and --out" 0 "" cv --out "cov out" ../corpus
 expect "coverage.sh again into its own --out" 0 "" cv --out "cov out" ../corpus
 
@@ -256,6 +271,12 @@ for s in fuzz.sh fuzz-hybrid.sh fuzz-afl.sh gpu-campaign.sh coverage.sh mutation
   expect "$s --help by a relative path" 0 "" bash "$rel/$s" --help
   grep -q '^# ' "$TMP/out" || bad "$s --help printed no header: $(head -c 200 "$TMP/out")"
 done
+
+# shrink-findings.sh: nothing to shrink is no result (it said "0 new regression(s)", exit 0).
+expect "shrink-findings.sh without a FILE" 2 "^shrink-findings.sh: FILE: none given" \
+  bash "$SRC/scripts/shrink-findings.sh" --redfuzz "$RF"
+expect "shrink-findings.sh, a FILE that is not there" 2 "^shrink-findings.sh: FILE: 'nosuch/crash-1' is not a file" \
+  bash "$SRC/scripts/shrink-findings.sh" --redfuzz "$RF" nosuch/crash-1
 
 # run.sh: --time 0 is a campaign of nothing.
 expect "run.sh --time 0" 2 "^run.sh: --time: '0' is not a positive number of seconds" bash "$SRC/scripts/run.sh" --time 0
