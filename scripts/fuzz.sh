@@ -81,6 +81,8 @@ done
 case "$BACKEND" in sim|cuda|hip) ;; *) rf_opt_fail "--backend: '$BACKEND' (allowed: sim, cuda, hip)";; esac
 # --time 0 would run nothing (and once said "no failure found").
 rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
+# a --jobs given is checked here, before a build of minutes (the default comes from the GPUs)
+[ -z "$JOBS" ] || rf_opt_int --jobs "$JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 [ -z "$KNOWN" ] || [ -f "$KNOWN" ] || rf_opt_fail "--known: '$KNOWN' is not a file"
 [ -z "$PLUGINS" ] || [ -z "$PLUGIN_SRC" ] || rf_opt_fail "--plugin and --plugin-src: give one of them"
 [ -n "$PLUGINS$PLUGIN_SRC" ] || { PLUGINS=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGINS; }   # as before the flags

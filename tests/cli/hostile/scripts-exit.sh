@@ -110,6 +110,11 @@ expect "fuzz.sh --time 2^64" 2 "^fuzz.sh: --time: '99999999999999999999' is not 
   fz0 --time 99999999999999999999 --out "$TMP/o1"
 expect "run.sh --time 2^64, before it builds anything" 2 "^run.sh: --time: '99999999999999999999' is not a positive number" \
   bash "$SRC/scripts/run.sh" --time 99999999999999999999
+# a bad --jobs is refused before a build of minutes (it was checked after configuring and
+# building the fuzz tree)
+expect "fuzz.sh --jobs 0, before it builds anything" 2 "^fuzz.sh: --jobs: '0' is not a positive number \\(allowed: 1..4096\\)" \
+  bash "$SRC/scripts/fuzz.sh" --build "$TMP/no fuzz build" --jobs 0 --time 1 --out "$TMP/o1"
+[ ! -e "$TMP/no fuzz build" ] && ok "fuzz.sh --jobs 0 configured no build" || bad "fuzz.sh --jobs 0 started a build"
 expect "fuzz.sh --out twice" 2 "^fuzz.sh: --out: given twice \(allowed: once\)" fz --out "$TMP/o1" --out "$TMP/o2"
 expect "fuzz.sh --op with --only" 2 "^fuzz.sh: --only: given with --op, which sets the same thing" \
   fz --op sum --only max --out "$TMP/o1"
