@@ -174,6 +174,12 @@ int rf_cli_out_check(const char *cmd);
 extern volatile int rf_cli_out_failed;
 /* At exit (main): rc, or RF_EXIT_USAGE when stdout could not be written. */
 int rf_cli_out_finish(const char *cmd, int rc);
+/* One line of a record others read (replay's ok / FAIL / ERROR / SKIP lines; the messages
+ * that name a file given, on stderr): printf's fmt
+ * with every control byte of the result but its final newline written as an escape (\n, \t,
+ * \r, \xHH), so a name from the file system holding a newline cannot start a line of its
+ * own (a file named "x\nok   y.case" made replay print a forged ok line). */
+void rf_cli_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ---- interruption (cli_signal.c) -------------------------------------------------------- */
 /* SIGINT and SIGTERM set a flag (nothing else happens in the handler); long commands check it

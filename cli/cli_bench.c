@@ -108,7 +108,14 @@ static int parse_flags(int argc, char **argv, bench_opts *o) {
                   "with --op softmax, logsumexp, logsoftmax or all; %s take --n)", ops1_and);
     goto out;
   }
-  if (!isnan(o->torch_ms) && (o->shape_count != 1 || !o->want_op[RF_OP_SOFTMAX])) {
+  /* torch's time is a softmax row's reference: with an --op that runs no softmax it would
+   * fill nothing (the message asked for a softmax --shape, which that --op refuses too). */
+  if (!isnan(o->torch_ms) && !o->want_op[RF_OP_SOFTMAX]) {
+    rf_flag_error("bench", &rf_flags[F_TORCH_MS], v[F_TORCH_MS].text, "applies to softmax only "
+                  "(allowed: with --op softmax or all and one softmax --shape)");
+    goto out;
+  }
+  if (!isnan(o->torch_ms) && o->shape_count != 1) {
     fprintf(stderr, BENCH ": --torch-ms needs exactly one softmax --shape (got %zu)\n",
             o->want_op[RF_OP_SOFTMAX] ? o->shape_count : (size_t)0);
     goto out;

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "model/dtype.h"
 #include "kernels/harness/device.h"
+#include "run/backend.h"
 
 int rf_cli_check_variant(const char *cmd, const rf_flag_spec *s, const char *name, int op) {
   const rf_variant *v = rf_variant_find(name);
@@ -24,7 +25,7 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
   char err[1024];
   if (vals[CF_CASE].given) {
     if (rf_cli_text_case(vals[CF_CASE].text, &c, NULL, 0, NULL, err, sizeof err)) {
-      fprintf(stderr, "redfuzz %s: --case: %s\n", cmd, err);
+      rf_cli_line(stderr, "redfuzz %s: --case: %s\n", cmd, err);   /* a path: one line */
       return -1;
     }
   }
@@ -87,6 +88,15 @@ int rf_cli_case_build(const char *cmd, const rf_flag_spec *specs, const rf_flag_
     RF_CLI_SET_##type(member, ctype, &vals[CF_##key]);
 #include "model/case_fields.def"
 #undef RF_CASE_FIELD
+  /* --schedule and --wave are the simulator's: a GPU runs the case under its own scheduler
+   * and wave size, so a given one would change nothing there (refused, never ignored; a case
+   * file's fields are kept: regressions replay on every backend). */
+  const int sim_only[] = {CF_schedule, CF_wave};
+  for (size_t i = 0; i < 2 && !rf_backend.is_sim; i++)
+    if (vals[sim_only[i]].given)
+      return rf_flag_error(cmd, &specs[sim_only[i]], vals[sim_only[i]].text, "applies to the "
+                           "simulator only (allowed on the %s backend: leave it out)",
+                           rf_backend.name);
   /* --variant NAME alone: the case has the variant's input type, as it has its op. */
   if (named && !vals[CF_dtype].given && !from_file) c.dtype = named->in_dtype;
   if (named && named->in_dtype != c.dtype)

@@ -40,7 +40,7 @@ int rf_cmd_decode(int argc, char **argv) {
   char err[1024];
   size_t len = 0;
   char *buf = rf_cli_read_file(pos[0], &len, err, sizeof err);
-  if (!buf) { fprintf(stderr, "redfuzz decode: FILE: %s\n", err); return RF_EXIT_USAGE; }
+  if (!buf) { rf_cli_line(stderr, "redfuzz decode: FILE: %s\n", err); return RF_EXIT_USAGE; }
   /* The backend's limits are compile-time policy: decoding opens no device. */
   rf_fuzz_budget budget = rf_fuzz_budget_of(&rf_cli_settings);
   rf_case c;

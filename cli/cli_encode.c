@@ -104,7 +104,7 @@ int rf_cmd_encode(int argc, char **argv) {
   char err[1024];
   rf_case c;
   if (rf_cli_text_case(pos[0], &c, NULL, 0, NULL, err, sizeof err)) {
-    fprintf(stderr, "redfuzz encode: %s\n", err);
+    rf_cli_line(stderr, "redfuzz encode: %s\n", err);
     return RF_EXIT_USAGE;
   }
   uint8_t buf[RF_CASE_ENCODED_MAX];
@@ -114,7 +114,7 @@ int rf_cmd_encode(int argc, char **argv) {
   rf_file *out = rf_file_open(pos[1], err, sizeof err);
   if (out) fwrite(buf, 1, len, rf_file_stream(out));
   if (!out || rf_file_commit(out, RF_FILE_REFUSE, NULL, 0, err, sizeof err) < 0) {
-    fprintf(stderr, "redfuzz encode: OUT.bin: cannot write %s: %s\n", pos[1], err);
+    rf_cli_line(stderr, "redfuzz encode: OUT.bin: cannot write %s: %s\n", pos[1], err);
     return RF_EXIT_USAGE;
   }
   return 0;

@@ -45,6 +45,16 @@ int rf_cmd_list(int argc, char **argv) {
                          NULL);
   if (p) return p > 0 ? RF_EXIT_OK : RF_EXIT_USAGE;
   if (val[F_DISTS].given) {
+    /* --dists lists the distributions instead of the variants: every other flag would do
+     * nothing (refused, never ignored). */
+    for (size_t f = 0; f < RF_FLAG_COUNT; f++)
+      if (f != F_DISTS && val[f].given) {
+        fprintf(stderr, "redfuzz list: %s does nothing with --dists, which lists the "
+                "distributions only (allowed: --dists alone, or %s without it)\n",
+                rf_flags[f].name, rf_flags[f].name);
+        rf_flags_free(val, RF_FLAG_COUNT);
+        return RF_EXIT_USAGE;
+      }
     rf_flags_free(val, RF_FLAG_COUNT);
     for (unsigned d = 0; d < RF_DIST_COUNT; d++)
       printf("%-16s %s\n", rf_dist_name((rf_dist)d), rf_dist_meaning((rf_dist)d));

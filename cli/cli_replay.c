@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "model/dtype.h"
 #include "run/backend.h"
 #include "run/report.h"
 #define RF_FLAGS_DEF "flags_replay.def"
@@ -70,8 +71,26 @@ static int replay_keeps(const rf_variant *v, void *ctx) {
   return rf_cli_resume_keeps(&sh->rs, v);
 }
 
-static int check_results(const char *path, const rf_expect *ex, size_t n_ex, const rf_result *res,
-                         int n, int *not_here) {
+/* Why the expected variant has no result on case c (the runner's selection, run/runner.c):
+ * it is not in this build (with its plugins), or it is and did not run on this case: it reads
+ * another input type, the case names another variant (variant=), or it was left out after a
+ * fault on an earlier file. The message said "not in this build" for all of them. */
+static void why_no_result(const rf_case *c, const char *name, char *why, size_t len) {
+  const rf_variant *v = rf_variant_find(name);
+  if (!v)
+    snprintf(why, len, "that variant is not in this build");
+  else if (v->in_dtype != c->dtype)
+    snprintf(why, len, "that variant reads %s inputs and did not run on this %s case",
+             rf_dtype_name(v->in_dtype), rf_dtype_name(c->dtype));
+  else if (c->variant[0] && strcmp(c->variant, name) != 0)
+    snprintf(why, len, "that variant did not run: the case runs only %s (its variant=)",
+             c->variant);
+  else
+    snprintf(why, len, "that variant did not run on this case (left out after a fault)");
+}
+
+static int check_results(const char *path, const rf_case *c, const rf_expect *ex, size_t n_ex,
+                         const rf_result *res, int n, int *not_here) {
   int bad = 0;
   for (size_t e = 0; e < n_ex; e++) {
     if (!rf_expect_applies(&ex[e], rf_backend.name, rf_backend.is_sim) ||
@@ -84,20 +103,24 @@ static int check_results(const char *path, const rf_expect *ex, size_t n_ex, con
     for (int i = 0; i < n; i++)
       if (strcmp(res[i].variant->name, ex[e].variant) == 0) r = &res[i];
     if (!r) {
-      printf("FAIL %s: expected %s %s, but that variant is not in this build (a plugin's "
-             "variant? load its library with --plugin, or REDFUZZ_PLUGINS)\n", path,
-             ex[e].variant, ex[e].verdict);
+      char why[160];
+      why_no_result(c, ex[e].variant, why, sizeof why);
+      rf_cli_line(stdout, "FAIL %s: expected %s %s, but %s
+", path, ex[e].variant,
+                  ex[e].verdict, why);
       bad = 1;
     } else if (!rf_expect_matches(&ex[e], r->verdict)) {
-      printf("FAIL %s: %s expected %s, got %s%s%s\n", path, ex[e].variant, ex[e].verdict,
-             rf_verdict_name(r->verdict), r->detail[0] ? ": " : "", r->detail);
+      rf_cli_line(stdout, "FAIL %s: %s expected %s, got %s%s%s
+", path, ex[e].variant,
+                  ex[e].verdict, rf_verdict_name(r->verdict), r->detail[0] ? ": " : "", r->detail);
       /* A finding of a correct variant that passes now: its bug was fixed (or hides). */
       if (r->verdict == RF_V_PASS && rf_expect_wants_failure(&ex[e]) && !r->variant->is_mutant) {
         char plugins[2048];
         rf_cli_plugin_args(plugins, sizeof plugins);
-        printf("     %s now passes where the file expects %s: if its bug is fixed, `redfuzz%s "
-               "guard %s` turns the expectation into a guard (expect pass) that CI holds "
-               "(docs/FINDINGS.md)\n", ex[e].variant, ex[e].verdict, plugins, path);
+        rf_cli_line(stdout, "     %s now passes where the file expects %s: if its bug is fixed, "
+                    "`redfuzz%s guard %s` turns the expectation into a guard (expect pass) that "
+                    "CI holds (docs/FINDINGS.md)
+", ex[e].variant, ex[e].verdict, plugins, path);
       }
       bad = 1;
     }
@@ -106,8 +129,9 @@ static int check_results(const char *path, const rf_expect *ex, size_t n_ex, con
     int listed = 0;
     for (size_t e = 0; e < n_ex; e++) listed |= strcmp(res[i].variant->name, ex[e].variant) == 0;
     if (listed || res[i].variant->is_mutant || !rf_verdict_is_failure(res[i].verdict)) continue;
-    printf("FAIL %s: %s gave %s (correct variants must pass)%s%s\n", path, res[i].variant->name,
-           rf_verdict_name(res[i].verdict), res[i].detail[0] ? ": " : "", res[i].detail);
+    rf_cli_line(stdout, "FAIL %s: %s gave %s (correct variants must pass)%s%s\n", path,
+                res[i].variant->name, rf_verdict_name(res[i].verdict),
+                res[i].detail[0] ? ": " : "", res[i].detail);
     bad = 1;
   }
   return bad;
@@ -125,7 +149,7 @@ static void replay_file(replay_state *s, const char *path) {
   rf_expect *ex = s->ex;
   size_t n_ex = 0;
   if (rf_cli_replay_case(path, &c, ex, MAX_EXPECTS, &n_ex, err, sizeof err)) {
-    printf("ERROR %s\n", err);
+    rf_cli_line(stdout, "ERROR %s\n", err);
     t->unreadable++;
     sh->rs.next = idx + 1;
     return;
@@ -135,7 +159,7 @@ static void replay_file(replay_state *s, const char *path) {
   if (rf_case_validate(&c, &lim, why, sizeof why)) {
     char where[1100];   /* the file and the line of the field (cli_input.c) */
     rf_cli_case_where(path, why, where, sizeof where);
-    printf("SKIP %s: beyond this backend's limits (%s)\n", where, why);
+    rf_cli_line(stdout, "SKIP %s: beyond this backend's limits (%s)\n", where, why);
     t->skipped++;
     sh->rs.next = idx + 1;
     return;
@@ -151,7 +175,7 @@ static void replay_file(replay_state *s, const char *path) {
     rf_cli_resume_lost(&sh->rs, r, "replay", "file", idx, idx + 1, serial, res, n);
   }
   if (n < 0) {
-    printf("ERROR %s: %s\n", path, err);
+    rf_cli_line(stdout, "ERROR %s: %s\n", path, err);
     t->unreadable++;
     sh->rs.next = idx + 1;
     return;
@@ -159,14 +183,14 @@ static void replay_file(replay_state *s, const char *path) {
   n = rf_cli_resume_take(&sh->rs, res, n);   /* from earlier workers */
   if (s->verbose) rf_report_table(stdout, &c, res, (size_t)n);
   int not_here = 0;
-  if (check_results(path, ex, n_ex, res, n, &not_here)) {
+  if (check_results(path, &c, ex, n_ex, res, n, &not_here)) {
     t->mismatched++;
   } else {
     if (not_here)
-      printf("ok   %s (%d variants, %zu expectations, %d of them not for %s)\n", path, n, n_ex,
-             not_here, rf_backend.name);
+      rf_cli_line(stdout, "ok   %s (%d variants, %zu expectations, %d of them not for %s)\n",
+                  path, n, n_ex, not_here, rf_backend.name);
     else
-      printf("ok   %s (%d variants, %zu expectations)\n", path, n, n_ex);
+      rf_cli_line(stdout, "ok   %s (%d variants, %zu expectations)\n", path, n, n_ex);
     t->matched++;
   }
   t->not_here += not_here;
@@ -184,7 +208,7 @@ static void replay_path(replay_state *s, const char *path) {
   int done = s->idx++ < s->sh->rs.next;   /* the path itself counts, for its errors */
   if (stat(path, &st) != 0) {
     if (!done) {
-      printf("ERROR %s: no such file or folder\n", path);
+      rf_cli_line(stdout, "ERROR %s: no such file or folder\n", path);
       t->files++;
       t->unreadable++;
     }
@@ -196,7 +220,7 @@ static void replay_path(replay_state *s, const char *path) {
   }
   DIR *d = opendir(path);
   if (!d) {
-    if (!done) { printf("ERROR %s: cannot open folder\n", path); t->unreadable++; }
+    if (!done) { rf_cli_line(stdout, "ERROR %s: cannot open folder\n", path); t->unreadable++; }
     return;
   }
   char **names = NULL;
@@ -214,7 +238,7 @@ static void replay_path(replay_state *s, const char *path) {
   }
   closedir(d);
   if (n == 0 && !done) {
-    printf("ERROR %s: a folder without .case files\n", path);
+    rf_cli_line(stdout, "ERROR %s: a folder without .case files\n", path);
     t->files++;
     t->unreadable++;
   }

@@ -45,6 +45,16 @@ int rf_cmd_run(int argc, char **argv) {
   rf_case c;
   int rc = rf_cli_case_build("run", rf_flags, val, &lim, &c);
   int json = val[F_JSON].given != 0;
+  /* --variant (or a case file's variant=) runs the one variant named: with a correct one,
+   * --mutants would add none (refused, never ignored); with a mutant it says what the name
+   * says. */
+  const rf_variant *named = c.variant[0] ? rf_variant_find(c.variant) : NULL;
+  if (!rc && val[F_MUTANTS].given && named && !named->is_mutant) {
+    fprintf(stderr, "redfuzz run: --mutants does nothing with the variant %s named (--variant, "
+            "or the case's variant=), which runs alone and is no mutant (allowed: one of "
+            "them)\n", c.variant);
+    rc = -1;
+  }
   /* Mutants fail by design: they run only when asked for, as in sweep. */
   if (!val[F_MUTANTS].given && !c.variant[0]) rf_runner_set_filter(r, not_mutant, NULL);
   rf_flags_free(val, RF_FLAG_COUNT);

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <string.h>
 #include "cli.h"
+#include "model/dtype.h"
 #include "run/shrink.h"
 #include "run/report.h"
 #include "run/fuzz_select.h"
@@ -48,12 +49,12 @@ static int load(const char *path, const char *flag_only, char *only, size_t only
   char err[1024];
   size_t len = 0, skip = 0;
   char *buf = rf_cli_read_file(path, &len, err, sizeof err);
-  if (!buf) { fprintf(stderr, "redfuzz shrink: FILE: %s\n", err); return -1; }
+  if (!buf) { rf_cli_line(stderr, "redfuzz shrink: FILE: %s\n", err); return -1; }
   int text = rf_cli_is_text((const unsigned char *)buf, len, &skip) && memchr(buf, '=', len);
   if (text) {
     free(buf);
     if (rf_cli_text_case(path, c, NULL, 0, NULL, err, sizeof err)) {
-      fprintf(stderr, "redfuzz shrink: FILE: %s\n", err);
+      rf_cli_line(stderr, "redfuzz shrink: FILE: %s\n", err);
       return -1;
     }
     if (rf_cli_selection("shrink", flag_only, c->only, "the case's only", only, onlylen))
@@ -105,6 +106,16 @@ int rf_cmd_shrink(int argc, char **argv) {
   printf("case:   ");
   rf_report_case_line(stdout, &c);
   if (variant) {
+    /* A variant of another op or input type never runs on this case: "does not fail on this
+     * case" (exit 0) was not true, it was never tried. */
+    const rf_variant *named = rf_variant_find(variant);
+    if (named->op != c.op || named->in_dtype != c.dtype) {
+      rf_flag_error("shrink", &rf_flags[F_VARIANT], variant, "is a %s variant reading %s, but "
+                    "the case is %s on %s (allowed: a %s variant reading %s)",
+                    rf_op_name(named->op), rf_dtype_name(named->in_dtype), rf_op_name(c.op),
+                    rf_dtype_name(c.dtype), rf_op_name(c.op), rf_dtype_name(c.dtype));
+      goto done;
+    }
     rf_case one = c;
     snprintf(one.variant, sizeof one.variant, "%s", variant);
     if (rf_first_failure(r, &one, &sig)) {

@@ -119,15 +119,30 @@ static int parse_args(int argc, char **argv, study_cfg *S) {
   if (p) return p > 0 ? 1 : RF_EXIT_USAGE;
   int rc = 0;
   S->op = v[F_OP].num == 0 ? RF_OP_SUM : RF_OP_SOFTMAX;
-  if (rf_study_parse_range(v[F_N_RANGE].text, &S->lo, &S->hi) || S->lo == 0) {
-    rc = usage_error("--n-range: '%.60s' is not valid (allowed: LO..HI with 1 <= LO <= HI, each "
-                     "a number, e.g. 2^4..2^18)", v[F_N_RANGE].text);
+  char why[256];
+  if (rf_study_parse_range(v[F_N_RANGE].text, &S->lo, &S->hi, why, sizeof why)) {
+    rc = usage_error("--n-range: '%.60s': %s (allowed: LO..HI or one size, 1 <= LO <= HI, e.g. "
+                     "2^4..2^18; a HI past the backend's largest %s is clamped to it)",
+                     v[F_N_RANGE].text, why, S->op == RF_OP_SUM ? "n" : "row length");
+    goto out;
+  }
+  /* --rows is the softmax study's: given for sum it would change nothing. */
+  if (S->op == RF_OP_SUM && v[F_ROWS].given) {
+    rc = usage_error("--rows: '%s' applies to --op softmax only (allowed for sum: leave it out)",
+                     v[F_ROWS].text);
     goto out;
   }
   S->seeds = (unsigned)v[F_SEEDS].num;
   S->rows = (uint32_t)v[F_ROWS].num;
   S->fit_min = v[F_FIT_MIN].num;
   S->fit_max = v[F_FIT_MAX].given ? v[F_FIT_MAX].num : UINT64_MAX;
+  /* A window with no size in it fits nothing: refused, not an empty fit. */
+  if (S->fit_max < S->fit_min) {
+    rc = usage_error("--fit-max: '%s' is below --fit-min %llu: the fits would use no size "
+                     "(allowed: --fit-min <= --fit-max)", v[F_FIT_MAX].text,
+                     (unsigned long long)S->fit_min);
+    goto out;
+  }
   S->out = v[F_OUT].text;
   if (!v[F_VARIANT].given) {
     default_variants(S);

@@ -868,8 +868,36 @@ int rf_cmd_sweep(int argc, char **argv) {
       goto out;
     }
   }
+  /* Flags that would do nothing are refused, never ignored: --list-cases runs no case (the
+   * output flags, the fault limit, the mutants and the skipped variants change no case), and
+   * --variant runs the one variant it names (--skip of another variant leaves nothing out, of
+   * the same one is refused above; --mutants with a correct variant adds no mutant, with a
+   * mutant it says what the name says, and is taken). */
+  /* --schedule and --wave are the simulator's: on a GPU every value would run the same. */
+  const int sim_only[] = {F_SCHEDULE, F_WAVE};
+  for (size_t i = 0; i < 2 && !rf_backend.is_sim; i++)
+    if (v[sim_only[i]].given) {
+      rf_flag_error("sweep", &rf_flags[sim_only[i]], v[sim_only[i]].text, "applies to the "
+                    "simulator only (allowed on the %s backend: leave it out)", rf_backend.name);
+      goto out;
+    }
+  static const int run_only[] = {F_JSON, F_QUIET, F_FAULT_LIMIT, F_MUTANTS, F_SKIP};
+  for (size_t i = 0; i < sizeof run_only / sizeof *run_only; i++) {
+    const int f = run_only[i];
+    char why[160] = "";
+    if (v[F_LIST_CASES].given)
+      snprintf(why, sizeof why, "--list-cases, which runs no case");
+    else if ((f == F_SKIP && variant[0]) || (f == F_MUTANTS && variant[0] && !named_mutant))
+      snprintf(why, sizeof why, "--variant %s, which runs that one variant%s", variant,
+               f == F_MUTANTS ? ", no mutant" : "");
+    if (why[0] && v[f].given) {
+      fprintf(stderr, "redfuzz sweep: %s does nothing with %s (allowed: one of them)\n",
+              rf_flags[f].name, why);
+      goto out;
+    }
+  }
   if (setup_derived(v, &job, want)) goto out;
-  if (v[F_LIST_CASES].given) {   /* no runner: the cases only */
+  if (v[F_LIST_CASES].given) {   /* no device, no runner: the cases only */
     rc = list_all(&job);
     goto out;
   }

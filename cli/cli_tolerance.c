@@ -197,24 +197,35 @@ int rf_cmd_tolerance(int argc, char **argv) {
   rf_dist dists[RF_DIST_COUNT];
   size_t nd = 0, ns;
   unsigned seeds = (unsigned)v[F_SEEDS].num;
-  if (rf_study_parse_range(v[F_N_RANGE].text, &lo, &hi) || lo == 0) {
-    fprintf(stderr, "redfuzz tolerance: --n-range: '%.60s' is not valid (allowed: LO..HI with "
-            "1 <= LO <= HI, each a number, e.g. 2^4..2^18)\n", v[F_N_RANGE].text);
-    rf_flags_free(v, RF_FLAG_COUNT);
-    return RF_EXIT_USAGE;
-  }
+  /* Each range: LO..HI (or one size) with 1 <= LO <= HI; a HI past the backend's largest
+   * case is clamped to it with a note (tolerance_ops.c, and below for sum), whatever its
+   * size, so a range is refused only for what is wrong with it (say which end, and why). */
   uint64_t rlo, rhi, clo, chi;
-  const struct { int f; const char *flag; uint64_t *lo, *hi; } ranges[] = {
-    {F_ROWS_RANGE, "--rows-range", &rlo, &rhi}, {F_COLS_RANGE, "--cols-range", &clo, &chi}};
-  for (size_t i = 0; i < 2; i++)
-    if (rf_study_parse_range(v[ranges[i].f].text, ranges[i].lo, ranges[i].hi) ||
-        *ranges[i].lo == 0 || *ranges[i].hi > UINT32_MAX) {
-      fprintf(stderr, "redfuzz tolerance: %s: '%.60s' is not valid (allowed: LO..HI with "
-              "1 <= LO <= HI <= 2^32-1, each a number, e.g. 1..2^10)\n", ranges[i].flag,
-              v[ranges[i].f].text);
+  const int row_op = rf_op_has_rows(op);
+  const struct { int f; const char *flag; uint64_t *lo, *hi; int rows; const char *what; } ranges[] = {
+    {F_N_RANGE, "--n-range", &lo, &hi, 0, "largest n"},
+    {F_ROWS_RANGE, "--rows-range", &rlo, &rhi, 1, "largest case"},
+    {F_COLS_RANGE, "--cols-range", &clo, &chi, 1, "longest row"}};
+  for (size_t i = 0; i < 3; i++) {
+    char why[256];
+    /* a range of the other kind of op would change nothing: refused, not ignored */
+    if (v[ranges[i].f].given && ranges[i].rows != row_op) {
+      char ops[128];
+      fprintf(stderr, "redfuzz tolerance: %s: '%.60s' applies to %s only (allowed for %s: %s)\n",
+              ranges[i].flag, v[ranges[i].f].text,
+              rf_op_list_of(ranges[i].rows, " and ", ops, sizeof ops), rf_op_name(op),
+              row_op ? "--rows-range, --cols-range" : "--n-range");
       rf_flags_free(v, RF_FLAG_COUNT);
       return RF_EXIT_USAGE;
     }
+    if (rf_study_parse_range(v[ranges[i].f].text, ranges[i].lo, ranges[i].hi, why, sizeof why)) {
+      fprintf(stderr, "redfuzz tolerance: %s: '%.60s': %s (allowed: LO..HI or one size, 1 <= LO "
+              "<= HI, e.g. 1..2^10; a HI past this backend's %s is clamped to it)\n",
+              ranges[i].flag, v[ranges[i].f].text, why, ranges[i].what);
+      rf_flags_free(v, RF_FLAG_COUNT);
+      return RF_EXIT_USAGE;
+    }
+  }
   if (v[F_VARIANT].given) {
     for (size_t i = 0; i < v[F_VARIANT].count && !rc; i++)
       rc = add_variant(V, &nv, v[F_VARIANT].items[i], op, others, &nothers);

@@ -223,7 +223,7 @@ int rf_tolerance_ops(rf_runner *r, const rf_tol_sweep *s) {
               "longest row\n", (unsigned long long)s->cols_lo, lim.max_cols);
       return RF_EXIT_USAGE;
     }
-    if (s->rows_lo * s->cols_lo > lim.max_elems) {
+    if (s->rows_lo > lim.max_elems / s->cols_lo) {
       fprintf(stderr, "redfuzz tolerance: --rows-range: %llu rows of %llu columns is above this "
               "backend's largest case (rows*cols <= %llu)\n", (unsigned long long)s->rows_lo,
               (unsigned long long)s->cols_lo, (unsigned long long)lim.max_elems);
@@ -233,6 +233,13 @@ int rf_tolerance_ops(rf_runner *r, const rf_tol_sweep *s) {
       fprintf(stderr, "redfuzz tolerance: note: cols-range clamped from %llu to %u, this "
               "backend's longest row\n", (unsigned long long)cols_hi, lim.max_cols);
       cols_hi = lim.max_cols;
+    }
+    /* No shape of more rows than this fits at the shortest row: the rest would be left out. */
+    if (rows_hi > lim.max_elems / s->cols_lo) {
+      fprintf(stderr, "redfuzz tolerance: note: rows-range clamped from %llu to %llu, this "
+              "backend's largest case at %llu columns\n", (unsigned long long)rows_hi,
+              (unsigned long long)(lim.max_elems / s->cols_lo), (unsigned long long)s->cols_lo);
+      rows_hi = lim.max_elems / s->cols_lo;
     }
     na = rf_study_sizes(s->rows_lo, rows_hi, a, MAX_SIZES);
     nb = rf_study_sizes(s->cols_lo, cols_hi, b, MAX_SIZES);

@@ -117,11 +117,10 @@ if(REDFUZZ_BACKEND STREQUAL "sim")
   set_tests_properties(sim.coverage_fold PROPERTIES LABELS "${rf_cov_labels}")
   # The same with the x86-64 baseline folds, which AVX2 ones replace where the CPU has it
   # (sim/kernel_coverage.cpp: on_launch_avx2, dirty_from): both checked against the reference.
-  add_test(NAME sim.coverage_fold.baseline COMMAND sim_coverage_fold)
-  set_tests_properties(sim.coverage_fold.baseline PROPERTIES LABELS "${rf_cov_labels}"
-                       ENVIRONMENT REDFUZZ_COVERAGE_FOLD=baseline)
+  add_test(NAME sim.coverage_fold.baseline COMMAND sim_coverage_fold baseline)
+  set_tests_properties(sim.coverage_fold.baseline PROPERTIES LABELS "${rf_cov_labels}")
   # The kernels' trace-cmp callbacks through the fuzz target's wrappers (sim/kernel_cmp.cpp):
-  # GPU threads' compares stop there by default, pass with REDFUZZ_COVERAGE_CMP=all.
+  # GPU threads' compares stop there by default, pass with `all` (REDFUZZ_COVERAGE_CMP=all).
   add_executable(sim_coverage_cmp ${CMAKE_SOURCE_DIR}/kernels/sancov_stubs.c
                  ${CMAKE_SOURCE_DIR}/tests/sim/coverage_cmp_record.c)
   rf_hip_sources(sim_coverage_cmp ${CMAKE_SOURCE_DIR}/tests/sim/coverage_cmp.hip)
@@ -131,7 +130,6 @@ if(REDFUZZ_BACKEND STREQUAL "sim")
   target_link_libraries(sim_coverage_cmp PRIVATE rf_sim)
   rf_kernel_cmp_link(sim_coverage_cmp)
   add_test(NAME sim.coverage_cmp COMMAND sim_coverage_cmp)
-  add_test(NAME sim.coverage_cmp.all COMMAND sim_coverage_cmp)
+  add_test(NAME sim.coverage_cmp.all COMMAND sim_coverage_cmp all)
   set_tests_properties(sim.coverage_cmp sim.coverage_cmp.all PROPERTIES LABELS "${rf_cov_labels}")
-  set_tests_properties(sim.coverage_cmp.all PROPERTIES ENVIRONMENT REDFUZZ_COVERAGE_CMP=all)
 endif()

@@ -95,6 +95,12 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_dev_sim_set_threads(set->sim_threads ? (unsigned)set->sim_threads : 1u);
   rf_dev_set_launch_timeout_ms(set->launch_timeout_ms);   /* the watchdog: `timeout` */
   rf_launch_set_sim_max_threads(set->sim_max_threads);
+  /* REDFUZZ_COVERAGE_FOLD's names ("0", reference, baseline) to the simulator's folds. */
+  static const int folds[] = {[RF_COV_FOLD_OFF] = RF_DEV_FOLD_OFF,
+                              [RF_COV_FOLD_REFERENCE] = RF_DEV_FOLD_REFERENCE,
+                              [RF_COV_FOLD_BASELINE] = RF_DEV_FOLD_BASELINE};
+  rf_dev_sim_coverage(set->coverage_fold_set ? folds[set->coverage_fold % 3] : RF_DEV_FOLD_BLOCKS,
+                      set->coverage_cmp == RF_COV_CMP_ALL);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   r->judge_threads = set->judge_threads ? (size_t)set->judge_threads

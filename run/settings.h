@@ -8,15 +8,19 @@
 extern "C" {   /* C++ tests create runners from settings */
 #endif
 
-typedef enum { RF_SET_BOOL, RF_SET_COUNT, RF_SET_ORACLE, RF_SET_TARGET, RF_SET_TEXT } rf_setting_type;
+typedef enum { RF_SET_BOOL, RF_SET_COUNT, RF_SET_ORACLE, RF_SET_TARGET, RF_SET_FOLD, RF_SET_CMP,
+               RF_SET_DEVICES, RF_SET_FILE, RF_SET_TEXT } rf_setting_type;
+/* The values of the name settings: the index of the name given. */
 enum { RF_ORACLE_DOUBLE, RF_ORACLE_MPFR, RF_ORACLE_UPGRADE };
 enum { RF_TARGET_GFX1201, RF_TARGET_NVIDIA };
+enum { RF_COV_FOLD_OFF, RF_COV_FOLD_REFERENCE, RF_COV_FOLD_BASELINE };   /* "0", ... */
+enum { RF_COV_CMP_HOST, RF_COV_CMP_ALL };
 
 typedef struct {
 #define RF_SETTING(var, member, type, lo, hi, dflt, help) \
   uint64_t member;                /* numbers, booleans, the oracle mode */ \
   int member##_set;               /* 1 when the variable was given */      \
-  char member##_text[1024];       /* RF_SET_TEXT: the value */
+  char member##_text[1024];       /* RF_SET_TEXT, _FILE, _DEVICES: the value */
 #include "settings.def"
 #undef RF_SETTING
 } rf_settings;

@@ -8,26 +8,51 @@
 #include <string.h>
 
 /* ---- sizes ------------------------------------------------------------------------------ */
-/* One end of a range: the text between s and end, through rf_num_parse. */
-static int parse_size(const char *s, const char *end, uint64_t *out) {
-  char buf[32];
-  size_t len = (size_t)(end - s);
-  if (len == 0 || len >= sizeof buf) return -1;
-  memcpy(buf, s, len);
-  buf[len] = 0;
-  return rf_num_parse(buf, 0, UINT64_C(1) << 62, out, NULL, 0);   /* sizes: at most 2^62 */
+/* One end of a range (name "LO" or "HI"): the text between s and end, a number in
+ * 1..2^64-1 through rf_num_parse. 0, or -1 with why. */
+static int parse_size(const char *name, const char *s, const char *end, uint64_t *out,
+                      char *why, size_t whylen) {
+  char buf[64], inner[192];
+  const size_t len = (size_t)(end - s);
+  if (len == 0) {
+    snprintf(why, whylen, "%s is missing", name);
+    return -1;
+  }
+  snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), s);
+  if (len >= sizeof buf || rf_num_parse(buf, 0, UINT64_MAX, out, inner, sizeof inner)) {
+    if (len >= sizeof buf) snprintf(inner, sizeof inner, "'%s...' is not a number", buf);
+    char *allowed = strstr(inner, " (allowed");   /* the caller says what a range allows */
+    if (allowed) *allowed = '\0';
+    /* past 64 bits: no command could clamp it */
+    snprintf(why, whylen, "%s %s%s", name, inner,
+             strstr(inner, "out of range") ? ": past 2^64-1, the largest number" : "");
+    return -1;
+  }
+  if (*out == 0) {
+    snprintf(why, whylen, "%s is 0 (sizes start at 1)", name);
+    return -1;
+  }
+  return 0;
 }
 
-int rf_study_parse_range(const char *s, uint64_t *lo, uint64_t *hi) {
+int rf_study_parse_range(const char *s, uint64_t *lo, uint64_t *hi, char *why, size_t whylen) {
+  char spare[8];
+  if (!why) { why = spare; whylen = sizeof spare; }
   const char *dots = strstr(s, "..");
   const char *end = s + strlen(s);
   if (!dots) {
-    if (parse_size(s, end, lo)) return -1;
+    if (parse_size("LO", s, end, lo, why, whylen)) return -1;
     *hi = *lo;
     return 0;
   }
-  if (parse_size(s, dots, lo) || parse_size(dots + 2, end, hi)) return -1;
-  return *lo <= *hi ? 0 : -1;
+  if (parse_size("LO", s, dots, lo, why, whylen) || parse_size("HI", dots + 2, end, hi, why, whylen))
+    return -1;
+  if (*lo > *hi) {
+    snprintf(why, whylen, "LO %llu is above HI %llu", (unsigned long long)*lo,
+             (unsigned long long)*hi);
+    return -1;
+  }
+  return 0;
 }
 
 static int cmp_u64(const void *a, const void *b) {

@@ -11,9 +11,11 @@
 extern "C" {
 #endif
 
-/* "A..B" or a single "A", each an integer or "2^k" (k <= 62). 0, or -1 for anything else
- * (A > B included). */
-int rf_study_parse_range(const char *s, uint64_t *lo, uint64_t *hi);
+/* "A..B" or a single "A", each a number of model/number.h in 1..2^64-1, A <= B. 0, or -1
+ * with why (may be NULL) saying which end is wrong and how ("'2^4..' has no HI", "HI '2^70'
+ * is out of range ...", "LO 0 ...", "LO 9 is above HI 3"). A HI past what a command can run
+ * is for the command to clamp, with a note (study, tolerance), not an error here. */
+int rf_study_parse_range(const char *s, uint64_t *lo, uint64_t *hi, char *why, size_t whylen);
 
 /* The sizes swept in [lo, hi], ascending: every power of two, the odd size nearest above
  * 2^(k+1/2) between consecutive powers (so odd lengths and ragged tails are covered too),

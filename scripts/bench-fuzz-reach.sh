@@ -7,6 +7,7 @@
 #   scripts/bench-fuzz-reach.sh [--build DIR] [--time S]
 # Defaults: build-fuzz-sim (scripts/fuzz.sh builds it), 300 s.
 set -euo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="bench-fuzz-reach.sh"
 source scripts/lib/opts.sh
@@ -14,9 +15,9 @@ RF_OPT_ALLOWED=([--build]="a build folder" [--time]="a number of seconds")
 BUILD=build-fuzz-sim; TIME=300
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
     --time) rf_opt_value TIME "$@"; shift 2;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0;;
+    -h|--help) sed -n '2,8p' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done

@@ -10,16 +10,17 @@
 # Defaults: build-fuzz-sim (scripts/fuzz.sh builds it), corpus/bench. Env REDFUZZ_* as the
 # fuzz target reads them (REDFUZZ_MAX_THREADS=4294967296 measures without the thread cap).
 set -euo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="bench-fuzz-sim.sh"
 source scripts/lib/opts.sh
 BUILD=build-fuzz-sim; CALLGRIND=0; INPUTS=corpus/bench
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
     --callgrind) CALLGRIND=1; shift;;
-    --inputs) rf_opt_value INPUTS "$@"; shift 2;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0;;
+    --inputs) rf_opt_path INPUTS "$@"; shift 2;;
+    -h|--help) sed -n '2,11p' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done

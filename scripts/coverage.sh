@@ -12,25 +12,31 @@
 # (scripts/redfuzz-plugin build SRC --backends sim-cov: the coverage flags, so its regions
 # count; one built for the plain simulator loads as well, its variants then without regions,
 # which the report says); --plugin-src SRC: built for it first (sim-cov), into OUT.plugin.
+# Paths given are the caller's. --out is emptied first: a folder holding files this script did
+# not write is refused. A replay that refuses to start (a bad REDFUZZ_* setting, an --only
+# naming no variant) or that finds no input exits 2 with its reason.
 set -euo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}
 cd "$(dirname "$0")/.."
 RF_PROG="coverage.sh"
 source scripts/lib/opts.sh
 source scripts/lib/plugin.sh
 source scripts/lib/build_lock.sh
+source scripts/lib/refused.sh
+rf_errexit_2
 RF_OPT_ALLOWED=([--only]="variant or op names, comma-separated" [--build]="a build folder"
   [--out]="a folder" [--plugin]="a plugin library (.so)" [--plugin-src]="a plugin source (.hip)")
 ONLY=""; BUILD=build-cov; OUT=out/coverage; PATHS=(); PLUGINS=""; PLUGIN_SRC=""; v=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) rf_opt_value ONLY "$@"; shift 2;;
-    --build) rf_opt_value BUILD "$@"; shift 2;;
-    --out) rf_opt_value OUT "$@"; shift 2;;
-    --plugin) rf_opt_value v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
-    --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
-    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
+    --out) rf_opt_path OUT "$@"; shift 2;;
+    --plugin) rf_opt_path v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
+    --plugin-src) rf_opt_path PLUGIN_SRC "$@"; shift 2;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$RF_SELF"; exit 0;;
     -*) rf_opt_unknown "$1";;
-    *) PATHS+=("$1"); shift;;
+    *) PATHS+=("$(rf_abs "$1")"); shift;;
   esac
 done
 [ ${#PATHS[@]} -gt 0 ] || rf_opt_fail "no PATH to replay (a corpus folder or fuzz inputs)"
@@ -40,6 +46,8 @@ done
 PROFDATA=$(command -v llvm-profdata-19 || command -v llvm-profdata || true)
 LLVMCOV=$(command -v llvm-cov-19 || command -v llvm-cov || true)
 [ -n "$PROFDATA" ] && [ -n "$LLVMCOV" ] || { echo "coverage.sh: needs llvm-profdata-19 and llvm-cov-19 (scripts/bootstrap.sh)" >&2; exit 2; }
+# --out is checked (and emptied) before a build of minutes: one it may not empty is refused first.
+rf_fresh_dir --out "$OUT"
 
 REPLAY=$BUILD/redfuzz_cov_replay
 if [ ! -x "$REPLAY" ]; then
@@ -50,7 +58,7 @@ if [ ! -x "$REPLAY" ]; then
   }
   rf_build_locked "$BUILD" build_cov
 fi
-[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
+[ -n "$PLUGINS$PLUGIN_SRC" ] || { PLUGINS=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGINS; }   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then
   PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" sim-cov "$OUT.plugin") || exit 2
 fi
@@ -64,11 +72,14 @@ for p in "${libs[@]}"; do
   [ -n "$p" ] || continue
   if grep -qa __llvm_covmap "$p" 2>/dev/null; then OBJECTS+=(-object "$p"); else UNCOVERED+=("$p"); fi
 done
-listed=$(LLVM_PROFILE_FILE=/dev/null "$REPLAY" --list 2>&1) ||
-  { echo "coverage.sh: $REPLAY --list failed: $listed" >&2; exit 2; }
-mapfile -t VARIANTS <<< "$listed"
-[ -n "${VARIANTS[0]:-}" ] || { echo "coverage.sh: no variant selected (--only '$ONLY'${PLUGINS:+, plugins $PLUGINS})" >&2; exit 2; }
-rm -rf "$OUT"; mkdir -p "$OUT/probe"
+mkdir -p "$OUT/probe"
+rc=0; LLVM_PROFILE_FILE=/dev/null "$REPLAY" --list > "$OUT/variants.txt" 2> "$OUT/variants.err" || rc=$?
+if [ "$rc" -ne 0 ]; then
+  echo "coverage.sh: the replay refused to start (exit $rc): $(rf_first_error "$OUT/variants.err" "$rc")" >&2
+  exit 2
+fi
+mapfile -t VARIANTS < "$OUT/variants.txt"
+[ ${#VARIANTS[@]} -gt 0 ] || rf_opt_fail "--only: '$ONLY' selects no variant of $REPLAY${PLUGINS:+ (plugins $PLUGINS)}"
 # One process per variant, two at a time: each writes its own profile(s).
 replay_one() {
   local v=$1 safe=${1//\//_}
@@ -94,6 +105,8 @@ for v in "${VARIANTS[@]}"; do
 done
 for p in "${pids[@]}"; do wait "$p"; done
 inputs=$(grep -hoE "[0-9]+ inputs" "$OUT/${VARIANTS[0]//\//_}.log" | tail -n 1 || true)
+# Nothing replayed is no coverage report (an empty corpus folder, or files it skipped).
+[ "$inputs" != "0 inputs" ] || rf_opt_fail "PATH: no fuzz input in ${PATHS[*]} (allowed: fuzz inputs, or folders holding them)"
 failures=$(cat "$OUT"/*.log | grep -c '^failure:' || true)   # the replays' logs, not the probes'
 {
   echo "== kernel coverage: ${#VARIANTS[@]} variants (${ONLY:-every correct variant}), ${inputs:-? inputs} from ${PATHS[*]}; clang source regions"

@@ -32,14 +32,20 @@
 #   for the simulator side (built like --sim-build: -fsanitize=thread), each a colon list; or
 #   --plugin-src SRC: each side's library is built from it (scripts/redfuzz-plugin, into
 #   OUT/plugin). They are loaded by the fuzzers, `list` and the shrink of that side.
+# Paths given are taken from the caller's folder. --out is emptied first: a folder holding
+# files this script did not write is refused. A side whose target refuses to start (a bad
+# REDFUZZ_* setting, a name that selects no variant, a plugin that does not load) stops the
+# campaign: exit 2 with the target's own first error line, as for a campaign that ran nothing.
 set -euo pipefail
-RF_CALLER_DIR=$PWD   # the default findings folder of a plugin campaign is under it
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # the default findings folder of a plugin campaign is under it
 cd "$(dirname "$0")/.."
 RF_PROG="fuzz-hybrid.sh"
 source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh
 source scripts/lib/budget.sh
+source scripts/lib/refused.sh
+rf_errexit_2
 RF_OPT_ALLOWED=([--backend]="cuda, hip, sim" [--build]="a build folder" [--sim-build]="a build folder"
   [--time]="a positive number of seconds" [--op]="an op name" [--only]="variant or op names, comma-separated"
   [--out]="a folder" [--gpu-jobs]="a positive number" [--sim-jobs]="a positive number"
@@ -53,21 +59,21 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --hybrid) shift;;
     --backend) rf_opt_value BACKEND "$@"; shift 2;;
-    --build) rf_opt_value BUILD "$@"; shift 2;;
-    --sim-build) rf_opt_value SIM_BUILD "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
+    --sim-build) rf_opt_path SIM_BUILD "$@"; shift 2;;
     --time) rf_opt_value TIME "$@"; shift 2;;
     --op|--only) rf_opt_value ONLY "$@"; shift 2;;
-    --out) rf_opt_value OUT "$@"; shift 2;;
+    --out) rf_opt_path OUT "$@"; shift 2;;
     --gpu-jobs) rf_opt_value GPU_JOBS "$@"; shift 2;;
     --sim-jobs) rf_opt_value SIM_JOBS "$@"; shift 2;;
     --no-shrink) SHRINK=0; shift;;
-    --regressions) rf_opt_value REG "$@"; shift 2;;
-    --findings) rf_opt_value REG "$@"; [[ "$REG" = /* ]] || REG=$RF_CALLER_DIR/$REG; shift 2;;
-    --known) rf_opt_value KNOWN "$@"; shift 2;;
-    --plugin-gpu) rf_opt_value PLUGIN_GPU "$@"; shift 2;;
-    --plugin-sim) rf_opt_value PLUGIN_SIM "$@"; shift 2;;
-    --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
-    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
+    --regressions) rf_opt_path REG "$@"; shift 2;;
+    --findings) rf_opt_path REG "$@"; shift 2;;
+    --known) rf_opt_path KNOWN "$@"; shift 2;;
+    --plugin-gpu) rf_opt_value PLUGIN_GPU "$@"; rf_abs_list PLUGIN_GPU; shift 2;;
+    --plugin-sim) rf_opt_value PLUGIN_SIM "$@"; rf_abs_list PLUGIN_SIM; shift 2;;
+    --plugin-src) rf_opt_path PLUGIN_SRC "$@"; shift 2;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done
@@ -75,12 +81,13 @@ done
 [ -z "$PLUGIN_SRC" ] || [ -z "$PLUGIN_GPU$PLUGIN_SIM" ] ||
   usage "--plugin-src and --plugin-gpu/--plugin-sim: give the source or the libraries"
 # Neither: both sides load REDFUZZ_PLUGINS, as before the flags.
-[ -n "$PLUGIN_GPU$PLUGIN_SIM$PLUGIN_SRC" ] || PLUGIN_GPU=${REDFUZZ_PLUGINS:-} PLUGIN_SIM=${REDFUZZ_PLUGINS:-}
+if [ -z "$PLUGIN_GPU$PLUGIN_SIM$PLUGIN_SRC" ]; then
+  PLUGIN_GPU=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGIN_GPU; PLUGIN_SIM=$PLUGIN_GPU
+fi
 case "$BACKEND" in sim|cuda|hip) ;; *) usage "--backend: '$BACKEND' (allowed: cuda, hip, sim)";; esac
-[[ "$TIME" =~ ^[1-9][0-9]*$ ]] || usage "--time: '$TIME' is not a positive number of seconds"
-for v in "$GPU_JOBS" "$SIM_JOBS"; do
-  [ -z "$v" ] || [[ "$v" =~ ^[1-9][0-9]*$ ]] || usage "--gpu-jobs/--sim-jobs: '$v' is not a positive number"
-done
+rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
+[ -z "$GPU_JOBS" ] || rf_opt_int --gpu-jobs "$GPU_JOBS" 1 "$RF_MAX_JOBS" "a positive number"
+[ -z "$SIM_JOBS" ] || rf_opt_int --sim-jobs "$SIM_JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 : "${BUILD:=build-fuzz-$BACKEND}"
 [ -n "$SIM_BUILD" ] || usage "--sim-build DIR is required: a ThreadSanitizer simulator fuzz build (see --help)"
 for f in "$BUILD/fuzz/redfuzz_fuzz" "$BUILD/fuzz/redfuzz" "$SIM_BUILD/fuzz/redfuzz_fuzz" "$SIM_BUILD/fuzz/redfuzz"; do
@@ -100,8 +107,7 @@ JUDGE=$(( CORES / 2 / GPU_JOBS )); [ "$JUDGE" -ge 1 ] || JUDGE=1
 SIDE_GPU=$BACKEND; SIDE_SIM=sim-tsan
 [ "$BACKEND" = sim ] && SIDE_GPU=sim-plain
 
-rm -rf "$OUT"
-mkdir -p "$OUT"
+rf_fresh_dir --out "$OUT"
 if [ -n "$PLUGIN_SRC" ]; then
   PLUGIN_GPU=$(rf_plugin_build "$PLUGIN_SRC" "$(rf_build_flavour "$BUILD")" "$OUT/plugin") || exit 2
   PLUGIN_SIM=$(rf_plugin_build "$PLUGIN_SRC" "$(rf_build_flavour "$SIM_BUILD")" "$OUT/plugin") || exit 2
@@ -115,15 +121,15 @@ rf_findings_check "$REG" "$PLUGIN_GPU$PLUGIN_SIM" .
 # Known signatures, shared by every process of both sides (read by each at its start).
 KNOWN_ALL="$OUT/known-signatures"
 if [ -n "$KNOWN" ]; then grep -avE '^[[:space:]]*(#|$)' "$KNOWN" > "$KNOWN_ALL" || true; else : > "$KNOWN_ALL"; fi
-mkdir -p "$OUT/corpus" "$OUT/logs" "$OUT/failing-inputs" "$OUT/artifacts/$SIDE_GPU" "$OUT/artifacts/$SIDE_SIM" "$REG"
-# The seeds start the shared corpus under their SHA-1 names, libFuzzer's own naming, so an
-# input is one file whichever side keeps or fails it.
-for f in corpus/bin/*; do cp "$f" "$OUT/corpus/$(sha1sum "$f" | cut -c1-40)"; done
-# The selection as an explicit list of variant names (op names expanded to their correct
-# variants, plugin variants included), which every process of both sides runs.
+mkdir -p "$OUT/corpus" "$OUT/logs" "$OUT/failing-inputs" "$OUT/artifacts/$SIDE_GPU" "$OUT/artifacts/$SIDE_SIM"
+rf_mkdir --regressions "$REG"
+# The selection as a list of variant names (op names expanded to their correct variants,
+# plugin variants included): a selection of no variant is refused before anything runs.
 selection() {
   local json; rf_plugin_args "$PLUGIN_GPU"
-  json=$("$BUILD/fuzz/redfuzz" "${RF_PLUGIN_ARGS[@]}" list --json 2>/dev/null)
+  json=$("$BUILD/fuzz/redfuzz" "${RF_PLUGIN_ARGS[@]}" list --json 2>"$OUT/logs/list.err") || {
+    echo "fuzz-hybrid.sh: $BUILD/fuzz/redfuzz list refused to run: $(rf_first_error "$OUT/logs/list.err")" >&2
+    exit 2; }
   if [ -z "$ONLY" ]; then
     grep -a '"mutant":false' <<<"$json" | grep -aoE '"variant":"[^"]+"' | cut -d'"' -f4
     return
@@ -136,8 +142,16 @@ selection() {
     esac
   done
 }
-SELECTION=$(selection | paste -sd, -)
+SELECTION=$(selection | paste -sd, -) || exit 2
 [ -n "$SELECTION" ] || usage "'${ONLY:-every correct variant}' selects no variant ($BUILD/fuzz/redfuzz list)"
+# The processes get the selection as given (empty: every correct variant; an op: its correct
+# variants, the side's plugins' included), not the list above: every correct variant's names
+# made a REDFUZZ_ONLY of 2154 characters, which the fuzz target refuses (at most 1023), so a
+# hybrid campaign without --only ran nothing and reported no failures.
+# The seeds start the shared corpus under their SHA-1 names, libFuzzer's own naming, so an
+# input is one file whichever side keeps or fails it.
+# (One sha1sum for them all: three processes a seed took seconds on a loaded machine.)
+sha1sum corpus/bin/* | while read -r sum f; do cp "$f" "$OUT/corpus/$sum"; done
 # The simulator reports races as the verdict `race` and goes on (mutation-score.sh does too).
 export TSAN_OPTIONS="halt_on_error=0 report_signal_unsafe=0 ${TSAN_OPTIONS:-}"
 start=$(date +%s); deadline=$(( start + TIME ))
@@ -159,17 +173,22 @@ artifact_of() {
 # of the same variant too. A run that stops without a new signature (a timeout, a crash of
 # the process) is restarted the same way.
 slot() {
-  local side=$1 k=$2 fuzz=$3 judge=$4 dev=$5 plugins=$6 run=0 left art env=() sel=$SELECTION
+  local side=$1 k=$2 fuzz=$3 judge=$4 dev=$5 plugins=$6 run=0 left art env=() sel=$ONLY rc
   env+=(REDFUZZ_JUDGE_THREADS="$judge" REDFUZZ_PLUGINS="$plugins" REDFUZZ_KNOWN="$KNOWN_ALL")
   [ -n "$dev" ] && env+=(CUDA_VISIBLE_DEVICES="$dev")
-  while rf_budget_left "$deadline" "$run" "$TIME"; do
+  while [ ! -e "$OUT/logs/refused" ] && rf_budget_left "$deadline" "$run" "$TIME"; do
     left=$RF_LEFT
     run=$((run + 1))
     env "${env[@]}" REDFUZZ_ONLY="$sel" "$fuzz" -reload=1 -max_total_time="$left" -timeout=60 -rss_limit_mb=8192 \
       -artifact_prefix="$OUT/artifacts/$side/" -print_final_stats=1 -seed=$((k * 1000 + run)) \
       "$OUT/corpus" > "$OUT/logs/$side-$k-$run.log" 2>&1 &
     echo $! > "$OUT/logs/pid-$side-$k"
-    wait $! || true
+    wait $! || { rc=$?
+      # A target that refused to start refuses again on every restart: the campaign stops.
+      if rf_run_refused "$OUT/logs/$side-$k-$run.log" "$rc"; then
+        [ -e "$OUT/logs/refused" ] || printf '%s\t%s\t%s\n' "$side" "$rc" "$OUT/logs/$side-$k-$run.log" > "$OUT/logs/refused"
+        break
+      fi; }
     # A failing input from the shared corpus (a seed, or one the other side kept) would stop
     # every restart at once: it leaves the corpus (its artifact is kept).
     art=$(artifact_of "$OUT/logs/$side-$k-$run.log")
@@ -193,11 +212,11 @@ done
 for k in $(seq 1 "$SIM_JOBS"); do
   slot "$SIDE_SIM" "$k" "$SIM_BUILD/fuzz/redfuzz_fuzz" 1 "" "$PLUGIN_SIM" & pids+=($!)
 done
-trap 'stop_all; exit 130' INT TERM
+trap 'stop_all; exit 130' INT; trap 'stop_all; exit 143' TERM   # 128 + the signal
 # Failure artifacts so far (libFuzzer's slow-unit-* files are information, not failures).
 failures_in() { find "$OUT/artifacts/$1" -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' | wc -l; }
-while [ "$(date +%s)" -lt "$deadline" ]; do
-  sleep $(( TIME < 10 ? 1 : 10 ))
+while [ "$(date +%s)" -lt "$deadline" ] && [ ! -e "$OUT/logs/refused" ]; do
+  for _ in $(seq 1 $(( TIME < 10 ? 1 : 10 ))); do sleep 1; [ ! -e "$OUT/logs/refused" ] || break; done
   echo "fuzz-hybrid.sh: $(( $(date +%s) - start ))s corpus $(ls "$OUT/corpus" | wc -l)," \
        "failing inputs $SIDE_GPU $(failures_in "$SIDE_GPU"), $SIDE_SIM $(failures_in "$SIDE_SIM")"
 done
@@ -209,6 +228,12 @@ done
 stop_all
 wait || true
 elapsed=$(( $(date +%s) - start ))
+if [ -e "$OUT/logs/refused" ]; then
+  IFS=$'\t' read -r side rc log < "$OUT/logs/refused"
+  echo "fuzz-hybrid.sh: the $side side's fuzz target refused to start (exit $rc), the campaign stopped: $(rf_first_error "$log" "$rc")" >&2
+  echo "fuzz-hybrid.sh: its whole output: $log" >&2
+  exit 2
+fi
 # Each artifact beside the case it decoded to, by its side's redfuzz and plugin under the
 # selection both sides ran (redfuzz decode: plugins= and only= in the case).
 for side in "$SIDE_GPU" "$SIDE_SIM"; do
@@ -249,8 +274,9 @@ findings() {
   done | sort -t$'\t' -k3,3n
 }
 echo "== hybrid summary after ${elapsed}s"
+total=0
 for side in "$SIDE_GPU" "$SIDE_SIM"; do
-  ex=$(executions "$side")
+  ex=$(executions "$side"); total=$((total + ex))
   reloads=$(cat "$OUT"/logs/"$side"-*.log 2>/dev/null | grep -ac 'RELOAD' || true)
   echo "$side: $ex executions ($(( ex / (elapsed > 0 ? elapsed : 1) ))/s), $reloads corpus reloads with new inputs from the other processes, $(find "$OUT/artifacts/$side" -name 'slow-unit-*' ! -name '*.case' | wc -l) slow inputs (>10 s, not failures)"
   # One line per variant and verdict; the dists its signatures came from in brackets.
@@ -261,6 +287,12 @@ for side in "$SIDE_GPU" "$SIDE_SIM"; do
           for (s in n) printf "  %s: %d failing run(s), first after %ds%s\n", s, n[s], first[s], (s in d) ? " (dists: " d[s] ")" : "" }'
 done
 
+# No input run on either side, and no failure: the campaign has no result.
+if [ "$total" -eq 0 ] && [ -z "$(findings "$SIDE_GPU"; findings "$SIDE_SIM")" ]; then
+  first=$(ls "$OUT"/logs/*.log 2>/dev/null | head -n 1 || true)
+  echo "fuzz-hybrid.sh: the campaign ran no input (executions: 0): $([ -n "$first" ] && rf_first_error "$first" || echo "no fuzzer run started")" >&2
+  exit 2
+fi
 new=0
 if [ "$SHRINK" = 1 ]; then
   for side in "$SIDE_GPU" "$SIDE_SIM"; do

@@ -13,16 +13,17 @@
 #   4096-threshold, default-sync-recheck)
 # Env: FUZZ_RATE_EXTRA="..." more libFuzzer flags; REDFUZZ_* as the fuzz target reads them.
 set -euo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="fuzz-rate.sh"
 source scripts/lib/opts.sh
 BUILD=build-cuda; TIME=30; CAPS=default,4096,4096-threshold,default-sync-recheck
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
     --time) rf_opt_value TIME "$@"; shift 2;;
     --caps) rf_opt_value CAPS "$@"; shift 2;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0;;
+    -h|--help) sed -n '2,14p' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done

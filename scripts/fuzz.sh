@@ -30,8 +30,12 @@
 # signatures of the same variant; each is shrunk once. --known FILE: signatures to leave out
 # from the start (lines "variant verdict [dist] [rule=NAME]", # comments). --regressions DIR is
 # --findings DIR (its older name).
+# Paths given (--build, --out, --plugin, --known, ...) are taken from the caller's folder; the
+# defaults are in the checkout. A campaign that ran nothing (the target refused to start: a
+# bad REDFUZZ_* setting, an --only naming no variant, a plugin that does not load) exits 2
+# with the target's own first error line.
 set -euo pipefail
-RF_CALLER_DIR=$PWD   # the default findings folder of a plugin campaign is under it
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # the default findings folder of a plugin campaign is under it
 cd "$(dirname "$0")/.."
 RF_PROG="fuzz.sh"
 source scripts/lib/opts.sh
@@ -39,12 +43,14 @@ source scripts/lib/findings.sh
 source scripts/lib/plugin.sh
 source scripts/lib/budget.sh
 source scripts/lib/build_lock.sh
+source scripts/lib/refused.sh
+rf_errexit_2
 RF_OPT_ALLOWED=([--engine]="libfuzzer, afl" [--backend]="sim, cuda, hip"
-  [--time]="a number of seconds" [--jobs]="a positive number" [--op]="an op name"
+  [--time]="a positive number of seconds" [--jobs]="a positive number" [--op]="an op name"
   [--only]="variant or op names, comma-separated" [--build]="a build folder" [--out]="a folder"
   [--plugin]="a plugin library (.so)" [--plugin-src]="a plugin source (.hip)"
   [--known]="a file of known signatures" [--regressions]="a folder" [--findings]="a folder")
-for a in "$@"; do [ "$a" = --hybrid ] && exec bash scripts/fuzz-hybrid.sh "$@"; done
+for a in "$@"; do [ "$a" = --hybrid ] && RF_CALLER_DIR=$RF_CALLER_DIR exec bash scripts/fuzz-hybrid.sh "$@"; done
 ENGINE=libfuzzer; rest=()
 while [ $# -gt 0 ]; do
   if [ "$1" = --engine ]; then rf_opt_value ENGINE "$@"; shift 2; else rest+=("$1"); shift; fi
@@ -52,7 +58,7 @@ done
 set -- "${rest[@]}"
 case "$ENGINE" in
   libfuzzer) ;;
-  afl) exec bash scripts/fuzz-afl.sh "$@";;
+  afl) RF_CALLER_DIR=$RF_CALLER_DIR exec bash scripts/fuzz-afl.sh "$@";;
   *) rf_opt_fail "--engine: '$ENGINE' (allowed: libfuzzer, afl)";;
 esac
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1; COVERAGE=""
@@ -64,25 +70,28 @@ while [ $# -gt 0 ]; do
     --jobs) rf_opt_value JOBS "$@"; shift 2;;
     --op) rf_opt_value ONLY "$@"; shift 2;;
     --only) rf_opt_value ONLY "$@"; shift 2;;
-    --build) rf_opt_value BUILD "$@"; shift 2;;
-    --out) rf_opt_value OUT "$@"; shift 2;;
-    --plugin) rf_opt_value v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
-    --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
-    --known) rf_opt_value KNOWN "$@"; shift 2;;
-    --regressions) rf_opt_value REG "$@"; shift 2;;
-    --findings) rf_opt_value REG "$@"; [[ "$REG" = /* ]] || REG=$RF_CALLER_DIR/$REG; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
+    --out) rf_opt_path OUT "$@"; shift 2;;
+    --plugin) rf_opt_path v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
+    --plugin-src) rf_opt_path PLUGIN_SRC "$@"; shift 2;;
+    --known) rf_opt_path KNOWN "$@"; shift 2;;
+    --regressions) rf_opt_path REG "$@"; shift 2;;
+    --findings) rf_opt_path REG "$@"; shift 2;;
     --no-shrink) SHRINK=0; shift;;
     --coverage) COVERAGE=1; shift;;
     --no-coverage) COVERAGE=0; shift;;
-    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done
 case "$BACKEND" in sim|cuda|hip) ;; *) rf_opt_fail "--backend: '$BACKEND' (allowed: sim, cuda, hip)";; esac
-[[ "$TIME" =~ ^[0-9]+$ ]] || rf_opt_fail "--time: '$TIME' is not a number of seconds"
+# --time 0 would run nothing (and once said "no failure found").
+rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
+# a --jobs given is checked here, before a build of minutes (the default comes from the GPUs)
+[ -z "$JOBS" ] || rf_opt_int --jobs "$JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 [ -z "$KNOWN" ] || [ -f "$KNOWN" ] || rf_opt_fail "--known: '$KNOWN' is not a file"
 [ -z "$PLUGINS" ] || [ -z "$PLUGIN_SRC" ] || rf_opt_fail "--plugin and --plugin-src: give one of them"
-[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
+[ -n "$PLUGINS$PLUGIN_SRC" ] || { PLUGINS=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGINS; }   # as before the flags
 : "${BUILD:=build-fuzz-$BACKEND}"
 FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
 # A CMake build (ours, or one made before) is brought up to date every time: an old fuzz
@@ -117,15 +126,17 @@ rf_findings_check "$REG" "$PLUGINS" .
 # already set keeps one libFuzzer on what it names. Elsewhere one libFuzzer.
 GPUS=0
 if [ "$BACKEND" = cuda ] && command -v nvidia-smi >/dev/null; then GPUS=$(nvidia-smi -L | wc -l); fi
+[[ "${REDFUZZ_FUZZ_DEVICES:-0}" =~ ^[[:space:]]*[0-9]+([[:space:]]+[0-9]+)*[[:space:]]*$ ]] ||
+  rf_opt_fail "REDFUZZ_FUZZ_DEVICES: '$REDFUZZ_FUZZ_DEVICES' is not a list of GPU numbers (allowed: numbers 0..1023 separated by spaces, e.g. \"0 1\")"
 if [ -n "${REDFUZZ_FUZZ_DEVICES:-}" ]; then read -r -a DEVICES <<< "$REDFUZZ_FUZZ_DEVICES"
 elif [ "$GPUS" -gt 1 ] && [ -z "${CUDA_VISIBLE_DEVICES:-}" ]; then mapfile -t DEVICES < <(seq 0 $((GPUS - 1)))
 else DEVICES=(""); fi
 if [ -z "$JOBS" ]; then
   if [ "$GPUS" -gt 0 ]; then JOBS=${#DEVICES[@]}; else JOBS=$(nproc); fi
 fi
-[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: --jobs: '$JOBS' is not a positive number" >&2; exit 2; }
+rf_opt_int --jobs "$JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 [ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
-mkdir -p "$OUT/corpus" "$OUT/artifacts"   # the findings folder when a finding is filed
+rf_mkdir --out "$OUT/corpus" "$OUT/artifacts"   # the findings folder when a finding is filed
 export REDFUZZ_ONLY="$ONLY"
 # Known signatures (variant verdict [dist] [rule=NAME]; README, "The fuzzer"): the target does not
 # stop at a failure whose signature is listed; each worker adds what it finds, so after a
@@ -151,11 +162,11 @@ set +e
 # the workers see each other's finds); one that stops early on a failure (its artifact
 # written: crash, timeout, oom) is started again for the time left, as fork mode's
 # -ignore_crashes went on.
-rm -f "$OUT"/fuzz-w*.log
+rm -f "$OUT"/fuzz-w*.log "$OUT/.refused"
 worker() {   # worker <device> <id>
   local dev=$1 id=$2 run=0 left rc
   [ -n "$dev" ] && export CUDA_VISIBLE_DEVICES="$dev"
-  while rf_budget_left $((start + TIME)) "$run" "$TIME"; do
+  while [ ! -e "$OUT/.refused" ] && rf_budget_left $((start + TIME)) "$run" "$TIME"; do
     left=$RF_LEFT
     run=$((run + 1))
     "$FUZZ" -rss_limit_mb=8192 -timeout=60 -max_total_time="$left" -artifact_prefix="$OUT/artifacts/" \
@@ -164,6 +175,12 @@ worker() {   # worker <device> <id>
     wait $!
     rc=$?
     [ $rc -eq 0 ] && break   # its time is up
+    # A target that refused to start refuses again on every restart: the campaign stops
+    # (every worker runs the same target and settings) and ends with its line, exit 2.
+    if rf_run_refused "$OUT/fuzz-w$id-$run.log" "$rc"; then
+      [ -e "$OUT/.refused" ] || printf '%s\t%s\n' "$rc" "$OUT/fuzz-w$id-$run.log" > "$OUT/.refused"
+      break
+    fi
     # Its new signatures join the known list: the restart fuzzes on past them.
     grep -aoE '^ERROR: redfuzz: [^ ]+ [a-z-]+ dist=[a-z0-9-]+( rule=[a-z-]+)?' "$OUT/fuzz-w$id-$run.log" |
       cut -d' ' -f3- | sed 's/ dist=/ /' >> "$KNOWN_ALL" || true
@@ -195,6 +212,9 @@ running() { for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done
 tick=0
 while running; do
   sleep 1
+  if [ -e "$OUT/.refused" ]; then   # the other workers' runs are stopped at once
+    for f in "$OUT"/.fuzz-w*.pid; do kill -INT "$(cat "$f")" 2>/dev/null || true; done
+  fi
   tick=$((tick + 1)); [ $((tick % 10)) -eq 0 ] || continue
   if [ $(( $(date +%s) - start )) -gt $(( TIME + 30 )) ]; then
     for f in "$OUT"/.fuzz-w*.pid; do kill -INT "$(cat "$f")" 2>/dev/null || true; done
@@ -210,6 +230,18 @@ logs_now; logs=("${LOGS[@]}")
 elapsed=$(( $(date +%s) - start ))
 execs=$(executions)
 echo "fuzz.sh: libFuzzer done after ${elapsed}s; executions: ${execs:-0} ($(( ${execs:-0} / (elapsed > 0 ? elapsed : 1) ))/s)"
+# A campaign that ran nothing has no result: exit 2 with the target's own reason (a seed that
+# failed as the corpus loaded left an artifact: that is a finding, summarised below).
+if [ -e "$OUT/.refused" ]; then
+  IFS=$'\t' read -r rc log < "$OUT/.refused"
+  echo "fuzz.sh: the fuzz target refused to start (exit $rc), nothing ran: $(rf_first_error "$log" "$rc")" >&2
+  echo "fuzz.sh: its whole output: $log" >&2
+  exit 2
+fi
+if [ "${execs:-0}" -eq 0 ] && [ -z "$(find "$OUT/artifacts" -newer "$marker" -name '*-*' ! -name 'slow-unit-*' -print -quit)" ]; then
+  echo "fuzz.sh: the campaign ran no input (executions: 0): $( [ ${#logs[@]} -gt 0 ] && rf_first_error "${logs[0]}" || echo "no fuzzer run started")" >&2
+  exit 2
+fi
 # Each artifact of this campaign beside the case it decoded to (`redfuzz decode`, under this
 # campaign's REDFUZZ_ONLY, REDFUZZ_PLUGINS and limits: plugins= and only= in the case), so it
 # reads as it ran wherever it goes; decode and shrink check an artifact against it.

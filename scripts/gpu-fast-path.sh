@@ -24,17 +24,18 @@
 #   Env: GFP_BIG (default 2^20): the big size (a dry run on the simulator: GFP_BIG=2^16);
 #   GFP_MANY_ROWS (default 65537x3,131073x2,70000x40): step 6's row-op shapes of many rows.
 set -uo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="gpu-fast-path.sh"
 source scripts/lib/opts.sh
 BUILD=build-cuda; TIME=30; OUT=out/gpu12; STEPS=1,2,3,4,5,6
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
     --time) rf_opt_value TIME "$@"; shift 2;;
-    --out) rf_opt_value OUT "$@"; shift 2;;
+    --out) rf_opt_path OUT "$@"; shift 2;;
     --steps) rf_opt_value STEPS "$@"; shift 2;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0;;
+    -h|--help) sed -n '2,25p' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done

@@ -5,16 +5,17 @@
 #   scripts/gpu-verify.sh [--build DIR] [--out DIR] [--skip STEP,...]
 # Steps: list sweep sanitize bits bench throughput plugin huge
 set -uo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="gpu-verify.sh"
 source scripts/lib/opts.sh
 BUILD=build-cuda; OUT=out/gpu; SKIP=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) rf_opt_value BUILD "$@"; shift 2;;
-    --out) rf_opt_value OUT "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
+    --out) rf_opt_path OUT "$@"; shift 2;;
     --skip) rf_opt_value SKIP "$@"; shift 2;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0;;
+    -h|--help) sed -n '2,7p' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done

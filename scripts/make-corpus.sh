@@ -6,15 +6,16 @@
 #          .bin written by an older codec version still passes while it means the same case:
 #          that is the codec's promise (model/case_codec.c), and this checks it on every file.
 set -euo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="make-corpus.sh"
 source scripts/lib/opts.sh
 BUILD=build; CHECK=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
     --check) CHECK=1; shift;;
-    -h|--help) sed -n '2,5p' "$0"; exit 0;;
+    -h|--help) sed -n '2,5p' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done

@@ -8,13 +8,18 @@
 # --plugin LIB: load the plugin (its known-bug variants are mutants too); --plugin-src SRC:
 #   build it for this build first (scripts/redfuzz-plugin).
 # Prints a table: mutant, caught, verdict, seconds and executions to first detection.
+# Paths given are the caller's. A fuzz target that refuses to start (a bad REDFUZZ_* setting,
+# a plugin that does not load) is no score: exit 2 with its own first error line.
 set -euo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}
 cd "$(dirname "$0")/.."
 RF_PROG="mutation-score.sh"
 source scripts/lib/opts.sh
 source scripts/lib/findings.sh
 source scripts/lib/plugin.sh
 source scripts/lib/build_lock.sh
+source scripts/lib/refused.sh
+rf_errexit_2
 RF_OPT_ALLOWED=([--backend]="sim, cuda, hip" [--budget]="a number of seconds" [--build]="a build folder"
   [--mutants]="mutant names, comma-separated" [--plugin]="a plugin library (.so)"
   [--plugin-src]="a plugin source (.hip)")
@@ -23,17 +28,17 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --backend) rf_opt_value BACKEND "$@"; shift 2;;
     --budget) rf_opt_value BUDGET "$@"; shift 2;;
-    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
     --tsan) TSAN=1; shift;;
     --mutants) rf_opt_value ONLY "$@"; shift 2;;
-    --plugin) rf_opt_value v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
-    --plugin-src) rf_opt_value PLUGIN_SRC "$@"; shift 2;;
-    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
+    --plugin) rf_opt_path v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
+    --plugin-src) rf_opt_path PLUGIN_SRC "$@"; shift 2;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done
 case "$BACKEND" in sim|cuda|hip) ;; *) rf_opt_fail "--backend: '$BACKEND' (allowed: sim, cuda, hip)";; esac
-[[ "$BUDGET" =~ ^[1-9][0-9]*$ ]] || rf_opt_fail "--budget: '$BUDGET' is not a positive number of seconds"
+rf_opt_int --budget "$BUDGET" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
 EXTRA=()
 if [ "$TSAN" = 1 ]; then
   : "${BUILD:=build-fuzz-$BACKEND-tsan}"; EXTRA=(-DREDFUZZ_SANITIZE=thread)
@@ -48,13 +53,17 @@ if [ ! -x "$FUZZ" ] || [ ! -x "$RF" ]; then
   }
   rf_build_locked "$BUILD" build_mut
 fi
-[ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
+[ -n "$PLUGINS$PLUGIN_SRC" ] || { PLUGINS=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGINS; }   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then
   PLUGINS=$(rf_plugin_build "$PLUGIN_SRC" "$(rf_build_flavour "$BUILD")" "$BUILD/plugin") || exit 2
 fi
 export REDFUZZ_PLUGINS="$PLUGINS"
 rf_plugin_args "$PLUGINS"
-mutants=$("$RF" "${RF_PLUGIN_ARGS[@]}" list --json | grep '"mutant":true' | grep -v '"huge_only":true' | sed 's/.*"variant":"\([^"]*\)".*/\1/')
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+rc=0; "$RF" "${RF_PLUGIN_ARGS[@]}" list --json > "$work/list.json" 2> "$work/list.err" || rc=$?
+[ "$rc" -eq 0 ] || { echo "mutation-score.sh: $RF list refused to run (exit $rc): $(rf_first_error "$work/list.err" "$rc")" >&2; exit 2; }
+mutants=$(grep '"mutant":true' "$work/list.json" | grep -v '"huge_only":true' | sed 's/.*"variant":"\([^"]*\)".*/\1/' || true)
+[ -n "$mutants" ] || rf_opt_fail "--build: '$BUILD' has no mutants (allowed: a build with -DREDFUZZ_MUTANTS=ON, or a plugin with known-bug variants)"
 if [ -n "$ONLY" ]; then
   for m in ${ONLY//,/ }; do
     printf '%s\n' $mutants | grep -qxF "$m" ||
@@ -62,7 +71,6 @@ if [ -n "$ONLY" ]; then
   done
   mutants=${ONLY//,/ }
 fi
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 printf '%-32s %-7s %-18s %9s %9s\n' mutant caught verdict seconds execs
 caught=0; total=0; times=()
 for m in $mutants; do
@@ -73,7 +81,12 @@ for m in $mutants; do
   REDFUZZ_ONLY="$m" timeout $((BUDGET + 30)) "$FUZZ" -max_total_time="$BUDGET" -timeout=60 \
     -artifact_prefix="$work/$total/" -print_final_stats=1 "$work/$total" corpus/bin \
     > "$work/$total.log" 2>&1
+  rc=$?
   set -e
+  if rf_run_refused "$work/$total.log" "$rc"; then   # every mutant would say "NO": no score
+    echo "mutation-score.sh: the fuzz target refused to start for $m (exit $rc), no score: $(rf_first_error "$work/$total.log" "$rc")" >&2
+    exit 2
+  fi
   t1=$(date +%s.%N)
   secs=$(awk -v a="$t0" -v b="$t1" "BEGIN{print b-a}")
   verdict=$(awk -v m="$m" '$1 == m && $2 != "pass" && $2 != "unsupported" {print $2; exit}' "$work/$total.log")

@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
     --out) rf_opt_value OUT "$@"; shift 2;;
     --regressions|--findings) rf_opt_value REG "$@"; shift 2;;
     --plugins) rf_opt_value PLUGINS "$@"; shift 2;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0;;
+    -h|--help) sed -n '2,11p' "$RF_SELF"; exit 0;;
     --) shift; break;;
     -*) rf_opt_unknown "$1";;
     *) break;;
@@ -35,6 +35,9 @@ done
 [ -x "$RF" ] || rf_opt_fail "--redfuzz: '$RF' is not an executable redfuzz"
 : "${REG:=$(rf_findings_dir "$PLUGINS" "$PWD")}"
 rf_findings_check "$REG" "$PLUGINS" "$(dirname "$0")/.."
+# Nothing to shrink is no result: it said "0 new regression(s), 0 findings shrunk", exit 0.
+[ $# -gt 0 ] || rf_opt_fail "FILE: none given (allowed: one or more fuzz inputs)"
+for a in "$@"; do [ -f "$a" ] || rf_opt_fail "FILE: '$a' is not a file (allowed: fuzz inputs)"; done
 new=0 shrunk=0 sigs=()
 for a in "$@"; do
   [ -f "$a" ] || continue

@@ -6,8 +6,15 @@
 # Defaults: --build build (the sim preset), --out out/study. Any backend works; the study
 # clamps the size range to what the backend accepts and says so. Without gnuplot the study
 # still runs and the plots are left for --plot-only on a machine that has it.
+# --build and --out given are the caller's folders (the defaults are in the checkout).
+# Exit status: the study's (0, 1 a failure verdict: the tables are plotted), 2 bad usage.
 set -euo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}
 cd "$(dirname "$0")/.."
+RF_PROG="study.sh"
+source scripts/lib/opts.sh
+rf_errexit_2
+RF_OPT_ALLOWED=([--build]="a build folder" [--out]="a folder")
 
 build=build
 out=out/study
@@ -15,10 +22,10 @@ plot_only=0
 extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) build="${2:?--build needs a folder}"; shift 2 ;;
-    --out) out="${2:?--out needs a folder}"; shift 2 ;;
+    --build) rf_opt_path build "$@"; shift 2 ;;
+    --out) rf_opt_path out "$@"; shift 2 ;;
     --plot-only) plot_only=1; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$RF_SELF"; exit 0 ;;
     *) extra+=("$1"); shift ;;
   esac
 done
@@ -31,7 +38,7 @@ if [ "$plot_only" -eq 0 ]; then
     echo "study.sh: no redfuzz in $build (build it: cmake --preset sim && cmake --build --preset sim)" >&2
     exit 2
   fi
-  mkdir -p "$out"
+  rf_mkdir --out "$out"
   "$rf" study --out "$out" ${extra[@]+"${extra[@]}"} | tee "$out/fit.txt" || status=$?
   # Exit 1 is a failure verdict: the tables are complete and worth plotting; 2 is bad usage.
   if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then exit "$status"; fi
@@ -50,6 +57,8 @@ fi
 op=$(awk -F, 'NR == 2 { print $1; exit }' "$out/fit.csv")
 variants=$(awk -F, 'NR > 1 && !seen[$2]++ { printf "%s ", $2 }' "$out/fit.csv")
 dists=$(awk -F, 'NR > 1 && !seen[$3]++ { printf "%s ", $3 }' "$out/fit.csv")
-gnuplot -e "dir='$out'; op='$op'; variants='$variants'; dists='$dists'" scripts/study_plots.gp
+# gnuplot's single-quoted strings double a quote: a folder named with one stays one string.
+q="'" qq="''"
+gnuplot -e "dir='${out//$q/$qq}'; op='$op'; variants='$variants'; dists='$dists'" scripts/study_plots.gp
 echo "study.sh: plots in $out:" $(cd "$out" && ls *.png)
 exit "$status"

@@ -4,15 +4,16 @@
 # each with the runner's time per case split into its stages.
 #   scripts/throughput.sh [--build DIR] [--seeds a..b]
 set -euo pipefail
+RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="throughput.sh"
 source scripts/lib/opts.sh
 BUILD=build; SEEDS=1..64
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build) rf_opt_value BUILD "$@"; shift 2;;
+    --build) rf_opt_path BUILD "$@"; shift 2;;
     --seeds) rf_opt_value SEEDS "$@"; shift 2;;
-    -h|--help) sed -n '2,4p' "$0"; exit 0;;
+    -h|--help) sed -n '2,4p' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done

@@ -47,6 +47,13 @@ void rf_sim_quiet_coverage(int quiet) {
   if (rf_sim::coverage_quiet) rf_sim::coverage_quiet(quiet != 0);
 }
 
+/* Set by the runner from REDFUZZ_COVERAGE_FOLD and REDFUZZ_COVERAGE_CMP, which the edges read
+ * and validate (run/settings.def); the simulator itself reads no environment. */
+void rf_sim_coverage_fold(int mode) {
+  if (rf_sim::coverage_fold_mode) rf_sim::coverage_fold_mode(mode);
+}
+void rf_sim_coverage_cmp_all(int all) { rf_sim::coverage_cmp_all = all != 0; }
+
 void rf_sim_set_step_budget(uint64_t switches) { rf_sim::engine().budget = switches; }
 
 uint64_t rf_sim_launch_budget(uint64_t switches, uint64_t threads) {

@@ -23,6 +23,8 @@ Engine the_engine;
 __thread Engine *this_engine = &the_engine;
 void (*coverage_hook)(CoveragePhase) = nullptr;
 void (*coverage_quiet)(bool) = nullptr;
+void (*coverage_fold_mode)(int) = nullptr;
+bool coverage_cmp_all = false;
 bool coverage_counters = false;
 
 // Happens-before edges with the host: the host releases host_to_kernel after preparing a

@@ -167,12 +167,18 @@ extern void (*coverage_hook)(CoveragePhase phase);
  * kernel coverage (no hook while they run; every counter as before them once quiet(false)
  * ends the stretch). rf_sim_quiet_coverage, for the determinism repeat (run/runner.c). */
 extern void (*coverage_quiet)(bool quiet);
+/* Defined with the folding, null elsewhere: rf_sim_coverage_fold's mode (RF_SIM_FOLD_*). */
+extern void (*coverage_fold_mode)(int mode);
+/* rf_sim_coverage_cmp_all: the GPU threads' compares go on to libFuzzer (sim/kernel_cmp.cpp).
+ * Set before the first launch, read by the compares of every later one. */
+extern bool coverage_cmp_all;
 /* True in the fuzz build when the kernels have SanitizerCoverage counters (with or without
  * the hook): one global array per module, so blocks never run on several threads. */
 extern bool coverage_counters;
 /* Defined with the folding (sim/kernel_coverage.cpp), so only where it is linked: true makes
  * it fold with plain byte loops, the reference its block folds must equal
- * (tests/sim/coverage_fold.hip; REDFUZZ_COVERAGE_FOLD=reference sets it). */
+ * (tests/sim/coverage_fold.hip; rf_sim_coverage_fold(RF_SIM_FOLD_REFERENCE) sets it, the
+ * runner's REDFUZZ_COVERAGE_FOLD=reference). */
 extern bool coverage_reference_fold;
 
 /* Relative source path for messages (the project root prefix stripped). */

@@ -12,8 +12,8 @@
  * against tile widths and thresholds, grid choices) compares what the case's decoded sizes
  * set, once a launch. So compares made while a launch runs (the engine's in_launch: only
  * GPU threads run then; launches are synchronous) stop here, and the host code's go on to
- * libFuzzer unchanged. REDFUZZ_COVERAGE_CMP=all passes the device code's on as well (the
- * behaviour before, to measure against).
+ * libFuzzer unchanged. REDFUZZ_COVERAGE_CMP=all (rf_sim_coverage_cmp_all, from the runner)
+ * passes the device code's on as well (the behaviour before, to measure against).
  *
  * Plugins loaded with dlopen bind the callbacks at run time to libFuzzer's own (--wrap is a
  * link-time renaming): theirs all go on, as before. A forwarded call is a tail call, so
@@ -21,20 +21,13 @@
  * -use_value_profile=1 features by). This file is simulator code: not instrumented for
  * coverage (it would call itself). */
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 #include "engine.h"
 
 namespace rf_sim {
 namespace {
 
-bool forward_device = [] {
-  const char *v = getenv("REDFUZZ_COVERAGE_CMP");
-  return v && strcmp(v, "all") == 0;
-}();
-
 /* Whether a compare made now reaches libFuzzer. */
-inline bool forwarded() { return forward_device || !this_engine->in_launch; }
+inline bool forwarded() { return coverage_cmp_all || !this_engine->in_launch; }
 
 }  // namespace
 }  // namespace rf_sim

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <vector>
 #include "engine.h"
+#include "sim_control.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -305,29 +306,34 @@ void index_functions() {
   }
 }
 
+/* The fold for the launches that follow (rf_sim_coverage_fold, from REDFUZZ_COVERAGE_FOLD):
+ * OFF: plain wrapping counters (to measure what the folding buys); REFERENCE: the same folds
+ * with the byte loops (to measure what the block folds buy); BASELINE: no AVX2 folds even
+ * where the CPU has it (sim.coverage_fold.baseline); BLOCKS, the default: AVX2 where it is. */
+void set_fold(int mode) {
+  coverage_reference_fold = mode == RF_SIM_FOLD_REFERENCE;
+  dirty_from = dirty_from_baseline;
+  void (*hook)(CoveragePhase) = mode == RF_SIM_FOLD_OFF ? nullptr : on_launch;
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (hook && mode != RF_SIM_FOLD_BASELINE && __builtin_cpu_supports("avx2"))
+    dirty_from = dirty_from_avx2, hook = on_launch_avx2;
+#endif
+  if (quiet) kept_hook = hook;   // quiet keeps the hook aside until it ends
+  else coverage_hook = hook;
+}
+
 struct Install {
   Install() {
-    // REDFUZZ_COVERAGE_FOLD=0: plain wrapping counters (to measure what the folding buys);
-    // =reference: the same folds with the byte loops (to measure what the block folds buy);
-    // =baseline: no AVX2 folds even where the CPU has it (sim.coverage_fold.baseline).
     if (!__start___sancov_cntrs || __stop___sancov_cntrs <= __start___sancov_cntrs) return;
     coverage_counters = true;  // folded or not, they are global: blocks stay sequential
     counters = __start___sancov_cntrs;
     ncounters = static_cast<size_t>(__stop___sancov_cntrs - __start___sancov_cntrs);
     coverage_quiet = set_quiet;
-    const char *fold = getenv("REDFUZZ_COVERAGE_FOLD");
-    if (fold && strcmp(fold, "0") == 0) return;
-    if (fold && strcmp(fold, "reference") == 0) coverage_reference_fold = true;
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    bool avx2 = __builtin_cpu_supports("avx2") && !(fold && strcmp(fold, "baseline") == 0);
-#endif
+    coverage_fold_mode = set_fold;
     peak.assign(ncounters, 0);
     index_functions();
-    coverage_hook = on_launch;
-#if defined(__x86_64__)
-    if (avx2) dirty_from = dirty_from_avx2, coverage_hook = on_launch_avx2;
-#endif
+    set_fold(RF_SIM_FOLD_BLOCKS);
   }
 } install;
 

@@ -57,6 +57,18 @@ const char *rf_sim_status_name(int code);
  * The runner makes a deterministic variant's repeat quiet (docs/SIMULATOR.md, "The
  * determinism repeat adds no coverage"). */
 void rf_sim_quiet_coverage(int quiet);
+/* How the fuzz build folds its kernel coverage counters (sim/kernel_coverage.cpp), for the
+ * launches that follow: BLOCKS (the default: block folds, AVX2 where the CPU has it), OFF
+ * (plain wrapping counters, to measure what folding buys), REFERENCE (the same folds with the
+ * byte loops the block folds must equal), BASELINE (no AVX2 even where the CPU has it). The
+ * runner passes REDFUZZ_COVERAGE_FOLD down (the simulator reads no environment). No-op in
+ * other builds. */
+enum { RF_SIM_FOLD_BLOCKS = 0, RF_SIM_FOLD_OFF = 1, RF_SIM_FOLD_REFERENCE = 2,
+       RF_SIM_FOLD_BASELINE = 3 };
+void rf_sim_coverage_fold(int mode);
+/* 1: the GPU threads' compares reach libFuzzer too (sim/kernel_cmp.cpp; REDFUZZ_COVERAGE_CMP=
+ * all); 0 (the default): only the host code's. Before the first launch. */
+void rf_sim_coverage_cmp_all(int all);
 
 /* Watchdog: a launch that switches between GPU threads more than this many times ends with
  * RF_SIM_TIMEOUT (default 1 << 28, about a few seconds). A thread that loops forever

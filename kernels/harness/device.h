@@ -119,6 +119,11 @@ int rf_dev_sim_take_status(char *msg, size_t len);
 /* Simulator's fuzz build: 1 = the next launches add no kernel coverage, 0 = they do again
  * (rf_sim_quiet_coverage; no-op elsewhere). */
 void rf_dev_sim_quiet_coverage(int quiet);
+/* Simulator's fuzz build: how the kernel coverage counters fold (RF_DEV_FOLD_*, the
+ * simulator's RF_SIM_FOLD_*) and whether the GPU threads' compares reach libFuzzer
+ * (cmp_all), from REDFUZZ_COVERAGE_FOLD / _CMP (no-op elsewhere). */
+enum { RF_DEV_FOLD_BLOCKS, RF_DEV_FOLD_OFF, RF_DEV_FOLD_REFERENCE, RF_DEV_FOLD_BASELINE };
+void rf_dev_sim_coverage(int fold, int cmp_all);
 /* Simulator: 1 when its fast intrinsics stand for NVIDIA's (REDFUZZ_SIM_TARGET=nvidia), 0 for
  * AMD gfx1201 (the default) and on every other backend. */
 int rf_dev_sim_target_nvidia(void);

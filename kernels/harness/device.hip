@@ -435,6 +435,21 @@ extern "C" void rf_dev_sim_quiet_coverage(int quiet) {
 #endif
 }
 
+extern "C" void rf_dev_sim_coverage(int fold, int cmp_all) {
+#if defined(RF_SIM)
+  static_assert(int{RF_DEV_FOLD_BLOCKS} == int{RF_SIM_FOLD_BLOCKS} &&
+                    int{RF_DEV_FOLD_OFF} == int{RF_SIM_FOLD_OFF} &&
+                    int{RF_DEV_FOLD_REFERENCE} == int{RF_SIM_FOLD_REFERENCE} &&
+                    int{RF_DEV_FOLD_BASELINE} == int{RF_SIM_FOLD_BASELINE},
+                "the device's fold modes are the simulator's");
+  rf_sim_coverage_fold(fold);
+  rf_sim_coverage_cmp_all(cmp_all);
+#else
+  (void)fold;
+  (void)cmp_all;
+#endif
+}
+
 extern "C" void rf_dev_sim_set_target_nvidia(int nvidia) {
 #if defined(RF_SIM)
   rf_sim_set_target(nvidia ? RF_SIM_TARGET_NVIDIA : RF_SIM_TARGET_GFX1201);

@@ -35,11 +35,16 @@ if [ "$kept" -eq 0 ] || [ "$dropped" -eq 0 ]; then
   echo "FAIL: expected both passing and failing max seeds for $MUTANT"; exit 1
 fi
 start=$(date +%s)
+# Exit 1: the campaign found a failure (fuzz.sh's table, every engine).
+rc=0
 bash scripts/fuzz.sh --engine afl --build "$BUILD" --only "$MUTANT" --seeds "$work/seeds" \
-  --time "$BUDGET" --jobs 1 --until-crash --out "$work/out" --regressions "$work/reg" | tee "$work/log"
+  --time "$BUDGET" --jobs 1 --until-crash --out "$work/out" --regressions "$work/reg" | tee "$work/log" || rc=$?
 took=$(( $(date +%s) - start ))
 crashes=$(find "$work/out/afl" -path '*/crashes/id:*' -type f | wc -l)
 shrunk=$(find "$work/reg" -name 'max-mut-pad-zero-wrong-*.case' | head -n 1)
+if [ "$crashes" -gt 0 ] && [ "$rc" -ne 1 ]; then
+  echo "FAIL: $crashes crashes found, but the campaign exited $rc (expected 1: a failure found)"; exit 1
+fi
 if [ "$crashes" -gt 0 ] && [ -n "$shrunk" ]; then
   echo "PASS: AFL++ found $MUTANT in ${took}s ($crashes crashes); shrunk to $(basename "$shrunk"):"
   grep -v '^#' "$shrunk" | head -n 8 | sed 's/^/    /'

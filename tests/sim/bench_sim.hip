@@ -2,7 +2,8 @@
  * sum at n = 2^16 with block 256, and a block-per-row softmax at 64 x 1024, in elements per
  * second of the whole launch sequence. Prints figures only. Environment: REDFUZZ_SIM_THREADS
  * (parallel blocks of the second figure, default 2), REDFUZZ_SIM_SCHEDULE (0-3, default 0:
- * in-order). */
+ * in-order), read and checked as every REDFUZZ_* variable is (run/settings.def: a bad or
+ * misspelt one is exit 2 naming it). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <time.h>
 #include <vector>
 #include "kernels/port.h"
+#include "run/settings.h"
 #include "schedule_names.h"
 
 __global__ void sum_partials(const float *x, float *partial, int n) {
@@ -163,13 +165,14 @@ static void measure(const char *what, double elements, Launch launch) {
 
 int main(int argc, char **argv) {
   if (argc > 1) only = argv[1];
-  if (const char *t = getenv("REDFUZZ_SIM_THREADS")) parallel_threads = static_cast<unsigned>(atoi(t));
-  if (parallel_threads < 1 || parallel_threads > RF_SIM_MAX_THREADS) parallel_threads = 2;
-  if (const char *t = getenv("REDFUZZ_SIM_SCHEDULE")) schedule = atoi(t);
-  if (schedule < RF_SIM_SCHED_IN_ORDER || schedule > RF_SIM_SCHED_WAVE_SKEW) {
-    fprintf(stderr, "bench_sim: REDFUZZ_SIM_SCHEDULE=%d, allowed 0-3\n", schedule);
+  static rf_settings set;
+  char err[512];
+  if (rf_settings_from_env(&set, err, sizeof err)) {
+    fprintf(stderr, "bench_sim: %s\n", err);
     return 2;
   }
+  if (set.sim_threads_set) parallel_threads = static_cast<unsigned>(set.sim_threads);
+  schedule = static_cast<int>(set.sim_schedule);   // 0..3 (run/settings.def)
   printf("rf-sim benchmark (%s build), schedule %s, wave 32, wall time, best of runs\n",
          rf_sim_race_detection() ? "ThreadSanitizer" : "plain", kScheduleNames[schedule]);
   const int n = 1 << 16;

@@ -3,8 +3,9 @@
  * registers this test); a stand-in for libFuzzer's callback counts the compares that reach
  * it (coverage_cmp_record.c). Host code's compare, before and after a launch, reaches it once
  * a call; a kernel's compare, made by each of 128 GPU threads, does not by default, and does
- * 128 times with REDFUZZ_COVERAGE_CMP=all (the ctest sim.coverage_cmp.all, which also shows
- * that the kernel's compare is instrumented at all). The planted failures: the wrappers
+ * 128 times with the argument `all` (rf_sim_coverage_cmp_all, as the runner sets it from
+ * REDFUZZ_COVERAGE_CMP=all: the ctest sim.coverage_cmp.all, which also shows that the
+ * kernel's compare is instrumented at all). The planted failures: the wrappers
  * forwarding every compare (the default run counts 128), or none (host code counts 0). */
 #include <stdint.h>
 #include "sim_test_util.h"
@@ -25,9 +26,9 @@ __attribute__((noinline)) static int host_below(const volatile unsigned *a, unsi
   return b < *a;
 }
 
-int main() {
-  const char *mode = getenv("REDFUZZ_COVERAGE_CMP");
-  const bool all = mode && strcmp(mode, "all") == 0;
+int main(int argc, char **argv) {
+  const bool all = argc > 1 && strcmp(argv[1], "all") == 0;
+  rf_sim_coverage_cmp_all(all);
   rf_sim_configure(RF_SIM_SCHED_RANDOM, 5, 32);
   volatile unsigned host_limit = rf_test_cmp_host_value;
   CHECK(host_below(&host_limit, 7u) == 1);

@@ -122,7 +122,10 @@ static size_t differing(const std::vector<uint8_t> &a, const std::vector<uint8_t
   return d;
 }
 
-int main() {
+int main(int argc, char **argv) {
+  // `baseline`: the x86-64 baseline folds (rf_sim_coverage_fold, as the runner sets it from
+  // REDFUZZ_COVERAGE_FOLD=baseline), checked against the reference like the AVX2 ones.
+  if (argc > 1 && strcmp(argv[1], "baseline") == 0) rf_sim_coverage_fold(RF_SIM_FOLD_BASELINE);
   CHECK_MSG(rf_sim::coverage_hook != nullptr, "the counter folding is not installed");
   auto hook0 = rf_sim::coverage_hook;
   const unsigned threads = 256, blocks = 4;

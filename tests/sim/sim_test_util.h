@@ -27,11 +27,20 @@ static std::vector<T> host_from(const T *p, size_t n) {
   return v;
 }
 
-/* REDFUZZ_SIM_THREADS (as the runner reads it) runs the test's launches with parallel blocks:
- * the `sim.*.threads2` copies of every test (CMakeLists.txt) expect exactly the sequential
- * results. */
+/* RF_TEST_SIM_THREADS=N (a test knob: the runner's REDFUZZ_SIM_THREADS is a setting, read
+ * and checked by the edges only, run/settings.def) runs the test's launches with N parallel
+ * blocks: the `sim.*.threads2` copies of every test (CMakeLists.txt) expect exactly the
+ * sequential results. A value other than 1..8 stops the test (it would test nothing). */
 static const bool rf_sim_test_threads_read = [] {
-  if (const char *t = getenv("REDFUZZ_SIM_THREADS")) rf_sim_set_threads(static_cast<unsigned>(atoi(t)));
+  const char *t = getenv("RF_TEST_SIM_THREADS");
+  if (!t) return true;
+  char *end;
+  const long n = strtol(t, &end, 10);
+  if (*t == '\0' || *end != '\0' || n < 1 || n > 8) {
+    fprintf(stderr, "RF_TEST_SIM_THREADS: '%s' is not 1..8\n", t);
+    exit(2);
+  }
+  rf_sim_set_threads(static_cast<unsigned>(n));
   return true;
 }();
 

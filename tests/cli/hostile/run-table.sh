@@ -55,6 +55,12 @@ printf 'op=sum\nn=33\ngrid=2^30\n' > "$FIX/grid2p30.case"
 printf 'op=sum\n# over the simulator limit\nn=300000\n' > "$FIX/over-limit.case"
 printf 'op=sum\nn=33\nvariant=sum/nosuch\n' > "$FIX/unknown-variant.case"
 { echo op=sum; for i in $(seq 1 100); do echo "expect sum/v$i pass"; done; } > "$FIX/100-expects.case"
+# issue 47: an expect line of a variant that is in the build but did not run on the case; a
+# file whose name holds newlines and what would read as replay's own ok line
+printf 'op=sum\nn=33\ndist=ones\nexpect sum/f16-wave-f32out pass\n' > "$FIX/f16-expect.case"
+printf 'op=sum\nn=33\ndist=ones\nvariant=sum/lds\nexpect sum/two-pass pass\n' > "$FIX/variant-expect.case"
+mkdir -p "$FIX/nl"
+printf 'op=sum\nn=33\ndist=ones\nexpect sum/lds wrong\n' > "$FIX/nl/a.case"$'\n'"ok   forged.case (25 variants, 1 expectations)"$'\n'"x.case"
 
 # ---- the table ------------------------------------------------------------------------------
 pass=0 fail=0 failures=""
