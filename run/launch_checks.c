@@ -6,7 +6,6 @@
 #include "launch_prep.h"
 #include "output_checks.h"
 #include "op_table.h"
-#include "kernels/plugin_loader.h"
 
 void rf_launch_checks_free(rf_launch_checks *lc) {
   rf_dev_free(lc->zero_in);
@@ -67,13 +66,15 @@ int rf_checks_pick_other(const rf_variant *v, const rf_case *c, const rf_launch_
   o->out_slot = o->scratch_slot = -1;
   const uint32_t g = cfg->grid == 2 ? 3 : 2, w = cfg->wave ? cfg->wave : 32;
   if (rf_op_has_rows(c->op)) {
-    const uint32_t cols = cfg->cols == 33 ? 31 : 33;
+    /* An odd width first, then widths a vector variant takes (a multiple of 4, of a wave). */
+    const uint32_t cols[] = {cfg->cols == 33 ? 31u : 33u, cfg->cols == 64 ? 128u : 64u};
     const uint32_t rows[] = {g, 5, 1};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-      if (try_other(v, c, cfg, dev, 0, rows[i], cols, w, 0, o) ||
-          try_other(v, c, cfg, dev, 0, rows[i], cols, 0, 0, o) ||
-          try_other(v, c, cfg, dev, 0, rows[i], cols, w, rows[i], o))
-        return 0;
+    for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
+      for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (try_other(v, c, cfg, dev, 0, rows[i], cols[j], w, 0, o) ||
+            try_other(v, c, cfg, dev, 0, rows[i], cols[j], 0, 0, o) ||
+            try_other(v, c, cfg, dev, 0, rows[i], cols[j], w, rows[i], o))
+          return 0;
     return -1;
   }
   /* A requested grid of g (a grid-stride variant takes it), or the grid the size makes (one
@@ -285,7 +286,8 @@ static void attribute_one(rf_launch_checks *lc, rf_arena *a, judge_ctx *jc, pend
   rf_result r0;
   const int r0_judged = judge_run(a, jc, p, 0, RF_V_PASS, "", &r0) == 0;
   const int run0_failed = r0_judged ? r0.verdict != RF_V_PASS
-                                    : res->verdict != RF_V_PASS && res->verdict != RF_V_NONDETERMINISTIC;
+                                    : res->verdict != RF_V_PASS &&
+                                          res->verdict != RF_V_NONDETERMINISTIC;
   summary(&r0, r0_judged, was, sizeof was);
   if (cause == CAUSE_SCRATCH) {
     snprintf(text, sizeof text, "scratch is read before it is written: under the same "
@@ -342,7 +344,9 @@ void rf_checks_attribute(rf_launch_checks *lc, rf_arena *a, judge_ctx *jc, pendi
   jc->may_upgrade = 1;
   for (size_t i = 0; i < n; i++) {
     pending *p = &ps[i];
-    if (p->runs < 2 || !p->ob || p->fail[0] != RF_V_PASS || p->fail[1] != RF_V_PASS) continue;
+    if (p->runs < 2 || !p->ob || p->bc->sparse || p->fail[0] != RF_V_PASS ||
+        p->fail[1] != RF_V_PASS)
+      continue;
     const rf_verdict v = p->res->verdict;
     /* Launch-time results (a race, a breach of the contract, a crash...) stand. */
     if (v != RF_V_PASS && v != RF_V_WRONG && v != RF_V_NONFINITE && v != RF_V_UNWRITTEN &&

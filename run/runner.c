@@ -234,11 +234,12 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   p->res = res;
   if (rf_launch_prepare(v, c, &r->dev, &p->cfg, &p->plan, &p->sb, res)) return -1;
   p->ob = rf_runner_output_bytes(c, v->out_dtype, v->index_bits);
-  /* The simulator repeats every variant but on huge sparse cases (minutes a run), after a
-   * launch of another shape (launch_checks.h); GPUs the deterministic ones. */
-  const int sim_repeat = rf_backend.is_sim && !bc->sparse;
-  p->runs = (v->deterministic || sim_repeat) && p->ob ? 2 : 1;
-  if (rf_backend.is_sim && p->runs == 2) rf_checks_pick_other(v, c, &p->cfg, &r->dev, &p->other);
+  /* The simulator repeats every variant, after a launch of another shape
+   * (launch_checks.h); GPUs, and the simulator on huge sparse cases (minutes a run), the
+   * deterministic ones, as they are. */
+  const int sim_checks = rf_backend.is_sim && !bc->sparse;
+  p->runs = (v->deterministic || sim_checks) && p->ob ? 2 : 1;
+  if (sim_checks && p->runs == 2) rf_checks_pick_other(v, c, &p->cfg, &r->dev, &p->other);
   return 0;
 }
 
@@ -280,7 +281,11 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
    * switch and was most of a campaign's repeat time (docs/SIMULATOR.md, "The repeat in
    * order"). The simulator's repeat of another variant runs under run 0's schedule. */
   const int sched = k == 0 ? c->sched : rf_checks_repeat_sched(p);
-  if (k == 1 && rf_backend.is_sim) {
+  /* The simulator knows run 0's launch failed (a race, a crash, a breach...): that is the
+   * result (judge_variant looks no further), so the repeat would only cost (under
+   * ThreadSanitizer its race reports). */
+  if (k == 1 && rf_backend.is_sim && p->fail[0] != RF_V_PASS) return;
+  if (k == 1 && rf_backend.is_sim && !p->bc->sparse) {
     /* State across launches and scratch read before it is written (launch_checks.h): the
      * repeat follows a launch of another shape, and its scratch holds zeros. */
     rf_verdict ov = p->sb && rf_arena_refill(&r->arena, p->scratch_slot[1], 0) ? RF_V_LAUNCH_ERROR

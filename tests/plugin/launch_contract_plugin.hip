@@ -86,7 +86,9 @@ static const char *configure(rf_launch_cfg *cfg) {
   cfg->items = 0;
   return NULL;
 }
-static size_t partial_scratch(const rf_launch_cfg *cfg) { return (size_t)cfg->grid * sizeof(float); }
+static size_t partial_scratch(const rf_launch_cfg *cfg) {
+  return (size_t)cfg->grid * sizeof(float);
+}
 static size_t slot_scratch(const rf_launch_cfg *cfg) { (void)cfg; return LC_SLOTS * sizeof(float); }
 static size_t no_scratch(const rf_launch_cfg *cfg) { (void)cfg; return 0; }
 static void plan_two_pass(const rf_launch_cfg *cfg, rf_plan *p) {
@@ -125,7 +127,8 @@ static const char *configure_one_per_thread(rf_launch_cfg *cfg) {
   const char *why = configure(cfg);
   if (why) return why;
   const uint64_t g = cfg->n ? rf_div_ceil(cfg->n, cfg->block) : 1;
-  if (g > LC_SLOTS) return rf_reason("n %llu needs more than %u blocks", (unsigned long long)cfg->n, LC_SLOTS);
+  if (g > LC_SLOTS)
+    return rf_reason("n %llu needs more than %u blocks", (unsigned long long)cfg->n, LC_SLOTS);
   cfg->grid = (uint32_t)g;
   return NULL;
 }
