@@ -58,11 +58,11 @@ rf_verdict rf_checks_launch_other(rf_launch_checks *lc, const rf_arena *a, const
                                   char *msg, size_t len);
 
 /* Simulator, after the batch is judged: for each variant whose run 1 gave other bits than run
- * 0 (both launched; not on a huge sparse case, where the checks are off), runs the case again
- * to find the cause, and says it in its result: `nondeterministic` or the failure it gave,
- * with a detail that names the earlier launch, or `launch-contract` for scratch read before
- * it was written; unchanged when the schedule alone explains it. jc: the serial judge (it may
- * upgrade rows). */
+ * 0 (both launched; not on a sparse case, markers or signed-markers of any size, where the
+ * checks are off), runs the case again to find the cause, and says it in its result:
+ * `nondeterministic` or the failure it gave, with a detail that names the earlier launch, or
+ * `launch-contract` for scratch read before it was written; unchanged when the schedule alone
+ * explains it. jc: the serial judge (it may upgrade rows). */
 void rf_checks_attribute(rf_launch_checks *lc, rf_arena *a, judge_ctx *jc, pending *ps,
                          size_t n);
 

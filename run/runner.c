@@ -235,7 +235,8 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   if (rf_launch_prepare(v, c, &r->dev, &p->cfg, &p->plan, &p->sb, res)) return -1;
   p->ob = rf_runner_output_bytes(c, v->out_dtype, v->index_bits);
   /* The simulator repeats every variant, after a launch of another shape
-   * (launch_checks.h); GPUs, and the simulator on huge sparse cases (minutes a run), the
+   * (launch_checks.h); GPUs, and the simulator on sparse cases (markers,
+   * signed-markers, of any size: minutes a run at the largest), the
    * deterministic ones, as they are. */
   const int sim_checks = rf_backend.is_sim && !bc->sparse;
   p->runs = (v->deterministic || sim_checks) && p->ob ? 2 : 1;
