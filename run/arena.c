@@ -180,6 +180,17 @@ int rf_arena_fetch_range(rf_arena *a, int first, int last) {
   return rf_dev_download(a->image + from, a->dev + from, to - from);
 }
 
+int rf_arena_refill(rf_arena *a, int slot, uint32_t bits) {
+  if (slot < 0 || (size_t)slot >= a->n || a->slot[slot].src) return -1;
+  const rf_arena_slot *s = &a->slot[slot];
+  const size_t from = s->off - RF_GUARD_BYTES, tail = s->off + s->bytes,
+               end = guard_after_end(a, (size_t)slot);
+  fill_tiled(a->image, from, s->off, RF_GUARD_BITS);
+  fill_tiled(a->image, s->off, tail, bits);
+  fill_tiled(a->image, tail, end, RF_GUARD_BITS);
+  return rf_dev_upload(a->dev + from, a->image + from, end - from);
+}
+
 const char *rf_arena_check(const rf_arena *a, int slot) {
   const unsigned char *img = a->image;
   const rf_arena_slot *s = &a->slot[slot];

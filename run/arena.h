@@ -5,6 +5,7 @@
 #ifndef RF_ARENA_H
 #define RF_ARENA_H
 #include <stddef.h>
+#include <stdint.h>
 #include "buffers.h"
 
 /* off: the payload's offset. src: NULL for an output or scratch slot (poisoned), else the
@@ -51,6 +52,10 @@ int rf_arena_fetch_range(rf_arena *a, int first, int last);
 /* Where the trailing guard of a slot ends (the next slot's leading guard, or the arena's end),
  * in bytes from the arena's base; final once the next slot is added. */
 size_t rf_arena_guard_end(const rf_arena *a, int slot);
+/* An output or scratch slot made as the commit made it (guards, and `bits` tiled over the
+ * payload where the commit wrote the poison), on the device: for a launch into it after the
+ * batch, or scratch of another pattern (run/launch_checks.h). 0 or -1. */
+int rf_arena_refill(rf_arena *a, int slot, uint32_t bits);
 /* After a fetch: NULL when both guards of the slot are intact, else which one is not. */
 const char *rf_arena_check(const rf_arena *a, int slot);
 /* After a fetch, for a fetched slot: its bytes as the device left them. */

@@ -15,6 +15,7 @@
 #include "output_checks.h"
 #include "launch_prep.h"
 #include "contain.h"
+#include "launch_checks.h"
 #include "op_table.h"
 #include "model/gen.h"
 #include "model/dtype.h"
@@ -53,6 +54,7 @@ struct rf_runner {
   rf_dev_answers answers;        /* exact answers made on the device (dev_answers.h) */
   rf_dev_verdicts verdicts;      /* verdicts made on the device (dev_verdicts.h) */
   rf_recheck_bg bg;              /* background re-checks (recheck_queue.h) */
+  rf_launch_checks checks;       /* the launch contract, state across launches (launch_checks.h) */
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -167,6 +169,7 @@ void rf_runner_destroy(rf_runner *r) {
   rf_dev_inputs_free(&r->inputs);
   rf_dev_answers_free(&r->answers);
   rf_dev_verdicts_free(&r->verdicts);
+  rf_launch_checks_free(&r->checks);
   rf_arena_free(&r->arena);
   rf_arena_free(&r->in_arena);
   rf_host_buf_free(&r->many_x);
@@ -238,7 +241,13 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
   p->res = res;
   if (rf_launch_prepare(v, c, &r->dev, &p->cfg, &p->plan, &p->sb, res)) return -1;
   p->ob = rf_runner_output_bytes(c, v->out_dtype, v->index_bits);
-  p->runs = v->deterministic && p->ob ? 2 : 1;
+  /* The simulator repeats every variant, after a launch of another shape
+   * (launch_checks.h); GPUs, and the simulator on sparse cases (markers,
+   * signed-markers, of any size: minutes a run at the largest), the
+   * deterministic ones, as they are. */
+  const int sim_checks = rf_backend.is_sim && !bc->sparse;
+  p->runs = (v->deterministic || sim_checks) && p->ob ? 2 : 1;
+  if (sim_checks && p->runs == 2) rf_checks_pick_other(v, c, &p->cfg, &r->dev, &p->other);
   return 0;
 }
 
@@ -272,20 +281,33 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
              "kernel's fault in this process (%s)", rf_dev_error_string(rf_dev_lost()));
     return;
   }
-  rf_dev_last_error();
-  rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   /* The repeat (k = 1) of a deterministic variant must not replay run 0's block order and
    * interleaving, or an order-dependent result could never show as nondeterministic. It runs
    * in reverse (blocks descending, threads from the highest), or in order after a reverse
    * run 0: both orders differ from every other schedule's, and they are the simulator's
    * cheapest (prefetched, ordered arrivals). A random repeat cost ~2.5 times as much per
    * switch and was most of a campaign's repeat time (docs/SIMULATOR.md, "The repeat in
-   * order"). */
-  if (k == 0)
-    rf_dev_sim_configure(c->sched, c->seed, c->wave);
-  else
-    rf_dev_sim_configure(c->sched == RF_SCHED_REVERSE ? RF_SCHED_IN_ORDER : RF_SCHED_REVERSE,
-                         c->seed, c->wave);
+   * order"). The simulator's repeat of another variant runs under run 0's schedule. */
+  const int sched = k == 0 ? c->sched : rf_checks_repeat_sched(p);
+  /* The simulator knows run 0's launch failed (a race, a crash, a breach...): that is the
+   * result (judge_variant looks no further), so the repeat would only cost (under
+   * ThreadSanitizer its race reports). */
+  if (k == 1 && rf_backend.is_sim && p->fail[0] != RF_V_PASS) return;
+  if (k == 1 && rf_backend.is_sim && !p->bc->sparse) {
+    /* State across launches and scratch read before it is written (launch_checks.h): the
+     * repeat follows a launch of another shape, and its scratch holds zeros. */
+    rf_verdict ov = p->sb && rf_arena_refill(&r->arena, p->scratch_slot[1], 0) ? RF_V_LAUNCH_ERROR
+                  : rf_checks_launch_other(&r->checks, &r->arena, p, a.stream, sched, c->seed,
+                                           c->wave, msg, sizeof p->fail_detail[k]);
+    if (ov != RF_V_PASS) {
+      if (!msg[0]) snprintf(msg, sizeof p->fail_detail[k], "cannot zero the repeat's scratch");
+      p->fail[k] = ov;
+      return;
+    }
+  }
+  rf_dev_last_error();
+  rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
+  rf_dev_sim_configure(sched, c->seed, c->wave);
   double t0 = rf_now_ms();
   /* The repeat's kernel coverage is not kept (fuzz build): the same kernels on the same case
    * under a schedule derived from run 0's, whose fold at every switch was ~14 % of an
@@ -293,8 +315,11 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   if (k == 1) rf_dev_sim_quiet_coverage(1);
   int e = 0;
   /* Contained (run/contain.h): plugin code that exits or faults here is the variant's `crash`,
-   * and what its kernels reported before that is dropped with it. */
+   * and what its kernels reported before that is dropped with it. The simulator checks the
+   * launch contract between begin and end (device.h). */
+  rf_dev_contract_begin(a.stream);
   const int ended = rf_contained_launch(p->v, &a, &e, msg, sizeof p->fail_detail[k]);
+  rf_dev_contract_end();
   if (k == 1) rf_dev_sim_quiet_coverage(0);
   if (ended) {
     char drop[8];
@@ -341,11 +366,13 @@ static void judge_variant(const rf_runner *r, judge_ctx *jc, const pending *p) {
   const void *got = rf_arena_host(&r->arena, p->out_slot[0]);
   rf_op_row_of(p->bc->c->op)->judge(jc, p, got, res);
   if (res->verdict != RF_V_PASS || p->runs < 2 || jc->needs_upgrade) return;
-  /* A deterministic variant must give the same bits when run again. */
+  /* A deterministic variant must give the same bits when run again (the simulator's repeat
+   * of another variant: launch_checks.c compares it). */
   rf_result second = *res;
   if (rf_runner_collect_run(&r->arena, p, 1, &second)) {
     *res = second;
-  } else if (memcmp(rf_arena_host(&r->arena, p->out_slot[1]), got, p->ob) != 0) {
+  } else if (p->v->deterministic &&
+             memcmp(rf_arena_host(&r->arena, p->out_slot[1]), got, p->ob) != 0) {
     res->verdict = RF_V_NONDETERMINISTIC;
     snprintf(res->detail, sizeof res->detail, "a second run gave different bits");
   }
@@ -500,6 +527,12 @@ static int batch_slots(rf_runner *r, batch *b) {
   for (size_t i = 0; i < b->n; i++)
     for (int k = 0; k < ps[i].runs; k++)
       host_oom |= ps[i].sb && (ps[i].scratch_slot[k] = rf_arena_add(a, ps[i].sb, 0)) < 0;
+  for (size_t i = 0; i < b->n; i++) {   /* the simulator's launches of another shape */
+    rf_other_launch *o = &ps[i].other;
+    if (!o->ok) continue;
+    host_oom |= (o->out_slot = rf_arena_add(a, o->ob, 0)) < 0;
+    host_oom |= o->sb && (o->scratch_slot = rf_arena_add(a, o->sb, 0)) < 0;
+  }
   host_oom |= rf_dev_verdicts_items(&r->verdicts, b->bcs, b->nc, ps, b->n) < 0;
   rf_arena *ia = input_arena(r);
   if (ia != a) rf_arena_reset(ia);
@@ -532,7 +565,17 @@ static void batch_launch(rf_runner *r, batch *b) {
   if (!b->fail) b->fail = rf_dev_answers_launch(&r->answers, b->bcs, b->nc);
   if (!b->fail && !describe(r, b->ps, b->n))
     b->fail = "out of host memory for the launch descriptions";
+  /* GPUs: each variant's first launch in the process once under stream capture (the
+   * contract; the simulator checks every launch), its refusal given after the launches (a
+   * recording would clear it). */
+  if (!b->fail && !rf_backend.is_sim) rf_checks_probe(&r->checks, &r->arena, b->ps, b->n);
   b->act = b->fail ? RF_GRAPH_DIRECT : launch_batch(r, b->ps, b->n);
+  for (size_t i = 0; i < b->n && !b->fail; i++) {
+    pending *p = &b->ps[i];
+    if (p->probe_fail == RF_V_PASS || p->fail[0] != RF_V_PASS) continue;
+    p->fail[0] = p->probe_fail;
+    snprintf(p->fail_detail[0], sizeof p->fail_detail[0], "%s", p->probe_detail);
+  }
   if (!b->fail) b->fail = rf_dev_verdicts_launch(&r->verdicts);
   r->stats.ms_launch += rf_now_ms() - t0;
 }
@@ -661,6 +704,8 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   batch_fetch(r, &b);
   batch_failed(r, &b);
   if (!b.fail) batch_judge(r, &b);
+  /* The simulator: why a repeat gave other bits (state across launches, scratch). */
+  if (!b.fail && rf_backend.is_sim) rf_checks_attribute(&r->checks, &r->arena, &r->judges[0], ps, n);
   batch_graphs(r, &b);
   batch_count(r, &b);
 }

@@ -72,8 +72,18 @@ typedef struct {
                                    first met; RF_HOST_NONE: wholly on the device */
 } batch_case;
 
+/* Simulator: the launch of another shape made before run 1 (run/launch_checks.h). */
+typedef struct {
+  int ok;                /* one was found (else run 1 follows run 0 directly) */
+  rf_case c;             /* the case it stands for: its size, block and grid requests */
+  rf_launch_cfg cfg;
+  size_t ob, sb;         /* its output and scratch bytes */
+  int out_slot, scratch_slot;
+} rf_other_launch;
+
 /* One variant in the batch: run 0, and for deterministic variants run 1 into its own output
- * and scratch (compared bit for bit with run 0). */
+ * and scratch (compared bit for bit with run 0); on the simulator every variant has run 1,
+ * after a launch of another shape and with zeroed scratch (run/launch_checks.h). */
 typedef struct pending {
   const rf_variant *v;
   batch_case *bc;
@@ -87,6 +97,9 @@ typedef struct pending {
   double ms;                     /* serial mode: wall time of its launches + synchronisations */
   int redo;                      /* a parallel judge left it undecided: judge again serially */
   char fail_detail[2][sizeof ((rf_result *)0)->detail];
+  rf_other_launch other;         /* simulator: launched before run 1 */
+  rf_verdict probe_fail;         /* GPUs: the contract probe's refusal (launch_checks.h) */
+  char probe_detail[256];
 } pending;
 
 #define RF_MAX_JUDGE_THREADS 8

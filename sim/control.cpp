@@ -39,6 +39,7 @@ const char *rf_sim_status_name(int code) {
     case RF_SIM_TIMEOUT: return "timeout";
     case RF_SIM_OOB: return "oob";
     case RF_SIM_CRASH: return "crash";
+    case RF_SIM_LAUNCH_CONTRACT: return "launch-contract";
   }
   return nullptr;
 }

@@ -591,12 +591,13 @@ static bool parallel_wanted(uint64_t blocks) {
 
 static std::mutex launch_mutex;
 
-void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t, void (*invoke)(void *), void *pack,
-            const char *file, int line) {
+void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t stream, void (*invoke)(void *),
+            void *pack, const char *file, int line) {
   Engine &e = engine();
   if (launching)  // a kernel launching a kernel: not part of the subset
     abandon_in_fiber(RF_SIM_LAUNCH_ERROR, "launch error: kernel launch inside a kernel at %s:%d",
                      short_path(file), line);
+  contract_stream("a kernel launch", stream, file, line);  // inside a variant's launch: its stream
   std::lock_guard<std::mutex> lock(launch_mutex);
   if (const char *why = check_config(grid, block, shmem)) {
     e.last_error = shmem > kLdsLimit ? hipErrorInvalidValue : hipErrorInvalidConfiguration;

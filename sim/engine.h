@@ -183,6 +183,12 @@ extern bool coverage_reference_fold;
 
 /* Relative source path for messages (the project root prefix stripped). */
 const char *short_path(const char *file);
+/* The launch contract (contract.cpp): a call the contract forbids inside a variant's launch
+ * (an allocation, a synchronisation), and a call that enqueues work on `stream` (a kernel
+ * launch passes its own site; the others take the one sim_hip_runtime.h's macros passed).
+ * Each records the first breach while the calling thread's window is open. */
+void contract_forbidden(const char *call, const char *why);
+void contract_stream(const char *call, hipStream_t stream, const char *file, int line);
 /* Records the problem, makes the launch fail, and (inside a fiber) unwinds it. */
 [[noreturn]] void abandon_in_fiber(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

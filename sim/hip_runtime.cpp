@@ -1,5 +1,7 @@
 /* The host runtime subset: device memory is host memory, streams and events are
- * synchronous, launches run before hipLaunchKernelGGL returns. */
+ * synchronous, launches run before hipLaunchKernelGGL returns. Inside a variant's launch the
+ * calls the launch contract forbids are recorded (contract.cpp). */
+#define RF_SIM_RUNTIME_IMPL 1   /* the definitions below, not sim_hip_runtime.h's call-site macros */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -8,6 +10,11 @@
 #include "sanitizer_hooks.h"
 
 using rf_sim::engine;
+using rf_sim::contract_forbidden;
+using rf_sim::contract_stream;
+
+static const char kAllocates[] = "launch must not allocate";
+static const char kSynchronises[] = "launch must not synchronise";
 
 struct rf_sim_event {
   double ms;  // host monotonic clock at the last record
@@ -21,7 +28,7 @@ static double now_ms() {
 
 extern "C" {
 
-hipError_t hipMalloc(void **ptr, size_t bytes) {
+static hipError_t device_alloc(void **ptr, size_t bytes) {
   if (!ptr) return hipErrorInvalidValue;
   *ptr = nullptr;
   if (bytes == 0) return hipSuccess;
@@ -32,6 +39,21 @@ hipError_t hipMalloc(void **ptr, size_t bytes) {
   return hipSuccess;
 }
 
+static hipError_t device_free(void *ptr) {
+  if (!rf_sim::guarded_free(ptr)) free(ptr);
+  return hipSuccess;
+}
+
+hipError_t hipMalloc(void **ptr, size_t bytes) {
+  contract_forbidden("hipMalloc", kAllocates);
+  return device_alloc(ptr, bytes);
+}
+
+hipError_t hipMallocAsync(void **ptr, size_t bytes, hipStream_t) {
+  contract_forbidden("hipMallocAsync", kAllocates);
+  return device_alloc(ptr, bytes);
+}
+
 void *rf_sim_alloc_zero(size_t bytes) {
   if (rf_sim::san::tsan || rf_sim::san::asan) return calloc(1, bytes ? bytes : 1);
   return rf_sim::guarded_alloc_zero(bytes ? bytes : 1);
@@ -40,38 +62,68 @@ void *rf_sim_alloc_zero(size_t bytes) {
 int rf_sim_protect_readonly(void *p) { return rf_sim::guarded_protect_readonly(p) ? 0 : -1; }
 
 hipError_t hipFree(void *ptr) {
-  if (!rf_sim::guarded_free(ptr)) free(ptr);
-  return hipSuccess;
+  contract_forbidden("hipFree", kAllocates);
+  return device_free(ptr);
 }
 
-hipError_t hipHostMalloc(void **ptr, size_t bytes, unsigned) { return hipMalloc(ptr, bytes); }
-hipError_t hipHostFree(void *ptr) { return hipFree(ptr); }
+hipError_t hipFreeAsync(void *ptr, hipStream_t) {
+  contract_forbidden("hipFreeAsync", kAllocates);
+  return device_free(ptr);
+}
 
-hipError_t hipMemcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind) {
+hipError_t hipHostMalloc(void **ptr, size_t bytes, unsigned) {
+  contract_forbidden("hipHostMalloc", kAllocates);
+  return device_alloc(ptr, bytes);
+}
+hipError_t hipHostFree(void *ptr) {
+  contract_forbidden("hipHostFree", kAllocates);
+  return device_free(ptr);
+}
+
+static hipError_t copy(void *dst, const void *src, size_t bytes) {
   if (bytes == 0) return hipSuccess;
   if (!dst || !src) return engine().last_error = hipErrorInvalidValue;
   memmove(dst, src, bytes);
   return hipSuccess;
 }
 
-hipError_t hipMemset(void *dst, int value, size_t bytes) {
+static hipError_t fill(void *dst, int value, size_t bytes) {
   if (bytes == 0) return hipSuccess;
   if (!dst) return engine().last_error = hipErrorInvalidValue;
   memset(dst, value, bytes);
   return hipSuccess;
 }
 
-hipError_t rf_sim_memcpy_async(void *dst, const void *src, size_t bytes, hipMemcpyKind kind,
-                               hipStream_t) {
-  return hipMemcpy(dst, src, bytes, kind);
+/* Synchronous on a GPU (they wait for the default stream's work): a synchronisation. */
+hipError_t hipMemcpy(void *dst, const void *src, size_t bytes, hipMemcpyKind) {
+  contract_forbidden("hipMemcpy (synchronous)", kSynchronises);
+  return copy(dst, src, bytes);
 }
 
-hipError_t rf_sim_memset_async(void *dst, int value, size_t bytes, hipStream_t) {
-  return hipMemset(dst, value, bytes);
+hipError_t hipMemset(void *dst, int value, size_t bytes) {
+  contract_forbidden("hipMemset (synchronous)", kSynchronises);
+  return fill(dst, value, bytes);
 }
 
-hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
-hipError_t hipStreamSynchronize(hipStream_t) { return hipSuccess; }
+hipError_t rf_sim_memcpy_async(void *dst, const void *src, size_t bytes, hipMemcpyKind,
+                               hipStream_t stream) {
+  contract_stream("hipMemcpyAsync", stream, nullptr, 0);
+  return copy(dst, src, bytes);
+}
+
+hipError_t rf_sim_memset_async(void *dst, int value, size_t bytes, hipStream_t stream) {
+  contract_stream("hipMemsetAsync", stream, nullptr, 0);
+  return fill(dst, value, bytes);
+}
+
+hipError_t hipDeviceSynchronize(void) {
+  contract_forbidden("hipDeviceSynchronize", kSynchronises);
+  return hipSuccess;
+}
+hipError_t hipStreamSynchronize(hipStream_t) {
+  contract_forbidden("hipStreamSynchronize", kSynchronises);
+  return hipSuccess;
+}
 
 hipError_t hipGetLastError(void) {
   hipError_t e = engine().last_error;
@@ -117,13 +169,15 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   return hipSuccess;
 }
 
-hipError_t rf_sim_event_record(hipEvent_t event, hipStream_t) {
+hipError_t rf_sim_event_record(hipEvent_t event, hipStream_t stream) {
+  contract_stream("hipEventRecord", stream, nullptr, 0);
   if (!event) return hipErrorInvalidValue;
   event->ms = now_ms();
   return hipSuccess;
 }
 
 hipError_t hipEventSynchronize(hipEvent_t event) {
+  contract_forbidden("hipEventSynchronize", kSynchronises);
   return event ? hipSuccess : hipErrorInvalidValue;
 }
 

@@ -33,7 +33,10 @@ enum {
                                    a report in a kernel (the kernels are built recoverable
                                    and sim/asan_report.cpp sets halt_on_error=0; the launch
                                    ends at the reporting thread's next scheduling point) */
-  RF_SIM_CRASH = 6              /* SIGSEGV, SIGBUS or SIGFPE inside a kernel (plain build) */
+  RF_SIM_CRASH = 6,             /* SIGSEGV, SIGBUS or SIGFPE inside a kernel (plain build) */
+  RF_SIM_LAUNCH_CONTRACT = 7    /* inside a contract window (below): a kernel, copy or memset on
+                                   another stream than the window's, an allocation or a
+                                   synchronisation */
 };
 
 /* Applies to every later launch. schedule: RF_SIM_SCHED_*; seed drives the random and
@@ -47,7 +50,8 @@ void rf_sim_configure(int schedule, uint64_t seed, unsigned wave);
  * "race: write at kernels/softmax.hip:88 and read at kernels/softmax.hip:84". */
 int rf_sim_take_status(char *msg, size_t len);
 
-/* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob", "crash"; NULL when unknown. */
+/* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob", "crash",
+ * "launch-contract"; NULL when unknown. */
 const char *rf_sim_status_name(int code);
 
 /* Kernel coverage (the fuzz build's SanitizerCoverage counters, sim/kernel_coverage.cpp):
@@ -126,6 +130,22 @@ uint64_t rf_sim_parallel_reruns(void);
 void rf_sim_install_fault_handling(void);
 int rf_sim_in_kernel_thread(void);
 void rf_sim_end_kernel_thread(const char *what);
+/* The launch contract (include/redfuzz/plugin.h, `launch`), checked on the calling host
+ * thread between begin and end (the runner brackets each variant's launch function): a
+ * kernel launch, hipMemcpyAsync, hipMemsetAsync or hipEventRecord on any stream but `stream`
+ * (the default stream, NULL, included); hipMalloc, hipFree, hipMallocAsync, hipFreeAsync,
+ * hipHostMalloc, hipHostFree (allocation); hipDeviceSynchronize, hipStreamSynchronize,
+ * hipEventSynchronize, hipMemcpy, hipMemset (synchronisation). The first such call records
+ * status RF_SIM_LAUNCH_CONTRACT naming the call and its line (where it was compiled against
+ * sim_hip_runtime.h: its macros pass the call site); the call itself still does its work, so
+ * the launch runs to its end. Outside a window nothing is checked (the harness's own calls).
+ * Windows do not nest: begin while one is open moves it to `stream`. */
+void rf_sim_contract_begin(void *stream);
+void rf_sim_contract_end(void);
+/* Stream handle i (0..7) for the runner's launches: distinct from the default stream (NULL)
+ * and from each other, so that a launch on another stream than a->stream can be told apart
+ * (every stream is the one synchronous queue all the same). */
+void *rf_sim_stream(unsigned i);
 
 /* 1 when this build reports races (ThreadSanitizer build), else 0. */
 int rf_sim_race_detection(void);

@@ -36,8 +36,8 @@
  *                 allocate or synchronise; returns 0 or the first hipError_t. On a GPU
  *                 the launches may be recorded into a launch graph and replayed for later
  *                 cases with the same arguments, so the launch must enqueue the same work
- *                 for the same arguments and use a->stream alone (never the default stream;
- *                 a launch that breaks the recording only costs the speed-up)
+ *                 for the same arguments and use a->stream alone (never the default stream),
+ *                 and its result must not depend on earlier launches (LAUNCH CONTRACT below)
  *   fuzz_max_n    0, or the largest element count a fuzz campaign should run the variant on
  *                 (it is slow beyond); sweeps still run it at every size (ABI version 2)
  *   in_dtype      the element type of a->x (ABI version 3): RF_DTYPE_F32 (0, the default of a
@@ -136,7 +136,33 @@
  * accumulates into the output or a scratch buffer must zero it first (in its own launch on
  * a->stream: the launch may not synchronise or allocate); an output word left poisoned is
  * reported `unwritten`, a write past the end `oob`. The input a->x is read-only. Scratch is
- * exactly scratch_bytes(cfg) bytes, on the device, and private to this launch.
+ * exactly scratch_bytes(cfg) bytes, on the device, and private to this launch; the
+ * simulator's repeat gets it zeroed instead of poisoned (LAUNCH CONTRACT).
+ *
+ * LAUNCH CONTRACT (what is checked; docs/SIMULATOR.md, "The launch contract"). A breach is
+ * the verdict `launch-contract`, with a detail naming the call and, on the simulator, its
+ * file and line:
+ *   - a->stream only: a kernel launch, hipMemcpyAsync, hipMemsetAsync or hipEventRecord on
+ *     any other stream, the default stream (0) included;
+ *   - no allocation: hipMalloc, hipFree, hipMallocAsync, hipFreeAsync, hipHostMalloc,
+ *     hipHostFree; use scratch_bytes;
+ *   - no synchronisation: hipDeviceSynchronize, hipStreamSynchronize, hipEventSynchronize,
+ *     hipMemcpy and hipMemset (the synchronous forms);
+ *   - scratch written before it is read: the simulator runs every variant again with its
+ *     scratch zeroed instead of poisoned; a result that differs (under the same schedule) read
+ *     scratch it had not written.
+ * The simulator checks every launch, the calls made through its HIP headers (a call through
+ * a function pointer is named without its line). On a GPU the runtime cannot be watched: each
+ * variant's first launch in a process is also made once under stream capture (thread-local
+ * mode; nothing runs), which the runtime refuses for work on the legacy default stream, an
+ * allocation or a synchronisation; work on another stream the plugin created, hipMallocAsync
+ * and the scratch rule are not seen there.
+ * State across launches: the result must depend on the case alone, not on earlier launches
+ * (a ticket counter in a __device__ variable that is not reset, a flag, a size cached in a
+ * static of the launch function). On the simulator every variant's repeat follows a launch of
+ * another shape (another n and grid) and runs under run 0's schedule where the variant is not
+ * declared deterministic; other bits are `nondeterministic`, or the failure the repeat gives,
+ * with a detail that the earlier launch's shape matters.
  *
  * PLAN LEVELS (redfuzz/plan.h). plan() lists the levels from the inputs to the output; `adds`
  * is the number of additions (max, argmax: comparisons; softmax, logsumexp, log-softmax: adds
@@ -243,6 +269,8 @@
  *     plan that breaks them is the variant's `launch-error` naming the rule, and the
  *     variant is not launched;
  *   - a configure reason is shown escaped (control bytes as \xNN), so it cannot forge lines;
+ *   - the launch contract and state across launches (LAUNCH CONTRACT above):
+ *     `launch-contract`, or the repeat's verdict with what the earlier launch changed;
  *   - a launch still running after REDFUZZ_LAUNCH_TIMEOUT_MS (default 60000 ms) is `timeout`:
  *     the simulator interrupts a kernel that spins without a barrier; on a GPU the device is
  *     then lost to the process (as after a fault);

@@ -92,11 +92,12 @@ double rf_dev_timer_stop_ms(void);
 /* Device-to-device copy (asynchronous on the default stream): the copy-bandwidth ceiling. */
 int rf_dev_copy(void *dst, const void *src, size_t bytes);
 
-/* GPUs only (the simulator runs each launch to its end inside the call, so it has no
- * streams and no graphs: rf_dev_stream gives NULL there and the graph calls fail).
- * rf_dev_stream(i): the runner's stream i (i < RF_DEV_STREAMS), created on first use; it
+/* rf_dev_stream(i): the runner's stream i (i < RF_DEV_STREAMS), created on first use; it
  * synchronises with the default stream (uploads and downloads), not with the other streams,
- * so independent launches overlap on the device. NULL = the default stream. */
+ * so independent launches overlap on the device. NULL = the default stream. The simulator
+ * runs each launch to its end inside the call: its streams are handles that only tell a
+ * launch on a->stream from one elsewhere (the launch contract, above), and the graph calls
+ * fail there. */
 #define RF_DEV_STREAMS 4
 void *rf_dev_stream(unsigned i);
 /* Launch graphs: between capture_begin and capture_end the launches on streams 0..streams-1
@@ -114,8 +115,26 @@ void rf_dev_graph_free(void *graph);
 void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave);
 enum { RF_DEV_STATUS_OK = 0, RF_DEV_STATUS_DIVERGENT_BARRIER = 1, RF_DEV_STATUS_RACE = 2,
        RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5,
-       RF_DEV_STATUS_CRASH = 6 };
+       RF_DEV_STATUS_CRASH = 6, RF_DEV_STATUS_LAUNCH_CONTRACT = 7 };
 int rf_dev_sim_take_status(char *msg, size_t len);
+
+/* The launch contract (include/redfuzz/plugin.h, `launch`: enqueue on a->stream only, no
+ * allocation, no synchronisation). Simulator: between begin and end every call of the calling
+ * thread that breaks it is status RF_DEV_STATUS_LAUNCH_CONTRACT, naming the call and its line
+ * (sim_control.h, rf_sim_contract_begin); the runner brackets each variant's launch. GPUs:
+ * nothing (the probe below). */
+void rf_dev_contract_begin(void *stream);
+void rf_dev_contract_end(void);
+/* GPUs: a probe of the contract through stream capture. begin starts a thread-local capture
+ * of a blocking stream of its own and gives it in *stream; a launch function called now is
+ * recorded, not run, and the runtime refuses what the contract forbids (a launch or copy on
+ * the legacy default stream: it would depend on the capturing stream; an allocation or a
+ * synchronisation: not permitted while this thread captures). end discards the recording
+ * and returns 0, or the capture's error (nothing ran either way; the error state is
+ * cleared). begin returns nonzero where no capture can start (the simulator, which checks
+ * every launch instead). */
+int rf_dev_contract_probe_begin(void **stream);
+int rf_dev_contract_probe_end(void);
 /* Simulator's fuzz build: 1 = the next launches add no kernel coverage, 0 = they do again
  * (rf_sim_quiet_coverage; no-op elsewhere). */
 void rf_dev_sim_quiet_coverage(int quiet);

@@ -322,7 +322,14 @@ extern "C" int rf_dev_copy(void *dst, const void *src, size_t bytes) {
 }
 
 #if defined(RF_SIM)
-extern "C" void *rf_dev_stream(unsigned i) { (void)i; return NULL; }
+extern "C" void *rf_dev_stream(unsigned i) { return rf_sim_stream(i % RF_DEV_STREAMS); }
+extern "C" void rf_dev_contract_begin(void *stream) { rf_sim_contract_begin(stream); }
+extern "C" void rf_dev_contract_end(void) { rf_sim_contract_end(); }
+extern "C" int rf_dev_contract_probe_begin(void **stream) {
+  *stream = NULL;
+  return -1;
+}
+extern "C" int rf_dev_contract_probe_end(void) { return -1; }
 extern "C" int rf_dev_capture_begin(unsigned streams) { (void)streams; return -1; }
 extern "C" int rf_dev_capture_end(unsigned streams, void **graph) {
   (void)streams;
@@ -394,6 +401,44 @@ extern "C" int rf_dev_capture_end(unsigned streams, void **graph) {
   }
   *graph = x;
   return 0;
+}
+
+extern "C" void rf_dev_contract_begin(void *stream) { (void)stream; }
+extern "C" void rf_dev_contract_end(void) {}
+
+/* A blocking stream (hipStreamCreate's default), so that work on the legacy default stream
+ * would depend on it while it captures: the runtime refuses that (cudaErrorStreamCaptureImplicit)
+ * instead of running it. Thread-local mode: this thread's allocations and synchronisations are
+ * refused (cudaErrorStreamCaptureUnsupported) and the capture invalidated; other threads
+ * (background re-checks) are not affected. */
+static hipStream_t g_probe;
+
+extern "C" int rf_dev_contract_probe_begin(void **stream) {
+  *stream = NULL;
+  RF_LOST_RETURN(-1);
+  if (!g_probe && hipStreamCreate(&g_probe) != hipSuccess) {
+    g_probe = NULL;
+    (void)hipGetLastError();
+    return -1;
+  }
+  (void)hipGetLastError();
+  if (hipStreamBeginCapture(g_probe, hipStreamCaptureModeThreadLocal) != hipSuccess) {
+    (void)hipGetLastError();
+    return -1;
+  }
+  g_capturing = 1;
+  *stream = g_probe;
+  return 0;
+}
+
+extern "C" int rf_dev_contract_probe_end(void) {
+  int le = (int)hipGetLastError();   /* what the launch function left, if it did not say */
+  hipGraph_t g = NULL;
+  int e = (int)hipStreamEndCapture(g_probe, &g);   /* always: it ends capture mode */
+  g_capturing = 0;
+  if (g) (void)hipGraphDestroy(g);
+  (void)hipGetLastError();
+  return le ? le : e;
 }
 
 extern "C" int rf_dev_graph_launch(void *graph) {
@@ -520,6 +565,7 @@ extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
   case RF_SIM_CRASH:
     if (g_fault_loses_device && !g_lost) g_lost = RF_ERR_ILLEGAL_ADDRESS;
     return RF_DEV_STATUS_CRASH;
+  case RF_SIM_LAUNCH_CONTRACT: return RF_DEV_STATUS_LAUNCH_CONTRACT;
   default: return RF_DEV_STATUS_LAUNCH_ERROR;
   }
 #else

@@ -2,7 +2,8 @@
  * run time, that leave the output unwritten, write past it, give different bits on a second
  * run, fail to launch, or miss the exact answer by one ulp, or write past a large scratch
  * buffer; and a correct planted variant passes -- alone and all in one batch. On the
- * simulator, a deterministic variant's repeat (and only it) runs with kernel coverage quiet. Compiled through kernels/port.h like any kernel. */
+ * simulator, every variant's repeat (run/launch_checks.h) runs with kernel coverage quiet, and
+ * only the repeat. Compiled through kernels/port.h like any kernel. */
 #include <math.h>
 #include <string.h>
 #include "kernels/port.h"
@@ -161,9 +162,10 @@ int main(void) {
                     rf_verdict_name(all[i].verdict), rf_verdict_name(want[w].v));
   }
 #if defined(RF_SIM)
-  /* The determinism repeat adds no kernel coverage: run 0 counts, run 1 is quiet, and the
-   * runner ends the quiet stretch with it; a variant declared nondeterministic runs once,
-   * counted. */
+  /* The repeat adds no kernel coverage: run 0 counts, run 1 is quiet, and the runner ends the
+   * quiet stretch with it; on the simulator a variant declared nondeterministic is repeated
+   * too (state across launches, scratch: run/launch_checks.h), quiet the same way. (These
+   * plants take no grid but 1, so no launch of another shape comes before the repeat.) */
   CHECK(rf_variant_register(&v_quiet_probe) == 0 && rf_variant_register(&v_quiet_probe_nd) == 0);
   rf_sim::coverage_quiet = record_quiet;
   CHECK(run_one(r, "sum/test-quiet-probe", 33, RF_DIST_ONES, &res) == RF_V_PASS);
@@ -172,8 +174,9 @@ int main(void) {
             quiet_seen[1], quiet_now);
   quiet_launches = 0;
   CHECK(run_one(r, "sum/test-quiet-probe-nd", 33, RF_DIST_ONES, &res) == RF_V_PASS);
-  CHECK_MSG(quiet_launches == 1 && !quiet_seen[0] && !quiet_now, "nondeterministic: launches %d, quiet %d",
-            quiet_launches, quiet_seen[0]);
+  CHECK_MSG(quiet_launches == 2 && !quiet_seen[0] && quiet_seen[1] && !quiet_now,
+            "nondeterministic: launches %d, quiet at each: %d %d, after: %d", quiet_launches,
+            quiet_seen[0], quiet_seen[1], quiet_now);
   rf_sim::coverage_quiet = nullptr;
 #endif
   /* n = 0: the correct plant writes 0 and passes. */
