@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
+#include "progress.h"
 #include "run/backend.h"
 #include "run/report.h"
 #define RF_FLAGS_DEF "flags_replay.def"
@@ -59,6 +60,7 @@ typedef struct {
   rf_result *res;          /* room for max_res results: rf_variant_count() */
   size_t max_res;
   rf_expect *ex;           /* room for MAX_EXPECTS expect lines */
+  rf_progress *progress;   /* stderr lines while it runs (progress.h), or NULL */
 } replay_state;
 
 /* Variants that faulted on this file run no more on it. */
@@ -105,6 +107,7 @@ static void replay_file(replay_state *s, const char *path) {
   long idx = s->idx++;
   replay_shared *sh = s->sh;
   if (idx < sh->rs.next) return;   /* replayed by an earlier worker */
+  rf_progress_set(s->progress, (uint64_t)idx, path);
   tally *t = &sh->t;
   rf_runner *r = s->r;
   char err[512];
@@ -255,6 +258,22 @@ static void replay_summary_only(void *ctx, int interrupted) {
   print_summary(j->sh, interrupted);
 }
 
+/* The files a path holds (the progress lines' total): a folder's *.case files, else 1. */
+static uint64_t count_path(const char *path) {
+  struct stat st;
+  if (stat(path, &st) || !S_ISDIR(st.st_mode)) return 1;
+  DIR *d = opendir(path);
+  if (!d) return 0;
+  uint64_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    n += len >= 6 && strcmp(e->d_name + len - 5, ".case") == 0;
+  }
+  closedir(d);
+  return n;
+}
+
 /* The replay itself: in this process, or in a worker process (rf_cli_supervise). */
 static int replay_work(void *ctx) {
   const replay_job *j = ctx;
@@ -272,8 +291,13 @@ static int replay_work(void *ctx) {
     return RF_EXIT_FAIL;
   }
   rf_cli_catch_signals();
+  uint64_t total = 0;
+  for (size_t i = 0; rf_cli_settings.progress_ms && i < j->npaths; i++)
+    total += count_path(j->paths[i]);
+  s.progress = rf_progress_start("replay", "files", total, r);
   for (size_t i = 0; i < j->npaths && !rf_cli_interrupted && !rf_cli_out_failed; i++)
     replay_path(&s, j->paths[i]);
+  rf_progress_stop(s.progress);
   free(s.res);
   free(s.ex);
   rf_runner_destroy(r);

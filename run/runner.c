@@ -45,9 +45,11 @@ struct rf_runner {
   int serial;                    /* synchronise after every launch (attribution, timing) */
   const rf_variant *lost_variant;/* serial: the variant whose fault lost the device, and on */
   const rf_case *lost_case;      /* which case (the caller's pointer) */
+  const rf_variant *launching;   /* the variant whose launch runs now, or NULL: read by another
+                                    thread (rf_runner_launching), so atomic */
   rf_route_policy route;         /* the settings that decide each case's route (route.h) */
   uint64_t max_n;                /* REDFUZZ_MAX_N, or 0: the backend's */
-  /* The stages (docs/RUNNER.md, "Stages"). */
+  /* The stages (docs/RUNNER.md, "A batch, stage by stage"). */
   rf_dev_inputs inputs;          /* device-made and sparse inputs (dev_inputs.h) */
   rf_dev_answers answers;        /* exact answers made on the device (dev_answers.h) */
   rf_dev_verdicts verdicts;      /* verdicts made on the device (dev_verdicts.h) */
@@ -115,6 +117,10 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
 void rf_runner_set_serial(rf_runner *r, int serial) {
   r->serial = serial;
   r->route.serial = serial != 0;
+}
+
+const rf_variant *rf_runner_launching(const rf_runner *r) {
+  return __atomic_load_n(&r->launching, __ATOMIC_RELAXED);
 }
 
 const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c) {
@@ -284,7 +290,9 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
    * under a schedule derived from run 0's, whose fold at every switch was ~14 % of an
    * execution's instructions (docs/SIMULATOR.md, "The determinism repeat adds no coverage"). */
   if (k == 1) rf_dev_sim_quiet_coverage(1);
+  __atomic_store_n(&r->launching, p->v, __ATOMIC_RELAXED);
   int e = p->v->launch(&a);
+  __atomic_store_n(&r->launching, NULL, __ATOMIC_RELAXED);
   if (k == 1) rf_dev_sim_quiet_coverage(0);
   int le = rf_dev_last_error();
   /* After the launch's error is taken: a mark that fails clears its own. */
