@@ -5,9 +5,11 @@
 #   scripts/coverage.sh [--only LIST] [--build DIR] [--out DIR] PATH...
 # PATH: fuzz inputs or folders of them (a campaign's corpus, corpus/bin). --only: the
 # campaign's REDFUZZ_ONLY (default: every correct variant); the inputs decode exactly as they
-# did in that campaign. --build: the coverage build folder (default build-cov, configured and
-# built when missing: simulator backend, -DREDFUZZ_COVERAGE_REPORT=ON). --out: where the
-# profiles, exports and report.txt go (default out/coverage).
+# did in that campaign. --build: the build folder whose redfuzz_cov_replay target carries the
+# coverage (default build, the main simulator build: its kernels are compiled once more with
+# coverage for this target alone, cmake/coverage.cmake; a folder configured with
+# -DREDFUZZ_COVERAGE_REPORT=ON works too); configured when missing, brought up to date every
+# time. --out: where the profiles, exports and report.txt go (default out/coverage).
 # --plugin LIB (repeatable): a plugin built for the plain simulator (scripts/redfuzz-plugin,
 # flavour sim) whose variants replay too; --plugin-src SRC: built for it first, into OUT.
 set -euo pipefail
@@ -18,7 +20,7 @@ source scripts/lib/plugin.sh
 source scripts/lib/build_lock.sh
 RF_OPT_ALLOWED=([--only]="variant or op names, comma-separated" [--build]="a build folder"
   [--out]="a folder" [--plugin]="a plugin library (.so)" [--plugin-src]="a plugin source (.hip)")
-ONLY=""; BUILD=build-cov; OUT=out/coverage; PATHS=(); PLUGINS=""; PLUGIN_SRC=""; v=""
+ONLY=""; BUILD=build; OUT=out/coverage; PATHS=(); PLUGINS=""; PLUGIN_SRC=""; v=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) rf_opt_value ONLY "$@"; shift 2;;
@@ -40,13 +42,18 @@ LLVMCOV=$(command -v llvm-cov-19 || command -v llvm-cov || true)
 [ -n "$PROFDATA" ] && [ -n "$LLVMCOV" ] || { echo "coverage.sh: needs llvm-profdata-19 and llvm-cov-19 (scripts/bootstrap.sh)" >&2; exit 2; }
 
 REPLAY=$BUILD/redfuzz_cov_replay
-if [ ! -x "$REPLAY" ]; then
-  echo "coverage.sh: building $BUILD (simulator, source-based coverage in the kernels)"
+# A CMake build is brought up to date every time (a replay binary older than the kernels
+# would report yesterday's lines); a folder of binaries CMake did not make is used as it is.
+if [ ! -x "$REPLAY" ] || [ -d "$BUILD/CMakeFiles" ]; then
+  echo "coverage.sh: building redfuzz_cov_replay in $BUILD (simulator, source-based coverage in the kernels)"
   build_cov() {
-    cmake --preset sim -B "$BUILD" -DREDFUZZ_COVERAGE_REPORT=ON -DREDFUZZ_FUZZER=OFF >/dev/null &&
-      cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >/dev/null
+    if [ ! -d "$BUILD/CMakeFiles" ]; then
+      cmake --preset sim -B "$BUILD" >/dev/null || { echo "coverage.sh: configuring $BUILD failed" >&2; return 2; }
+    fi
+    cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >"$BUILD/coverage-sh-build.log" 2>&1 ||
+      { cat "$BUILD/coverage-sh-build.log" >&2; echo "coverage.sh: building $BUILD failed" >&2; return 2; }
   }
-  rf_build_locked "$BUILD" build_cov
+  rf_build_locked "$BUILD" build_cov || exit 2
 fi
 [ -n "$PLUGINS$PLUGIN_SRC" ] || PLUGINS=${REDFUZZ_PLUGINS:-}   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# The main job: set-up, build, then a short fuzz campaign on the default backend (sim).
+# The main job: set-up, one build, a boundary sweep, then a short fuzz campaign on the default
+# backend (sim) with each variant's kernel coverage. A user's first look, about five minutes
+# on two cores from a fresh clone; CI runs the full suites (scripts/test.sh).
 #   scripts/run.sh [--time S]        (default 60 s of fuzzing)
-# 1. the seeds' boundary lengths and shapes, every variant (mutants too) and distribution, and
+# 1. build/ (preset sim): redfuzz, and the fuzz target and coverage replay, whose kernels are
+#    compiled with their instrumentation in the same tree (cmake/coverage.cmake);
+# 2. the seeds' boundary lengths and shapes, every variant (mutants too) and distribution, and
 #    one launch with more blocks than a second stage has threads (redfuzz sweep);
-# 2. a libFuzzer campaign over every correct variant (scripts/fuzz.sh), new failures shrunk
-#    into regressions/.
-# Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage.
+# 3. a libFuzzer campaign over every correct variant (scripts/fuzz.sh), new failures shrunk
+#    into regressions/, then each variant's kernel coverage of the corpus.
+# Each step's time is printed; where the time goes: docs/log/2026-12-07-main-job-time.md.
+# Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage or a
+# step that could not run (a build, the campaign's set-up).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RF_PROG="run.sh"
@@ -15,22 +21,53 @@ TIME=60
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) rf_opt_value TIME "$@"; shift 2;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done
 [[ "$TIME" =~ ^[0-9]+$ ]] || { echo "run.sh: --time: '$TIME' is not a number of seconds (allowed: 0, 1, 2, ...)" >&2; exit 2; }
+t0=$(date +%s)
+step_start=$t0
+# CPU seconds of every finished child (bash's `times`, second line; user + system): on a shared
+# machine the wall time says as much about the neighbours as about the job.
+times_file=$(mktemp); trap 'rm -f "$times_file"' EXIT
+cpu() { times > "$times_file"; awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/);
+  printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file"; }
+cpu_start=0
+step() {   # step NAME: the wall and CPU time since the last step
+  local now c; now=$(date +%s); c=$(cpu)
+  echo "run.sh: $1 took $((now - step_start)) s, $((c - cpu_start)) s of CPU (total $((now - t0)) s, $c s of CPU)"
+  step_start=$now cpu_start=$c
+}
 bash scripts/bootstrap.sh
 cmake --preset sim >/dev/null
-cmake --build --preset sim -j "$(nproc)"
-echo "== boundary sweep (simulator): every variant, every distribution, the seeds' sizes"
+# One ninja for the three programs: both cores busy from the first file to the last link.
+cmake --build --preset sim -j "$(nproc)" --target redfuzz redfuzz_fuzz redfuzz_cov_replay ||
+  { echo "run.sh: the build failed" >&2; exit 2; }
+step "set-up and build"
 status=0
-build/fuzz/redfuzz sweep --mutants | tail -n 40 || status=1
+sweep() {   # sweep LINES ARGS...: a sweep, its last LINES lines; 1 a failure, 2 it could not run
+  local lines=$1 rc
+  shift
+  set +e
+  build/fuzz/redfuzz sweep "$@" | tail -n "$lines"
+  rc=${PIPESTATUS[0]}
+  set -e
+  if [ "$rc" -ge 2 ]; then echo "run.sh: the sweep could not run (exit status $rc)" >&2; exit 2; fi
+  [ "$rc" -eq 0 ] || status=1
+}
+echo "== boundary sweep (simulator): every variant, every distribution, the seeds' sizes"
+sweep 40 --mutants
 echo "== many blocks: n = 16384 in 300 blocks of 32 threads (more partials than a block has threads;"
 echo "   mutants that need other shapes say NOT caught here, the sweep above catches them)"
-build/fuzz/redfuzz sweep --mutants --op sum,max,argmax --n 16384 --block 32 --grid 300 \
-  | tail -n 17 || status=1
-echo "== fuzz campaign: ${TIME}s on the simulator"
-bash scripts/fuzz.sh --backend sim --time "$TIME" || status=1
+sweep 17 --mutants --op sum,max,argmax --n 16384 --block 32 --grid 300
+step "sweeps"
+echo "== fuzz campaign: ${TIME}s on the simulator, then each variant's kernel coverage"
+rc=0
+bash scripts/fuzz.sh --backend sim --build build --time "$TIME" || rc=$?
+step "campaign and coverage"
+# fuzz.sh: 1 a failure found, 2 it could not run (bad usage, a build): never counted as a pass.
+if [ "$rc" -ge 2 ]; then echo "run.sh: the campaign could not run (fuzz.sh exit status $rc)" >&2; exit 2; fi
+[ "$rc" -eq 1 ] && status=1
 [ $status -eq 0 ] && echo "run.sh: no failure found" || echo "run.sh: FAILURES FOUND (see above)"
 exit $status
