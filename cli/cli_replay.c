@@ -282,7 +282,7 @@ static int replay_work(void *ctx) {
   rf_runner_set_filter(r, replay_keeps, j->sh);
   const size_t max_res = rf_variant_count();
   replay_state s = {r, j->verbose, j->sh, 0, calloc(max_res ? max_res : 1, sizeof(rf_result)),
-                    max_res, calloc(MAX_EXPECTS, sizeof(rf_expect))};
+                    max_res, calloc(MAX_EXPECTS, sizeof(rf_expect)), NULL};
   if (!s.res || !s.ex) {
     fprintf(stderr, "redfuzz replay: out of host memory\n");
     free(s.res);
