@@ -9,7 +9,8 @@
 #    one launch with more blocks than a second stage has threads (redfuzz sweep);
 # 3. a libFuzzer campaign over every correct variant (scripts/fuzz.sh), new failures shrunk
 #    into regressions/, then each variant's kernel coverage of the corpus.
-# Each step's time is printed; where the time goes: docs/log/2026-12-07-main-job-time.md.
+# Each step's wall and CPU seconds are printed; where the time goes:
+# docs/log/2026-12-07-main-job-time.md.
 # Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage or a
 # step that could not run (a build, the campaign's set-up).
 set -euo pipefail
@@ -30,12 +31,14 @@ t0=$(date +%s)
 step_start=$t0
 # CPU seconds of every finished child (bash's `times`, second line; user + system): on a shared
 # machine the wall time says as much about the neighbours as about the job.
+# `times` runs in this shell, not in a $(...) subshell, whose own children are none.
 times_file=$(mktemp); trap 'rm -f "$times_file"' EXIT
-cpu() { times > "$times_file"; awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/);
-  printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file"; }
 cpu_start=0
 step() {   # step NAME: the wall and CPU time since the last step
-  local now c; now=$(date +%s); c=$(cpu)
+  local now c; now=$(date +%s)
+  times > "$times_file"
+  c=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/);
+    printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file")
   echo "run.sh: $1 took $((now - step_start)) s, $((c - cpu_start)) s of CPU (total $((now - t0)) s, $c s of CPU)"
   step_start=$now cpu_start=$c
 }
