@@ -8,7 +8,7 @@
 #include "run/runner.h"
 
 /* Exit statuses: 0 all pass, 1 a failure verdict or mismatch, 2 usage / input error, or an
- * output (a file, standard output) that could not be written (README "Exit status"). */
+ * output (a file, standard output) that could not be written (docs/CLI.md, "Exit status"). */
 enum { RF_EXIT_OK = 0, RF_EXIT_FAIL = 1, RF_EXIT_USAGE = 2 };
 /* Ctrl-C (SIGINT) or SIGTERM during a long command: 128 + the signal, as shells report it,
  * after the partial summary. */

@@ -15,6 +15,7 @@
 #include "model/gen.h"
 #include "run/report.h"
 #include "kernels/reference/cub_ref.h"
+#include "progress.h"
 
 #define RF_FLAGS_DEF "flags_bench.def"
 #include "flags_table.h"
@@ -27,14 +28,14 @@ static const char help[] =
   "events; prints the median. Beside each size: the device-to-device copy of the input (the\n"
   "bandwidth ceiling) and, on the cuda backend, cub::DeviceReduce. Each variant's verdict\n"
   "comes from the runner (the same case against the exact oracle, with poison, guard and\n"
-  "determinism checks) and, for sum/max/argmax, from the output of the last timed launch.\n"
+  "determinism checks) and, for the 1-D ops, from the output of the last timed launch.\n"
   "\n";
 static const char help_tail[] =
   "\n"
-  "Columns: GB/s = logical bytes / median time, where sum/max/argmax move 4n+4 bytes and\n"
+  "Columns: GB/s = logical bytes / median time, where the 1-D ops move 4n+4 bytes and\n"
   "softmax and logsoftmax 2*rows*cols*4, logsumexp (rows*cols+rows)*4; the copy row moves 2x\n"
   "the input (read + write). %copy = GB/s as a\n"
-  "percentage of the copy's. x_ref = median_ms / the reference's (CUB for sum/max/argmax,\n"
+  "percentage of the copy's. x_ref = median_ms / the reference's (CUB for the 1-D ops,\n"
   "torch for softmax): below 1 is faster than the reference.\n"
   "Ctrl-C stops after the current row and prints the notes (exit 130).\n"
   "Exit status: 0 every verdict passed, 1 a failure verdict or device error, 2 bad usage.\n";
@@ -190,6 +191,8 @@ typedef struct {
   rf_limits limits;       /* the runner's: larger cases are checked from the timed output */
   int is_sim, failed, any_timed_only;
   double *samples;
+  rf_progress *progress;  /* stderr lines while it runs (progress.h), or NULL */
+  uint64_t sizes_done;
 } bench_run;
 
 typedef struct {
@@ -366,6 +369,12 @@ static void verify(bench_run *b, const bench_size *s, const rf_case *cb, const r
 static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v, uint32_t block) {
   rf_case cb = s->c;   /* the case as the runner verifies it: with the block asked for */
   cb.block = block;
+  if (b->progress) {
+    char on[160], what[96];
+    rf_progress_case_text(&cb, what, sizeof what);
+    snprintf(on, sizeof on, "%s on %s, block %u", v->name, what, block);
+    rf_progress_set(b->progress, b->sizes_done, on);
+  }
   const rf_case *c = &cb;
   const rf_device_info *d = rf_runner_device(b->runner);
   bench_row r;
@@ -509,13 +518,17 @@ int rf_cmd_bench(int argc, char **argv) {
     print_header();
   }
   rf_cli_catch_signals();
-  for (size_t i = 0; i < n_cases && !rf_cli_interrupted && !rf_cli_out_failed; i++)
+  b.progress = rf_progress_start("bench", "sizes", n_cases, runner);
+  for (size_t i = 0; i < n_cases && !rf_cli_interrupted && !rf_cli_out_failed; i++) {
+    b.sizes_done = i;
     bench_one_size(&b, &cases[i]);
+  }
+  rf_progress_stop(b.progress);
   if (rf_cli_interrupted)
     printf("bench: interrupted (signal %d): the table covers the rows timed so far\n",
            (int)rf_cli_interrupted);
   if (!o.json) {
-    printf("\nGB/s: logical bytes / median time (sum/max/argmax 4n+4, softmax and logsoftmax "
+    printf("\nGB/s: logical bytes / median time (the 1-D ops 4n+4, softmax and logsoftmax "
            "2*rows*cols*4, logsumexp (rows*cols+rows)*4; "
            "copy: 2x the input, read + write).\n%%copy: of the copy row's GB/s. x_ref: median_ms"
            " / the reference's (CUB; torch for softmax); below 1 is faster.\n");

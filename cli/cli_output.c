@@ -1,7 +1,7 @@
 /* Every output stream checked: standard output is flushed and tested after each record a
  * long command prints and once more at exit (main), so a full disk (/dev/full), a closed
  * pipe (EPIPE with SIGPIPE ignored) or any other write error ends the command with exit
- * status 2 and no further work, instead of a silent 0 (README "Exit status"). */
+ * status 2 and no further work, instead of a silent 0 (docs/CLI.md, "Exit status"). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>

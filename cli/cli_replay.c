@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "model/dtype.h"
+#include "progress.h"
 #include "run/backend.h"
 #include "run/report.h"
 #define RF_FLAGS_DEF "flags_replay.def"
@@ -63,6 +64,7 @@ typedef struct {
   rf_result *res;          /* room for max_res results: rf_variant_count() */
   size_t max_res;
   rf_expect *ex;           /* room for MAX_EXPECTS expect lines */
+  rf_progress *progress;   /* stderr lines while it runs (progress.h), or NULL */
 } replay_state;
 
 /* Variants that faulted on this file run no more on it. */
@@ -105,13 +107,11 @@ static int check_results(const char *path, const rf_case *c, const rf_expect *ex
     if (!r) {
       char why[160];
       why_no_result(c, ex[e].variant, why, sizeof why);
-      rf_cli_line(stdout, "FAIL %s: expected %s %s, but %s
-", path, ex[e].variant,
+      rf_cli_line(stdout, "FAIL %s: expected %s %s, but %s\n", path, ex[e].variant,
                   ex[e].verdict, why);
       bad = 1;
     } else if (!rf_expect_matches(&ex[e], r->verdict)) {
-      rf_cli_line(stdout, "FAIL %s: %s expected %s, got %s%s%s
-", path, ex[e].variant,
+      rf_cli_line(stdout, "FAIL %s: %s expected %s, got %s%s%s\n", path, ex[e].variant,
                   ex[e].verdict, rf_verdict_name(r->verdict), r->detail[0] ? ": " : "", r->detail);
       /* A finding of a correct variant that passes now: its bug was fixed (or hides). */
       if (r->verdict == RF_V_PASS && rf_expect_wants_failure(&ex[e]) && !r->variant->is_mutant) {
@@ -119,8 +119,7 @@ static int check_results(const char *path, const rf_case *c, const rf_expect *ex
         rf_cli_plugin_args(plugins, sizeof plugins);
         rf_cli_line(stdout, "     %s now passes where the file expects %s: if its bug is fixed, "
                     "`redfuzz%s guard %s` turns the expectation into a guard (expect pass) that "
-                    "CI holds (docs/FINDINGS.md)
-", ex[e].variant, ex[e].verdict, plugins, path);
+                    "CI holds (docs/FINDINGS.md)\n", ex[e].variant, ex[e].verdict, plugins, path);
       }
       bad = 1;
     }
@@ -141,6 +140,7 @@ static void replay_file(replay_state *s, const char *path) {
   long idx = s->idx++;
   replay_shared *sh = s->sh;
   if (idx < sh->rs.next) return;   /* replayed by an earlier worker */
+  rf_progress_set(s->progress, (uint64_t)idx, path);
   tally *t = &sh->t;
   rf_runner *r = s->r;
   char err[512];
@@ -291,6 +291,22 @@ static void replay_summary_only(void *ctx, int interrupted) {
   print_summary(j->sh, interrupted);
 }
 
+/* The files a path holds (the progress lines' total): a folder's *.case files, else 1. */
+static uint64_t count_path(const char *path) {
+  struct stat st;
+  if (stat(path, &st) || !S_ISDIR(st.st_mode)) return 1;
+  DIR *d = opendir(path);
+  if (!d) return 0;
+  uint64_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    n += len >= 6 && strcmp(e->d_name + len - 5, ".case") == 0;
+  }
+  closedir(d);
+  return n;
+}
+
 /* The replay itself: in this process, or in a worker process (rf_cli_supervise). */
 static int replay_work(void *ctx) {
   const replay_job *j = ctx;
@@ -299,7 +315,7 @@ static int replay_work(void *ctx) {
   rf_runner_set_filter(r, replay_keeps, j->sh);
   const size_t max_res = rf_variant_count();
   replay_state s = {r, j->verbose, j->sh, 0, calloc(max_res ? max_res : 1, sizeof(rf_result)),
-                    max_res, calloc(MAX_EXPECTS, sizeof(rf_expect))};
+                    max_res, calloc(MAX_EXPECTS, sizeof(rf_expect)), NULL};
   if (!s.res || !s.ex) {
     fprintf(stderr, "redfuzz replay: out of host memory\n");
     free(s.res);
@@ -308,8 +324,13 @@ static int replay_work(void *ctx) {
     return RF_EXIT_FAIL;
   }
   rf_cli_catch_signals();
+  uint64_t total = 0;
+  for (size_t i = 0; rf_cli_settings.progress_ms && i < j->npaths; i++)
+    total += count_path(j->paths[i]);
+  s.progress = rf_progress_start("replay", "files", total, r);
   for (size_t i = 0; i < j->npaths && !rf_cli_interrupted && !rf_cli_out_failed; i++)
     replay_path(&s, j->paths[i]);
+  rf_progress_stop(s.progress);
   free(s.res);
   free(s.ex);
   rf_runner_destroy(r);

@@ -14,6 +14,7 @@
 #include "run/study.h"
 #include "run/study_report.h"
 #include "model/file_out.h"
+#include "progress.h"
 
 #define RF_FLAGS_DEF "flags_study.def"
 #include "flags_table.h"
@@ -26,8 +27,8 @@ static const char help[] =
   "bound, and writes DIR/runs.csv (one row per run), DIR/summary.csv (median, 90th\n"
   "percentile and max of error/bound per variant, distribution and size), DIR/fit.csv (the\n"
   "growth of err/(u sum|x_i|) with n on log-log axes against sqrt(h)), DIR/ratio_dist.csv\n"
-  "and DIR/meta.txt. scripts/study.sh draws the plots. A progress line goes to stderr; the\n"
-  "fit table to stdout.\n"
+  "and DIR/meta.txt. scripts/study.sh draws the plots. Progress lines go to stderr\n"
+  "(REDFUZZ_PROGRESS_MS); the fit table to stdout.\n"
   "\n";
 static const char help_tail[] =
   "\nCtrl-C stops after the current run and writes the tables of the runs so far (exit 130).\n"
@@ -57,7 +58,7 @@ typedef struct {
   uint32_t rows;
   uint64_t fit_min, fit_max;
   const char *out;
-  char clamp_note[160];
+  int range_given;   /* --n-range given: its HI is held to the backend, not lowered */
 } study_cfg;
 
 __attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...) {
@@ -119,10 +120,16 @@ static int parse_args(int argc, char **argv, study_cfg *S) {
   if (p) return p > 0 ? 1 : RF_EXIT_USAGE;
   int rc = 0;
   S->op = v[F_OP].num == 0 ? RF_OP_SUM : RF_OP_SOFTMAX;
+  /* Not given: the default range, whose top is the backend's where that is lower
+   * (range_to_backend); a given HI past the backend is an error there, never cut. */
+  S->range_given = v[F_N_RANGE].given;
   char why[256];
-  if (rf_study_parse_range(v[F_N_RANGE].text, &S->lo, &S->hi, why, sizeof why)) {
-    rc = usage_error("--n-range: '%.60s': %s (allowed: LO..HI or one size, 1 <= LO <= HI, e.g. "
-                     "2^4..2^18; a HI past the backend's largest %s is clamped to it)",
+  if (!S->range_given) {
+    S->lo = 16;
+    S->hi = UINT64_C(1) << 26;
+  } else if (rf_study_parse_range(v[F_N_RANGE].text, &S->lo, &S->hi, why, sizeof why)) {
+    rc = usage_error("--n-range: '%.60s': %s (allowed: LO..HI or one size, 1 <= LO <= HI <= the "
+                     "backend's largest %s, e.g. 2^4..2^18)",
                      v[F_N_RANGE].text, why, S->op == RF_OP_SUM ? "n" : "row length");
     goto out;
   }
@@ -159,20 +166,24 @@ out:
   return rc;
 }
 
-/* Clamps the range to the backend's largest case, with a note (stderr and meta.txt). */
-static int clamp_range(study_cfg *S, const rf_limits *lim, const char *backend) {
+/* The range against the backend's largest case: a given range past it is an error (nothing
+ * is dropped); the default range ends at the backend's largest case where that is lower. */
+static int range_to_backend(study_cfg *S, const rf_limits *lim, const char *backend) {
   uint64_t cap = S->op == RF_OP_SUM ? lim->max_n : lim->max_cols;
-  if (S->lo > cap)
-    return usage_error("--n-range: starts above %llu, the %s backend's largest %s",
-                       (unsigned long long)cap, backend, S->op == RF_OP_SUM ? "n" : "row length");
+  const char *what = S->op == RF_OP_SUM ? "n (REDFUZZ_MAX_N sets it)" : "row length";
+  if (S->range_given && S->hi > cap)
+    return usage_error("--n-range: HI %llu is above %llu, the %s backend's largest %s (allowed: "
+                       "1 <= LO <= HI <= %llu)", (unsigned long long)S->hi,
+                       (unsigned long long)cap, backend, what, (unsigned long long)cap);
   if (S->hi > cap) {
-    snprintf(S->clamp_note, sizeof S->clamp_note,
-             "note: n-range clamped from %llu to %llu, the %s backend's largest %s",
-             (unsigned long long)S->hi, (unsigned long long)cap, backend,
-             S->op == RF_OP_SUM ? "n" : "row length");
-    fprintf(stderr, "redfuzz study: %s\n", S->clamp_note);
     S->hi = cap;
+    fprintf(stderr, "redfuzz study: sizes %llu..%llu: the default range 2^4..2^26 ends at the %s "
+            "backend's largest %s\n", (unsigned long long)S->lo, (unsigned long long)cap, backend,
+            what);
   }
+  if (S->lo > S->hi)
+    return usage_error("--n-range: starts above %llu, the %s backend's largest %s",
+                       (unsigned long long)cap, backend, what);
   S->n_sizes = rf_study_sizes(S->lo, S->hi, S->sizes, MAX_SIZES);
   return 0;
 }
@@ -237,29 +248,6 @@ static int close_out(rf_file *f) {
 
 /* ---- the sweep -------------------------------------------------------------------------- */
 typedef struct {
-  size_t done, total;
-  int tty;
-  unsigned last_tenth;
-} progress;
-
-static void progress_show(progress *p, const char *variant, uint64_t n) {
-  p->done++;
-  if (p->tty) {
-    fprintf(stderr, "\rstudy: %zu/%zu runs, %s n=%llu\033[K", p->done, p->total, variant,
-            (unsigned long long)n);
-    if (p->done == p->total) fputc('\n', stderr);
-    return;
-  }
-  /* Not a terminal (a log file): one line per tenth of the work. */
-  unsigned tenth = (unsigned)(p->done * 10 / p->total);
-  if (tenth != p->last_tenth || p->done == 1) {
-    p->last_tenth = tenth;
-    fprintf(stderr, "study: %zu/%zu runs, %s n=%llu\n", p->done, p->total, variant,
-            (unsigned long long)n);
-  }
-}
-
-typedef struct {
   float *x;
   size_t cap;
   rf_xsum exact;
@@ -310,7 +298,8 @@ static int write_meta(const study_cfg *S, const rf_device_info *d, int argc, cha
           (unsigned long long)S->fit_min);
   if (S->fit_max != UINT64_MAX) fprintf(f, ", n <= %llu", (unsigned long long)S->fit_max);
   fputc('\n', f);
-  if (S->clamp_note[0]) fprintf(f, "%s\n", S->clamp_note);
+  fprintf(f, "n-range: %llu..%llu%s\n", (unsigned long long)S->lo, (unsigned long long)S->hi,
+          S->range_given ? "" : " (the default, within the backend's largest size)");
   fprintf(f, "runs: %zu, failure verdicts: %zu\n", runs, failures);
   return close_out(out);
 }
@@ -342,10 +331,10 @@ int rf_cmd_study(int argc, char **argv) {
   if (!r) return RF_EXIT_FAIL;
   rf_limits lim = rf_runner_limits(r);
   const rf_device_info *dev = rf_runner_device(r);
-  if ((rc = clamp_range(&S, &lim, dev->backend))) { rf_runner_destroy(r); return rc; }
+  if ((rc = range_to_backend(&S, &lim, dev->backend))) { rf_runner_destroy(r); return rc; }
 
-  progress P = {.total = S.n_var * S.n_dists * S.n_sizes * S.seeds, .tty = isatty(2)};
-  rf_study_run *runs = calloc(P.total ? P.total : 1, sizeof *runs);
+  const size_t total = S.n_var * S.n_dists * S.n_sizes * S.seeds;
+  rf_study_run *runs = calloc(total ? total : 1, sizeof *runs);
   rf_file *csv_out = open_out(&S, "runs.csv");
   FILE *csv = csv_out ? rf_file_stream(csv_out) : NULL;
   host_input H = {0};
@@ -359,6 +348,7 @@ int rf_cmd_study(int argc, char **argv) {
   /* Variants innermost: the runner keeps the last input and its exact answer, so each case
    * is generated and solved once for all variants. */
   rf_cli_catch_signals();
+  rf_progress *P = rf_progress_start("study", "runs", total, r);
   for (size_t di = 0; di < S.n_dists && !rc && !rf_cli_interrupted; di++)
     for (size_t si = 0; si < S.n_sizes && !rc && !rf_cli_interrupted; si++)
       for (unsigned seed = 1; seed <= S.seeds && !rc && !rf_cli_interrupted; seed++) {
@@ -384,13 +374,17 @@ int rf_cmd_study(int argc, char **argv) {
         }
         for (size_t vi = 0; vi < S.n_var && !rc && !rf_cli_interrupted; vi++) {
           rf_result res;
+          char on[160];
+          snprintf(on, sizeof on, "%s n=%llu %s seed %u", S.names[vi], (unsigned long long)n,
+                   rf_dist_name(c.dist), seed);
+          rf_progress_set(P, n_runs, on);
           if (!S.var[vi]) {
             rf_study_cpu_run(S.cpu[vi], H.x, (size_t)n, &H.exact, &H.facts, &res);
           } else {
             char err[512];
             snprintf(c.variant, sizeof c.variant, "%s", S.names[vi]);
             if (rf_runner_run(r, &c, &res, 1, err, sizeof err) != 1) {
-              fprintf(stderr, "\nredfuzz study: %s n=%llu: %s\n", S.names[vi],
+              fprintf(stderr, "redfuzz study: %s n=%llu: %s\n", S.names[vi],
                       (unsigned long long)n, err);
               rc = RF_EXIT_FAIL;
               break;
@@ -403,9 +397,9 @@ int rf_cmd_study(int argc, char **argv) {
           rf_study_measure_of(S.op, &res, &run->m);
           failures += rf_verdict_is_failure(res.verdict);
           rf_study_runs_row(csv, &L, run, &res);
-          progress_show(&P, S.names[vi], n);
         }
       }
+  rf_progress_stop(P);
   /* A table that cannot be written is an error (exit 2) even after an interruption. */
   int write_bad = 0;
   if (csv && runs) write_bad |= close_out(csv_out);
@@ -417,8 +411,8 @@ int rf_cmd_study(int argc, char **argv) {
   }
   if (write_bad) rc = RF_EXIT_USAGE;
   if (!rc && rf_cli_interrupted) {
-    fprintf(stderr, "\nredfuzz study: interrupted (signal %d) after %zu of %zu runs; the tables "
-            "cover those\n", (int)rf_cli_interrupted, n_runs, P.total);
+    fprintf(stderr, "redfuzz study: interrupted (signal %d) after %zu of %zu runs; the tables "
+            "cover those\n", (int)rf_cli_interrupted, n_runs, total);
     rc = 128 + (int)rf_cli_interrupted;
   }
   if (!rc && failures) {

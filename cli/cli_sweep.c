@@ -15,6 +15,7 @@
 #include "run/fuzz_select.h"
 #include "model/number.h"
 #include "cli_sweep_derived.h"
+#include "progress.h"
 
 #define RF_FLAGS_DEF "flags_sweep.def"
 #include "flags_table.h"
@@ -40,7 +41,7 @@ static const char help_tail[] =
   "went. Cases run up to 32 at a time (one upload, launch sequence and synchronisation for\n"
   "all of them; row-op cases one at a time); REDFUZZ_SERIAL=1 runs one case and one launch\n"
   "per synchronisation, REDFUZZ_GRAPHS=0 and REDFUZZ_STREAMS=1 turn off launch graphs and\n"
-  "streams on GPUs (README, 'How a case runs'). Ctrl-C stops after the current batch and\n"
+  "streams on GPUs (docs/ARCHITECTURE.md, 'How a case runs'). Ctrl-C stops after the current batch and\n"
   "prints the summary so far (exit 130).\n"
   "On a GPU the sweep runs in a worker process: a kernel that faults (an illegal address...)\n"
   "leaves the device unusable for the rest of that process, so a new worker re-runs the\n"
@@ -110,6 +111,7 @@ typedef struct {
   size_t max_results;   /* rf_variant_count(): room for every variant a case can run */
   rf_result *kept;      /* max_results: a case's results without the variants left out */
   int counts[SWEEP_BATCH];
+  rf_progress *progress;   /* stderr lines while it runs (progress.h), or NULL */
 } sweep_state;
 
 static void tally_case(sweep_state *s, const rf_case *c, const rf_result *res, int n) {
@@ -160,7 +162,7 @@ static void tally_results(sweep_state *s, const rf_case *c, const rf_result *all
             "remaining cases\n", res[i].variant->name,
             vd == RF_V_CRASH ? "crashed" : "timed out", sh->crashes[k], sh->fault_limit);
   }
-  if (++sh->cases % 200 == 0) fprintf(stderr, "sweep: %ld cases\n", sh->cases);
+  ++sh->cases;
 }
 
 /* The device was lost to a fault during the batch (kernels/harness/device.h): tally the cases that
@@ -184,6 +186,16 @@ static void flush(sweep_state *s) {
    * results are kept, and added to its own). */
   const int resumed = rf_cli_resume_pending(&s->sh->rs, s->first);
   const size_t room = s->max_results - (resumed ? (size_t)s->sh->rs.n_crashed : 0);
+  if (s->progress) {
+    char on[160];
+    int k = snprintf(on, sizeof on, "case %ld: ", s->first);
+    rf_progress_case_text(&s->batch[0], on + k, sizeof on - (size_t)k);
+    if (s->nb > 1) {
+      size_t used = strlen(on);
+      snprintf(on + used, sizeof on - used, " and %zu more", s->nb - 1);
+    }
+    rf_progress_set(s->progress, (uint64_t)s->sh->cases, on);
+  }
   rf_runner_run_many(s->r, s->batch, s->nb, s->res, room, s->counts, err, sizeof err);
   if (rf_dev_lost() && s->sh->rs.supervised) lost(s);
   if (resumed && s->counts[0] >= 0) s->counts[0] = rf_cli_resume_take(&s->sh->rs, s->res, s->counts[0]);
@@ -196,6 +208,7 @@ static void flush(sweep_state *s) {
     tally_results(s, &s->batch[i], s->res + i * s->max_results, s->counts[i]);
   }
   s->sh->rs.next = s->first + (long)s->nb;
+  rf_progress_set(s->progress, (uint64_t)s->sh->cases, NULL);
   s->nb = 0;
   s->elems = 0;
   rf_cli_out_check("sweep");   /* a closed pipe or a full disk: no further cases */
@@ -551,6 +564,14 @@ static int add_listed(void *ctx, const rf_case *c, long idx) {
   return 0;
 }
 
+/* The number of cases the sweep runs (a walk without the device), for the progress lines. */
+static int count_listed(void *ctx, const rf_case *c, long idx) {
+  (void)c;
+  (void)idx;
+  ++*(uint64_t *)ctx;
+  return 0;
+}
+
 static void print_summary(const sweep_shared *sh, const rf_runner *r, int interrupted) {
   struct timespec t1;
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -651,12 +672,20 @@ static int sweep_work(void *ctx) {
   long idx = 0;
   int rc = RF_EXIT_OK;
   sweep_add adder = {s, sh};
+  uint64_t total = 0;
+  if (rf_cli_settings.progress_ms && sweep_cases(j, count_listed, &total, &idx) < 0) {
+    rc = RF_EXIT_FAIL;
+    goto out;
+  }
+  s->progress = rf_progress_start("sweep", "cases", total, r);
   if (sweep_cases(j, add_listed, &adder, &idx) < 0) {
     rc = RF_EXIT_FAIL;
     goto out;
   }
   /* interrupted, or stdout failed: the batch not yet run is dropped */
   if (!rf_cli_interrupted && !rf_cli_out_failed) flush(s);
+  rf_progress_stop(s->progress);
+  s->progress = NULL;
   /* The background re-checks still pending (at most RF_RECHECK_QUEUE) are finished, also
    * after an interrupt; a disagreement fails the sweep (printed on stderr with its case). */
   if (rf_runner_recheck_drain(r)) sh->errors++;
@@ -669,6 +698,7 @@ static int sweep_work(void *ctx) {
   rc = rf_cli_interrupted ? 128 + (int)rf_cli_interrupted
      : sweep_failed(sh) ? RF_EXIT_FAIL : RF_EXIT_OK;
 out:
+  rf_progress_stop(s->progress);   /* NULL when stopped above */
   free(kept);
   free(results);
   free(s);

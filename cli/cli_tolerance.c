@@ -12,6 +12,7 @@
 #include <string.h>
 #include "cli.h"
 #include "tolerance.h"
+#include "progress.h"
 #include "model/dtype.h"
 #include "model/gen.h"
 #include "run/study.h"
@@ -29,8 +30,8 @@ static const char help[] =
   "alone. They come from the bound, not from the errors seen, and are rounded up.\n"
   "  sum       bound gamma_h*sum|x_i| (absolute, relative to sum|x_i| and to |s|); the pair\n"
   "            is rtol = gamma_h with the atol the cancelling inputs need.\n"
-  "  max, argmax  exact ops: bound 0, so rtol = atol = 0 (the variant's contract decides\n"
-  "            NaN and ties; redfuzz list shows it).\n"
+  "  max, argmax, min, argmin  exact ops: bound 0, so rtol = atol = 0 (the variant's\n"
+  "            contract decides NaN and ties; redfuzz list shows it).\n"
   "  softmax, logsumexp, logsoftmax  (--rows-range, --cols-range) every output's allowed\n"
   "            error B from the variant's plan (absolute and relative to the output); the\n"
   "            pair's rtol is the bound's relative part over outputs >= 2^-126 and atol\n"
@@ -198,8 +199,8 @@ int rf_cmd_tolerance(int argc, char **argv) {
   size_t nd = 0, ns;
   unsigned seeds = (unsigned)v[F_SEEDS].num;
   /* Each range: LO..HI (or one size) with 1 <= LO <= HI; a HI past the backend's largest
-   * case is clamped to it with a note (tolerance_ops.c, and below for sum), whatever its
-   * size, so a range is refused only for what is wrong with it (say which end, and why). */
+   * case is refused (tolerance_ops.c, and below for sum): nothing is dropped. A refusal says
+   * which end is wrong, and why. */
   uint64_t rlo, rhi, clo, chi;
   const int row_op = rf_op_has_rows(op);
   const struct { int f; const char *flag; uint64_t *lo, *hi; int rows; const char *what; } ranges[] = {
@@ -220,7 +221,7 @@ int rf_cmd_tolerance(int argc, char **argv) {
     }
     if (rf_study_parse_range(v[ranges[i].f].text, ranges[i].lo, ranges[i].hi, why, sizeof why)) {
       fprintf(stderr, "redfuzz tolerance: %s: '%.60s': %s (allowed: LO..HI or one size, 1 <= LO "
-              "<= HI, e.g. 1..2^10; a HI past this backend's %s is clamped to it)\n",
+              "<= HI <= this backend's %s, e.g. 1..2^10)\n",
               ranges[i].flag, v[ranges[i].f].text, why, ranges[i].what);
       rf_flags_free(v, RF_FLAG_COUNT);
       return RF_EXIT_USAGE;
@@ -263,10 +264,12 @@ int rf_cmd_tolerance(int argc, char **argv) {
     rf_runner_destroy(r);
     return RF_EXIT_USAGE;
   }
-  if (hi > lim.max_n) {
-    fprintf(stderr, "redfuzz tolerance: note: n-range clamped from %llu to %llu, this backend's "
-            "largest n\n", (unsigned long long)hi, (unsigned long long)lim.max_n);
-    hi = lim.max_n;
+  if (hi > lim.max_n) {   /* nothing is dropped: a range past the backend is refused */
+    fprintf(stderr, "redfuzz tolerance: --n-range: HI %llu is above %llu, this backend's largest "
+            "n (REDFUZZ_MAX_N sets it; allowed: 1 <= LO <= HI <= %llu)\n", (unsigned long long)hi,
+            (unsigned long long)lim.max_n, (unsigned long long)lim.max_n);
+    rf_runner_destroy(r);
+    return RF_EXIT_USAGE;
   }
   ns = rf_study_sizes(lo, hi, sizes, MAX_SIZES);
   float *x = NULL;
@@ -274,6 +277,8 @@ int rf_cmd_tolerance(int argc, char **argv) {
   rf_sum_facts facts;
   rc = RF_EXIT_OK;
   rf_cli_catch_signals();
+  uint64_t runs = 0;
+  rf_progress *P = rf_progress_start("tolerance", "runs", (uint64_t)nd * ns * seeds * nv, r);
   for (size_t di = 0; di < nd && !rc && !rf_cli_interrupted; di++)
     for (size_t si = 0; si < ns && !rc && !rf_cli_interrupted; si++)
       for (unsigned seed = 1; seed <= seeds && !rc && !rf_cli_interrupted; seed++) {
@@ -284,8 +289,14 @@ int rf_cmd_tolerance(int argc, char **argv) {
         c.dist = dists[di];
         c.seed = seed;
         int host_inputs = 0;
-        for (size_t vi = 0; vi < nv && !rc; vi++) {
+        for (size_t vi = 0; vi < nv && !rc; vi++, runs++) {
           rf_result res;
+          if (P) {
+            char on[160];
+            snprintf(on, sizeof on, "%s n=%llu %s seed %u", V[vi].name,
+                     (unsigned long long)c.n, rf_dist_name(c.dist), seed);
+            rf_progress_set(P, runs, on);
+          }
           if (!V[vi].var) {   /* a host reference: the input again, on the host */
             if (!host_inputs) {
               float *nx = realloc(x, (size_t)c.n * sizeof *nx);
@@ -311,6 +322,7 @@ int rf_cmd_tolerance(int argc, char **argv) {
           measure(&V[vi], &c, &res);
         }
       }
+  rf_progress_stop(P);
   free(x);
   rf_runner_destroy(r);
   if (rc) return rc;

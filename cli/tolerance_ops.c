@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tolerance.h"
+#include "progress.h"
 #include "cli.h"
 #include "model/dtype.h"
 #include "model/gen.h"
@@ -229,10 +230,19 @@ int rf_tolerance_ops(rf_runner *r, const rf_tol_sweep *s) {
               (unsigned long long)s->cols_lo, (unsigned long long)lim.max_elems);
       return RF_EXIT_USAGE;
     }
+    /* Nothing is dropped: a range that reaches past the backend is refused, not cut. */
     if (cols_hi > lim.max_cols) {
-      fprintf(stderr, "redfuzz tolerance: note: cols-range clamped from %llu to %u, this "
-              "backend's longest row\n", (unsigned long long)cols_hi, lim.max_cols);
-      cols_hi = lim.max_cols;
+      fprintf(stderr, "redfuzz tolerance: --cols-range: HI %llu is above %u, this backend's "
+              "longest row (allowed: 1 <= LO <= HI <= %u)\n", (unsigned long long)cols_hi,
+              lim.max_cols, lim.max_cols);
+      return RF_EXIT_USAGE;
+    }
+    if (rows_hi * cols_hi > lim.max_elems) {
+      fprintf(stderr, "redfuzz tolerance: --rows-range and --cols-range: %llu rows of %llu "
+              "columns is above this backend's largest case (allowed: rows*cols <= %llu)\n",
+              (unsigned long long)rows_hi, (unsigned long long)cols_hi,
+              (unsigned long long)lim.max_elems);
+      return RF_EXIT_USAGE;
     }
     /* No shape of more rows than this fits at the shortest row: the rest would be left out. */
     if (rows_hi > lim.max_elems / s->cols_lo) {
@@ -250,9 +260,11 @@ int rf_tolerance_ops(rf_runner *r, const rf_tol_sweep *s) {
       return RF_EXIT_USAGE;
     }
     if (n_hi > lim.max_n) {
-      fprintf(stderr, "redfuzz tolerance: note: n-range clamped from %llu to %llu, this "
-              "backend's largest n\n", (unsigned long long)n_hi, (unsigned long long)lim.max_n);
-      n_hi = lim.max_n;
+      fprintf(stderr, "redfuzz tolerance: --n-range: HI %llu is above %llu, this backend's "
+              "largest n (REDFUZZ_MAX_N sets it; allowed: 1 <= LO <= HI <= %llu)\n",
+              (unsigned long long)n_hi, (unsigned long long)lim.max_n,
+              (unsigned long long)lim.max_n);
+      return RF_EXIT_USAGE;
     }
     na = rf_study_sizes(s->n_lo, n_hi, a, MAX_SIZES);
   }
@@ -262,15 +274,13 @@ int rf_tolerance_ops(rf_runner *r, const rf_tol_sweep *s) {
   float *x = NULL;
   size_t xcap = 0;
   int rc = 0;
-  size_t skipped = 0;
   rf_cli_catch_signals();
+  uint64_t runs = 0;
+  rf_progress *P = rf_progress_start(
+      "tolerance", "runs", (uint64_t)s->nd * na * (is_row_op(s->op) ? nb : 1) * s->seeds * s->nv, r);
   for (size_t di = 0; di < s->nd && !rc && !rf_cli_interrupted; di++)
     for (size_t ai = 0; ai < na && !rc && !rf_cli_interrupted; ai++)
       for (size_t bi = 0; bi < (is_row_op(s->op) ? nb : 1) && !rc && !rf_cli_interrupted; bi++) {
-        if (is_row_op(s->op) && a[ai] * b[bi] > lim.max_elems) {   /* past the backend */
-          skipped += di == 0;
-          continue;
-        }
         for (unsigned seed = 1; seed <= s->seeds && !rc && !rf_cli_interrupted; seed++)
           for (size_t vi = 0; vi < s->nv && !rc; vi++) {
             rf_case c;
@@ -280,14 +290,18 @@ int rf_tolerance_ops(rf_runner *r, const rf_tol_sweep *s) {
             else c.n = a[ai];
             c.dist = s->dists[di];
             c.seed = seed;
+            if (P) {
+              char on[160], what[96];
+              rf_progress_case_text(&c, what, sizeof what);
+              snprintf(on, sizeof on, "%s on %s seed %u", V[vi].v->name, what, seed);
+              rf_progress_set(P, runs, on);
+            }
+            runs++;
             rc = one(r, &V[vi], &c, &x, &xcap);
           }
       }
+  rf_progress_stop(P);
   free(x);
-  if (skipped)
-    fprintf(stderr, "redfuzz tolerance: note: %zu rows x cols size(s) above this backend's "
-            "largest case (rows*cols <= %llu) left out\n", skipped,
-            (unsigned long long)lim.max_elems);
   if (!rc && rf_cli_interrupted) {
     fprintf(stderr, "redfuzz tolerance: interrupted (signal %d): no figures from a partial "
             "sweep\n", (int)rf_cli_interrupted);

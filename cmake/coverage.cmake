@@ -4,7 +4,7 @@
 # 1. The simulator fuzz build (REDFUZZ_FUZZER=ON, sim backend): the kernels are compiled with
 #    SanitizerCoverage so that libFuzzer's `cov:` counts kernel edges and keeps inputs that
 #    reach a new kernel branch. Plugins get the same flags through
-#    REDFUZZ_KERNEL_COVERAGE_FLAGS (README, "Kernel coverage").
+#    REDFUZZ_KERNEL_COVERAGE_FLAGS (docs/CAMPAIGNS.md, "Kernel coverage").
 #    Only kernel code is instrumented, never the simulator: its scheduler, barrier and fiber
 #    branches run thousands of times per launch whatever the input, and as features they would
 #    be noise that makes libFuzzer keep inputs for how threads interleaved, not for what the
@@ -93,6 +93,39 @@ if(REDFUZZ_COVERAGE_REPORT)
   # as in redfuzz (cli/CMakeLists.txt): without its symbols exported, a plugin failed to load
   # ("undefined symbol: _ZN6rf_sim11launch_viewE") and so did fuzz.sh's coverage step.
   set_target_properties(redfuzz_cov_replay PROPERTIES ENABLE_EXPORTS ON)
+endif()
+
+# 3. A plain simulator build (no sanitizer, REDFUZZ_FUZZER and REDFUZZ_COVERAGE_REPORT off)
+#    holds both programs as well, outside `all`: redfuzz_fuzz and redfuzz_cov_replay link the
+#    build's own runner, simulator, oracle and model with a copy of the kernels carrying the
+#    flags of 1. (rf_kernels_fuzz) or 2. (rf_kernels_cov; kernels/CMakeLists.txt). So
+#    scripts/run.sh builds one tree, build/, where it built three (build/, build-fuzz-sim/,
+#    build-cov/): the kernels are compiled three times, everything else once
+#    (docs/log/2026-12-07-main-job-time.md). The separate folders of 1. and 2. still work.
+if(TARGET rf_kernels_fuzz AND TARGET rf_kernels_cov)
+  # The runner's objects without the kernels it links (rf_runner's rf_kernels): each program
+  # brings its own copy.
+  set(rf_runner_deps rf_model rf_oracle rf_sim)
+  rf_cov_kernel_flags(rf_kernels_fuzz ${REDFUZZ_KERNEL_COVERAGE_FLAGS})
+  add_executable(redfuzz_fuzz EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/fuzz/fuzz_target.c
+                 $<TARGET_OBJECTS:rf_runner>)
+  include(${CMAKE_SOURCE_DIR}/cmake/rf_fuzz_engine.cmake)
+  rf_fuzz_engine_link(redfuzz_fuzz)
+  target_include_directories(redfuzz_fuzz PRIVATE ${CMAKE_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/include)
+  target_link_libraries(redfuzz_fuzz PRIVATE rf_kernels_fuzz ${rf_runner_deps})
+  set_target_properties(redfuzz_fuzz PROPERTIES ENABLE_EXPORTS ON   # for plugins, as redfuzz
+                        RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
+  add_library(rf_sim_kernel_coverage OBJECT EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/sim/kernel_coverage.cpp)
+  target_link_libraries(rf_sim_kernel_coverage PRIVATE rf_sim)
+  target_link_libraries(redfuzz_fuzz PRIVATE rf_sim_kernel_coverage)
+  rf_kernel_cmp_link(redfuzz_fuzz)
+
+  rf_cov_kernel_flags(rf_kernels_cov -fprofile-instr-generate -fcoverage-mapping)
+  target_link_options(rf_kernels_cov INTERFACE -fprofile-instr-generate)
+  add_executable(redfuzz_cov_replay EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/fuzz/cov_replay.c
+                 $<TARGET_OBJECTS:rf_runner>)
+  target_include_directories(redfuzz_cov_replay PRIVATE ${CMAKE_SOURCE_DIR} ${CMAKE_SOURCE_DIR}/include)
+  target_link_libraries(redfuzz_cov_replay PRIVATE rf_kernels_cov ${rf_runner_deps})
 endif()
 
 # The counter folding on its own, in every simulator build (tests/sim/coverage_fold.hip): a

@@ -1,4 +1,4 @@
-/* Files written the way databases write them (README, "Files written"):
+/* Files written the way databases write them (docs/CLI.md, "Files written"):
  * the bytes go to a new temporary name in the target's folder (O_CREAT|O_EXCL, mode 0644),
  * every write, the flush, fsync and close are checked, and only then does the file take its
  * name, by link(2), which never replaces anything. So a reader sees the whole file or none,

@@ -1,4 +1,4 @@
-/* Verdicts (DESIGN.md vocabulary), from their table model/verdicts.def. */
+/* Verdicts (docs/ARCHITECTURE.md, "Vocabulary"), from their table model/verdicts.def. */
 #ifndef RF_VERDICT_H
 #define RF_VERDICT_H
 #ifdef __cplusplus

@@ -45,7 +45,7 @@ int rf_sum_within(const rf_sum_bound *b, double abs_err);
 
 /* A sum accumulated in float32 within b of the exact s, then rounded once to the output type
  * t (f16, bf16): round-to-nearest is monotone, so the output lies in [RN_t(s - B), RN_t(s + B)]
- * (docs/TOLERANCES.md, "Output in a 16-bit type"), ±inf included where s ± B reaches t's
+ * (docs/TOLERANCES.md, "Inputs and outputs in 16-bit types"), ±inf included where s ± B reaches t's
  * overflow threshold. s_d is s rounded to double; when b->exact, s_d is s itself (the data
  * make every partial sum exact, so s is a float32) and the range is the one value RN_t(s).
  * bound: the largest |output - s| the range allows, rounded up (+inf when it has an

@@ -1,4 +1,4 @@
-/* Exact answers of 1-D cases made on the device (dev_answers.c; docs/RUNNER.md, "Stages"):
+/* Exact answers of 1-D cases made on the device (dev_answers.c; docs/RUNNER.md, "A batch, stage by stage"):
  * the oracle's launch, its record read back with the batch, the sampled host re-checks (in
  * the batch, or on the background session), and the confirmation of a failure's answer.
  * The stage owns its settings, its scratch slot and its counters; the arena it adds slots to

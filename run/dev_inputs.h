@@ -1,4 +1,4 @@
-/* The inputs a batch's variants read, placed on the device (docs/RUNNER.md, "Stages"): an
+/* The inputs a batch's variants read, placed on the device (docs/RUNNER.md, "A batch, stage by stage"): an
  * input the host made is the arena's input slot; one made on the device (route.input
  * RF_INPUT_DEVICE) goes into a persistent buffer laid out like an arena input, its guards and
  * payload written by device kernels; a sparse one (RF_INPUT_SPARSE) gets a zeroed read-only

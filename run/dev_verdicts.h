@@ -1,4 +1,4 @@
-/* Verdicts made on the device (dev_verdicts.c; docs/RUNNER.md, "Stages"): a batch routed to
+/* Verdicts made on the device (dev_verdicts.c; docs/RUNNER.md, "A batch, stage by stage"): a batch routed to
  * RF_VERDICT_DEVICE_RECORDS or RF_VERDICT_ROW_SUMMARIES gets one record per variant (and a
  * row op's summary), read back instead of the outputs; a record that shows nothing wrong
  * gives the result, anything else goes to the host path; sampled batches are judged both ways

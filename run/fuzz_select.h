@@ -6,7 +6,7 @@
 #include "redfuzz/variant.h"
 #include "settings.h"
 
-/* ---- the one selection rule (README, "Selecting variants") ------------------------------
+/* ---- the one selection rule (docs/CLI.md, "Selecting variants") ------------------------------
  * REDFUZZ_PLUGINS and --plugin load plugins (REDFUZZ_PLUGINS first, then each --plugin, for
  * every command and the fuzz targets alike); REDFUZZ_ONLY and --only are comma lists of
  * variant or op names; --variant names one variant; --skip lists variants to leave out. Every
@@ -53,7 +53,7 @@ int rf_fuzz_within_cost(const rf_variant *v, const rf_case *c);
 int rf_fuzz_decode_like_target(const uint8_t *data, size_t size, const rf_limits *lim,
                                const char *only, rf_case *c);
 
-/* ---- the size budget (README, "The fuzzer": size classes) ------------------------------
+/* ---- the size budget (docs/CAMPAIGNS.md, "The fuzzer": size classes) ------------------------------
  * Most fuzz inputs decode under the cheap limits (class 0: rf_fuzz_limits), so a campaign
  * makes many executions a second; a bounded share draws a larger size class, so that bugs
  * that need tens of thousands of elements, or more rows than a row variant's grid has

@@ -47,9 +47,11 @@ struct rf_runner {
   int serial;                    /* synchronise after every launch (attribution, timing) */
   const rf_variant *lost_variant;/* serial: the variant whose fault lost the device, and on */
   const rf_case *lost_case;      /* which case (the caller's pointer) */
+  const rf_variant *launching;   /* the variant whose launch runs now, or NULL: read by another
+                                    thread (rf_runner_launching), so atomic */
   rf_route_policy route;         /* the settings that decide each case's route (route.h) */
   uint64_t max_n;                /* REDFUZZ_MAX_N, or 0: the backend's */
-  /* The stages (docs/RUNNER.md, "Stages"). */
+  /* The stages (docs/RUNNER.md, "A batch, stage by stage"). */
   rf_dev_inputs inputs;          /* device-made and sparse inputs (dev_inputs.h) */
   rf_dev_answers answers;        /* exact answers made on the device (dev_answers.h) */
   rf_dev_verdicts verdicts;      /* verdicts made on the device (dev_verdicts.h) */
@@ -124,6 +126,10 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
 void rf_runner_set_serial(rf_runner *r, int serial) {
   r->serial = serial;
   r->route.serial = serial != 0;
+}
+
+const rf_variant *rf_runner_launching(const rf_runner *r) {
+  return __atomic_load_n(&r->launching, __ATOMIC_RELAXED);
 }
 
 const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c) {
@@ -318,7 +324,9 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
    * and what its kernels reported before that is dropped with it. The simulator checks the
    * launch contract between begin and end (device.h). */
   rf_dev_contract_begin(a.stream);
+  __atomic_store_n(&r->launching, p->v, __ATOMIC_RELAXED);
   const int ended = rf_contained_launch(p->v, &a, &e, msg, sizeof p->fail_detail[k]);
+  __atomic_store_n(&r->launching, NULL, __ATOMIC_RELAXED);
   rf_dev_contract_end();
   if (k == 1) rf_dev_sim_quiet_coverage(0);
   if (ended) {

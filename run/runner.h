@@ -33,6 +33,10 @@ void rf_runner_set_serial(rf_runner *r, int serial);
  * *c, the case it ran (a pointer into the caller's cases). NULL when no fault was seen, or when
  * it was found at a batched synchronisation (then no variant can be named). */
 const rf_variant *rf_runner_lost(const rf_runner *r, const rf_case **c);
+/* The variant whose launch is running now (on the simulator the launch runs the kernel to
+ * its end; on a GPU it only enqueues), or NULL: for a progress line written by another
+ * thread while a long launch runs (cli/progress.h). */
+const rf_variant *rf_runner_launching(const rf_runner *r);
 /* GPUs also: the batch's variants go round-robin onto REDFUZZ_STREAMS streams (default 4, so
  * independent launches overlap on the device), and a batch whose launches repeat the last
  * one's exactly is recorded once as a launch graph and replayed from then on

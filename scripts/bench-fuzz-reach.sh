@@ -5,14 +5,14 @@
 # no shrink, no coverage report. Prints the seconds and executions until the first failure
 # and the failing case's n, or that none was found in the time. Figures only, no threshold.
 #   scripts/bench-fuzz-reach.sh [--build DIR] [--time S]
-# Defaults: build-fuzz-sim (scripts/fuzz.sh builds it), 300 s.
+# Defaults: build (scripts/fuzz.sh builds its fuzz target), 300 s.
 set -euo pipefail
 RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="bench-fuzz-reach.sh"
 source scripts/lib/opts.sh
 RF_OPT_ALLOWED=([--build]="a build folder" [--time]="a number of seconds")
-BUILD=build-fuzz-sim; TIME=300
+BUILD=build; TIME=300
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) rf_opt_path BUILD "$@"; shift 2;;

@@ -7,14 +7,14 @@
 # (valgrind, exact, ~50x slower; the binary is copied without its debug info, which this
 # valgrind cannot read). Figures only, no thresholds (docs/SIMULATOR.md, "Performance").
 #   scripts/bench-fuzz-sim.sh [--build DIR] [--callgrind] [--inputs DIR]
-# Defaults: build-fuzz-sim (scripts/fuzz.sh builds it), corpus/bench. Env REDFUZZ_* as the
+# Defaults: build (scripts/fuzz.sh builds its fuzz target), corpus/bench. Env REDFUZZ_* as the
 # fuzz target reads them (REDFUZZ_MAX_THREADS=4294967296 measures without the thread cap).
 set -euo pipefail
 RF_CALLER_DIR=${RF_CALLER_DIR:-$PWD}   # paths given are the caller's (lib/opts.sh)
 cd "$(dirname "$0")/.."
 RF_PROG="bench-fuzz-sim.sh"
 source scripts/lib/opts.sh
-BUILD=build-fuzz-sim; CALLGRIND=0; INPUTS=corpus/bench
+BUILD=build; CALLGRIND=0; INPUTS=corpus/bench
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) rf_opt_path BUILD "$@"; shift 2;;

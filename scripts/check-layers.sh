@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Includes point only down the layers (shared/DESIGN.md, CMakeLists.txt):
+# Includes point only down the layers (docs/ARCHITECTURE.md, "Layers"; CMakeLists.txt):
 #   include/redfuzz (public ABI) <- model <- oracle <- sim, kernels <- run <- cli, fuzz
 # A header that climbs (a kernel including the runner, the model including a kernel) couples a
 # low layer to everything above it; this check fails on the first such line, naming it.

@@ -5,9 +5,11 @@
 #   scripts/coverage.sh [--only LIST] [--build DIR] [--out DIR] PATH...
 # PATH: fuzz inputs or folders of them (a campaign's corpus, corpus/bin). --only: the
 # campaign's REDFUZZ_ONLY (default: every correct variant); the inputs decode exactly as they
-# did in that campaign. --build: the coverage build folder (default build-cov, configured and
-# built when missing: simulator backend, -DREDFUZZ_COVERAGE_REPORT=ON). --out: where the
-# profiles, exports and report.txt go (default out/coverage).
+# did in that campaign. --build: the build folder whose redfuzz_cov_replay target carries the
+# coverage (default build, the main simulator build: its kernels are compiled once more with
+# coverage for this target alone, cmake/coverage.cmake; a folder configured with
+# -DREDFUZZ_COVERAGE_REPORT=ON works too); configured when missing, brought up to date every
+# time. --out: where the profiles, exports and report.txt go (default out/coverage).
 # --plugin LIB (repeatable): a plugin whose variants replay too, built for this build
 # (scripts/redfuzz-plugin build SRC --backends sim-cov: the coverage flags, so its regions
 # count; one built for the plain simulator loads as well, its variants then without regions,
@@ -26,7 +28,7 @@ source scripts/lib/refused.sh
 rf_errexit_2
 RF_OPT_ALLOWED=([--only]="variant or op names, comma-separated" [--build]="a build folder"
   [--out]="a folder" [--plugin]="a plugin library (.so)" [--plugin-src]="a plugin source (.hip)")
-ONLY=""; BUILD=build-cov; OUT=out/coverage; PATHS=(); PLUGINS=""; PLUGIN_SRC=""; v=""
+ONLY=""; BUILD=build; OUT=out/coverage; PATHS=(); PLUGINS=""; PLUGIN_SRC=""; v=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) rf_opt_value ONLY "$@"; shift 2;;
@@ -50,13 +52,18 @@ LLVMCOV=$(command -v llvm-cov-19 || command -v llvm-cov || true)
 rf_fresh_dir --out "$OUT"
 
 REPLAY=$BUILD/redfuzz_cov_replay
-if [ ! -x "$REPLAY" ]; then
-  echo "coverage.sh: building $BUILD (simulator, source-based coverage in the kernels)"
+# A CMake build is brought up to date every time (a replay binary older than the kernels
+# would report yesterday's lines); a folder of binaries CMake did not make is used as it is.
+if [ ! -x "$REPLAY" ] || [ -d "$BUILD/CMakeFiles" ]; then
+  echo "coverage.sh: building redfuzz_cov_replay in $BUILD (simulator, source-based coverage in the kernels)"
   build_cov() {
-    cmake --preset sim -B "$BUILD" -DREDFUZZ_COVERAGE_REPORT=ON -DREDFUZZ_FUZZER=OFF >/dev/null &&
-      cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >/dev/null
+    if [ ! -d "$BUILD/CMakeFiles" ]; then
+      cmake --preset sim -B "$BUILD" >/dev/null || { echo "coverage.sh: configuring $BUILD failed" >&2; return 2; }
+    fi
+    cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_cov_replay >"$BUILD/coverage-sh-build.log" 2>&1 ||
+      { cat "$BUILD/coverage-sh-build.log" >&2; echo "coverage.sh: building $BUILD failed" >&2; return 2; }
   }
-  rf_build_locked "$BUILD" build_cov
+  rf_build_locked "$BUILD" build_cov || exit 2
 fi
 [ -n "$PLUGINS$PLUGIN_SRC" ] || { PLUGINS=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGINS; }   # as before the flags
 if [ -n "$PLUGIN_SRC" ]; then
@@ -86,7 +93,9 @@ replay_one() {
   LLVM_PROFILE_FILE="$OUT/$safe.%m.profraw" "$REPLAY" "$v" "${PATHS[@]}" > "$OUT/$safe.log" 2>&1 || {
     echo "coverage.sh: replaying $v failed (see $OUT/$safe.log)" >&2; return 1; }
   "$PROFDATA" merge -sparse -o "$OUT/$safe.profdata" "$OUT/$safe".*.profraw
-  "$LLVMCOV" export -format=text -instr-profile="$OUT/$safe.profdata" "$REPLAY" "${OBJECTS[@]}" > "$OUT/$safe.json"
+  "$LLVMCOV" export -format=text -skip-expansions -instr-profile="$OUT/$safe.profdata" "$REPLAY" "${OBJECTS[@]}" > "$OUT/$safe.json"
+  # (-skip-expansions: the report reads the functions' regions only, the same without the
+  # files' expansion records, which were most of an export: docs/log/2026-12-07-main-job-time.md.)
   # Which functions are the variant's code: a few small cases of its own (a variant no input
   # reached then shows its regions unreached, 0/N, where it showed 0/0).
   LLVM_PROFILE_FILE="$OUT/probe/$safe.%m.profraw" "$REPLAY" --probe "$v" > "$OUT/probe/$safe.log" 2>&1 || {

@@ -11,7 +11,7 @@
 # --sim-build: a ThreadSanitizer simulator fuzz build folder made elsewhere (a GPU runner may
 #   have no compilers): cmake --preset sim -B DIR -DREDFUZZ_FUZZER=ON -DREDFUZZ_SANITIZE=thread
 #   && cmake --build DIR --target redfuzz_fuzz redfuzz. Its binaries need only the C/C++
-#   runtime (README, "Hybrid campaigns").
+#   runtime (docs/CAMPAIGNS.md, "Hybrid campaigns").
 # --build: the GPU side's build folder (default build-fuzz-BACKEND; redfuzz_fuzz and redfuzz).
 #   --backend sim runs a plain simulator build in the GPU's place (tests, no GPU).
 # Cores: the GPU side runs one libFuzzer per GPU and judges on the CPU (its oracle), so it gets

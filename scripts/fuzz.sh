@@ -12,6 +12,10 @@
 # the plugins and selection it needs: `redfuzz --plugin LIB run --case` or `shrink` it).
 # --op/--only: restrict to one op's correct variants, or a REDFUZZ_ONLY list (variant or op
 # names; mutants only by name). Default: every correct variant of every op.
+# --build: the build folder with fuzz/redfuzz_fuzz and fuzz/redfuzz (default: build, the main
+# simulator build, whose redfuzz_fuzz target carries the fuzzer's kernel instrumentation,
+# cmake/coverage.cmake; build-fuzz-cuda or build-fuzz-hip, configured with -DREDFUZZ_FUZZER=ON,
+# on a GPU backend). Configured when missing, brought up to date every time.
 # --jobs: libFuzzer worker processes on one shared corpus (default one per visible GPU (cuda),
 # else one per core); a worker that stops on a failure starts again for the time left. With
 # several GPUs the workers are spread over them (REDFUZZ_FUZZ_DEVICES="0 1" picks).
@@ -92,7 +96,7 @@ rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
 [ -z "$KNOWN" ] || [ -f "$KNOWN" ] || rf_opt_fail "--known: '$KNOWN' is not a file"
 [ -z "$PLUGINS" ] || [ -z "$PLUGIN_SRC" ] || rf_opt_fail "--plugin and --plugin-src: give one of them"
 [ -n "$PLUGINS$PLUGIN_SRC" ] || { PLUGINS=${REDFUZZ_PLUGINS:-}; rf_abs_list PLUGINS; }   # as before the flags
-: "${BUILD:=build-fuzz-$BACKEND}"
+if [ "$BACKEND" = sim ]; then : "${BUILD:=build}"; else : "${BUILD:=build-fuzz-$BACKEND}"; fi
 FUZZ=$BUILD/fuzz/redfuzz_fuzz RF=$BUILD/fuzz/redfuzz
 # A CMake build (ours, or one made before) is brought up to date every time: an old fuzz
 # binary beside newer sources fuzzed yesterday's code and printed none of today's start-up
@@ -103,7 +107,10 @@ build_fuzz() {
   if [ ! -d "$BUILD/CMakeFiles" ]; then
     command -v clang-19 >/dev/null || bash scripts/bootstrap.sh
     echo "fuzz.sh: configuring $BUILD ($BACKEND backend, libFuzzer target)"
-    cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON >/dev/null
+    # The simulator's plain build holds the fuzz target (cmake/coverage.cmake); a GPU
+    # backend's is a build of its own.
+    if [ "$BACKEND" = sim ]; then cmake --preset sim -B "$BUILD" >/dev/null
+    else cmake --preset "$BACKEND" -B "$BUILD" -DREDFUZZ_FUZZER=ON >/dev/null; fi
   fi
   echo "fuzz.sh: building $BUILD (up to date in seconds when nothing changed)"
   cmake --build "$BUILD" -j "$(nproc)" --target redfuzz_fuzz redfuzz >"$BUILD/fuzz-sh-build.log" 2>&1 ||
@@ -138,7 +145,7 @@ rf_opt_int --jobs "$JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 [ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
 rf_mkdir --out "$OUT/corpus" "$OUT/artifacts"   # the findings folder when a finding is filed
 export REDFUZZ_ONLY="$ONLY"
-# Known signatures (variant verdict [dist] [rule=NAME]; README, "The fuzzer"): the target does not
+# Known signatures (variant verdict [dist] [rule=NAME]; docs/CAMPAIGNS.md, "The fuzzer"): the target does not
 # stop at a failure whose signature is listed; each worker adds what it finds, so after a
 # restart it fuzzes on for other signatures, the same variant included. --known seeds it.
 KNOWN_ALL="$OUT/known-signatures"

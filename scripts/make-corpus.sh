@@ -26,7 +26,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 stale=0; n=0
 for t in corpus/text/*.case; do
   b=corpus/bin/$(basename "${t%.case}").bin
-  rm -f "$tmp/x.bin"   # encode never replaces a different file (README, "Files written")
+  rm -f "$tmp/x.bin"   # encode never replaces a different file (docs/CLI.md, "Files written")
   "$RF" encode --fold "$t" "$tmp/x.bin"   # seeds for larger limits than the simulator's
   n=$((n + 1))
   if [ "$CHECK" = 1 ]; then

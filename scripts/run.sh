@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# The main job: set-up, build, then a short fuzz campaign on the default backend (sim).
+# The main job: set-up, one build, a boundary sweep, then a short fuzz campaign on the default
+# backend (sim) with each variant's kernel coverage. A user's first look: 400 s of CPU from a
+# fresh clone, about 4.5 minutes on two idle cores; CI runs the full suites (scripts/test.sh).
 #   scripts/run.sh [--time S]        (default 60 s of fuzzing)
-# 1. the seeds' boundary lengths and shapes, every variant (mutants too) and distribution, and
+# 1. build/ (preset sim): redfuzz, and the fuzz target and coverage replay, whose kernels are
+#    compiled with their instrumentation in the same tree (cmake/coverage.cmake);
+# 2. the seeds' boundary lengths and shapes, every variant (mutants too) and distribution, and
 #    one launch with more blocks than a second stage has threads (redfuzz sweep);
-# 2. a libFuzzer campaign over every correct variant (scripts/fuzz.sh), new failures shrunk
-#    into regressions/.
+# 3. a libFuzzer campaign over every correct variant (scripts/fuzz.sh), new failures shrunk
+#    into regressions/, then each variant's kernel coverage of the corpus.
+# Each step's wall and CPU seconds are printed; where the time goes:
+# docs/log/2026-12-07-main-job-time.md.
 # Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage or a
-# step with no result (a sweep that refused to run, a campaign that ran nothing: a bad
+# step with no result (a build, a sweep that refused to run, a campaign that ran nothing: a bad
 # REDFUZZ_* setting), which wins over 1; 128 + the signal when a step was interrupted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,16 +24,33 @@ TIME=60
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) rf_opt_value TIME "$@"; shift 2;;
-    -h|--help) sed -n '2,8p' "$RF_SELF"; exit 0;;
+    -h|--help) sed -n '2,/^[^#]/{/^#/p}' "$RF_SELF"; exit 0;;
     *) rf_opt_unknown "$1";;
   esac
 done
 # --time 0 would be a campaign that runs nothing (fuzz.sh refuses it too).
 rf_opt_int --time "$TIME" 1 "$RF_MAX_SECONDS" "a positive number of seconds"
+t0=$(date +%s)
+step_start=$t0
+# CPU seconds of every finished child (bash's `times`, second line; user + system): on a shared
+# machine the wall time says as much about the neighbours as about the job.
+# `times` runs in this shell, not in a $(...) subshell, whose own children are none.
+times_file=$(mktemp); trap 'rm -f "$times_file"' EXIT
+cpu_start=0
+timed() {   # timed NAME: the wall and CPU time since the last step
+  local now c; now=$(date +%s)
+  times > "$times_file"
+  c=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/);
+    printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file")
+  echo "run.sh: $1 took $((now - step_start)) s, $((c - cpu_start)) s of CPU (total $((now - t0)) s, $c s of CPU)"
+  step_start=$now cpu_start=$c
+}
 bash scripts/bootstrap.sh
 cmake --preset sim >/dev/null
-cmake --build --preset sim -j "$(nproc)"
-echo "== boundary sweep (simulator): every variant, every distribution, the seeds' sizes"
+# One ninja for the three programs: both cores busy from the first file to the last link.
+cmake --build --preset sim -j "$(nproc)" --target redfuzz redfuzz_fuzz redfuzz_cov_replay ||
+  { echo "run.sh: the build failed" >&2; exit 2; }
+timed "set-up and build"
 status=0
 step() {   # step STATUS: the worst so far (2 no result > 1 a failure > 0; a signal's as it is)
   local r=$1
@@ -36,13 +59,16 @@ step() {   # step STATUS: the worst so far (2 no result > 1 a failure > 0; a sig
   [ "$r" -gt "$status" ] && status=$r
   return 0
 }
+echo "== boundary sweep (simulator): every variant, every distribution, the seeds' sizes and each variant's own boundaries"
 rc=0; build/fuzz/redfuzz sweep --mutants | tail -n 40 || rc=$?; step $rc
 echo "== many blocks: n = 16384 in 300 blocks of 32 threads (more partials than a block has threads;"
 echo "   mutants that need other shapes say NOT caught here, the sweep above catches them)"
 rc=0; build/fuzz/redfuzz sweep --mutants --op sum,max,argmax --n 16384 --block 32 --grid 300 \
   | tail -n 17 || rc=$?; step $rc
-echo "== fuzz campaign: ${TIME}s on the simulator"
-rc=0; bash scripts/fuzz.sh --backend sim --time "$TIME" || rc=$?; step $rc
+timed "sweeps"
+echo "== fuzz campaign: ${TIME}s on the simulator, then each variant's kernel coverage"
+rc=0; bash scripts/fuzz.sh --backend sim --build build --time "$TIME" || rc=$?; step $rc
+timed "campaign and coverage"
 case $status in
   0) echo "run.sh: no failure found";;
   1) echo "run.sh: FAILURES FOUND (see above)";;

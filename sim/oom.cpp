@@ -4,7 +4,7 @@
  * simulator (and of the program it runs in: redfuzz's host code is C and installs no handler
  * of its own) reaches it through the new-handler instead of throwing std::bad_alloc into
  * code that cannot unwind it (a fiber's frames, the scheduler). Exit status 2: the case asks
- * for more memory than this process has (README, "Exit status"). */
+ * for more memory than this process has (docs/CLI.md, "Exit status"). */
 #include <new>
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 # scripts/fuzz.sh and scripts/run.sh's exit statuses, with a stand-in fuzz target (no libFuzzer
 # build needed): a campaign whose fuzzer leaves a crash artifact exits 1, one that leaves none
 # exits 0, and artifacts of an earlier campaign in the same folder do not count. No coverage
-# report: the stand-in reaches no kernel, and the report would build build-cov first.
+# report: the stand-in reaches no kernel, and the report would build its replay target first.
 #   fuzz-sh-exit.sh SRC
 set -uo pipefail
 SRC=$1
