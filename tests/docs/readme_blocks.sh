@@ -13,8 +13,6 @@
 #   build  configures and builds a tree: run only with --all, or without BUILD
 #   gpu    needs a GPU: never run here (no device on CI)
 #   ci     CI's own command (the whole test suite, of which this test is a part): never run
-#   merging uses a command or flag of a branch not merged into this one yet: never run; the
-#          tag goes when it is merged (this test then runs the block like any other)
 # Each skipped block is listed with its reason. Each run block runs in a new `bash -e -o
 # pipefail` in the copy's root (files a block writes are there for the next; shell variables
 # are not), stdin from /dev/null, at most RF_README_BLOCK_TIMEOUT seconds (default 600).
@@ -60,7 +58,7 @@ awk -v dir="$BLOCKS" '
       if (kind == "sh") {
         k++; tags = ""
         for (i = 2; i <= n_words; i++) {
-          if (w[i] !~ /^(slow|build|gpu|ci|merging)$/) fail("unknown tag \"" w[i] "\" (allowed: slow, build, gpu, ci, merging)")
+          if (w[i] !~ /^(slow|build|gpu|ci)$/) fail("unknown tag \"" w[i] "\" (allowed: slow, build, gpu, ci)")
           tags = tags " " w[i]
         }
         printf "%d%s\n", NR + 1, tags > (dir "/" k ".meta"); close(dir "/" k ".meta")
@@ -90,7 +88,6 @@ for ((i = 1; i <= COUNT; i++)); do
     case "$t" in
       gpu) why="needs a GPU";;
       ci) why="CI's own command (the whole test suite, of which this test is a part)";;
-      merging) why="uses a feature not merged into this branch yet (remove the tag once it is)";;
       slow) [ "$ALL" = 1 ] || why="takes minutes (run with --all)";;
       build) [ -z "$BUILD" ] || why="builds the tree this test already runs in (run with --all to build it)";;
     esac
