@@ -15,6 +15,8 @@ void rf_settings_default(rf_settings *s) {
 
 static const char *const oracle_names[] = {"double", "mpfr", "upgrade"};
 static const char *const target_names[] = {"gfx1201", "nvidia"};
+/* run/input_check.h's RF_INPUT_CHECK_* */
+static const char *const input_check_names[] = {"auto", "protect", "host", "device"};
 
 /* 0 with *out = the index of v among names[0..count), or -1. */
 static int name_index(const char *v, const char *const *names, uint64_t count, uint64_t *out) {
@@ -45,6 +47,11 @@ static int read_one(const char *var, rf_setting_type type, uint64_t lo, uint64_t
     if (name_index(v, target_names, 2, num) == 0) return 0;
     snprintf(err, errlen, "%s: '%.60s' is not a simulated target (allowed: gfx1201, nvidia)",
              var, v);
+    return -1;
+  case RF_SET_INPUT_CHECK:
+    if (name_index(v, input_check_names, 4, num) == 0) return 0;
+    snprintf(err, errlen, "%s: '%.60s' is not an input check (allowed: auto, protect, host, "
+             "device)", var, v);
     return -1;
   default:
     if (rf_num_parse(v, lo, hi, num, why, sizeof why) == 0) return 0;

@@ -33,7 +33,10 @@ enum {
                                    a report in a kernel (the kernels are built recoverable
                                    and sim/asan_report.cpp sets halt_on_error=0; the launch
                                    ends at the reporting thread's next scheduling point) */
-  RF_SIM_CRASH = 6              /* SIGSEGV, SIGBUS or SIGFPE inside a kernel (plain build) */
+  RF_SIM_CRASH = 6,             /* SIGSEGV, SIGBUS or SIGFPE inside a kernel (plain build) */
+  RF_SIM_INPUT_WRITTEN = 7      /* a write into a buffer made read-only (rf_sim_set_readonly:
+                                   the runner's inputs), plain build; the write did not happen.
+                                   rf_sim_status_address gives the address written */
 };
 
 /* Applies to every later launch. schedule: RF_SIM_SCHED_*; seed drives the random and
@@ -47,7 +50,13 @@ void rf_sim_configure(int schedule, uint64_t seed, unsigned wave);
  * "race: write at kernels/softmax.hip:88 and read at kernels/softmax.hip:84". */
 int rf_sim_take_status(char *msg, size_t len);
 
-/* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob", "crash"; NULL when unknown. */
+/* The device address a kernel wrote when the status rf_sim_take_status last returned is
+ * RF_SIM_INPUT_WRITTEN (its message then ends with the writing instruction's source line
+ * where addr2line finds it); 0 after any other status. */
+uintptr_t rf_sim_status_address(void);
+
+/* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob", "crash",
+ * "input-written"; NULL when unknown. */
 const char *rf_sim_status_name(int code);
 
 /* Kernel coverage (the fuzz build's SanitizerCoverage counters, sim/kernel_coverage.cpp):
@@ -79,10 +88,14 @@ void rf_sim_set_launch_timeout_ms(uint64_t ms);
  * hipFree frees it. NULL when it cannot be mapped. */
 void *rf_sim_alloc_zero(size_t bytes);
 
-/* Device memory p (a hipMalloc) becomes read-only for the kernels: a write faults (`oob`
- * naming the buffer) and parallel blocks neither copy nor restore it. 0 on success; -1 where
- * the buffer is not a guarded mapping (sanitizer builds: it stays writable). */
+/* Device memory p (a hipMalloc) becomes read-only for the kernels: a write faults
+ * (RF_SIM_INPUT_WRITTEN with the address) and parallel blocks neither copy nor restore it. 0
+ * on success; -1 where the buffer is not a guarded mapping (sanitizer builds: it stays
+ * writable). */
 int rf_sim_protect_readonly(void *p);
+/* The same as a switch: readonly 0 makes p writable again (the runner uploads the next
+ * batch's input into it). 0, or -1 as above. */
+int rf_sim_set_readonly(void *p, int readonly);
 
 /* The hardware the fast intrinsics (__expf, __logf, __fdividef, ...) stand for: gfx1201 (the
  * default) or NVIDIA; set by the runner from REDFUZZ_SIM_TARGET (run/settings.def). */

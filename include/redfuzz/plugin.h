@@ -133,8 +133,12 @@
  * RF_POISON_BITS (a NaN, 0x7FBADBAD) and guard words surround each buffer. A kernel that
  * accumulates into the output or a scratch buffer must zero it first (in its own launch on
  * a->stream: the launch may not synchronise or allocate); an output word left poisoned is
- * reported `unwritten`, a write past the end `oob`. The input a->x is read-only. Scratch is
- * exactly scratch_bytes(cfg) bytes, on the device, and private to this launch.
+ * reported `unwritten`, a write past the end `oob`. The input a->x is read-only: a launch
+ * that changes it is `input-written`, naming the first element it changed (on the simulator
+ * the input's pages are read-only, so the write faults and its line is named; on GPUs a check
+ * after the launch compares it with a copy), a write just past it `oob`; every variant after
+ * it runs on the intact input. Scratch is exactly scratch_bytes(cfg) bytes, on the device,
+ * and private to this launch.
  *
  * PLAN LEVELS (redfuzz/plan.h). plan() lists the levels from the inputs to the output; `adds`
  * is the number of additions (max, argmax: comparisons; softmax, logsumexp, log-softmax: adds

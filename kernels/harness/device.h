@@ -30,9 +30,13 @@ int rf_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
  * kernel's zero page until written, so a buffer far larger than memory costs only the pages
  * written later (run/sparse_input.c). */
 int rf_dev_alloc_zeroed(void **p, size_t bytes);
-/* Simulator: p (from rf_dev_alloc) becomes read-only to kernels (a write is `oob`); returns
- * 1 where it cannot (sanitizer builds), 0 when done. GPUs: nothing, 0. */
+/* Simulator: p (from rf_dev_alloc) becomes read-only to kernels (a write ends the launch
+ * with RF_DEV_STATUS_INPUT_WRITTEN and does not happen); returns 1 where it cannot (sanitizer
+ * builds), 0 when done. GPUs: nothing, 1. */
 int rf_dev_protect_readonly(void *p);
+/* The same as a switch: readonly 0 makes it writable again. 0 when done, 1 where it cannot
+ * (sanitizer builds, GPUs: run/input_check.c compares instead). */
+int rf_dev_set_readonly(void *p, int readonly);
 /* Page-locked host memory (copies to and from it skip a staging copy); plain memory on the
  * simulator. */
 int rf_dev_host_alloc(void **p, size_t bytes);
@@ -114,8 +118,11 @@ void rf_dev_graph_free(void *graph);
 void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave);
 enum { RF_DEV_STATUS_OK = 0, RF_DEV_STATUS_DIVERGENT_BARRIER = 1, RF_DEV_STATUS_RACE = 2,
        RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5,
-       RF_DEV_STATUS_CRASH = 6 };
+       RF_DEV_STATUS_CRASH = 6, RF_DEV_STATUS_INPUT_WRITTEN = 7 };
 int rf_dev_sim_take_status(char *msg, size_t len);
+/* After RF_DEV_STATUS_INPUT_WRITTEN: the device address the kernel wrote (into a buffer made
+ * read-only by rf_dev_set_readonly); 0 otherwise and on GPUs. */
+uintptr_t rf_dev_sim_status_address(void);
 /* Simulator's fuzz build: 1 = the next launches add no kernel coverage, 0 = they do again
  * (rf_sim_quiet_coverage; no-op elsewhere). */
 void rf_dev_sim_quiet_coverage(int quiet);

@@ -133,14 +133,16 @@ extern "C" int rf_dev_alloc_zeroed(void **p, size_t bytes) {
   return e;
 #endif
 }
-extern "C" int rf_dev_protect_readonly(void *p) {
+extern "C" int rf_dev_set_readonly(void *p, int readonly) {
 #if defined(RF_SIM)
-  return rf_sim_protect_readonly(p) ? 0 : 1;
+  return rf_sim_set_readonly(p, readonly) == 0 ? 0 : 1;
 #else
   (void)p;
-  return 0;
+  (void)readonly;
+  return 1;
 #endif
 }
+extern "C" int rf_dev_protect_readonly(void *p) { return rf_dev_set_readonly(p, 1); }
 extern "C" int rf_dev_host_alloc(void **p, size_t bytes) {
   RF_SIM_LOST_RETURN();
   return note(hipHostMalloc(p, bytes ? bytes : 1, hipHostMallocDefault));
@@ -472,6 +474,14 @@ extern "C" int rf_dev_sim_target_nvidia(void) {
 #endif
 }
 
+extern "C" uintptr_t rf_dev_sim_status_address(void) {
+#if defined(RF_SIM)
+  return rf_sim_status_address();
+#else
+  return 0;
+#endif
+}
+
 extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
 #if defined(RF_SIM)
   switch (rf_sim_take_status(msg, len)) {
@@ -483,6 +493,7 @@ extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
   case RF_SIM_CRASH:
     if (g_fault_loses_device && !g_lost) g_lost = RF_ERR_ILLEGAL_ADDRESS;
     return RF_DEV_STATUS_CRASH;
+  case RF_SIM_INPUT_WRITTEN: return RF_DEV_STATUS_INPUT_WRITTEN;
   default: return RF_DEV_STATUS_LAUNCH_ERROR;
   }
 #else
