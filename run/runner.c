@@ -53,6 +53,7 @@ struct rf_runner {
   rf_dev_answers answers;        /* exact answers made on the device (dev_answers.h) */
   rf_dev_verdicts verdicts;      /* verdicts made on the device (dev_verdicts.h) */
   rf_input_check check;          /* whether a variant wrote its input (input_check.h) */
+  uint64_t ns_per_elem;          /* REDFUZZ_LAUNCH_NS_PER_ELEM: the simulator's limit grows */
   rf_recheck_bg bg;              /* background re-checks (recheck_queue.h) */
   rf_variant_filter keep;
   void *keep_ctx;
@@ -95,6 +96,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
   rf_dev_sim_set_threads(set->sim_threads ? (unsigned)set->sim_threads : 1u);
   rf_dev_set_launch_timeout_ms(set->launch_timeout_ms);   /* the watchdog: `timeout` */
+  r->ns_per_elem = set->launch_ns_per_elem;
   rf_input_check_init(&r->check, (int)set->input_check, rf_backend.is_sim);
   rf_launch_set_sim_max_threads(set->sim_max_threads);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
@@ -269,6 +271,19 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
              "kernel's fault in this process (%s)", rf_dev_error_string(rf_dev_lost()));
     return;
   }
+  if (k == 1 && p->fail[0] != RF_V_PASS) {
+    /* Run 0 failed at its launch (the simulator's status: race, timeout, crash ...): its
+     * verdict is that failure whatever the repeat gives, so the repeat is not launched (a
+     * racy or hanging kernel would cost its report or its limit twice). */
+    p->fail[1] = p->fail[0];
+    snprintf(msg, sizeof p->fail_detail[k], "%s", p->fail_detail[0]);
+    return;
+  }
+  if (rf_dev_interrupted()) {   /* a stop was asked for: the caller drops this batch */
+    p->fail[k] = RF_V_LAUNCH_ERROR;
+    snprintf(msg, sizeof p->fail_detail[k], "not run: a stop was asked for (SIGINT or SIGTERM)");
+    return;
+  }
   rf_dev_last_error();
   rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   /* The repeat (k = 1) of a deterministic variant must not replay run 0's block order and
@@ -312,7 +327,11 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
     /* Serial: this launch was synchronised alone, so the fault is this variant's: `crash`,
      * and the caller learns who (rf_runner_lost). Batched: as on a GPU, the fault shows at the
      * batch's synchronisation, where no variant can be named. */
-    if (r->serial) {
+    if (rf_dev_lost() == RF_DEV_INTERRUPTED) {   /* a stop: nobody's fault, nothing judged */
+      p->fail[k] = RF_V_LAUNCH_ERROR;
+      snprintf(msg, sizeof p->fail_detail[k], "not finished: %s",
+               rf_dev_error_string(RF_DEV_INTERRUPTED));
+    } else if (r->serial) {
       /* A launch past the wall-clock limit (rf_dev_sync) is this variant's `timeout`. */
       const int timed_out = rf_dev_lost() == RF_DEV_TIMEOUT;
       p->fail[k] = timed_out ? RF_V_TIMEOUT : RF_V_CRASH;
@@ -672,6 +691,10 @@ static void run_batch_once(rf_runner *r, batch_case *bcs, size_t nc, pending *ps
 }
 
 static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, size_t n) {
+  /* The largest case's work: a batch's cases are small (SWEEP_BATCH_ELEMS), a huge one alone. */
+  uint64_t most = 0;
+  for (size_t i = 0; i < nc; i++) most = bcs[i].elems > most ? bcs[i].elems : most;
+  rf_dev_set_launch_work(most, r->ns_per_elem);
   run_batch_once(r, bcs, nc, ps, n);
   if (r->serial || r->streams < 2 || !rf_input_check_any(ps, n) || rf_dev_lost()) return;
   /* GPUs: the batch's variants ran side by side on several streams, so a variant may have
@@ -871,6 +894,10 @@ static void solve_all(rf_runner *r, batch_case *bcs, size_t nc) {
   double share = gen + orc > 0 ? gen / (gen + orc) : 0.5;
   r->stats.ms_generate += wall * share;
   r->stats.ms_oracle += wall * (1 - share);
+}
+
+int rf_runner_batchable(const rf_runner *r, const rf_case *c) {
+  return rf_route_decide(&r->route, c).batchable;
 }
 
 int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *out, size_t max,

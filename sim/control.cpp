@@ -55,6 +55,7 @@ const char *rf_sim_status_name(int code) {
     case RF_SIM_OOB: return "oob";
     case RF_SIM_CRASH: return "crash";
     case RF_SIM_INPUT_WRITTEN: return "input-written";
+    case RF_SIM_INTERRUPTED: return "interrupted";
   }
   return nullptr;
 }

@@ -220,9 +220,11 @@
  *     plan that breaks them is the variant's `launch-error` naming the rule, and the
  *     variant is not launched;
  *   - a configure reason is shown escaped (control bytes as \xNN), so it cannot forge lines;
- *   - a launch still running after REDFUZZ_LAUNCH_TIMEOUT_MS (default 60000 ms) is `timeout`:
- *     the simulator interrupts a kernel that spins without a barrier; on a GPU the device is
- *     then lost to the process (as after a fault).
+ *   - a launch still running after REDFUZZ_LAUNCH_TIMEOUT_MS (default 60000 ms) is `timeout`
+ *     (on the simulator: that much CPU time plus REDFUZZ_LAUNCH_NS_PER_ELEM per element of
+ *     the case and per thread, so a correct kernel on a huge case is not a `timeout` for
+ *     being slow): the simulator interrupts a kernel that spins without a barrier; on a GPU
+ *     the device is then lost to the process (as after a fault).
  *
  * Version rule: RF_PLUGIN_ABI_VERSION changes whenever rf_variant, rf_launch_cfg,
  * rf_launch_args, rf_plan or these two entry points change; redfuzz loads plugins of versions
