@@ -415,7 +415,7 @@ static void bench_variant(bench_run *b, bench_size *s, const rf_variant *v, uint
     }
   }
   rf_dev_free(scratch);
-  print_row(b->o, &r);
+  if (!rf_cli_interrupted) print_row(b->o, &r);   /* a row cut short by a stop is no row */
 }
 
 static int keep_variant(const bench_opts *o, const rf_variant *v, rf_op op) {

@@ -170,6 +170,10 @@ static void replay_file(replay_state *s, const char *path) {
   const int serial = rf_cli_resume_serial(&sh->rs, idx);
   rf_runner_set_serial(r, serial);
   int n = rf_runner_run(r, &c, res, s->max_res - (size_t)sh->rs.n_crashed, err, sizeof err);
+  if (rf_cli_interrupted) {   /* cut short by a stop: not a result (the summary says so) */
+    t->files--;
+    return;
+  }
   if (rf_dev_lost() && sh->rs.supervised) {
     t->files--;   /* counted again when the new worker replays it */
     rf_cli_resume_lost(&sh->rs, r, "replay", "file", idx, idx + 1, serial, res, n);

@@ -64,7 +64,15 @@ int rf_cmd_run(int argc, char **argv) {
   const size_t max = rf_variant_count();
   rf_result *res = calloc(max ? max : 1, sizeof *res);
   char err[512];
+  rf_cli_catch_signals();
   int n = res ? rf_runner_run(r, &c, res, max, err, sizeof err) : -1;
+  if (rf_cli_interrupted) {   /* the case was cut short: none of its results is a verdict */
+    fprintf(stderr, "redfuzz run: interrupted (signal %d) before the case finished: no result\n",
+            (int)rf_cli_interrupted);
+    free(res);
+    rf_runner_destroy(r);
+    return 128 + (int)rf_cli_interrupted;
+  }
   if (!res) snprintf(err, sizeof err, "out of host memory for %zu results", max);
   if (n < 0) {
     fprintf(stderr, "redfuzz run: %s\n", err);

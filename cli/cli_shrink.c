@@ -103,6 +103,7 @@ int rf_cmd_shrink(int argc, char **argv) {
     rf_runner_set_filter(r, only_keeps, NULL);
   int rc = RF_EXIT_USAGE;
   rf_signature sig;
+  rf_cli_catch_signals();
   printf("case:   ");
   rf_report_case_line(stdout, &c);
   if (variant) {
@@ -135,6 +136,7 @@ int rf_cmd_shrink(int argc, char **argv) {
   if (rf_cli_out_check("shrink")) { rc = RF_EXIT_USAGE; goto done; }   /* no work unseen */
   int steps = rf_shrink(r, &c, &sig, stdout);
   char path[4096], err[4400], dflt[512];
+  if (rf_cli_interrupted) goto done;   /* a stop: no regression file from a shrink cut short */
   rf_cli_findings_dir(rf_variant_find(sig.variant), dflt, sizeof dflt);
   const char *out = v[F_OUT].given ? v[F_OUT].text : dflt;
   if (rf_cli_mkdirs(out, err, sizeof err)) {
@@ -144,6 +146,7 @@ int rf_cmd_shrink(int argc, char **argv) {
   }
   rf_runner_set_filter(r, NULL, NULL);   /* the file states every variant's verdict */
   int wrote = rf_write_regression(r, &c, &sig, out, path, sizeof path, err, sizeof err);
+  if (rf_cli_interrupted) goto done;
   if (wrote < 0) {
     fprintf(stderr, "redfuzz shrink: %s\n", err);
     rc = RF_EXIT_USAGE;
@@ -158,6 +161,11 @@ int rf_cmd_shrink(int argc, char **argv) {
   printf("%s\n", path);
   rc = RF_EXIT_OK;
 done:
+  if (rf_cli_interrupted) {   /* a stop: whatever the runs it cut short said is not kept */
+    fprintf(stderr, "redfuzz shrink: interrupted (signal %d): no regression file written\n",
+            (int)rf_cli_interrupted);
+    rc = 128 + (int)rf_cli_interrupted;
+  }
   rf_runner_destroy(r);
   return rc;
 }

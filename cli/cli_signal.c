@@ -1,12 +1,20 @@
-/* Ctrl-C and SIGTERM: the handler only sets a flag (async-signal-safe); long commands check
- * it between cases, so no line is half-written and a partial summary still comes out. */
+/* Ctrl-C and SIGTERM: the handler only sets flags (async-signal-safe); long commands check
+ * them between cases, so no line is half-written and a partial summary still comes out. The
+ * device layer's flag (rf_dev_interrupt) ends the case now running as well: the simulator's
+ * watchdog stops the launch at its next tick, a kernel spinning without a barrier included,
+ * and a GPU's wait returns; so one signal stops any command within a second or so, wherever
+ * it is (issue 47), and the case it cut short is left out of the results. */
 #include <signal.h>
 #include <string.h>
 #include "cli.h"
+#include "kernels/harness/device.h"
 
 volatile sig_atomic_t rf_cli_interrupted;
 
-static void on_signal(int sig) { rf_cli_interrupted = sig; }
+static void on_signal(int sig) {
+  rf_cli_interrupted = sig;
+  rf_dev_interrupt();
+}
 
 void rf_cli_catch_signals(void) {
   struct sigaction sa;

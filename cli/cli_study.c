@@ -389,6 +389,7 @@ int rf_cmd_study(int argc, char **argv) {
               rc = RF_EXIT_FAIL;
               break;
             }
+            if (rf_cli_interrupted) break;   /* cut short by a stop: not a run */
           }
           rf_study_run *run = &runs[n_runs++];
           *run = (rf_study_run){.variant = (unsigned)vi, .dist = (unsigned)di, .n = n,

@@ -163,6 +163,9 @@ static void tally_results(sweep_state *s, const rf_case *c, const rf_result *all
             vd == RF_V_CRASH ? "crashed" : "timed out", sh->crashes[k], sh->fault_limit);
   }
   ++sh->cases;
+  /* Each case's lines out as soon as it is tallied, whatever stdout is: a stop or a kill
+   * loses none of them (a file being written held nothing after a kill). */
+  rf_cli_out_check("sweep");
 }
 
 /* The device was lost to a fault during the batch (kernels/harness/device.h): tally the cases that
@@ -197,6 +200,11 @@ static void flush(sweep_state *s) {
     rf_progress_set(s->progress, (uint64_t)s->sh->cases, on);
   }
   rf_runner_run_many(s->r, s->batch, s->nb, s->res, room, s->counts, err, sizeof err);
+  if (rf_cli_interrupted) {   /* cut short by a stop: its results mean nothing (not tallied) */
+    s->nb = 0;
+    s->elems = 0;
+    return;
+  }
   if (rf_dev_lost() && s->sh->rs.supervised) lost(s);
   if (resumed && s->counts[0] >= 0) s->counts[0] = rf_cli_resume_take(&s->sh->rs, s->res, s->counts[0]);
   for (size_t i = 0; i < s->nb; i++) {
@@ -218,7 +226,11 @@ static void flush(sweep_state *s) {
 static void add_case(sweep_state *s, const rf_case *c, long idx) {
   uint64_t e = rf_case_elems(c);
   int serial = rf_cli_resume_serial(&s->sh->rs, idx);
-  int alone = rf_cli_resume_pending(&s->sh->rs, idx);
+  /* A case the runner runs alone anyway (a huge or row case: minutes, some of them) is a
+   * batch of its own: its lines come out when it ends, and a stop loses only the case it
+   * cut short. */
+  int alone = rf_cli_resume_pending(&s->sh->rs, idx) || !rf_runner_batchable(s->r, c);
+  if (alone && s->nb) flush(s);
   if (s->nb && (s->nb == SWEEP_BATCH || s->elems + e > SWEEP_BATCH_ELEMS || serial != s->serial))
     flush(s);
   if (!s->nb) {
@@ -706,18 +718,6 @@ out:
   return rc;
 }
 
-/* A simulated launch over 2^31 elements runs for minutes: past the watchdog's default 60 s
- * it would be a false `timeout`. Off for a sweep with a size past the dense limit (--huge's,
- * or a given --n) unless REDFUZZ_LAUNCH_TIMEOUT_MS is given. */
-static void huge_no_timeout(const rf_flag_val *v, const sweep_job *j) {
-  int huge = j->huge_from != SIZE_MAX || j->huge_shapes_from != SIZE_MAX;
-  for (size_t i = 0; i < v[F_N].count; i++) huge |= rf_limits_n_past_dense(&j->lim, v[F_N].list[i]);
-  for (size_t i = 0; i < v[F_SHAPE].count; i++)
-    huge |= rf_limits_shape_past_dense(&j->lim, v[F_SHAPE].list[2 * i], v[F_SHAPE].list[2 * i + 1]);
-  if (huge && rf_backend.is_sim && !rf_cli_settings.launch_timeout_ms_set)
-    rf_cli_settings.launch_timeout_ms = 0;
-}
-
 /* --huge: its sizes join the --n list and its shapes the --shape list (after the given ones,
  * without repeats), each that the backend holds on the markers distribution (a size also
  * within REDFUZZ_MAX_N when it is set); one past them is skipped with one message. Needs a 1-D op or
@@ -885,7 +885,6 @@ int rf_cmd_sweep(int argc, char **argv) {
                    .mutants = v[F_MUTANTS].given != 0 || named_mutant,
                    .quiet = v[F_QUIET].given != 0, .json = v[F_JSON].given != 0};
   if (check_limits(v, &job.lim, want) || add_huge_sizes(v, &job, want)) goto out;
-  huge_no_timeout(v, &job);
   for (size_t i = 0; i < v[F_SKIP].count; i++) {
     char why[256];
     if (!rf_variant_find(v[F_SKIP].items[i])) {

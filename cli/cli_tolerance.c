@@ -318,6 +318,7 @@ int rf_cmd_tolerance(int argc, char **argv) {
               rc = RF_EXIT_FAIL;
               break;
             }
+            if (rf_cli_interrupted) break;   /* cut short by a stop: not a run */
           }
           measure(&V[vi], &c, &res);
         }

@@ -85,6 +85,7 @@ static int one(rf_runner *r, tol_ops_variant *t, rf_case *c, float **x, size_t *
     fprintf(stderr, "redfuzz tolerance: %s: %s\n", t->v->name, err);
     return RF_EXIT_FAIL;
   }
+  if (rf_cli_interrupted) return 0;   /* cut short by a stop: not a run */
   if (rf_verdict_is_failure(res.verdict)) { note_failure(t, c, &res); return 0; }
   if (res.verdict == RF_V_UNSUPPORTED) {
     if (!t->unsupported++)

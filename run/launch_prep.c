@@ -99,5 +99,6 @@ rf_verdict rf_launch_status_verdict(int st) {
        : st == RF_DEV_STATUS_TIMEOUT ? RF_V_TIMEOUT
        : st == RF_DEV_STATUS_OOB ? RF_V_OOB
        : st == RF_DEV_STATUS_CRASH ? RF_V_CRASH
-       : st == RF_DEV_STATUS_LAUNCH_CONTRACT ? RF_V_LAUNCH_CONTRACT : RF_V_LAUNCH_ERROR;
+       : st == RF_DEV_STATUS_LAUNCH_CONTRACT ? RF_V_LAUNCH_CONTRACT
+       : st == RF_DEV_STATUS_INPUT_WRITTEN ? RF_V_INPUT_WRITTEN : RF_V_LAUNCH_ERROR;
 }

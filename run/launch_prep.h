@@ -26,6 +26,6 @@ int rf_launch_prepare(const rf_variant *v, const rf_case *c, const rf_device_inf
 void rf_launch_set_sim_max_threads(uint64_t threads);
 
 /* A failed launch's simulator status (rf_dev_sim_take_status; 0 on GPUs) as its verdict:
- * divergent-barrier, race, timeout, oob, crash, launch-contract, else launch-error. */
+ * divergent-barrier, race, timeout, oob, crash, launch-contract, input-written, else launch-error. */
 rf_verdict rf_launch_status_verdict(int st);
 #endif

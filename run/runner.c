@@ -12,6 +12,7 @@
 #include "dev_inputs.h"
 #include "dev_answers.h"
 #include "dev_verdicts.h"
+#include "input_check.h"
 #include "output_checks.h"
 #include "launch_prep.h"
 #include "contain.h"
@@ -55,6 +56,8 @@ struct rf_runner {
   rf_dev_inputs inputs;          /* device-made and sparse inputs (dev_inputs.h) */
   rf_dev_answers answers;        /* exact answers made on the device (dev_answers.h) */
   rf_dev_verdicts verdicts;      /* verdicts made on the device (dev_verdicts.h) */
+  rf_input_check check;          /* whether a variant wrote its input (input_check.h) */
+  uint64_t ns_per_elem;          /* REDFUZZ_LAUNCH_NS_PER_ELEM: the simulator's limit grows */
   rf_recheck_bg bg;              /* background re-checks (recheck_queue.h) */
   rf_launch_checks checks;       /* the launch contract, state across launches (launch_checks.h) */
   rf_variant_filter keep;
@@ -98,6 +101,8 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_dev_sim_set_fault_loses_device(set->sim_fault_loses_device != 0);
   rf_dev_sim_set_threads(set->sim_threads ? (unsigned)set->sim_threads : 1u);
   rf_dev_set_launch_timeout_ms(set->launch_timeout_ms);   /* the watchdog: `timeout` */
+  r->ns_per_elem = set->launch_ns_per_elem;
+  rf_input_check_init(&r->check, (int)set->input_check, rf_backend.is_sim);
   rf_launch_set_sim_max_threads(set->sim_max_threads);
   /* REDFUZZ_COVERAGE_FOLD's names ("0", reference, baseline) to the simulator's folds. */
   static const int folds[] = {[RF_COV_FOLD_OFF] = RF_DEV_FOLD_OFF,
@@ -176,6 +181,7 @@ void rf_runner_destroy(rf_runner *r) {
   rf_dev_answers_free(&r->answers);
   rf_dev_verdicts_free(&r->verdicts);
   rf_launch_checks_free(&r->checks);
+  rf_input_check_free(&r->check);
   rf_arena_free(&r->arena);
   rf_arena_free(&r->in_arena);
   rf_host_buf_free(&r->many_x);
@@ -287,6 +293,19 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
              "kernel's fault in this process (%s)", rf_dev_error_string(rf_dev_lost()));
     return;
   }
+  if (k == 1 && p->fail[0] != RF_V_PASS) {
+    /* Run 0 failed at its launch (the simulator's status: race, timeout, crash ...): its
+     * verdict is that failure whatever the repeat gives, so the repeat is not launched (a
+     * racy or hanging kernel would cost its report or its limit twice). */
+    p->fail[1] = p->fail[0];
+    snprintf(msg, sizeof p->fail_detail[k], "%s", p->fail_detail[0]);
+    return;
+  }
+  if (rf_dev_interrupted()) {   /* a stop was asked for: the caller drops this batch */
+    p->fail[k] = RF_V_LAUNCH_ERROR;
+    snprintf(msg, sizeof p->fail_detail[k], "not run: a stop was asked for (SIGINT or SIGTERM)");
+    return;
+  }
   /* The repeat (k = 1) of a deterministic variant must not replay run 0's block order and
    * interleaving, or an order-dependent result could never show as nondeterministic. It runs
    * in reverse (blocks descending, threads from the highest), or in order after a reverse
@@ -295,10 +314,6 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
    * switch and was most of a campaign's repeat time (docs/SIMULATOR.md, "The repeat in
    * order"). The simulator's repeat of another variant runs under run 0's schedule. */
   const int sched = k == 0 ? c->sched : rf_checks_repeat_sched(p);
-  /* The simulator knows run 0's launch failed (a race, a crash, a breach...): that is the
-   * result (judge_variant looks no further), so the repeat would only cost (under
-   * ThreadSanitizer its race reports). */
-  if (k == 1 && rf_backend.is_sim && p->fail[0] != RF_V_PASS) return;
   if (k == 1 && rf_backend.is_sim && !p->bc->sparse) {
     /* State across launches and scratch read before it is written (launch_checks.h): the
      * repeat follows a launch of another shape, and its scratch holds zeros. */
@@ -341,12 +356,28 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
   if (!r->serial) rf_dev_mark_progress(a.stream);   /* the batch's watchdog (device.h) */
   int st = rf_dev_sim_take_status(msg, sizeof p->fail_detail[k]);
   if (!e) e = le;
-  if (r->serial && !e && !st) e = rf_dev_sync();
+  if (st == RF_DEV_STATUS_INPUT_WRITTEN) {   /* a write into the read-only input (protect) */
+    char sim_msg[sizeof p->fail_detail[k]];
+    snprintf(sim_msg, sizeof sim_msg, "%s", msg);
+    p->fail[k] = rf_input_check_fault(&r->check, p, rf_dev_sim_status_address(), sim_msg, msg,
+                                      sizeof p->fail_detail[k]);
+  } else if (st && !rf_dev_lost()) {
+    p->fail[k] = rf_launch_status_verdict(st);
+  }
+  /* The input as it was, for the next variant (and this one's write found unless it failed
+   * otherwise first), before serial mode's synchronisation: on a GPU the check runs on this
+   * run's stream, after the launch. */
+  rf_input_check_run(&r->check, p, k, a.stream);
+  if (r->serial && !e && !st && p->fail[k] == RF_V_PASS) e = rf_dev_sync();
   if (rf_dev_lost()) {
     /* Serial: this launch was synchronised alone, so the fault is this variant's: `crash`,
      * and the caller learns who (rf_runner_lost). Batched: as on a GPU, the fault shows at the
      * batch's synchronisation, where no variant can be named. */
-    if (r->serial) {
+    if (rf_dev_lost() == RF_DEV_INTERRUPTED) {   /* a stop: nobody's fault, nothing judged */
+      p->fail[k] = RF_V_LAUNCH_ERROR;
+      snprintf(msg, sizeof p->fail_detail[k], "not finished: %s",
+               rf_dev_error_string(RF_DEV_INTERRUPTED));
+    } else if (r->serial) {
       /* A launch past the wall-clock limit (rf_dev_sync) is this variant's `timeout`. */
       const int timed_out = rf_dev_lost() == RF_DEV_TIMEOUT;
       p->fail[k] = timed_out ? RF_V_TIMEOUT : RF_V_CRASH;
@@ -357,10 +388,7 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
     }
     return;
   }
-  if (st) {
-    p->fail[k] = rf_launch_status_verdict(st);
-    return;
-  }
+  if (p->fail[k] != RF_V_PASS) return;   /* a status, or a write into its input */
   p->ms += rf_now_ms() - t0;
   if (e) {
     p->fail[k] = RF_V_LAUNCH_ERROR;
@@ -571,6 +599,13 @@ static void batch_launch(rf_runner *r, batch *b) {
   const double t0 = rf_now_ms();
   if (!b->fail) b->fail = rf_dev_inputs_place(&r->inputs, b->bcs, b->nc, input_arena(r));
   if (!b->fail) b->fail = rf_dev_answers_launch(&r->answers, b->bcs, b->nc);
+  if (!b->fail) {
+    /* Dense inputs live in the input arena and in the buffer of device-made ones. */
+    void *const bufs[2] = {input_arena(r)->dev, r->inputs.gen};
+    int moved = 0;
+    b->fail = rf_input_check_begin(&r->check, b->bcs, b->nc, b->ps, b->n, bufs, &moved);
+    if (moved) rf_graph_forget(&r->graphs);   /* recorded with the check's old buffer */
+  }
   if (!b->fail && !describe(r, b->ps, b->n))
     b->fail = "out of host memory for the launch descriptions";
   /* GPUs: each variant's first launch in the process once under stream capture (the
@@ -584,6 +619,7 @@ static void batch_launch(rf_runner *r, batch *b) {
     p->fail[0] = p->probe_fail;
     snprintf(p->fail_detail[0], sizeof p->fail_detail[0], "%s", p->probe_detail);
   }
+  rf_input_check_end(&r->check);   /* the protect way's pages writable again */
   if (!b->fail) b->fail = rf_dev_verdicts_launch(&r->verdicts);
   r->stats.ms_launch += rf_now_ms() - t0;
 }
@@ -621,6 +657,7 @@ static void batch_fetch(rf_runner *r, batch *b) {
   if (!b->fail && r->verdicts.on) b->fail = rf_dev_verdicts_fetch(&r->verdicts, b->bcs, b->nc);
   else if (!b->fail && rf_arena_fetch(&r->arena))
     b->fail = "cannot read the device outputs back";
+  if (!b->fail) b->fail = rf_input_check_collect(&r->check, b->ps, b->n);
   b->t_fetched = rf_now_ms();
   b->recheck0 = ms_recheck(r);
   r->stats.ms_download += b->t_fetched - t0;
@@ -685,7 +722,8 @@ static void batch_graphs(rf_runner *r, const batch *b) {
   if (b->act == RF_GRAPH_DIRECT && r->use_graphs && !r->serial) {
     int clean = !b->fail && !any_launch_failure(b->ps, b->n);
     for (size_t i = 0; i < b->n && clean; i++)
-      clean = b->ps[i].res->verdict != RF_V_OOB && b->ps[i].res->verdict != RF_V_LAUNCH_ERROR;
+      clean = b->ps[i].res->verdict != RF_V_OOB && b->ps[i].res->verdict != RF_V_LAUNCH_ERROR &&
+              b->ps[i].res->verdict != RF_V_INPUT_WRITTEN;
     if (r->n_descs) rf_graph_note_direct(&r->graphs, r->descs.p, r->n_descs, clean);
   } else if (b->act != RF_GRAPH_DIRECT && b->se) {
     rf_graph_forget(&r->graphs);
@@ -702,7 +740,7 @@ static void batch_count(rf_runner *r, const batch *b) {
 
 /* Every prepared variant of the batch's cases: slots, one upload (inputs, guards, poison),
  * the launches, one synchronisation, one download, then the verdicts (docs/RUNNER.md). */
-static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, size_t n) {
+static void run_batch_once(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, size_t n) {
   batch b = {.bcs = bcs, .nc = nc, .ps = ps, .n = n, .act = RF_GRAPH_DIRECT,
              .launches0 = rf_launch_count()};   /* the harness's launches (launch_count.h) */
   const int host_oom = batch_slots(r, &b) < 0;
@@ -716,6 +754,28 @@ static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, siz
   if (!b.fail && rf_backend.is_sim) rf_checks_attribute(&r->checks, &r->arena, &r->judges[0], ps, n);
   batch_graphs(r, &b);
   batch_count(r, &b);
+}
+
+static void run_batch(rf_runner *r, batch_case *bcs, size_t nc, pending *ps, size_t n) {
+  /* The largest case's work: a batch's cases are small (SWEEP_BATCH_ELEMS), a huge one alone. */
+  uint64_t most = 0;
+  for (size_t i = 0; i < nc; i++) most = bcs[i].elems > most ? bcs[i].elems : most;
+  rf_dev_set_launch_work(most, r->ns_per_elem);
+  run_batch_once(r, bcs, nc, ps, n);
+  if (r->serial || r->streams < 2 || !rf_input_check_any(ps, n) || rf_dev_lost()) return;
+  /* GPUs: the batch's variants ran side by side on several streams, so a variant may have
+   * read an input another had changed before the check after that one put it back. The
+   * whole batch again, one launch per synchronisation: each variant alone on an intact
+   * input, and the one that writes it named by its own check. */
+  for (size_t i = 0; i < n; i++) {
+    batch_case *bc = ps[i].bc;
+    const rf_variant *v = ps[i].v;
+    rf_result *res = ps[i].res;
+    (void)prepare(r, bc, v, res, &ps[i]);   /* it was prepared before: it takes part again */
+  }
+  r->serial = 1;
+  run_batch_once(r, bcs, nc, ps, n);
+  r->serial = 0;
 }
 
 /* ---- why cases went to the host path (host_reasons.def) -------------------------------- */
@@ -900,6 +960,10 @@ static void solve_all(rf_runner *r, batch_case *bcs, size_t nc) {
   double share = gen + orc > 0 ? gen / (gen + orc) : 0.5;
   r->stats.ms_generate += wall * share;
   r->stats.ms_oracle += wall * (1 - share);
+}
+
+int rf_runner_batchable(const rf_runner *r, const rf_case *c) {
+  return rf_route_decide(&r->route, c).batchable;
 }
 
 int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t nc, rf_result *out, size_t max,

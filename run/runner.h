@@ -71,6 +71,10 @@ int rf_runner_run(rf_runner *r, const rf_case *c, rf_result *out, size_t max, ch
  * Returns 0, or -1 when some case failed. */
 int rf_runner_run_many(rf_runner *r, const rf_case *cs, size_t ncases, rf_result *out,
                        size_t max, int *counts, char *err, size_t errlen);
+/* 1 when rf_runner_run_many would batch c with other cases, 0 when it runs alone (row ops,
+ * sparse inputs, serial mode): a caller that reports as it goes gives such a case a call of
+ * its own, so that its results come out (and a stop loses nothing) as soon as it ends. */
+int rf_runner_batchable(const rf_runner *r, const rf_case *c);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,8 @@ static const struct {
   {RF_SET_TARGET, "a simulated target", {"gfx1201", "nvidia"}},
   {RF_SET_FOLD, "a coverage fold", {"0", "reference", "baseline"}},
   {RF_SET_CMP, "a compare mode", {"host", "all"}},
+  /* run/input_check.h's RF_INPUT_CHECK_* */
+  {RF_SET_INPUT_CHECK, "an input check", {"auto", "protect", "host", "device"}},
 };
 
 /* The name set of type, or -1. */
@@ -80,7 +82,8 @@ static int read_one(const char *var, rf_setting_type type, uint64_t lo, uint64_t
   case RF_SET_ORACLE:
   case RF_SET_TARGET:
   case RF_SET_FOLD:
-  case RF_SET_CMP: {
+  case RF_SET_CMP:
+  case RF_SET_INPUT_CHECK: {
     const int k = name_set_of(type);
     char allowed[128] = "";
     size_t o = 0;

@@ -9,7 +9,7 @@ extern "C" {   /* C++ tests create runners from settings */
 #endif
 
 typedef enum { RF_SET_BOOL, RF_SET_COUNT, RF_SET_ORACLE, RF_SET_TARGET, RF_SET_FOLD, RF_SET_CMP,
-               RF_SET_DEVICES, RF_SET_FILE, RF_SET_TEXT } rf_setting_type;
+               RF_SET_DEVICES, RF_SET_FILE, RF_SET_TEXT, RF_SET_INPUT_CHECK } rf_setting_type;
 /* The values of the name settings: the index of the name given. */
 enum { RF_ORACLE_DOUBLE, RF_ORACLE_MPFR, RF_ORACLE_UPGRADE };
 enum { RF_TARGET_GFX1201, RF_TARGET_NVIDIA };

@@ -13,7 +13,9 @@ static int still_fails(rf_runner *r, const rf_case *c, const rf_signature *sig) 
   rf_result res[2];
   char err[256];
   int n = rf_runner_run(r, &t, res, 2, err, sizeof err);
-  return n == 1 && res[0].verdict == sig->verdict && res[0].rule == sig->rule;
+  /* A run cut short by a stop (rf_dev_interrupt) tells nothing: not a smaller failing case. */
+  return n == 1 && !rf_dev_interrupted() && res[0].verdict == sig->verdict &&
+         res[0].rule == sig->rule;
 }
 
 /* Room for every variant of the registry (plugins included): a case never runs more. */
@@ -28,6 +30,7 @@ int rf_first_failure(rf_runner *r, const rf_case *c, rf_signature *sig) {
   char err[256];
   int n = res ? rf_runner_run(r, c, res, max, err, sizeof err) : -1;
   int found = -1;
+  if (rf_dev_interrupted()) n = 0;   /* cut short by a stop: no failure found */
   for (int i = 0; i < n && found; i++) {
     if (!rf_verdict_is_failure(res[i].verdict)) continue;
     snprintf(sig->variant, sizeof sig->variant, "%s", res[i].variant->name);
@@ -126,7 +129,7 @@ int rf_shrink(rf_runner *r, rf_case *c, const rf_signature *sig, FILE *log) {
   static const char *const names[] = {"n", "rows", "cols", "dist", "dist", "launch", "seed"};
   rf_limits lim = rf_runner_limits(r);
   int steps = 0, changed = 1;
-  while (changed && steps < 200) {
+  while (changed && steps < 200 && !rf_dev_interrupted()) {
     changed = 0;
     for (size_t p = 0; p < sizeof passes / sizeof *passes; p++) {
       for (unsigned k = 0;; k++) {
@@ -162,6 +165,11 @@ int rf_write_regression(rf_runner *r, const rf_case *c, const rf_signature *sig,
   rf_result *res = results_for_registry(&max);
   if (!res) { snprintf(err, errlen, "out of host memory for %zu results", max); return -1; }
   int n = rf_runner_run(r, &all, res, max, err, errlen);
+  if (n >= 0 && rf_dev_interrupted()) {   /* cut short by a stop: its verdicts mean nothing */
+    snprintf(err, errlen, "interrupted before the regression file's verdicts were all made: "
+             "nothing written");
+    n = -1;
+  }
   if (n < 0) { free(res); return -1; }
   uint8_t bytes[RF_CASE_ENCODED_MAX];
   size_t len = rf_case_encode(&all, bytes);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "engine.h"
 #include "sanitizer_hooks.h"
+#include "source_line.h"
 #include "status.h"
 
 
@@ -28,7 +29,21 @@ void rf_sim_configure(int schedule, uint64_t seed, unsigned wave) {
   rf_sim::wave_size = static_cast<int>(wave);
 }
 
-int rf_sim_take_status(char *msg, size_t len) { return rf_sim::status_take(msg, len); }
+/* An input write's message gets the writing instruction's source line here, after the
+ * launch, where starting addr2line is safe (source_line.h); the fault handler kept only the
+ * address. */
+int rf_sim_take_status(char *msg, size_t len) {
+  const int code = rf_sim::status_take(msg, len);
+  char line[256];
+  if (code == RF_SIM_INPUT_WRITTEN && msg && len &&
+      rf_sim::source_line_of(rf_sim::status_taken_pc(), line, sizeof line)) {
+    const size_t used = strlen(msg);
+    snprintf(msg + used, len - used, " at %s", line);
+  }
+  return code;
+}
+
+uintptr_t rf_sim_status_address(void) { return rf_sim::status_taken_address(); }
 
 const char *rf_sim_status_name(int code) {
   switch (code) {
@@ -40,6 +55,8 @@ const char *rf_sim_status_name(int code) {
     case RF_SIM_OOB: return "oob";
     case RF_SIM_CRASH: return "crash";
     case RF_SIM_LAUNCH_CONTRACT: return "launch-contract";
+    case RF_SIM_INPUT_WRITTEN: return "input-written";
+    case RF_SIM_INTERRUPTED: return "interrupted";
   }
   return nullptr;
 }

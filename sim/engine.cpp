@@ -216,14 +216,14 @@ static void count_switch() {
   Engine &e = engine();
   uint64_t n = e.switches.get() + 1;
   e.switches.set(n);
-  // Relaxed load: the watchdog's signal handler lowers the budget to 0 at the wall-clock
-  // deadline (watchdog.cpp, stage 1), so this check ends the launch at its next switch.
+  // Relaxed load: the watchdog's signal handler lowers the budget to 0 at the launch's limit
+  // or at a stop (watchdog.cpp, stage 1), so this check ends the launch at its next switch.
   if (n > __atomic_load_n(&e.budget, __ATOMIC_RELAXED)) {
-    if (watchdog_fired())
-      abandon_in_fiber(RF_SIM_TIMEOUT,
-                       "timeout: the launch ran past the wall-clock limit of %llu ms "
-                       "(REDFUZZ_LAUNCH_TIMEOUT_MS)",
-                       static_cast<unsigned long long>(launch_timeout_ms()));
+    if (const int why = watchdog_fired()) {
+      char what[300];
+      describe_end(what, sizeof what);
+      abandon_in_fiber(why, "%s", what);
+    }
     abandon_in_fiber(RF_SIM_TIMEOUT,
                      "timeout: the launch exceeded the step budget of %llu thread switches",
                      static_cast<unsigned long long>(e.budget));
@@ -632,6 +632,12 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t stream, void (*invo
   e.launch_index++;
 
   uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+  if (interrupt_requested()) {  // a stop was asked for: no launch starts (sim_control.h)
+    status_report(RF_SIM_INTERRUPTED, "interrupted: not run, a stop was asked for (SIGINT or "
+                  "SIGTERM)");
+    e.last_error = hipErrorLaunchFailure;
+    return;
+  }
   std::vector<uint64_t> order = block_order(blocks);
   bool parallel = parallel_wanted(blocks);
   if (parallel && order.empty()) {
@@ -646,10 +652,15 @@ void launch(dim3 grid, dim3 block, size_t shmem, hipStream_t stream, void (*invo
   // set budget is back for the next launch. Before the watchdog, which keeps what it finds.
   // Atomic stores: the GPU threads of the last launch read it atomically (count_switch), and
   // the instrumented TSan build sees the simulator's own accesses.
+  // So does one over many elements: 16 switches an element, where a correct kernel with a
+  // barrier per tile of a block's width makes about one (a launch of the runner's default
+  // sizes, up to 2^24 elements, keeps the set budget).
   const uint64_t set_budget = __atomic_load_n(&e.budget, __ATOMIC_RELAXED);
-  __atomic_store_n(&e.budget, rf_sim_launch_budget(set_budget, blocks * e.nthreads),
-                   __ATOMIC_RELAXED);
-  watchdog_arm();  // the wall-clock limit (watchdog.cpp)
+  const uint64_t work = launch_work_elems(), per_elem = 16;
+  uint64_t budget = rf_sim_launch_budget(set_budget, blocks * e.nthreads);
+  if (work <= UINT64_MAX / per_elem && work * per_elem > budget) budget = work * per_elem;
+  __atomic_store_n(&e.budget, budget, __ATOMIC_RELAXED);
+  watchdog_arm(blocks * e.nthreads);  // the time limit and stops (watchdog.cpp)
   if (!parallel || !run_grid_parallel(order.data(), blocks, shmem)) {
     for (uint64_t k = 0; k < blocks; k++) {
       uint64_t b = !order.empty()                       ? order[k]

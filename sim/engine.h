@@ -149,11 +149,18 @@ extern Engine the_engine;
 /* An error exit (status 2) with a message when memory runs out (oom.cpp): never SIGABRT. */
 [[noreturn]] void out_of_memory(const char *what);
 
-/* The wall-clock watchdog (watchdog.cpp): armed around a launch on the launching thread. */
-void watchdog_arm();
+/* The watchdog (watchdog.cpp): armed around a launch of `threads` GPU threads on the
+ * launching thread. fired: RF_SIM_TIMEOUT or RF_SIM_INTERRUPTED once it lowered the budget to
+ * end the launch, else 0; describe_end: the status message's first words for that. */
+void watchdog_arm(uint64_t threads);
 void watchdog_disarm();
-bool watchdog_fired();
+int watchdog_fired();
+void describe_end(char *out, size_t len);
 uint64_t launch_timeout_ms();
+/* The elements of the launches' case (rf_sim_set_launch_work), for the step budget. */
+uint64_t launch_work_elems();
+/* rf_sim_interrupt was called (a SIGINT or SIGTERM). */
+bool interrupt_requested();
 extern __thread Engine *this_engine __attribute__((tls_model("initial-exec")));
 __attribute__((always_inline)) inline Engine &engine() { return *this_engine; }
 

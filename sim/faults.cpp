@@ -1,12 +1,13 @@
 /* Faults inside a kernel become verdicts (plain build). A SIGSEGV, SIGBUS or SIGFPE raised
  * while a GPU thread's fiber runs on the launching thread ends the launch: an address in a
  * guard page of a device buffer (guarded_alloc.h) is RF_SIM_OOB naming the buffer and the
- * offset, an address in the guard after an LDS declaration (lds.h) RF_SIM_OOB naming the
- * declaration, anything else RF_SIM_CRASH naming the signal and the thread. The faulting fiber
- * is discarded (its slot gets a fresh context), the host resumes as if the block had been
- * abandoned, and the other threads unwind as usual. A fault anywhere else (host code, or a
- * launch on another thread) goes to the handler that was there before, or kills the
- * process as it would have.
+ * offset, a write into the pages of a buffer made read-only (the runner's inputs)
+ * RF_SIM_INPUT_WRITTEN with the address and the instruction, an address in the guard after
+ * an LDS declaration (lds.h) RF_SIM_OOB naming the declaration, anything else RF_SIM_CRASH
+ * naming the signal and the thread. The faulting fiber is discarded (its slot gets a fresh
+ * context), the host resumes as if the block had been abandoned, and the other threads
+ * unwind as usual. A fault anywhere else (host code, or a launch on another thread) goes to
+ * the handler that was there before, or kills the process as it would have.
  *
  * Not in sanitizer builds: AddressSanitizer reports out-of-range accesses itself
  * (asan_report.cpp), and ThreadSanitizer's own signal machinery must see the handler
@@ -19,6 +20,7 @@
 #include "engine.h"
 #include "guarded_alloc.h"
 #include "sanitizer_hooks.h"
+#include "status.h"
 
 namespace rf_sim {
 
@@ -95,6 +97,17 @@ static void on_fault(int sig, siginfo_t *info, void *uctx) {
       snprintf(decl, sizeof decl, "the LDS arena (no declaration there)");
     abandon_from_host(RF_SIM_OOB, "oob: LDS %s at byte %zu past the end of %s by %s, in %s",
                       w == 1 ? "write" : w == 0 ? "read" : "access", lh.past, decl, where, fn);
+  } else if (sig != SIGFPE && guarded_lookup(info->si_addr, &hit) && hit.readonly &&
+             hit.in_body && fault_is_write(uctx) != 0) {
+    // A write into a read-only input (the runner's inputs while its variants run,
+    // run/input_check.c): the write never happened, so the input is intact for the next
+    // launch. The runner turns the address into the element's index; the source line is
+    // looked up after the launch (rf_sim_take_status), outside this handler.
+    status_note_write(info->si_addr, pc);
+    // No buffer number or address in the message: the runner names the element, and a
+    // result's detail must not depend on how many buffers the process made before.
+    abandon_from_host(RF_SIM_INPUT_WRITTEN, "input-written: write into a read-only input by "
+                      "%s, in %s", where, fn);
   } else if (sig != SIGFPE && guarded_lookup(info->si_addr, &hit)) {
     int w = fault_is_write(uctx);
     abandon_from_host(RF_SIM_OOB,

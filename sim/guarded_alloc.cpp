@@ -110,17 +110,21 @@ bool guarded_free(void *p) {
   return false;
 }
 
-bool guarded_protect_readonly(void *p) {
+bool guarded_set_readonly(void *p, bool readonly) {
   for (size_t i = 0; i < kEntries; i++) {
     GuardEntry &g = table[i];
     if (g.user.load(std::memory_order_acquire) != p) continue;
+    if (g.readonly == readonly) return true;
     size_t body = (g.map_len - 2 * page());
-    if (mprotect(g.map + page(), body, PROT_READ) != 0) return false;
-    g.readonly = true;
+    if (mprotect(g.map + page(), body, readonly ? PROT_READ : PROT_READ | PROT_WRITE) != 0)
+      return false;
+    g.readonly = readonly;
     return true;
   }
   return false;
 }
+
+bool guarded_protect_readonly(void *p) { return guarded_set_readonly(p, true); }
 
 bool guarded_snapshot() {
   if (unguarded_live.load(std::memory_order_relaxed)) return false;
@@ -157,6 +161,8 @@ bool guarded_lookup(const void *addr, GuardHit *hit) {
     hit->id = g.id;
     hit->bytes = g.bytes;
     hit->offset = static_cast<long long>(a - user);
+    hit->readonly = g.readonly;
+    hit->in_body = a >= g.map + page() && a < g.map + g.map_len - page();
     return true;
   }
   return false;

@@ -24,6 +24,10 @@ bool guarded_free(void *p);
  * a huge sparse input (run/sparse_input.c) costs only its written pages. false when p was not
  * allocated by guarded_alloc or mprotect failed. */
 bool guarded_protect_readonly(void *p);
+/* The same as a switch (readonly false makes it writable again, as it was made): the runner's
+ * dense inputs are read-only while the variants run, writable while the next batch's input is
+ * uploaded (run/input_check.c). false when p is not a guarded buffer or mprotect failed. */
+bool guarded_set_readonly(void *p, bool readonly);
 
 /* Parallel blocks' rollback (parallel.cpp): copies the contents of every live buffer;
  * false when some device memory is outside the table (it could not be restored). */
@@ -36,9 +40,11 @@ struct GuardHit {
   unsigned id;           // allocation serial number (1 = the process's first hipMalloc)
   size_t bytes;          // the buffer's size
   long long offset;      // byte offset of the address from the buffer's start
+  bool readonly;         // the buffer is read-only now (guarded_set_readonly)
+  bool in_body;          // the address is inside the buffer's pages, not a guard page
 };
-/* Async-signal-safe: true when addr is in a guard page (or the alignment slack) of a live
- * buffer. */
+/* Async-signal-safe: true when addr is in a guard page, the alignment slack or (a write to a
+ * read-only buffer) the pages of a live buffer. */
 bool guarded_lookup(const void *addr, GuardHit *hit);
 
 }  // namespace rf_sim

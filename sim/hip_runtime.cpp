@@ -60,6 +60,9 @@ void *rf_sim_alloc_zero(size_t bytes) {
 }
 
 int rf_sim_protect_readonly(void *p) { return rf_sim::guarded_protect_readonly(p) ? 0 : -1; }
+int rf_sim_set_readonly(void *p, int readonly) {
+  return rf_sim::guarded_set_readonly(p, readonly != 0) ? 0 : -1;
+}
 
 hipError_t hipFree(void *ptr) {
   contract_forbidden("hipFree", kAllocates);

@@ -34,9 +34,14 @@ enum {
                                    and sim/asan_report.cpp sets halt_on_error=0; the launch
                                    ends at the reporting thread's next scheduling point) */
   RF_SIM_CRASH = 6,             /* SIGSEGV, SIGBUS or SIGFPE inside a kernel (plain build) */
-  RF_SIM_LAUNCH_CONTRACT = 7    /* inside a contract window (below): a kernel, copy or memset on
+  RF_SIM_LAUNCH_CONTRACT = 7,   /* inside a contract window (below): a kernel, copy or memset on
                                    another stream than the window's, an allocation or a
                                    synchronisation */
+  RF_SIM_INPUT_WRITTEN = 8,     /* a write into a buffer made read-only (rf_sim_set_readonly:
+                                   the runner's inputs), plain build; the write did not happen.
+                                   rf_sim_status_address gives the address written */
+  RF_SIM_INTERRUPTED = 9        /* rf_sim_interrupt was called: the launch was ended (or not
+                                   started); its results mean nothing */
 };
 
 /* Applies to every later launch. schedule: RF_SIM_SCHED_*; seed drives the random and
@@ -50,8 +55,13 @@ void rf_sim_configure(int schedule, uint64_t seed, unsigned wave);
  * "race: write at kernels/softmax.hip:88 and read at kernels/softmax.hip:84". */
 int rf_sim_take_status(char *msg, size_t len);
 
+/* The device address a kernel wrote when the status rf_sim_take_status last returned is
+ * RF_SIM_INPUT_WRITTEN (its message then ends with the writing instruction's source line
+ * where addr2line finds it); 0 after any other status. */
+uintptr_t rf_sim_status_address(void);
+
 /* "ok", "divergent-barrier", "race", "launch-error", "timeout", "oob", "crash",
- * "launch-contract"; NULL when unknown. */
+ * "launch-contract", "input-written", "interrupted"; NULL when unknown. */
 const char *rf_sim_status_name(int code);
 
 /* Kernel coverage (the fuzz build's SanitizerCoverage counters, sim/kernel_coverage.cpp):
@@ -74,6 +84,13 @@ void rf_sim_coverage_fold(int mode);
  * all); 0 (the default): only the host code's. Before the first launch. */
 void rf_sim_coverage_cmp_all(int all);
 
+/* A stop asked for (a SIGINT or SIGTERM): async-signal-safe (one atomic store). The running
+ * launch ends within a few watchdog ticks (100 ms each) with RF_SIM_INTERRUPTED, a kernel
+ * spinning without a barrier included (plain build; the sanitizer builds end it at its next
+ * switch), and every later launch ends at once with the same status. */
+void rf_sim_interrupt(void);
+int rf_sim_interrupted(void);
+
 /* Watchdog: a launch that switches between GPU threads more than this many times ends with
  * RF_SIM_TIMEOUT (default 1 << 28, about a few seconds). A thread that loops forever
  * without reaching a barrier or wave operation makes no switch: the wall-clock watchdog
@@ -89,16 +106,27 @@ uint64_t rf_sim_launch_budget(uint64_t switches, uint64_t threads);
  * milliseconds ends with RF_SIM_TIMEOUT, a thread that spins without any barrier included.
  * 0 (the default) turns it off; the runner sets it from REDFUZZ_LAUNCH_TIMEOUT_MS. */
 void rf_sim_set_launch_timeout_ms(uint64_t ms);
+/* The work of the launches that follow, in elements (the runner's case: n, or rows x cols),
+ * and the budget per unit of work in ns of CPU (REDFUZZ_LAUNCH_NS_PER_ELEM): a launch's
+ * limit is the wall-clock limit above plus (elements + its threads) x ns_per_elem of the
+ * process's CPU time, so a correct kernel on a huge case is never stopped for being slow
+ * (docs/SIMULATOR.md, "The watchdog"). The step budget grows with the elements as with the
+ * threads (rf_sim_launch_budget). 0 elements (the default): the limit is the set one. */
+void rf_sim_set_launch_work(uint64_t elems, uint64_t ns_per_elem);
 
 /* Device memory of `bytes` zero bytes that costs only the pages later written (a shared file
  * of zeros mapped again and again, guarded like hipMalloc's; sanitizer builds: calloc).
  * hipFree frees it. NULL when it cannot be mapped. */
 void *rf_sim_alloc_zero(size_t bytes);
 
-/* Device memory p (a hipMalloc) becomes read-only for the kernels: a write faults (`oob`
- * naming the buffer) and parallel blocks neither copy nor restore it. 0 on success; -1 where
- * the buffer is not a guarded mapping (sanitizer builds: it stays writable). */
+/* Device memory p (a hipMalloc) becomes read-only for the kernels: a write faults
+ * (RF_SIM_INPUT_WRITTEN with the address) and parallel blocks neither copy nor restore it. 0
+ * on success; -1 where the buffer is not a guarded mapping (sanitizer builds: it stays
+ * writable). */
 int rf_sim_protect_readonly(void *p);
+/* The same as a switch: readonly 0 makes p writable again (the runner uploads the next
+ * batch's input into it). 0, or -1 as above. */
+int rf_sim_set_readonly(void *p, int readonly);
 
 /* The hardware the fast intrinsics (__expf, __logf, __fdividef, ...) stand for: gfx1201 (the
  * default) or NVIDIA; set by the runner from REDFUZZ_SIM_TARGET (run/settings.def). */

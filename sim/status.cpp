@@ -15,10 +15,26 @@ namespace rf_sim {
 static std::mutex status_mutex;  // launches from several host threads are serialised too
 static int status_code;
 static char status_msg[512];
+// status_note_write's, until a problem is stored; then the record's, until taken.
+static volatile uintptr_t pending_addr;
+static const void *volatile pending_pc;
+static uintptr_t status_addr, taken_addr;
+static const void *status_pc, *taken_pc;
+
+RF_SIM_UNTRACKED void status_note_write(const void *addr, const void *pc) {
+  pending_addr = reinterpret_cast<uintptr_t>(addr);
+  pending_pc = pc;
+}
 
 RF_SIM_UNTRACKED static void store(int code, const char *text) {
+  const uintptr_t addr = pending_addr;
+  const void *pc = pending_pc;
+  pending_addr = 0;
+  pending_pc = nullptr;
   if (status_code != RF_SIM_OK) return;  // the first problem wins
   status_code = code;
+  status_addr = code == RF_SIM_INPUT_WRITTEN ? addr : 0;
+  status_pc = code == RF_SIM_INPUT_WRITTEN ? pc : nullptr;
   size_t n = 0;
   while (text[n] && n + 1 < sizeof status_msg) {
     status_msg[n] = text[n];
@@ -66,7 +82,14 @@ RF_SIM_UNTRACKED int status_take(char *msg, size_t len) {
   }
   status_code = RF_SIM_OK;
   status_msg[0] = '\0';
+  taken_addr = status_addr;
+  taken_pc = status_pc;
+  status_addr = 0;
+  status_pc = nullptr;
   return code;
 }
+
+uintptr_t status_taken_address() { return taken_addr; }
+const void *status_taken_pc() { return taken_pc; }
 
 }  // namespace rf_sim

@@ -8,6 +8,7 @@
 #define RF_SIM_STATUS_H
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 namespace rf_sim {
 
@@ -17,6 +18,14 @@ void status_vreport(int code, const char *fmt, va_list ap);
  * so not for ThreadSanitizer's report hook). */
 void status_report_text(int code, const char *text);
 int status_take(char *msg, size_t len);
+/* A write into a read-only input (faults.cpp): the address written and the faulting
+ * instruction, kept with the next problem recorded if it is RF_SIM_INPUT_WRITTEN (set just
+ * before abandoning the launch; async-signal-safe: two stores). */
+void status_note_write(const void *addr, const void *pc);
+/* The address and instruction that came with the problem status_take last returned (0 and
+ * null for any other problem). */
+uintptr_t status_taken_address();
+const void *status_taken_pc();
 
 /* ThreadSanitizer build: if a kernel race was recorded since the last call, writes its
  * message ("race: …") to text, clears the record and returns true. Always false in other

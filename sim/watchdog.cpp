@@ -1,31 +1,48 @@
-/* The wall-clock watchdog of a launch (rf_sim_set_launch_timeout_ms, REDFUZZ_LAUNCH_TIMEOUT_MS).
+/* The watchdog of a launch: its time limit (rf_sim_set_launch_timeout_ms, REDFUZZ_LAUNCH_TIMEOUT_MS,
+ * grown with the case's work by rf_sim_set_launch_work, REDFUZZ_LAUNCH_NS_PER_ELEM) and a
+ * stop asked for by a signal (rf_sim_interrupt).
  *
  * GPU threads are fibers switched only at barriers and wave operations, so a thread that
  * spins without reaching one is never preempted: the step budget (counted at switches)
  * cannot see it, and nothing else would ever run again on the launching thread. A POSIX
  * timer aimed at the launching thread (SIGEV_THREAD_ID, a real-time signal: libFuzzer owns
- * SIGALRM for its own -timeout) ends such a launch in two stages:
+ * SIGALRM for its own -timeout) ticks every kTickMs while the launch runs (a tenth of a
+ * shorter limit, at least 10 ms: a test's). At each tick the
+ * handler looks at the clocks and the stop flag (all async-signal-safe: clock_gettime and
+ * loads); once the launch must end, it ends it in two stages:
  *
- *  1. At the deadline the handler only lowers the step budget to 0 (one word of this
- *     thread's engine: async-signal-safe). The next switch, wherever it comes, abandons the
- *     launch through the ordinary path (engine.cpp, count_switch) with RF_SIM_TIMEOUT: a
- *     kernel that waits at barriers, or a deadline met between blocks, ends there, exactly
- *     as a step-budget timeout does, with nothing interrupted.
- *  2. A grace period later, if no switch at all happened in between and a GPU thread's fiber
- *     is the code running (fault_in_kernel_here), that fiber is spinning in its own code.
- *     The handler then leaves it the way the fault handler leaves a faulting kernel
- *     (faults.cpp): the launch is abandoned with RF_SIM_TIMEOUT, the fiber's stack gets a
- *     fresh context, and control returns to the host as if the block had been left; the
- *     block's other threads unwind as usual. This is the escape the simulator already takes
- *     from a SIGSEGV anywhere in kernel code, and it is taken only where a fault's would be:
- *     a fiber that has made no switch for a whole grace period is not inside the
- *     scheduler (every scheduler entry ends in a counted switch or returns at once).
+ *  1. The handler only lowers the step budget to 0 (one word of this thread's engine). The
+ *     next switch, wherever it comes, abandons the launch through the ordinary path
+ *     (engine.cpp, count_switch) with RF_SIM_TIMEOUT or RF_SIM_INTERRUPTED: a kernel that
+ *     waits at barriers, or a limit met between blocks, ends there, exactly as a step-budget
+ *     timeout does, with nothing interrupted.
+ *  2. At a later tick, if no switch at all happened since the one before and a GPU thread's
+ *     fiber is the code running (fault_in_kernel_here), that fiber is spinning in its own
+ *     code. The handler then leaves it the way the fault handler leaves a faulting kernel
+ *     (faults.cpp): the launch is abandoned, the fiber's stack gets a fresh context, and
+ *     control returns to the host as if the block had been left; the block's other threads
+ *     unwind as usual. This is the escape the simulator already takes from a SIGSEGV
+ *     anywhere in kernel code, and it is taken only where a fault's would be: a fiber that
+ *     has made no switch for a whole tick is not inside the scheduler (every scheduler entry
+ *     ends in a counted switch or returns at once).
+ *
+ * The limit. A launch may use base + (elements + threads) x ns_per_elem of the process's CPU
+ * time: base is REDFUZZ_LAUNCH_TIMEOUT_MS, elements the case's (the runner sets them before
+ * its launches), threads the launch's. CPU time, not the wall clock, because what a correct
+ * kernel needs grows with its work, and a machine shared by other jobs stretches the wall
+ * clock, not the work: a correct variant on a huge case, or on a loaded CI machine, is not
+ * stopped for being slow (issue 47). A kernel that never returns uses the CPU and meets the
+ * limit; one that blocks without using it (a plugin waiting on something that never comes)
+ * meets the wall-clock backstop, kWallFactor times the limit. The sanitizer builds run
+ * kernels several times slower: their budget per element is kSanitizerFactor times the
+ * setting.
  *
  * Either way the launch's status is RF_SIM_TIMEOUT (hipErrorLaunchTimeOut), the runner's
- * `timeout` verdict, and the run goes on. Not under ThreadSanitizer or AddressSanitizer
- * (stage 1 only there): their runtimes must see a handler return, as for faults. The timer
- * is armed for the launching thread only; with REDFUZZ_SIM_THREADS > 1 a block that spins on
- * a worker thread is ended by stage 1 alone when it reaches a switch. */
+ * `timeout` verdict, and the run goes on; after a stop, RF_SIM_INTERRUPTED. Not under
+ * ThreadSanitizer or AddressSanitizer (stage 1 only there): their runtimes must see a handler
+ * return, as for faults. The timer is armed for the launching thread only; with
+ * REDFUZZ_SIM_THREADS > 1 a block that spins on a worker thread is ended by stage 1 alone
+ * when it reaches a switch. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -48,21 +65,48 @@ void abandon_from_host(int code, const char *fmt, ...);
 
 namespace {
 
+constexpr uint64_t kTickMs = 100;
+constexpr uint64_t kWallFactor = 10;
+constexpr uint64_t kSanitizerFactor = 10;
+
 std::atomic<uint64_t> g_timeout_ms{0};
+std::atomic<uint64_t> g_work_elems{0}, g_ns_per_elem{0};
+std::atomic<int> g_interrupted{0};
 
 struct Watch {
-  bool made = false;       // the timer exists (made on this thread's first armed launch)
+  bool made = false;       // the timer exists (made on this thread's first launch)
   pid_t owner = 0;         // the process that made it: a forked worker makes its own
   timer_t timer{};
   volatile sig_atomic_t armed = 0;
-  volatile sig_atomic_t stage = 0;  // 0 before the deadline, 1 after it
+  volatile sig_atomic_t stage = 0;  // 0 running; 1 the launch must end (the budget is 0)
+  volatile sig_atomic_t why = 0;    // RF_SIM_TIMEOUT or RF_SIM_INTERRUPTED, once stage is 1
   uint64_t saved_budget = 0;
   uint64_t switches_at_tick = 0;
-  uint64_t ms = 0;
+  uint64_t limit_ns = 0;   // of CPU; 0: none
+  uint64_t threads = 0, elems = 0, ns_per_elem = 0, base_ms = 0;
+  uint64_t cpu0 = 0, wall0 = 0;
 };
 thread_local Watch watch;
 
 int watchdog_signal() { return SIGRTMIN + 3; }
+
+uint64_t clock_ns(clockid_t id) {
+  struct timespec ts;
+  if (clock_gettime(id, &ts) != 0) return 0;
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000u + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+uint64_t mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* Whether the launch must end now, and why (0: not yet). */
+int must_end(const Watch &w) {
+  if (g_interrupted.load(std::memory_order_relaxed)) return RF_SIM_INTERRUPTED;
+  if (!w.limit_ns) return 0;
+  if (clock_ns(CLOCK_PROCESS_CPUTIME_ID) - w.cpu0 >= w.limit_ns) return RF_SIM_TIMEOUT;
+  if (clock_ns(CLOCK_MONOTONIC) - w.wall0 >= mul_sat(w.limit_ns, kWallFactor)) return RF_SIM_TIMEOUT;
+  return 0;
+}
 
 void on_tick(int, siginfo_t *, void *) {
   const int saved_errno = errno;
@@ -71,21 +115,24 @@ void on_tick(int, siginfo_t *, void *) {
   if (!w.armed || !e.in_launch) { errno = saved_errno; return; }
   const uint64_t switches = e.switches.get();
   if (w.stage == 0) {
-    w.stage = 1;
-    w.switches_at_tick = switches;
-    __atomic_store_n(&e.budget, uint64_t{0}, __ATOMIC_RELAXED);  // stage 1: the next switch
+    const int why = must_end(w);
+    if (why) {
+      w.why = why;
+      w.stage = 1;
+      w.switches_at_tick = switches;
+      __atomic_store_n(&e.budget, uint64_t{0}, __ATOMIC_RELAXED);  // stage 1: the next switch
+    }
     errno = saved_errno;
     return;
   }
   Fiber *f = nullptr;
   if (switches == w.switches_at_tick && !san::tsan && !san::asan && fault_in_kernel_here(&f)) {
     w.armed = 0;
+    char what[200];
+    describe_end(what, sizeof what);
     const ThreadView &v = f->view;
-    abandon_from_host(RF_SIM_TIMEOUT,
-                      "timeout: the launch ran past the wall-clock limit of %llu ms "
-                      "(REDFUZZ_LAUNCH_TIMEOUT_MS); thread (%u,%u,%u) of block (%u,%u,%u) "
-                      "was still running without reaching a barrier",
-                      static_cast<unsigned long long>(w.ms), v.thread_idx.x, v.thread_idx.y,
+    abandon_from_host(w.why, "%s; thread (%u,%u,%u) of block (%u,%u,%u) was still running "
+                      "without reaching a barrier", what, v.thread_idx.x, v.thread_idx.y,
                       v.thread_idx.z, v.block_idx.x, v.block_idx.y, v.block_idx.z);
     fiber_restart(f);  // does not return: the host goes on (faults.cpp does the same)
   }
@@ -109,16 +156,49 @@ bool install() {
 
 }  // namespace
 
+/* What ended the launch, as the first words of its status message (snprintf only: called
+ * from the tick's handler as from count_switch; the formats take integers alone). */
+void describe_end(char *out, size_t len) {
+  const Watch &w = watch;
+  if (w.why == RF_SIM_INTERRUPTED) {
+    snprintf(out, len, "interrupted: a stop was asked for (SIGINT or SIGTERM)");
+    return;
+  }
+  const unsigned long long ms = w.limit_ns / 1000000u;
+  if (w.elems || w.threads > 1)
+    snprintf(out, len, "timeout: the launch ran past its limit of %llu ms of CPU time "
+             "(REDFUZZ_LAUNCH_TIMEOUT_MS %llu + (%llu elements + %llu threads) x %llu ns, "
+             "REDFUZZ_LAUNCH_NS_PER_ELEM%s)", ms, static_cast<unsigned long long>(w.base_ms),
+             static_cast<unsigned long long>(w.elems), static_cast<unsigned long long>(w.threads),
+             static_cast<unsigned long long>(w.ns_per_elem),
+             san::tsan || san::asan ? " x 10 in a sanitizer build" : "");
+  else
+    snprintf(out, len, "timeout: the launch ran past its limit of %llu ms of CPU time "
+             "(REDFUZZ_LAUNCH_TIMEOUT_MS)", ms);
+}
+
 uint64_t launch_timeout_ms() { return g_timeout_ms.load(std::memory_order_relaxed); }
+uint64_t launch_work_elems() { return g_work_elems.load(std::memory_order_relaxed); }
 
-/* True when the launch now ending ran into the wall-clock limit (its budget was lowered). */
-bool watchdog_fired() { return watch.stage != 0; }
+/* Why the launch now ending ran into the watchdog (its budget was lowered): RF_SIM_TIMEOUT or
+ * RF_SIM_INTERRUPTED, 0 when it did not. */
+int watchdog_fired() { return watch.stage != 0 ? static_cast<int>(watch.why) : 0; }
 
-void watchdog_arm() {
+bool interrupt_requested() { return g_interrupted.load(std::memory_order_relaxed) != 0; }
+
+void watchdog_arm(uint64_t threads) {
   Watch &w = watch;
   w.stage = 0;
-  w.ms = launch_timeout_ms();
-  if (!w.ms || !install()) return;
+  w.why = 0;
+  w.base_ms = launch_timeout_ms();
+  w.elems = g_work_elems.load(std::memory_order_relaxed);
+  w.threads = threads;
+  w.ns_per_elem = mul_sat(g_ns_per_elem.load(std::memory_order_relaxed),
+                          san::tsan || san::asan ? kSanitizerFactor : 1);
+  w.limit_ns = !w.base_ms ? 0
+               : add_sat(mul_sat(w.base_ms, 1000000u),
+                         mul_sat(add_sat(w.elems, w.threads), w.ns_per_elem));
+  if (!install()) return;
   if (w.made && w.owner != getpid()) w.made = false;  // timers are not inherited by fork
   if (!w.made) {
     struct sigevent sev;
@@ -132,14 +212,19 @@ void watchdog_arm() {
   }
   Engine &e = engine();
   w.saved_budget = e.budget;
-  // The grace period of stage 2: a tenth of the limit, within 10 ms .. 1 s.
-  const uint64_t grace = w.ms / 10 < 10 ? 10 : w.ms / 10 > 1000 ? 1000 : w.ms / 10;
+  w.cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  w.wall0 = clock_ns(CLOCK_MONOTONIC);
+  // A short limit (a test's) ticks more often, down to every 10 ms, and first at the limit.
+  uint64_t tick_ns = kTickMs * 1000000u;
+  if (w.limit_ns && w.limit_ns / 10 < tick_ns)
+    tick_ns = w.limit_ns / 10 < 10000000u ? 10000000u : w.limit_ns / 10;
+  const uint64_t first_ns = w.limit_ns && w.limit_ns < tick_ns ? w.limit_ns : tick_ns;
   struct itimerspec its;
   memset(&its, 0, sizeof its);
-  its.it_value.tv_sec = static_cast<time_t>(w.ms / 1000);
-  its.it_value.tv_nsec = static_cast<long>(w.ms % 1000) * 1000000L;
-  its.it_interval.tv_sec = static_cast<time_t>(grace / 1000);
-  its.it_interval.tv_nsec = static_cast<long>(grace % 1000) * 1000000L;
+  its.it_value.tv_sec = static_cast<time_t>(first_ns / 1000000000u);
+  its.it_value.tv_nsec = static_cast<long>(first_ns % 1000000000u);
+  its.it_interval.tv_sec = 0;
+  its.it_interval.tv_nsec = static_cast<long>(tick_ns);
   w.armed = 1;
   if (timer_settime(w.timer, 0, &its, nullptr) != 0) w.armed = 0;
 }
@@ -161,3 +246,11 @@ void watchdog_disarm() {
 void rf_sim_set_launch_timeout_ms(uint64_t ms) {
   rf_sim::g_timeout_ms.store(ms, std::memory_order_relaxed);
 }
+
+void rf_sim_set_launch_work(uint64_t elems, uint64_t ns_per_elem) {
+  rf_sim::g_work_elems.store(elems, std::memory_order_relaxed);
+  rf_sim::g_ns_per_elem.store(ns_per_elem, std::memory_order_relaxed);
+}
+
+void rf_sim_interrupt(void) { rf_sim::g_interrupted.store(1, std::memory_order_relaxed); }
+int rf_sim_interrupted(void) { return rf_sim::interrupt_requested() ? 1 : 0; }

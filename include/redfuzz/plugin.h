@@ -135,9 +135,13 @@
  * RF_POISON_BITS (a NaN, 0x7FBADBAD) and guard words surround each buffer. A kernel that
  * accumulates into the output or a scratch buffer must zero it first (in its own launch on
  * a->stream: the launch may not synchronise or allocate); an output word left poisoned is
- * reported `unwritten`, a write past the end `oob`. The input a->x is read-only. Scratch is
- * exactly scratch_bytes(cfg) bytes, on the device, and private to this launch; the
- * simulator's repeat gets it zeroed instead of poisoned (LAUNCH CONTRACT).
+ * reported `unwritten`, a write past the end `oob`. The input a->x is read-only: a launch
+ * that changes it is `input-written`, naming the first element it changed (on the simulator
+ * the input's pages are read-only, so the write faults and its line is named; on GPUs a check
+ * after the launch compares it with a copy), a write just past it `oob`; every variant after
+ * it runs on the intact input. Scratch is exactly scratch_bytes(cfg) bytes, on the device,
+ * and private to this launch; the simulator's repeat gets it zeroed instead of poisoned
+ * (LAUNCH CONTRACT).
  *
  * LAUNCH CONTRACT (what is checked; docs/SIMULATOR.md, "The launch contract"). A breach is
  * the verdict `launch-contract`, with a detail naming the call and, on the simulator, its
@@ -271,9 +275,11 @@
  *   - a configure reason is shown escaped (control bytes as \xNN), so it cannot forge lines;
  *   - the launch contract and state across launches (LAUNCH CONTRACT above):
  *     `launch-contract`, or the repeat's verdict with what the earlier launch changed;
- *   - a launch still running after REDFUZZ_LAUNCH_TIMEOUT_MS (default 60000 ms) is `timeout`:
- *     the simulator interrupts a kernel that spins without a barrier; on a GPU the device is
- *     then lost to the process (as after a fault);
+ *   - a launch still running after REDFUZZ_LAUNCH_TIMEOUT_MS (default 60000 ms) is `timeout`
+ *     (on the simulator: that much CPU time plus REDFUZZ_LAUNCH_NS_PER_ELEM per element of
+ *     the case and per thread, so a correct kernel on a huge case is not a `timeout` for
+ *     being slow): the simulator interrupts a kernel that spins without a barrier; on a GPU
+ *     the device is then lost to the process (as after a fault);
  *   - the variants are copied at load (every field, the name, summary and constraints
  *     included): what the plugin writes into its own structs later is never seen;
  *   - exit, _exit, _Exit, quick_exit, abort or pthread_exit called by plugin code, or a fault

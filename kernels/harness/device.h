@@ -30,9 +30,13 @@ int rf_dev_mem_info(size_t *free_bytes, size_t *total_bytes);
  * kernel's zero page until written, so a buffer far larger than memory costs only the pages
  * written later (run/sparse_input.c). */
 int rf_dev_alloc_zeroed(void **p, size_t bytes);
-/* Simulator: p (from rf_dev_alloc) becomes read-only to kernels (a write is `oob`); returns
- * 1 where it cannot (sanitizer builds), 0 when done. GPUs: nothing, 0. */
+/* Simulator: p (from rf_dev_alloc) becomes read-only to kernels (a write ends the launch
+ * with RF_DEV_STATUS_INPUT_WRITTEN and does not happen); returns 1 where it cannot (sanitizer
+ * builds), 0 when done. GPUs: nothing, 1. */
 int rf_dev_protect_readonly(void *p);
+/* The same as a switch: readonly 0 makes it writable again. 0 when done, 1 where it cannot
+ * (sanitizer builds, GPUs: run/input_check.c compares instead). */
+int rf_dev_set_readonly(void *p, int readonly);
 /* Page-locked host memory (copies to and from it skip a staging copy); plain memory on the
  * simulator. */
 int rf_dev_host_alloc(void **p, size_t bytes);
@@ -62,6 +66,21 @@ void rf_dev_mark_progress(void *stream);
 /* The wall-clock limit of a launch in ms, 0 for none (REDFUZZ_LAUNCH_TIMEOUT_MS): the
  * simulator ends such a launch itself (sim/watchdog.cpp); GPUs through rf_dev_sync. */
 void rf_dev_set_launch_timeout_ms(uint64_t ms);
+/* The work of the launches that follow (the case's elements) and the budget per element in ns
+ * (REDFUZZ_LAUNCH_NS_PER_ELEM): on the simulator a launch may use the limit above plus
+ * (elements + threads) x ns of CPU time (sim_control.h, rf_sim_set_launch_work), so a
+ * correct kernel on a huge case is not a `timeout` for being slow. GPUs: nothing (their
+ * launches are fast; the wall-clock limit stands). */
+void rf_dev_set_launch_work(uint64_t elems, uint64_t ns_per_elem);
+/* A stop asked for (SIGINT, SIGTERM): async-signal-safe, for a signal handler. The
+ * simulator ends the running launch within a few tenths of a second and starts no other
+ * (RF_DEV_STATUS_INTERRUPTED); a GPU wait (rf_dev_sync) returns RF_DEV_INTERRUPTED within
+ * 50 ms and the device is then lost to the process (a kernel may still run). */
+void rf_dev_interrupt(void);
+/* 1 once rf_dev_interrupt was called. */
+int rf_dev_interrupted(void);
+/* A wait ended by rf_dev_interrupt (an error of rf_dev_sync; not a CUDA or HIP code). */
+#define RF_DEV_INTERRUPTED 100000
 /* The first error since the last call (launch errors included), cleared. */
 int rf_dev_last_error(void);
 const char *rf_dev_error_string(int err);
@@ -115,8 +134,12 @@ void rf_dev_graph_free(void *graph);
 void rf_dev_sim_configure(int sched, uint64_t seed, unsigned wave);
 enum { RF_DEV_STATUS_OK = 0, RF_DEV_STATUS_DIVERGENT_BARRIER = 1, RF_DEV_STATUS_RACE = 2,
        RF_DEV_STATUS_LAUNCH_ERROR = 3, RF_DEV_STATUS_TIMEOUT = 4, RF_DEV_STATUS_OOB = 5,
-       RF_DEV_STATUS_CRASH = 6, RF_DEV_STATUS_LAUNCH_CONTRACT = 7 };
+       RF_DEV_STATUS_CRASH = 6, RF_DEV_STATUS_LAUNCH_CONTRACT = 7, RF_DEV_STATUS_INPUT_WRITTEN = 8,
+       RF_DEV_STATUS_INTERRUPTED = 9 };
 int rf_dev_sim_take_status(char *msg, size_t len);
+/* After RF_DEV_STATUS_INPUT_WRITTEN: the device address the kernel wrote (into a buffer made
+ * read-only by rf_dev_set_readonly); 0 otherwise and on GPUs. */
+uintptr_t rf_dev_sim_status_address(void);
 
 /* The launch contract (include/redfuzz/plugin.h, `launch`: enqueue on a->stream only, no
  * allocation, no synchronisation). Simulator: between begin and end every call of the calling

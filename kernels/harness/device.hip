@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <time.h>
+#include <signal.h>
+#include <math.h>
 #include "../port.h"
 #include "device.h"
 #include "model/case.h"
@@ -42,12 +44,14 @@ static int note(hipError_t e) {
 static int g_fault_loses_device;
 #define RF_LOST_RETURN(v) do { if (g_lost) return (v); } while (0)
 #else
-#define RF_LOST_RETURN(v) do { if (g_lost == RF_DEV_TIMEOUT) return (v); } while (0)
+#define RF_LOST_RETURN(v) \
+  do { if (g_lost == RF_DEV_TIMEOUT || g_lost == RF_DEV_INTERRUPTED) return (v); } while (0)
 #endif
 #define RF_SIM_LOST_RETURN() RF_LOST_RETURN(g_lost)
 /* Frees are skipped after a timeout only: they wait for the device (leaked to the process,
  * which cannot use the device again anyway). */
-#define RF_TIMEOUT_SKIP() do { if (g_lost == RF_DEV_TIMEOUT) return; } while (0)
+#define RF_TIMEOUT_SKIP() \
+  do { if (g_lost == RF_DEV_TIMEOUT || g_lost == RF_DEV_INTERRUPTED) return; } while (0)
 
 extern "C" void rf_dev_sim_set_fault_loses_device(int on) {
 #if defined(RF_SIM)
@@ -133,14 +137,16 @@ extern "C" int rf_dev_alloc_zeroed(void **p, size_t bytes) {
   return e;
 #endif
 }
-extern "C" int rf_dev_protect_readonly(void *p) {
+extern "C" int rf_dev_set_readonly(void *p, int readonly) {
 #if defined(RF_SIM)
-  return rf_sim_protect_readonly(p) ? 0 : 1;
+  return rf_sim_set_readonly(p, readonly) == 0 ? 0 : 1;
 #else
   (void)p;
-  return 0;
+  (void)readonly;
+  return 1;
 #endif
 }
+extern "C" int rf_dev_protect_readonly(void *p) { return rf_dev_set_readonly(p, 1); }
 extern "C" int rf_dev_host_alloc(void **p, size_t bytes) {
   RF_SIM_LOST_RETURN();
   return note(hipHostMalloc(p, bytes ? bytes : 1, hipHostMallocDefault));
@@ -165,6 +171,25 @@ extern "C" void rf_dev_set_launch_timeout_ms(uint64_t ms) {
   rf_sim_set_launch_timeout_ms(ms);
 #endif
 }
+
+extern "C" void rf_dev_set_launch_work(uint64_t elems, uint64_t ns_per_elem) {
+#if defined(RF_SIM)
+  rf_sim_set_launch_work(elems, ns_per_elem);
+#else
+  (void)elems;
+  (void)ns_per_elem;
+#endif
+}
+
+static volatile sig_atomic_t g_interrupted;   /* rf_dev_interrupt: a signal handler's store */
+
+extern "C" void rf_dev_interrupt(void) {
+  g_interrupted = 1;
+#if defined(RF_SIM)
+  rf_sim_interrupt();
+#endif
+}
+extern "C" int rf_dev_interrupted(void) { return g_interrupted != 0; }
 
 #if !defined(RF_SIM)
 static double now_ms(void) {
@@ -238,11 +263,22 @@ static int sync_with_deadline(unsigned long long launches) {
   g_unmarked = 0;
   if (e) return g_marks = 0, e;
   double t0 = now_ms();
-  const double limit = (double)g_timeout_ms * per;
+  const double limit = g_timeout_ms ? (double)g_timeout_ms * per : HUGE_VAL;
   for (unsigned polls = 0;; polls++) {
     hipError_t q = hipEventQuery(done);
     if (q == hipSuccess) return g_marks = 0, 0;
     if (q != hipErrorNotReady) return g_marks = 0, note(q);
+    if (g_interrupted) {
+      /* A stop asked for: the launch cannot be ended from the host, so the device is lost to
+       * this process as after a timeout (no later call waits for it, and the process leaves
+       * before the runtime's teardown). */
+      g_marks = 0;
+      if (!g_lost) {
+        g_lost = RF_DEV_INTERRUPTED;
+        on_exit(exit_past_lost_device, NULL);
+      }
+      return RF_DEV_INTERRUPTED;
+    }
     if (marks && marks_completed()) t0 = now_ms();
     const double waited = now_ms() - t0;
     if (waited > limit) {
@@ -269,8 +305,10 @@ extern "C" void rf_dev_mark_progress(void *stream) { (void)stream; }   /* watchd
 extern "C" int rf_dev_sync_for(unsigned long long launches) {
   RF_SIM_LOST_RETURN();
 #if !defined(RF_SIM)
-  if (g_lost == RF_DEV_TIMEOUT) return RF_DEV_TIMEOUT;   /* the kernel may still be running */
-  if (g_timeout_ms) return sync_with_deadline(launches);
+  if (g_lost == RF_DEV_TIMEOUT || g_lost == RF_DEV_INTERRUPTED)
+    return g_lost;   /* the kernel may still be running */
+  /* Polled, not hipDeviceSynchronize: a stop (rf_dev_interrupt) must end the wait too. */
+  return sync_with_deadline(launches);
 #else
   (void)launches;
 #endif
@@ -293,6 +331,9 @@ extern "C" const char *rf_dev_error_string(int err) {
     return "an illegal memory access was encountered (the simulator losing the device as a GPU "
            "does: REDFUZZ_SIM_FAULT_LOSES_DEVICE=1)";
 #endif
+  if (err == RF_DEV_INTERRUPTED)
+    return "the wait for the device was ended by a stop (SIGINT or SIGTERM); the device is "
+           "lost to this process";
   if (err == RF_DEV_TIMEOUT && g_timeout_ms)
     return "a launch ran past the wall-clock limit (REDFUZZ_LAUNCH_TIMEOUT_MS); the device is "
            "lost to this process";
@@ -554,6 +595,14 @@ extern "C" int rf_dev_sim_target_nvidia(void) {
 #endif
 }
 
+extern "C" uintptr_t rf_dev_sim_status_address(void) {
+#if defined(RF_SIM)
+  return rf_sim_status_address();
+#else
+  return 0;
+#endif
+}
+
 extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
 #if defined(RF_SIM)
   switch (rf_sim_take_status(msg, len)) {
@@ -566,6 +615,8 @@ extern "C" int rf_dev_sim_take_status(char *msg, size_t len) {
     if (g_fault_loses_device && !g_lost) g_lost = RF_ERR_ILLEGAL_ADDRESS;
     return RF_DEV_STATUS_CRASH;
   case RF_SIM_LAUNCH_CONTRACT: return RF_DEV_STATUS_LAUNCH_CONTRACT;
+  case RF_SIM_INPUT_WRITTEN: return RF_DEV_STATUS_INPUT_WRITTEN;
+  case RF_SIM_INTERRUPTED: return RF_DEV_STATUS_INTERRUPTED;
   default: return RF_DEV_STATUS_LAUNCH_ERROR;
   }
 #else

@@ -3,7 +3,8 @@
  * than the old fixed result arrays held (64; replay 48): run, sweep, shrink, replay and the
  * fuzz target must each find the seventieth (tests/cli/hostile/caps.sh). With
  * RF_TEST_PLUGIN_SPIN=1 it also has sum/plugin-test-spin, a kernel that spins without ever
- * reaching a barrier (the wall-clock watchdog, REDFUZZ_LAUNCH_TIMEOUT_MS). Simulator and
+ * reaching a barrier (the watchdog, REDFUZZ_LAUNCH_TIMEOUT_MS), with =any the same as
+ * sum/plugin-test-spin-any, which takes any launch. Simulator and
  * GPUs alike; nothing here is timed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,13 @@ static const char *spin_configure(rf_launch_cfg *cfg) {
   if (!cfg->n) return "n = 0 not run";
   return configure(cfg);
 }
+static const char *spin_any_configure(rf_launch_cfg *cfg) {
+  if (cfg->n < 100) return "n below 100 not run";   /* small cases finish (stop_signal.sh) */
+  if (!cfg->block) cfg->block = 1;
+  if (!cfg->grid) cfg->grid = 1;
+  cfg->items = 0;
+  return NULL;
+}
 static size_t no_scratch(const rf_launch_cfg *cfg) { (void)cfg; return 0; }
 static void plan(const rf_launch_cfg *cfg, rf_plan *p) {
   *p = rf_plan();
@@ -79,6 +87,17 @@ extern "C" const rf_variant *const *rf_plugin_variants(size_t *count) {
   if (spin && strcmp(spin, "1") == 0) {
     const rf_variant v = {"sum/plugin-test-spin", RF_OP_SUM, 0, 1,
                           "test: spins without a barrier", "block, grid 1", spin_configure,
+                          no_scratch, plan, launch_spin, 0};
+    variants[MANY] = v;
+    list[MANY] = &variants[MANY];
+    *count = MANY + 1;
+  }
+  /* RF_TEST_PLUGIN_SPIN=any: the same kernel, taking any launch (sweep --huge's grid 1 x
+   * block 32 too), as a grid-stride loop whose 32-bit counter never reaches n = 2^32+3 does
+   * (issue 47), from n = 100 on: tests/cli/stop_signal.sh. */
+  if (spin && strcmp(spin, "any") == 0) {
+    const rf_variant v = {"sum/plugin-test-spin-any", RF_OP_SUM, 0, 1,
+                          "test: spins without a barrier, any launch", "any", spin_any_configure,
                           no_scratch, plan, launch_spin, 0};
     variants[MANY] = v;
     list[MANY] = &variants[MANY];

@@ -83,7 +83,7 @@ sed 's/^expect sum\/plugin-many-69 wrong/expect sum\/plugin-many-69 pass/' "$reg
 check 1 "MISMATCH|mismatch" -- "${many[@]}" replay "$TMP/edited.case"
 
 # ---- the watchdog: a kernel spinning without a barrier is `timeout`, the run goes on --------
-check 1 "sum/plugin-test-spin +timeout .*wall-clock limit of 300 ms \(REDFUZZ_LAUNCH_TIMEOUT_MS\)" \
+check 1 "sum/plugin-test-spin +timeout .*limit of 300 ms of CPU time \(REDFUZZ_LAUNCH_TIMEOUT_MS 300 " \
   RF_TEST_PLUGIN_SPIN=1 REDFUZZ_LAUNCH_TIMEOUT_MS=300 -- "${many[@]}" run --op sum --n 10 --dist ones --variant sum/plugin-test-spin
 check 1 "caught sum/plugin-test-spin +timeout .*sum/plugin-many-00 +2 +2 +0 +0" \
   RF_TEST_PLUGIN_SPIN=1 REDFUZZ_LAUNCH_TIMEOUT_MS=300 -- "${many[@]}" sweep --op sum --mutants --n 10,20 --dist ones --block 0
