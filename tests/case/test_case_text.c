@@ -256,7 +256,7 @@ static void test_errors(void) {
   CHECK(fails_with("n=1\nexpect sum/lds wrongg\n", "line 2: expect: verdict 'wrongg' is unknown "
                    "(allowed: pass, wrong, nonfinite, unwritten, oob, nondeterministic, race, "
                    "divergent-barrier, launch-error, timeout, unsupported, crash, "
-                   "launch-contract, or the class fail)"));
+                   "launch-contract, input-written, or the class fail)"));
   /* one line per variant and scope: a second line on the same backend is refused */
   CHECK(fails_with("n=1\nexpect sum/lds pass on sim\nexpect sum/lds wrong on sim\n",
                    "line 3: expect: variant 'sum/lds' already has an expect on sim on line 2"));
