@@ -511,8 +511,8 @@ static int sweep_cases(const sweep_job *j, sweep_case_fn fn, void *ctx, long *co
 }
 
 /* --list-cases: the case's number and every field, as a case file writes it. */
-static int print_listed(void *ctx, const rf_case *c, long idx) {
-  (void)ctx;
+/* A listed case: its number, then every field a case file would hold. */
+static void print_fields(const rf_case *c, long idx) {
   char val[RF_FIELD_TEXT_MAX];
   printf("%ld", idx);
   for (size_t f = 0; f < RF_FIELD_COUNT; f++) {
@@ -520,6 +520,11 @@ static int print_listed(void *ctx, const rf_case *c, long idx) {
     rf_field_format(c, &rf_fields[f], val, sizeof val);
     printf(" %s=%s", rf_fields[f].key, val);
   }
+}
+
+static int print_listed(void *ctx, const rf_case *c, long idx) {
+  (void)ctx;
+  print_fields(c, idx);
   putchar('\n');
   return rf_cli_out_check("sweep") ? 1 : 0;
 }
@@ -542,12 +547,8 @@ static int print_derived_head(void *ctx, const rf_variant *v, uint32_t wave,
 }
 static int print_derived(void *ctx, const rf_case *c, long idx, const rf_boundary *b) {
   (void)ctx;
-  char val[128], kinds[160];
-  printf("%ld", idx);
-  for (size_t f = 0; f < RF_FIELD_COUNT; f++) {
-    rf_field_format(c, &rf_fields[f], val, sizeof val);
-    printf(" %s=%s", rf_fields[f].key, val);
-  }
+  char kinds[160];
+  print_fields(c, idx);
   printf(" # %s: %s%s\n", rf_sweep_derived_kinds(b, kinds, sizeof kinds), b->reason,
          b->refused ? " (expect unsupported)" : "");
   return rf_cli_out_check("sweep") ? 1 : 0;
