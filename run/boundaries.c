@@ -688,6 +688,53 @@ static void derive_grid_levels(list *L, point base, uint32_t small_block) {
   }
 }
 
+/* ---- partials past one block's worth ------------------------------------------------------ */
+
+/* A second stage written for one block of partials (256 or 1,024 threads, one partial each,
+ * no loop) drops the rest wherever the first stage has more blocks, whatever the plan says: a
+ * plan that lists one second-kernel level at every grid has no change there for the plan-level
+ * search to find (a blind test's kernel, docs/log/2026-12-07-blind-test.md). So 257 and 1,025
+ * blocks, each holding work (grid x block elements and a half block more): at a requested grid
+ * where the variant takes one, else at the first size whose default grid reaches them; at
+ * the smallest accepted block of whole waves first (the sizes stay dense), then at the default
+ * block. */
+static void derive_partials(list *L, point base, uint32_t small_block, uint64_t acc) {
+  prober *p = L->p;
+  static const uint32_t counts[2] = {257, 1025};
+  const uint32_t blocks[2] = {small_block, 0};
+  uint32_t done_block = 0;
+  for (int bi = 0; bi < 2 && !p->capped; bi++) {
+    if (bi == 0 && !small_block) continue;
+    point q = base;
+    q.block = blocks[bi];
+    q.grid = 0;
+    const probe_res d = probe(p, q);
+    if (!d.ok || d.cfg.block == done_block) continue;
+    const uint32_t b = d.cfg.block;
+    done_block = b;
+    point t2 = q, t3 = q;
+    t2.grid = 2;
+    t3.grid = 3;
+    const int takes_grid = probe(p, t2).ok && probe(p, t3).ok;
+    for (int i = 0; i < 2; i++) {
+      point s = q;
+      if (takes_grid) {
+        s.grid = counts[i];
+        s.n = (uint64_t)counts[i] * b + b / 2 + 1;
+      } else {
+        grid_ctx g = {counts[i]};
+        if (acc <= q.n || !grid_reaches(p, at(q, AX_N, acc), &g)) continue;
+        s.n = grid_reaches(p, q, &g) ? q.n : bisect(p, q, AX_N, q.n, acc, grid_reaches, &g);
+      }
+      const probe_res r = probe(p, s);
+      if (!r.ok) continue;
+      add(L, RF_BK_PARTIALS, s, &r, "%u blocks of %u (%s grid): more partials than a "
+          "%u-thread stage holds", r.cfg.grid, b, takes_grid ? "requested" : "default",
+          counts[i] - 1);
+    }
+  }
+}
+
 /* ---- items -------------------------------------------------------------------------------- */
 
 /* Where the variant takes an items request (it keeps 1 and 3): items 1 and the most the case
@@ -800,7 +847,9 @@ static void derive_1d(list *L) {
   derive_idle(L, base);
   derive_items(L, base);
   derive_plan_along(L, base, AX_N, acc, "n");
-  derive_grid_levels(L, base, smallest_wave_block(p, base));
+  const uint32_t small_block = smallest_wave_block(p, base);
+  derive_grid_levels(L, base, small_block);
+  derive_partials(L, base, small_block, acc);
   derive_index(L, base, AX_N, acc, RF_CASE_MAX_N, "n");
 }
 

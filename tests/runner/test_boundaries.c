@@ -104,6 +104,10 @@ static void known_variant(void) {
       {K(IDLE_GRID), 161, 0, 4, 0, 0},
       {K(IDLE_GRID), 161, 0, 16, 0, 0},
       {K(PLAN_LEVEL), 4193, 0, 65, 0, 0},
+      /* 257 and 1025 blocks of the smallest whole-wave block (64, the default too), each
+       * with work: 257 * 64 + 33 and 1025 * 64 + 33 */
+      {K(PARTIALS), 16481, 64, 257, 0, 0},
+      {K(PARTIALS), 65633, 64, 1025, 0, 0},
       {K(INDEX_WIDTH), 32767, 0, 0, 0, 0},
       {K(INDEX_WIDTH), 32769, 0, 0, 0, 0},
       {K(INDEX_WIDTH), 65535, 0, 0, 0, 0},
@@ -117,6 +121,8 @@ static void known_variant(void) {
   CHECK(strstr(b[2].reason, "block 96: accepted, not a power of two (3 waves of 32)") != NULL);
   CHECK(strstr(b[11].reason, "default grid saturates at n=3009: grid 48 x block 64") != NULL);
   CHECK(strstr(b[16].reason, "plan level 3 (second-kernel) 1 -> 2 at grid 65") != NULL);
+  CHECK(strstr(b[17].reason, "257 blocks of 64 (requested grid): more partials than a "
+                             "256-thread stage holds") != NULL);
   /* deterministic */
   rf_boundary_stats st2;
   CHECK(rf_boundaries_derive(&known, &env32, again, RF_BOUNDARY_MAX, &st2) == nb);
