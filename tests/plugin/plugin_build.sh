@@ -31,7 +31,7 @@ bad=$(bash "$SRC/scripts/redfuzz-plugin" build "$tmp/none.hip" 2>&1); rc=$?
 bad=$(bash "$SRC/scripts/redfuzz-plugin" build "$SRC/examples/plugin/my_sum.hip" --backends 2>&1); rc=$?
 [ $rc -eq 2 ] && grep -q -- "--backends needs a value" <<<"$bad" || fail "--backends without value: exit $rc: $bad"
 bad=$(bash "$SRC/scripts/redfuzz-plugin" build "$SRC/examples/plugin/my_sum.hip" --backends sim,rocm 2>&1); rc=$?
-[ $rc -eq 2 ] && grep -q -- "--backends: 'rocm' (allowed: sim, sim-tsan" <<<"$bad" || fail "--backends rocm: exit $rc: $bad"
+[ $rc -eq 2 ] && grep -q -- "--backends: 'rocm' is not a flavour (allowed: sim, sim-tsan" <<<"$bad" || fail "--backends rocm: exit $rc: $bad"
 # A flavour asked for that builds nothing is an error naming it (exit 2), never a silent skip:
 # a source the compiler refuses, asked for sim only.
 printf '#include <hip/hip_runtime.h>\n__global__ void k(float *x) { x[0] = undeclared; }\n' > "$tmp/broken.hip"

@@ -55,8 +55,8 @@ run 0 'run.sh: campaign and coverage took [0-9]+ s, [0-9]+ s of CPU \(total [0-9
 grep -q 'run.sh: no failure found' "$T/log" || { echo "FAIL: no 'no failure found' line"; fail=1; }
 run 1 'run.sh: FAILURES FOUND' STUB_SWEEP_RC=1 -- --time 1
 run 1 'run.sh: FAILURES FOUND' STUB_FIND=1 -- --time 1
-run 2 'run.sh: the sweep could not run \(exit status 2\)' STUB_SWEEP_RC=2 -- --time 1
+run 2 'run.sh: a step had no result' STUB_SWEEP_RC=2 -- --time 1
 run 2 'run.sh: the build failed' STUB_CMAKE_RC=1 -- --time 1
-run 2 "run.sh: --time: 'soon' is not a number of seconds" -- --time soon
+run 2 "run.sh: --time: 'soon' is not a positive number of seconds" -- --time soon
 run 2 'unknown' -- --fast
 exit $fail

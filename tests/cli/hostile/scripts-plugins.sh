@@ -92,7 +92,7 @@ grep -q -- "export .* -object $TMP/cov lib.so" "$TMP/tools record" &&
   bad "coverage.sh: no -object for the plugin: $(cat "$TMP/tools record")"
 (cd "$SRC" && PATH="$TMP/bin:$PATH" bash scripts/coverage.sh --build "$TMP/cov build" \
    --out "$TMP/cov out" --only none "$TMP/corpus") > "$TMP/log" 2>&1; rc=$?
-[ $rc -eq 2 ] && grep -q "coverage.sh: no variant selected" "$TMP/log" && ! grep -q "unbound variable" "$TMP/log" &&
+[ $rc -eq 2 ] && grep -q "coverage.sh: --only: 'none' selects no variant" "$TMP/log" && ! grep -q "unbound variable" "$TMP/log" &&
   ok "coverage.sh: an empty selection is exit 2, said" || bad "coverage.sh: empty selection: exit $rc: $(cat "$TMP/log")"
 [ $fail = 0 ] && echo "scripts-plugins: ok"
 exit $fail
