@@ -66,7 +66,7 @@ case "$ENGINE" in
   *) rf_opt_fail "--engine: '$ENGINE' (allowed: libfuzzer, afl)";;
 esac
 BACKEND=sim; TIME=60; JOBS=""; ONLY=""; BUILD=""; OUT=out/fuzz; SHRINK=1; COVERAGE=""
-PLUGINS=""; PLUGIN_SRC=""; KNOWN=""; v=""; REG=
+PLUGINS=""; PLUGIN_SRC=""; KNOWN=""; v=""; REG=; REG_FLAG=
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) rf_opt_value BACKEND "$@"; shift 2;;
@@ -79,8 +79,8 @@ while [ $# -gt 0 ]; do
     --plugin) rf_opt_path v "$@"; PLUGINS=${PLUGINS:+$PLUGINS:}$v; shift 2;;
     --plugin-src) rf_opt_path PLUGIN_SRC "$@"; shift 2;;
     --known) rf_opt_path KNOWN "$@"; shift 2;;
-    --regressions) rf_opt_path REG "$@"; shift 2;;
-    --findings) rf_opt_path REG "$@"; shift 2;;
+    --regressions) rf_opt_path REG "$@"; REG_FLAG=--regressions; shift 2;;
+    --findings) rf_opt_path REG "$@"; REG_FLAG=--findings; shift 2;;
     --no-shrink) SHRINK=0; shift;;
     --coverage) COVERAGE=1; shift;;
     --no-coverage) COVERAGE=0; shift;;
@@ -143,7 +143,10 @@ if [ -z "$JOBS" ]; then
 fi
 rf_opt_int --jobs "$JOBS" 1 "$RF_MAX_JOBS" "a positive number"
 [ "$JOBS" -lt ${#DEVICES[@]} ] && DEVICES=("${DEVICES[@]:0:$JOBS}")
-rf_mkdir --out "$OUT/corpus" "$OUT/artifacts"   # the findings folder when a finding is filed
+rf_mkdir --out "$OUT/corpus" "$OUT/artifacts"
+# A findings folder given is made now (one that cannot be is exit 2 before any fuzzing); the
+# default one (findings/<plugin name>) when a finding is filed.
+[ -z "$REG_FLAG" ] || rf_mkdir "$REG_FLAG" "$REG"
 export REDFUZZ_ONLY="$ONLY"
 # Known signatures (variant verdict [dist] [rule=NAME]; docs/CAMPAIGNS.md, "The fuzzer"): the target does not
 # stop at a failure whose signature is listed; each worker adds what it finds, so after a
