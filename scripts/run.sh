@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set-up, one build, a boundary sweep, then a short fuzz campaign on the default
-# backend (sim) with each variant's kernel coverage. A user's first look: 400 s of CPU from a
-# fresh clone, about 4.5 minutes on two idle cores; CI runs the full suites (scripts/test.sh).
+# backend (sim) with each variant's kernel coverage: a user's first look (where its time goes:
+# docs/log/2026-12-07-main-job-time.md); CI runs the full suites (scripts/test.sh).
 #   scripts/run.sh [--time S]        (default 60 s of fuzzing)
 # 1. build/ (preset sim): redfuzz, and the fuzz target and coverage replay, whose kernels are
 #    compiled with their instrumentation in the same tree (cmake/coverage.cmake);
