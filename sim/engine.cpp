@@ -216,6 +216,7 @@ static void count_switch() {
   Engine &e = engine();
   uint64_t n = e.switches.get() + 1;
   e.switches.set(n);
+  if (san::tsan) watchdog_poll(n);  // no timer there (watchdog.cpp says why)
   // Relaxed load: the watchdog's signal handler lowers the budget to 0 at the launch's limit
   // or at a stop (watchdog.cpp, stage 1), so this check ends the launch at its next switch.
   if (n > __atomic_load_n(&e.budget, __ATOMIC_RELAXED)) {

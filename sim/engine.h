@@ -155,6 +155,8 @@ extern Engine the_engine;
 void watchdog_arm(uint64_t threads);
 void watchdog_disarm();
 int watchdog_fired();
+/* Under ThreadSanitizer, the GPU threads' look at the clocks (every few switches). */
+void watchdog_poll(uint64_t switches);
 void describe_end(char *out, size_t len);
 uint64_t launch_timeout_ms();
 /* The elements of the launches' case (rf_sim_set_launch_work), for the step budget. */

@@ -38,12 +38,23 @@
  * setting.
  *
  * Either way the launch's status is RF_SIM_TIMEOUT (hipErrorLaunchTimeOut), the runner's
- * `timeout` verdict, and the run goes on; after a stop, RF_SIM_INTERRUPTED. Not under
- * ThreadSanitizer or AddressSanitizer (stage 1 only there): their runtimes must see a handler
- * return, as for faults. The timer is armed for the launching thread only; with
+ * `timeout` verdict, and the run goes on; after a stop, RF_SIM_INTERRUPTED. Stage 2 is not
+ * taken under AddressSanitizer (its runtime must see a handler return, as for faults).
+ * Under ThreadSanitizer there is no timer at all: the runtime runs an asynchronous handler
+ * under the identity of whichever GPU thread's fiber it interrupted, and since the fibers
+ * switch without ordering (engine.cpp), the handler's reads of this watch race with the
+ * host's arming of it in the detector's eyes (sim.tsan_instrumented_many_races saw those
+ * reports). The GPU threads instead look at the clocks themselves every kPollSwitches
+ * switches (watchdog_poll, from count_switch): stage 1 exactly, at a switch, which is where
+ * stage 1 ends a launch anyway. The timer is armed for the launching thread only; with
  * REDFUZZ_SIM_THREADS > 1 a block that spins on a worker thread is ended by stage 1 alone
- * when it reaches a switch. */
+ * when it reaches a switch.
+ *
+ * The watch's fields are read by the handler (or the polling GPU threads) while the launch
+ * runs: the flags are lock-free atomics (async-signal-safe), the limits Relaxed words
+ * written before the timer is armed. */
 #include <errno.h>
+#include <atomic>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +79,7 @@ namespace {
 constexpr uint64_t kTickMs = 100;
 constexpr uint64_t kWallFactor = 10;
 constexpr uint64_t kSanitizerFactor = 10;
+constexpr uint64_t kPollSwitches = 64;  // under ThreadSanitizer: see above
 
 std::atomic<uint64_t> g_timeout_ms{0};
 std::atomic<uint64_t> g_work_elems{0}, g_ns_per_elem{0};
@@ -77,15 +89,16 @@ struct Watch {
   bool made = false;       // the timer exists (made on this thread's first launch)
   pid_t owner = 0;         // the process that made it: a forked worker makes its own
   timer_t timer{};
-  volatile sig_atomic_t armed = 0;
-  volatile sig_atomic_t stage = 0;  // 0 running; 1 the launch must end (the budget is 0)
-  volatile sig_atomic_t why = 0;    // RF_SIM_TIMEOUT or RF_SIM_INTERRUPTED, once stage is 1
-  uint64_t saved_budget = 0;
-  uint64_t switches_at_tick = 0;
-  uint64_t limit_ns = 0;   // of CPU; 0: none
-  uint64_t threads = 0, elems = 0, ns_per_elem = 0, base_ms = 0;
-  uint64_t cpu0 = 0, wall0 = 0;
+  std::atomic<int> armed{0};
+  std::atomic<int> stage{0};  // 0 running; 1 the launch must end (the budget is 0)
+  std::atomic<int> why{0};    // RF_SIM_TIMEOUT or RF_SIM_INTERRUPTED, once stage is 1
+  uint64_t saved_budget = 0;    // the host's alone
+  uint64_t switches_at_tick = 0;  // the handler's alone
+  Relaxed<uint64_t> limit_ns;   // of CPU; 0: none
+  Relaxed<uint64_t> threads, elems, ns_per_elem, base_ms;
+  Relaxed<uint64_t> cpu0, wall0;
 };
+static_assert(std::atomic<int>::is_always_lock_free, "the tick's handler reads these flags");
 thread_local Watch watch;
 
 int watchdog_signal() { return SIGRTMIN + 3; }
@@ -102,32 +115,37 @@ uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MA
 /* Whether the launch must end now, and why (0: not yet). */
 int must_end(const Watch &w) {
   if (g_interrupted.load(std::memory_order_relaxed)) return RF_SIM_INTERRUPTED;
-  if (!w.limit_ns) return 0;
-  if (clock_ns(CLOCK_PROCESS_CPUTIME_ID) - w.cpu0 >= w.limit_ns) return RF_SIM_TIMEOUT;
-  if (clock_ns(CLOCK_MONOTONIC) - w.wall0 >= mul_sat(w.limit_ns, kWallFactor)) return RF_SIM_TIMEOUT;
+  const uint64_t limit = w.limit_ns.get();
+  if (!limit) return 0;
+  if (clock_ns(CLOCK_PROCESS_CPUTIME_ID) - w.cpu0.get() >= limit) return RF_SIM_TIMEOUT;
+  if (clock_ns(CLOCK_MONOTONIC) - w.wall0.get() >= mul_sat(limit, kWallFactor)) return RF_SIM_TIMEOUT;
   return 0;
+}
+
+/* Stage 1: once the launch must end, the budget is lowered and the next switch ends it. */
+void end_at_next_switch(Watch &w, Engine &e, uint64_t switches) {
+  const int why = must_end(w);
+  if (!why) return;
+  w.why.store(why, std::memory_order_relaxed);
+  w.stage.store(1, std::memory_order_relaxed);
+  w.switches_at_tick = switches;
+  __atomic_store_n(&e.budget, uint64_t{0}, __ATOMIC_RELAXED);
 }
 
 void on_tick(int, siginfo_t *, void *) {
   const int saved_errno = errno;
   Watch &w = watch;
   Engine &e = engine();
-  if (!w.armed || !e.in_launch) { errno = saved_errno; return; }
+  if (!w.armed.load(std::memory_order_relaxed) || !e.in_launch) { errno = saved_errno; return; }
   const uint64_t switches = e.switches.get();
-  if (w.stage == 0) {
-    const int why = must_end(w);
-    if (why) {
-      w.why = why;
-      w.stage = 1;
-      w.switches_at_tick = switches;
-      __atomic_store_n(&e.budget, uint64_t{0}, __ATOMIC_RELAXED);  // stage 1: the next switch
-    }
+  if (w.stage.load(std::memory_order_relaxed) == 0) {
+    end_at_next_switch(w, e, switches);
     errno = saved_errno;
     return;
   }
   Fiber *f = nullptr;
-  if (switches == w.switches_at_tick && !san::tsan && !san::asan && fault_in_kernel_here(&f)) {
-    w.armed = 0;
+  if (switches == w.switches_at_tick && !san::asan && fault_in_kernel_here(&f)) {
+    w.armed.store(0, std::memory_order_relaxed);
     char what[200];
     describe_end(what, sizeof what);
     const ThreadView &v = f->view;
@@ -160,17 +178,17 @@ bool install() {
  * from the tick's handler as from count_switch; the formats take integers alone). */
 void describe_end(char *out, size_t len) {
   const Watch &w = watch;
-  if (w.why == RF_SIM_INTERRUPTED) {
+  if (w.why.load(std::memory_order_relaxed) == RF_SIM_INTERRUPTED) {
     snprintf(out, len, "interrupted: a stop was asked for (SIGINT or SIGTERM)");
     return;
   }
-  const unsigned long long ms = w.limit_ns / 1000000u;
-  if (w.elems || w.threads > 1)
+  const unsigned long long ms = w.limit_ns.get() / 1000000u;
+  const unsigned long long elems = w.elems.get(), threads = w.threads.get();
+  if (elems || threads > 1)
     snprintf(out, len, "timeout: the launch ran past its limit of %llu ms of CPU time "
              "(REDFUZZ_LAUNCH_TIMEOUT_MS %llu + (%llu elements + %llu threads) x %llu ns, "
-             "REDFUZZ_LAUNCH_NS_PER_ELEM%s)", ms, static_cast<unsigned long long>(w.base_ms),
-             static_cast<unsigned long long>(w.elems), static_cast<unsigned long long>(w.threads),
-             static_cast<unsigned long long>(w.ns_per_elem),
+             "REDFUZZ_LAUNCH_NS_PER_ELEM%s)", ms, static_cast<unsigned long long>(w.base_ms.get()),
+             elems, threads, static_cast<unsigned long long>(w.ns_per_elem.get()),
              san::tsan || san::asan ? " x 10 in a sanitizer build" : "");
   else
     snprintf(out, len, "timeout: the launch ran past its limit of %llu ms of CPU time "
@@ -182,22 +200,44 @@ uint64_t launch_work_elems() { return g_work_elems.load(std::memory_order_relaxe
 
 /* Why the launch now ending ran into the watchdog (its budget was lowered): RF_SIM_TIMEOUT or
  * RF_SIM_INTERRUPTED, 0 when it did not. */
-int watchdog_fired() { return watch.stage != 0 ? static_cast<int>(watch.why) : 0; }
+int watchdog_fired() {
+  return watch.stage.load(std::memory_order_relaxed) != 0 ? watch.why.load(std::memory_order_relaxed)
+                                                          : 0;
+}
+
+void watchdog_poll(uint64_t switches) {
+  if (switches % kPollSwitches) return;
+  Watch &w = watch;
+  if (w.armed.load(std::memory_order_relaxed) && w.stage.load(std::memory_order_relaxed) == 0)
+    end_at_next_switch(w, engine(), switches);
+}
 
 bool interrupt_requested() { return g_interrupted.load(std::memory_order_relaxed) != 0; }
 
 void watchdog_arm(uint64_t threads) {
   Watch &w = watch;
-  w.stage = 0;
-  w.why = 0;
-  w.base_ms = launch_timeout_ms();
-  w.elems = g_work_elems.load(std::memory_order_relaxed);
-  w.threads = threads;
-  w.ns_per_elem = mul_sat(g_ns_per_elem.load(std::memory_order_relaxed),
-                          san::tsan || san::asan ? kSanitizerFactor : 1);
-  w.limit_ns = !w.base_ms ? 0
-               : add_sat(mul_sat(w.base_ms, 1000000u),
-                         mul_sat(add_sat(w.elems, w.threads), w.ns_per_elem));
+  w.stage.store(0, std::memory_order_relaxed);
+  w.why.store(0, std::memory_order_relaxed);
+  const uint64_t base_ms = launch_timeout_ms();
+  const uint64_t elems = g_work_elems.load(std::memory_order_relaxed);
+  const uint64_t ns_per_elem = mul_sat(g_ns_per_elem.load(std::memory_order_relaxed),
+                                       san::tsan || san::asan ? kSanitizerFactor : 1);
+  const uint64_t limit_ns = !base_ms ? 0
+                            : add_sat(mul_sat(base_ms, 1000000u),
+                                      mul_sat(add_sat(elems, threads), ns_per_elem));
+  w.base_ms.set(base_ms);
+  w.elems.set(elems);
+  w.threads.set(threads);
+  w.ns_per_elem.set(ns_per_elem);
+  w.limit_ns.set(limit_ns);
+  Engine &e = engine();
+  w.saved_budget = e.budget;
+  w.cpu0.set(clock_ns(CLOCK_PROCESS_CPUTIME_ID));
+  w.wall0.set(clock_ns(CLOCK_MONOTONIC));
+  if (san::tsan) {  // no timer: the GPU threads poll (watchdog_poll)
+    w.armed.store(1, std::memory_order_relaxed);
+    return;
+  }
   if (!install()) return;
   if (w.made && w.owner != getpid()) w.made = false;  // timers are not inherited by fork
   if (!w.made) {
@@ -210,35 +250,32 @@ void watchdog_arm(uint64_t threads) {
     w.made = true;
     w.owner = getpid();
   }
-  Engine &e = engine();
-  w.saved_budget = e.budget;
-  w.cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-  w.wall0 = clock_ns(CLOCK_MONOTONIC);
   // A short limit (a test's) ticks more often, down to every 10 ms, and first at the limit.
   uint64_t tick_ns = kTickMs * 1000000u;
-  if (w.limit_ns && w.limit_ns / 10 < tick_ns)
-    tick_ns = w.limit_ns / 10 < 10000000u ? 10000000u : w.limit_ns / 10;
-  const uint64_t first_ns = w.limit_ns && w.limit_ns < tick_ns ? w.limit_ns : tick_ns;
+  if (limit_ns && limit_ns / 10 < tick_ns)
+    tick_ns = limit_ns / 10 < 10000000u ? 10000000u : limit_ns / 10;
+  const uint64_t first_ns = limit_ns && limit_ns < tick_ns ? limit_ns : tick_ns;
   struct itimerspec its;
   memset(&its, 0, sizeof its);
   its.it_value.tv_sec = static_cast<time_t>(first_ns / 1000000000u);
   its.it_value.tv_nsec = static_cast<long>(first_ns % 1000000000u);
   its.it_interval.tv_sec = 0;
   its.it_interval.tv_nsec = static_cast<long>(tick_ns);
-  w.armed = 1;
-  if (timer_settime(w.timer, 0, &its, nullptr) != 0) w.armed = 0;
+  w.armed.store(1, std::memory_order_relaxed);
+  if (timer_settime(w.timer, 0, &its, nullptr) != 0) w.armed.store(0, std::memory_order_relaxed);
 }
 
 void watchdog_disarm() {
   Watch &w = watch;
-  if (!w.armed && !w.stage) return;
-  w.armed = 0;
-  if (w.made) {
+  const int stage = w.stage.load(std::memory_order_relaxed);
+  if (!w.armed.load(std::memory_order_relaxed) && !stage) return;
+  w.armed.store(0, std::memory_order_relaxed);
+  if (w.made && !san::tsan) {
     struct itimerspec off;
     memset(&off, 0, sizeof off);
     timer_settime(w.timer, 0, &off, nullptr);
   }
-  if (w.stage) __atomic_store_n(&engine().budget, w.saved_budget, __ATOMIC_RELAXED);
+  if (stage) __atomic_store_n(&engine().budget, w.saved_budget, __ATOMIC_RELAXED);
 }
 
 }  // namespace rf_sim
