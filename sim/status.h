@@ -31,6 +31,9 @@ const void *status_taken_pc();
  * message ("race: …") to text, clears the record and returns true. Always false in other
  * builds (tsan_report.cpp). */
 bool take_deferred_race(char *text, size_t len);
+/* Whether such a race is recorded and not yet taken (a load; false in other builds): the
+ * launch then ends at its next switch (engine.cpp, count_switch). */
+bool race_pending();
 
 }  // namespace rf_sim
 #endif

@@ -113,6 +113,10 @@ RF_SIM_UNTRACKED bool rf_sim::take_deferred_race(char *text, size_t len) {
   return true;
 }
 
+RF_SIM_UNTRACKED bool rf_sim::race_pending() {
+  return __atomic_load_n(&deferred.state, __ATOMIC_ACQUIRE) == kFull;
+}
+
 RF_SIM_IN_REPORT bool __tsan::OnReport(const ReportDesc *rep, bool suppressed) {
   if (suppressed) return true;
   rf_sim::Engine &e = rf_sim::engine();
@@ -168,4 +172,5 @@ extern "C" const char *__tsan_default_options() {
 }
 #else
 bool rf_sim::take_deferred_race(char *, size_t) { return false; }
+bool rf_sim::race_pending() { return false; }
 #endif

@@ -1,7 +1,8 @@
 /* Planted bug 2: an LDS tree reduction without the barrier inside its loop. Thread t reads
  * s[t + stride] while thread t + stride may still be adding into it.
- *   - ThreadSanitizer build: `race` naming the tree line, under every schedule.
- *   - every build: the sum is wrong under in-order and wave-skew.
+ *   - ThreadSanitizer build: `race` naming the tree line, under every schedule (the launch
+ *     ends at the race: no sum is written there).
+ *   - every other build: the sum is wrong under in-order and wave-skew.
  *   - with the barrier the sum is exact and nothing is reported. */
 #include "sim_test_util.h"
 
@@ -51,7 +52,7 @@ int main() {
       float got = run(false, s, 3, block, &status, msg, sizeof msg);
       printf("no barrier in the loop, block %u, %s: sum %g of %u, status %s: %s\n", block,
              kScheduleNames[s], got, block, rf_sim_status_name(status), msg);
-      if (s == RF_SIM_SCHED_IN_ORDER || s == RF_SIM_SCHED_WAVE_SKEW)
+      if (!rf_sim_race_detection() && (s == RF_SIM_SCHED_IN_ORDER || s == RF_SIM_SCHED_WAVE_SKEW))
         CHECK_MSG(got != static_cast<float>(block), "%s should give a wrong sum",
                   kScheduleNames[s]);
       if (rf_sim_race_detection()) {
@@ -65,7 +66,7 @@ int main() {
       CHECK_MSG(got == static_cast<float>(block) && status == RF_SIM_OK,
                 "with the barrier, block %u %s: sum %g, %s", block, kScheduleNames[s], got, msg);
     }
-    for (uint64_t seed = 1; seed <= 4; seed++) {
+    for (uint64_t seed = 1; seed <= 4 && !rf_sim_race_detection(); seed++) {
       float got = run(false, RF_SIM_SCHED_WAVE_SKEW, seed, block, &status, msg, sizeof msg);
       CHECK_MSG(got != static_cast<float>(block), "wave-skew seed %llu gave the right sum",
                 (unsigned long long)seed);
