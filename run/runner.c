@@ -313,7 +313,7 @@ static void launch_run(rf_runner *r, pending *p, int k, const rf_launch_desc *d)
    * cheapest (prefetched, ordered arrivals). A random repeat cost ~2.5 times as much per
    * switch and was most of a campaign's repeat time (docs/SIMULATOR.md, "The repeat in
    * order"). The simulator's repeat of another variant runs under run 0's schedule. */
-  const int sched = k == 0 ? c->sched : rf_checks_repeat_sched(p);
+  const int sched = k == 0 ? (int)c->sched : rf_checks_repeat_sched(p);
   if (k == 1 && rf_backend.is_sim && !p->bc->sparse) {
     /* State across launches and scratch read before it is written (launch_checks.h): the
      * repeat follows a launch of another shape, and its scratch holds zeros. */

@@ -53,8 +53,11 @@ if [ $# -gt 0 ]; then files=("$@"); else
          "$root"/kernels/mutants/*.hip "$root"/examples/plugin/*.hip); fi
 passed=0; failed=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# kernels/plain_hip/cuda first: a plugin written in plain HIP (<hip/hip_runtime.h>, as
+# examples/plugin/my_sum.hip) is compiled as redfuzz-plugin's cuda build compiles it
+# (cmake/rf_plugin.cmake); Debian's own hip_runtime.h does not compile under nvcc 13.
 for f in "${files[@]}"; do
-  if ! "$NVCC" -x cu -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Xptxas -v -I"$root" -I"$root/include" \
+  if ! "$NVCC" -x cu -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -Xptxas -v -I"$root/kernels/plain_hip/cuda" -I"$root" -I"$root/include" \
        -c "$f" -o "$tmp/k.o" >"$tmp/log" 2>&1; then
     echo "FAIL ${f#$root/}: does not compile"; sed 's/^/    /' "$tmp/log" | head -20
     failed=$((failed + 1)); continue
