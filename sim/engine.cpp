@@ -224,8 +224,9 @@ static void count_switch() {
     // a report; a racy tree raised ~1,600 a launch and a sweep of it crawled, issue 47).
     if (race_pending()) abandon_in_fiber(RF_SIM_RACE, "race");
   }
-  // Relaxed load: the watchdog's signal handler lowers the budget to 0 at the launch's limit
-  // or at a stop (watchdog.cpp, stage 1), so this check ends the launch at its next switch.
+  // Relaxed load: the watchdog (its signal handler, or watchdog_poll above) lowers the
+  // budget to 0 at the launch's limit or at a stop (watchdog.cpp, stage 1), so this check
+  // ends the launch at its next switch.
   if (n > __atomic_load_n(&e.budget, __ATOMIC_RELAXED)) {
     if (const int why = watchdog_fired()) {
       char what[300];

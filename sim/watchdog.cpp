@@ -93,7 +93,7 @@ struct Watch {
   std::atomic<int> stage{0};  // 0 running; 1 the launch must end (the budget is 0)
   std::atomic<int> why{0};    // RF_SIM_TIMEOUT or RF_SIM_INTERRUPTED, once stage is 1
   uint64_t saved_budget = 0;    // the host's alone
-  uint64_t switches_at_tick = 0;  // the handler's alone
+  uint64_t switches_at_tick = 0;  // stage 2 reads it: the handler's (the TSan poll writes it, unread)
   Relaxed<uint64_t> limit_ns;   // of CPU; 0: none
   Relaxed<uint64_t> threads, elems, ns_per_elem, base_ms;
   Relaxed<uint64_t> cpu0, wall0;
