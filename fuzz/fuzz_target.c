@@ -199,6 +199,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   runner = rf_runner_create(&set, err, sizeof err);
   if (!runner) { fprintf(stderr, "redfuzz fuzz: %s\n", err); exit(2); }
   budget = rf_fuzz_budget_of(&set);
+  rf_runner_set_repeat(runner, set.repeat_every);
+  if (set.repeat_every != 1)
+    fprintf(stderr, "redfuzz fuzz: each variant's repeat (determinism, state across launches) "
+            "runs on 1 case in %llu (REDFUZZ_REPEAT_EVERY); sweeps and replays repeat every "
+            "case\n", (unsigned long long)set.repeat_every);
   snprintf(only, sizeof only, "%s", set.only_text);
   rf_runner_set_filter(runner, keep_variant, NULL);
   if (rf_only_single_op(only) == -2) {

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "model/gen.h"
+#include "kernels/harness/device.h"
 #include "clock.h"
 
 int rf_recheck_compare(const rf_case *c, const float *x, uint64_t elems,
@@ -55,7 +57,7 @@ static void *worker(void *arg) {
   pthread_mutex_lock(&q->mu);
   for (;;) {
     while (!q->stop && q->next >= q->count) pthread_cond_wait(&q->work, &q->mu);
-    if (q->next >= q->count) break;   /* stopping, and nothing is left */
+    if (q->abandon || q->next >= q->count) break;   /* stopping, and nothing is left */
     rf_recheck_job *j = &q->job[(q->head + q->next) % RF_RECHECK_QUEUE];
     q->next++;                        /* claimed: no other worker takes it */
     pthread_mutex_unlock(&q->mu);     /* the job's slot is not touched by the pusher now */
@@ -99,12 +101,33 @@ int rf_recheck_queue_start(rf_recheck_queue *q, unsigned threads) {
   return 0;
 }
 
-/* The oldest job, waited for and removed; its harness failure (in q->why) or NULL. */
-static const char *take_oldest(rf_recheck_queue *q) {
+/* Waits, under the lock, until *j is done: 0, or -1 when a stop was asked for first. A stop
+ * (rf_dev_interrupt: the CLI's SIGINT or SIGTERM) ends every wait for a re-check: the host's
+ * re-check of a 2^31-element case takes tens of seconds, and one signal must end a command
+ * within about a second (issue 47), so the wait looks at the flag every 20 ms. */
+static int wait_done(rf_recheck_queue *q, const rf_recheck_job *j) {
+  while (!j->done) {
+    if (rf_dev_interrupted()) return -1;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 20 * 1000 * 1000;
+    if (until.tv_nsec >= 1000 * 1000 * 1000) until.tv_sec++, until.tv_nsec -= 1000 * 1000 * 1000;
+    pthread_cond_timedwait(&q->finished, &q->mu, &until);
+  }
+  return 0;
+}
+
+/* The oldest job, waited for and removed; its harness failure (in q->why) or NULL. After a
+ * stop, a job not done is left in the queue and *left set. */
+static const char *take_oldest(rf_recheck_queue *q, int *left) {
   const double t0 = rf_now_ms();
   pthread_mutex_lock(&q->mu);
   rf_recheck_job *j = &q->job[q->head];
-  while (!j->done) pthread_cond_wait(&q->finished, &q->mu);
+  if (wait_done(q, j)) {
+    pthread_mutex_unlock(&q->mu);
+    *left = 1;
+    return NULL;
+  }
   q->head = (q->head + 1) % RF_RECHECK_QUEUE;
   q->count--;
   q->bytes -= j->bytes;
@@ -158,12 +181,18 @@ static const char *take_while(rf_recheck_queue *q, int pushing, size_t bytes,
                               unsigned long long now) {
   const char *first = NULL;
   char keep[sizeof q->why];
-  while (must_take(q, pushing, bytes, now)) {
-    const char *why = take_oldest(q);
+  int left = 0;
+  while (!left && must_take(q, pushing, bytes, now)) {
+    const char *why = take_oldest(q, &left);
     if (why && !first) {
       snprintf(keep, sizeof keep, "%s", why);
       first = keep;
     }
+  }
+  if (left && !q->left_noted) {   /* a stop: the rest is not waited for, and that is said */
+    q->left_noted = 1;
+    fprintf(stderr, "redfuzz: stopped with %zu background re-check(s) of device-made answers "
+            "not finished; they are not results\n", q->count);
   }
   if (!first) return NULL;
   snprintf(q->why, sizeof q->why, "%s", keep);
@@ -176,6 +205,7 @@ const char *rf_recheck_queue_push(rf_recheck_queue *q, const rf_case *c, const f
   *oom = 0;
   const size_t bytes = x ? (size_t)elems * sizeof(float) : 0;
   const char *why = take_while(q, 1, bytes, 0);
+  if (must_take(q, 1, bytes, 0)) return why;   /* a stop left it full: no more re-checks */
   rf_recheck_job j = {.c = *c, .dev = *dev, .elems = elems, .bytes = bytes};
   if (x) {   /* the host's buffer is reused by the next batch */
     j.x = malloc((size_t)(elems ? elems : 1) * sizeof(float));
@@ -190,6 +220,10 @@ const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
                                      rf_recheck_release_fn release, void *ctx, size_t bytes,
                                      unsigned long long due) {
   const char *why = take_while(q, 1, bytes, 0);
+  if (must_take(q, 1, bytes, 0)) {   /* a stop left it full: no more re-checks */
+    if (release) release(ctx);
+    return why;
+  }
   rf_recheck_job j = {.run = run, .release = release, .ctx = ctx, .bytes = bytes};
   enqueue(q, &j, due);
   return why;
@@ -199,18 +233,28 @@ const char *rf_recheck_queue_take(rf_recheck_queue *q, unsigned long long now) {
   return take_while(q, 0, 0, now);
 }
 
-void rf_recheck_queue_stop(rf_recheck_queue *q) {
-  if (!q->started) return;
+int rf_recheck_queue_stop(rf_recheck_queue *q) {
+  if (!q->started) return 0;
   rf_recheck_queue_take(q, ~0ULL);
   pthread_mutex_lock(&q->mu);
   q->stop = 1;
+  /* After a stop the workers end at their next job, and one still running (seconds of host
+   * time on a huge case) is not joined: it is left to the process's end, so q and what it
+   * holds must stay (the caller does not free them). */
+  const int abandon = rf_dev_interrupted() && q->count > 0;
+  q->abandon = abandon;
   pthread_cond_broadcast(&q->work);
   pthread_mutex_unlock(&q->mu);
+  q->started = 0;
+  if (abandon) {
+    for (unsigned i = 0; i < q->threads; i++) pthread_detach(q->thread[i]);
+    return 1;
+  }
   for (unsigned i = 0; i < q->threads; i++) pthread_join(q->thread[i], NULL);
   pthread_cond_destroy(&q->work);
   pthread_cond_destroy(&q->finished);
   pthread_mutex_destroy(&q->mu);
-  q->started = 0;
+  return 0;
 }
 
 int rf_recheck_bg_start(rf_recheck_bg *b) {
@@ -237,8 +281,8 @@ void rf_recheck_bg_carry(rf_recheck_bg *b, const char *why) {
   if (why && !b->carry[0]) snprintf(b->carry, sizeof b->carry, "%s", why);
 }
 
-void rf_recheck_bg_stop(rf_recheck_bg *b) {
-  if (!b->on) return;
-  rf_recheck_queue_stop(&b->q);
+int rf_recheck_bg_stop(rf_recheck_bg *b) {
+  if (!b->on) return 0;
   b->on = 0;
+  return rf_recheck_queue_stop(&b->q);
 }

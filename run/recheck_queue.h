@@ -76,6 +76,8 @@ typedef struct {
   pthread_mutex_t mu;
   pthread_cond_t work, finished;
   int started, stop;
+  int abandon;                  /* a stop (rf_dev_interrupt): workers end at their next job */
+  int left_noted;               /* "stopped with N re-checks not finished" said once */
   rf_recheck_job job[RF_RECHECK_QUEUE];
   size_t head, count, next;     /* ring: oldest, jobs in it, next for the thread */
   size_t bytes;                 /* held by the jobs in it */
@@ -111,10 +113,13 @@ const char *rf_recheck_queue_push_fn(rf_recheck_queue *q, rf_recheck_fn run,
                                      unsigned long long due);
 /* Takes every job due at batch `now` or before (all of them when now is ~0ULL), waiting for
  * the thread where needed; the first harness failure among them (a static buffer, valid
- * until the next call), or NULL. */
+ * until the next call), or NULL. After a stop (rf_dev_interrupt) no wait goes on: the jobs
+ * not done stay in the queue, not results, and stderr says how many once. */
 const char *rf_recheck_queue_take(rf_recheck_queue *q, unsigned long long now);
-/* Finishes every job, stops the thread. */
-void rf_recheck_queue_stop(rf_recheck_queue *q);
+/* Finishes every job, stops the threads: 0. After a stop (rf_dev_interrupt) with jobs not
+ * done: the threads are left to end at the process's exit (a huge case's re-check takes
+ * seconds), and 1: then q, and what holds it, must not be freed. */
+int rf_recheck_queue_stop(rf_recheck_queue *q);
 
 /* The runner's background re-check session (rf_runner_recheck_background): the queue while it
  * runs, the batch clock its jobs are due by, and a failure carried to the next batch. The
@@ -139,5 +144,5 @@ const char *rf_recheck_bg_take(rf_recheck_bg *b, int all);
 /* A failure taken while pushing a row re-check (its job is not this batch's): kept for the
  * next take, unless one is kept already. */
 void rf_recheck_bg_carry(rf_recheck_bg *b, const char *why);
-void rf_recheck_bg_stop(rf_recheck_bg *b);
+int rf_recheck_bg_stop(rf_recheck_bg *b);   /* rf_recheck_queue_stop's 1: b must stay */
 #endif

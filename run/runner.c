@@ -60,6 +60,7 @@ struct rf_runner {
   uint64_t ns_per_elem;          /* REDFUZZ_LAUNCH_NS_PER_ELEM: the simulator's limit grows */
   rf_recheck_bg bg;              /* background re-checks (recheck_queue.h) */
   rf_launch_checks checks;       /* the launch contract, state across launches (launch_checks.h) */
+  uint64_t repeat_every;         /* the repeat runs on 1 case in this many (rf_runner_set_repeat) */
   rf_variant_filter keep;
   void *keep_ctx;
   /* The last case's input and exact answer: launch-parameter sweeps over one input (and the
@@ -95,6 +96,7 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_settings defaults;
   if (!set) { rf_settings_default(&defaults); set = &defaults; }
   r->serial = set->serial != 0;
+  r->repeat_every = 1;
   r->max_n = set->max_n;
   r->route = rf_route_policy_make(rf_backend.is_sim, set);
   rf_dev_sim_set_target_nvidia(set->sim_target == RF_TARGET_NVIDIA);
@@ -126,6 +128,18 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   rf_dev_answers_init(&r->answers, &r->arena, &r->bg, set);
   rf_dev_verdicts_init(&r->verdicts, &r->arena, &r->oracle, &r->bg, set);
   return r;
+}
+
+void rf_runner_set_repeat(rf_runner *r, uint64_t every) { r->repeat_every = every; }
+
+/* Whether c's variants get their repeat: a function of the case alone (its seed, sizes and
+ * launch request through splitmix64), so an input runs the same way in every process. */
+static int repeats_case(const rf_runner *r, const rf_case *c) {
+  if (r->repeat_every <= 1) return r->repeat_every == 1;
+  uint64_t h = c->seed ^ (c->n * UINT64_C(0x9e3779b97f4a7c15)) ^
+               ((uint64_t)c->rows << 32 | c->cols) ^ ((uint64_t)c->block << 40) ^
+               ((uint64_t)c->grid << 8) ^ ((uint64_t)c->dist << 56);
+  return rf_splitmix64(&h) % r->repeat_every == 0;
 }
 
 void rf_runner_set_serial(rf_runner *r, int serial) {
@@ -175,8 +189,10 @@ const char *rf_runner_recheck_drain(rf_runner *r) { return rf_recheck_bg_take(&r
 
 void rf_runner_destroy(rf_runner *r) {
   if (!r) return;
+  /* After a stop a host re-check may still run on a worker that uses r->bg: nothing is freed
+   * (the process is ending; its exit takes the memory and the device). */
+  if (rf_recheck_bg_stop(&r->bg)) return;
   rf_graph_cache_free(&r->graphs);
-  rf_recheck_bg_stop(&r->bg);
   rf_dev_inputs_free(&r->inputs);
   rf_dev_answers_free(&r->answers);
   rf_dev_verdicts_free(&r->verdicts);
@@ -258,7 +274,7 @@ static int prepare(const rf_runner *r, batch_case *bc, const rf_variant *v, rf_r
    * signed-markers, of any size: minutes a run at the largest), the
    * deterministic ones, as they are. */
   const int sim_checks = rf_backend.is_sim && !bc->sparse;
-  p->runs = (v->deterministic || sim_checks) && p->ob ? 2 : 1;
+  p->runs = (v->deterministic || sim_checks) && p->ob && repeats_case(r, c) ? 2 : 1;
   if (sim_checks && p->runs == 2) rf_checks_pick_other(v, c, &p->cfg, &r->dev, &p->other);
   return 0;
 }

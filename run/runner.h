@@ -29,6 +29,13 @@ rf_limits rf_runner_limits(const rf_runner *r);
  * every variant of a case (deterministic ones twice) before one synchronisation, with one
  * poison upload and one read-back for all of them. */
 void rf_runner_set_serial(rf_runner *r, int serial);
+/* The repeat of each variant (a deterministic one's second run, which must give the same bits;
+ * on the simulator every variant's, after a launch of another shape with zeroed scratch:
+ * launch_checks.h) runs on 1 case in `every`, chosen from the case itself so that an input
+ * always runs the same way: 1 (the default) every case, 0 none. About 40 % of a simulator
+ * execution's time; its kernel coverage is never kept, so the coverage replay runs none and a
+ * short campaign may run fewer (REDFUZZ_REPEAT_EVERY, docs/CAMPAIGNS.md). */
+void rf_runner_set_repeat(rf_runner *r, uint64_t every);
 /* After a GPU fault (rf_dev_lost()) found in serial mode: the variant that faulted and, in
  * *c, the case it ran (a pointer into the caller's cases). NULL when no fault was seen, or when
  * it was found at a batched synchronisation (then no variant can be named). */

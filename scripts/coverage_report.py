@@ -17,6 +17,7 @@ the source regions of that code reached, and the regions never reached (outermos
 file:lines). Then the functions in the same files that no replayed variant entered (a kernel
 never launched, a helper never called). Left out: kernels/harness/device.hip (device memory
 helpers shared by every variant) and the portability layer (kernels/port.h, port_cuda.h)."""
+import functools
 import json
 import os
 import sys
@@ -29,6 +30,7 @@ LEFT_OUT = {os.path.join('kernels', 'harness', 'device.hip'), os.path.join('kern
             os.path.join('kernels', 'port_cuda.h')}
 
 
+@functools.lru_cache(maxsize=None)  # a few hundred files, named ~20,000 times an export
 def kernel_file(root, path):
     rel = os.path.relpath(path, root)
     if rel.startswith('..'):  # a plugin outside the tree (never a system header)

@@ -9,13 +9,18 @@
  *    a push that would pass it takes the oldest first (push_fn jobs of a third of it);
  *  - a bigger case is due later (rf_recheck_due);
  *  - all of it the same with one worker thread and with RF_RECHECK_THREADS of them (jobs
- *    then finish out of order; they are still taken in queue order).
+ *    then finish out of order; they are still taken in queue order);
+ *  - a stop (SIGINT or SIGTERM in the CLI) ends every wait for a job at once.
  * Runs under ThreadSanitizer in the TSan CI job (label tsan). */
 #include <string.h>
 #include "rf_test.h"
 #include "model/case.h"
 #include "model/gen.h"
 #include "run/recheck_queue.h"
+#include "run/clock.h"
+#include "kernels/harness/device.h"
+#include <stdio.h>
+#include <unistd.h>
 
 #define BATCHES 200
 #define LAG (2 * RF_RECHECK_QUEUE)   /* long enough for 3 pushes per 2 batches to fill the queue */
@@ -131,9 +136,39 @@ static void bytes_budget(void) {
   CHECK(rf_recheck_due(10, UINT64_C(1) << 22) == 10 + RF_RECHECK_LAG + (UINT64_C(1) << 22) / RF_RECHECK_LAG_ELEMS);
 }
 
+/* A stop (rf_dev_interrupt) ends the waits: a job that would take 30 s is neither waited for
+ * by take nor joined by stop (which says so by returning 1), and a push on the queue it left
+ * full is dropped (released, not queued over a running job). Last: the flag stays set. */
+static void slow_run(void *ctx, char *why, size_t len) {
+  (void)ctx;
+  (void)why;
+  (void)len;
+  sleep(30);
+}
+
+static void stop_ends_waits(void) {
+  rf_recheck_queue q;
+  CHECK(rf_recheck_queue_start(&q, 1) == 0);
+  static int plant[RF_RECHECK_QUEUE + 1];
+  released = 0;
+  for (int k = 0; k < RF_RECHECK_QUEUE; k++)
+    rf_recheck_queue_push_fn(&q, slow_run, fn_release, &plant[k], 1, 1000);
+  CHECK(q.count == RF_RECHECK_QUEUE);
+  rf_dev_interrupt();
+  const double t0 = rf_now_ms();
+  CHECK(rf_recheck_queue_take(&q, ~0ULL) == NULL);
+  CHECK(rf_recheck_queue_push_fn(&q, slow_run, fn_release, &plant[RF_RECHECK_QUEUE], 1, 1000) == NULL);
+  CHECK_MSG(released == 1 && q.count == RF_RECHECK_QUEUE, "%d released, %zu queued", released, q.count);
+  CHECK(rf_recheck_queue_stop(&q) == 1);
+  const double ms = rf_now_ms() - t0;
+  CHECK_MSG(ms < 5000, "the stop took %.0f ms (a job takes 30 s)", ms);
+  printf("after a stop: take, push and stop returned in %.0f ms\n", ms);
+}
+
 int main(void) {
   bytes_budget();
   run_with(1);
   run_with(RF_RECHECK_THREADS);
+  stop_ends_waits();
   return rf_test_done();
 }
