@@ -147,7 +147,7 @@ static void slow_run(void *ctx, char *why, size_t len) {
 }
 
 static void stop_ends_waits(void) {
-  rf_recheck_queue q;
+  static rf_recheck_queue q;   /* static: after a stop its worker may still use it */
   CHECK(rf_recheck_queue_start(&q, 1) == 0);
   static int plant[RF_RECHECK_QUEUE + 1];
   released = 0;
