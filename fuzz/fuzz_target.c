@@ -225,7 +225,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     const rf_limits *l = &budget.lim[k];
     char share[48];
     if (k == 0) snprintf(share, sizeof share, "the other inputs");
-    else if (!budget.one_in[k]) snprintf(share, sizeof share, "no input on this backend");
+    else if (!budget.one_in[k])
+      snprintf(share, sizeof share, k == 3 && !set.short_rows ? "no input (REDFUZZ_SHORT_ROWS=0)"
+                                                              : "no input on this backend");
     else snprintf(share, sizeof share, "1 input in %u", (unsigned)budget.one_in[k]);
     fprintf(stderr, "redfuzz fuzz: size class %u: at most %llu elements (rows of at most %u "
             "columns), %llu GPU threads; drawn for %s (REDFUZZ_SIZE_CLASSES=%u)%s\n", k,

@@ -249,6 +249,9 @@ rf_fuzz_budget rf_fuzz_budget_of(const rf_settings *set) {
      * 4 draws it (1 in 8192), the others are class 0. */
     b.one_in[k] = k == 3 && rf_backend.is_sim ? kSlice[k] * 4 : kSlice[k];
   }
+  /* REDFUZZ_SHORT_ROWS=0: class 3's slice goes to class 0 (one_in 0: never), the other
+   * inputs keep their class. */
+  if (set && !set->short_rows) b.one_in[3] = 0;
   b.classes = set && set->size_classes ? (unsigned)set->size_classes : RF_FUZZ_CLASSES;
   return b;
 }

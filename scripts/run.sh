@@ -8,8 +8,8 @@
 # 2. the seeds' boundary lengths and shapes, every variant (mutants too) and distribution, and
 #    one launch with more blocks than a second stage has threads (redfuzz sweep);
 # 3. a libFuzzer campaign over every correct variant (scripts/fuzz.sh; each variant's repeat
-#    on 1 case in 8, REDFUZZ_REPEAT_EVERY), new failures shrunk into regressions/, then each
-#    variant's kernel coverage of the corpus.
+#    on 1 case in 8 and no many-short-rows class: REDFUZZ_REPEAT_EVERY, REDFUZZ_SHORT_ROWS),
+#    new failures shrunk into regressions/, then each variant's kernel coverage of the corpus.
 # Each step's wall and CPU seconds are printed; where the time goes:
 # docs/log/2026-12-07-main-job-time.md.
 # Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage or a
@@ -88,11 +88,14 @@ echo "== many blocks: n = 16384 in 300 blocks of 32 threads (more partials than 
 echo "   mutants that need other shapes say NOT caught here, the sweep above catches them)"
 summary "$sweep_dir/blocks"
 timed "sweeps"
-# The campaign spends its minute on new cases: each variant's repeat (determinism, state
-# across launches: ~40 % of an execution) runs on 1 case in 8, as the sweep above ran it on
-# every case (REDFUZZ_REPEAT_EVERY; set it to 1 for every case, as fuzz.sh does by default).
-export REDFUZZ_REPEAT_EVERY=${REDFUZZ_REPEAT_EVERY:-8}
-echo "== fuzz campaign: ${TIME}s on the simulator (each variant's repeat on 1 case in $REDFUZZ_REPEAT_EVERY), then each variant's kernel coverage"
+# The campaign spends its minute on new cases, sized to what the sweep above did not do: each
+# variant's repeat (determinism, state across launches: ~40 % of an execution) on 1 case in 8,
+# as the sweep ran it on every case; and no many-short-rows case (size class 3: 5 to 10 s of
+# CPU each, 0 to 4 of them a minute, up to a third of the campaign), as the sweep ran 65,537
+# rows for every row variant. Either setting given in the environment wins; fuzz.sh's own
+# defaults (every case repeated, every class) are a long campaign's (docs/CAMPAIGNS.md).
+export REDFUZZ_REPEAT_EVERY=${REDFUZZ_REPEAT_EVERY:-8} REDFUZZ_SHORT_ROWS=${REDFUZZ_SHORT_ROWS:-0}
+echo "== fuzz campaign: ${TIME}s on the simulator (each variant's repeat on 1 case in $REDFUZZ_REPEAT_EVERY; short-rows class $([ "$REDFUZZ_SHORT_ROWS" = 0 ] && echo off || echo on)), then each variant's kernel coverage"
 rc=0; bash scripts/fuzz.sh --backend sim --build build --time "$TIME" || rc=$?; step $rc
 timed "campaign and coverage"
 case $status in

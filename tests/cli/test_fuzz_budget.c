@@ -130,8 +130,8 @@ static void shares_and_reach(void) {
   }
 }
 
-/* REDFUZZ_SIZE_CLASSES=1: the cheap caps only, as before the budget; REDFUZZ_MAX_ELEMS: a
- * hard cap on every class. */
+/* REDFUZZ_SIZE_CLASSES=1: the cheap caps only, as before the budget; REDFUZZ_SHORT_ROWS=0: no
+ * class 3, the other classes as they were; REDFUZZ_MAX_ELEMS: a hard cap on every class. */
 static void hard_caps(void) {
   rf_settings set;
   rf_settings_default(&set);
@@ -145,6 +145,22 @@ static void hard_caps(void) {
     CHECK(rf_fuzz_decode_budget(buf, LEN, &b, "", &c) == 0);
     CHECK(rf_case_elems(&c) <= cheap.max_elems);
   }
+  /* REDFUZZ_SHORT_ROWS=0: no input draws class 3, and an input that draws another class
+   * with it on draws the same one with it off (class 3's slice goes to class 0 alone). */
+  rf_settings_default(&set);
+  const rf_fuzz_budget on = rf_fuzz_budget_of(&set);
+  set.short_rows = 0;
+  const rf_fuzz_budget off = rf_fuzz_budget_of(&set);
+  CHECK(on.one_in[3] != 0 && off.one_in[3] == 0);
+  unsigned long long was3 = 0;
+  for (int i = 0; i < 200000; i++) {
+    random_input(buf);
+    const unsigned k_on = rf_fuzz_class_of(buf, LEN, &on), k_off = rf_fuzz_class_of(buf, LEN, &off);
+    CHECK(k_off != 3);
+    if (k_on == 3) was3++;
+    else CHECK_MSG(k_off == k_on, "input %d: class %u with short rows, %u without", i, k_on, k_off);
+  }
+  CHECK_MSG(was3 > 0, "no input of 200000 drew class 3 with short rows on");
   rf_settings_default(&set);
   set.max_elems = 1000;
   set.max_elems_set = 1;
