@@ -208,7 +208,10 @@ static void check_device(rf_input_check *ic, pending *p, int k, void *stream) {
 }
 
 const char *rf_input_check_collect(rf_input_check *ic, pending *ps, size_t n) {
-  if (ic->way != RF_INPUT_CHECK_DEVICE || !n || rf_dev_lost()) return NULL;
+  /* No word checked (every input sparse and past SPARSE_CHECK_BYTES): no record was made, and
+   * none may be read (the device buffer may not exist yet). A 2^31-element sweep on the H200
+   * failed every variant here ("records cannot be read back") before this. */
+  if (ic->way != RF_INPUT_CHECK_DEVICE || !n || !ic->words || rf_dev_lost()) return NULL;
   if (ic->msg[0]) return ic->msg;
   const size_t rec_bytes = 2 * n * sizeof(rf_ic_record);
   rf_ic_record *recs = rf_host_buf_get(&ic->recs, rec_bytes);
@@ -241,6 +244,7 @@ const char *rf_input_check_begin(rf_input_check *ic, const batch_case *bcs, size
     words += g[i].words;
     chunks += rf_ic_chunks(g[i].words);
   }
+  ic->words = words;
   int way = ic->want == RF_INPUT_CHECK_AUTO ? (ic->is_sim ? RF_INPUT_CHECK_PROTECT
                                                           : RF_INPUT_CHECK_DEVICE)
                                             : ic->want;

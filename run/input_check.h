@@ -50,6 +50,7 @@ typedef struct {
   size_t nc;
   const pending *ps;
   size_t n;
+  size_t words;                  /* this batch's words checked in all (0: none, no records) */
   rf_host_buf regions;           /* rf_input_region, one per case (words 0: not checked) */
   rf_host_buf copy, scratch;     /* host: the copies; a run's input read back */
   void *dev;                     /* device: copies, hashes, records */
