@@ -14,7 +14,9 @@
 #   5. a correct kernel is not `timeout` for being slow: with a 1 ms base limit the per-element
 #      budget lets sum/lds finish at n = 2^18 (before, a 1 ms limit made it `timeout`, as the
 #      60 s one did every variant at 2^31+5); with the budget at 0 the same run is `timeout`
-#      (the limit is real).
+#      (the limit is real);
+#   6. a worker process busy where no check reaches (host code) is ended 1.5 s after a stop
+#      passed on to it, and the parent prints the summary (exit 143).
 #   stop_signal.sh REDFUZZ MANY_PLUGIN
 set -uo pipefail
 RF=$(realpath "$1") MANY=$(realpath "$2")
@@ -108,6 +110,21 @@ out=$(REDFUZZ_LAUNCH_TIMEOUT_MS=1 REDFUZZ_LAUNCH_NS_PER_ELEM=0 "$RF" run --op su
 echo "5. the same with no budget per element: exit $rc"
 [ "$rc" = 1 ] && grep -Eq '^sum/lds +timeout .*limit of 1 ms of CPU time' <<< "$out" ||
   { bad "without the per-element budget the 1 ms limit did not hold (exit $rc):"; echo "$out"; }
+
+# ---- 6. a worker busy where no check reaches is ended after the stop -------------------------
+# Commands that run in a worker process (GPUs; here the simulator made to lose its device on a
+# fault, as GPUs do) pass the signal on; a worker still busy 1.5 s later (here a plugin whose
+# launch function never returns; on an H200 a worker judging a 16.8M-row case) is killed, and
+# the parent prints the summary of what was tallied and exits 128 + the signal.
+start busy RF_TEST_PLUGIN_SPIN=host REDFUZZ_SIM_FAULT_LOSES_DEVICE=1 -- --plugin "$MANY" sweep \
+  --op sum --variant sum/plugin-test-spin-host --n 10 --dist ones --block 0
+sleep 2
+stop "$pid" TERM 10
+echo "6. SIGTERM to a sweep whose worker is busy in host code: exit $rc after ${took_ms} ms"
+[ "$rc" = 143 ] || bad "a busy worker: exit $rc after ${took_ms} ms (want 143 within 10 s)"
+grep -q 'the worker process was still busy 1500 ms after the stop' "$TMP/busy" &&
+  grep -q '^sweep: interrupted (signal 15): the summary covers the 0 cases run so far$' "$TMP/busy" ||
+  { bad "no note or no partial summary:"; cat "$TMP/busy"; }
 
 [ "$fail" -eq 0 ] && echo "stop_signal: ok"
 exit "$fail"

@@ -4,7 +4,8 @@
  * fuzz target must each find the seventieth (tests/cli/hostile/caps.sh). With
  * RF_TEST_PLUGIN_SPIN=1 it also has sum/plugin-test-spin, a kernel that spins without ever
  * reaching a barrier (the watchdog, REDFUZZ_LAUNCH_TIMEOUT_MS), with =any the same as
- * sum/plugin-test-spin-any, which takes any launch. Simulator and
+ * sum/plugin-test-spin-any, which takes any launch; with =host sum/plugin-test-spin-host, whose
+ * launch function never returns (host code). Simulator and
  * GPUs alike; nothing here is timed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,14 @@ static int launch_over(const rf_launch_args *a, size_t drop) {
 }
 static int launch_good(const rf_launch_args *a) { return launch_over(a, 0); }
 static int launch_drop(const rf_launch_args *a) { return launch_over(a, 1); }
+/* RF_TEST_PLUGIN_SPIN=host: the launch function itself never returns (host work no watchdog
+ * sees: tests/cli/stop_signal.sh, a worker that must be ended after a stop). */
+static int launch_spin_host(const rf_launch_args *a) {
+  (void)a;
+  volatile unsigned long long k = 0;
+  for (;;) k = k + 1;
+  return 0;
+}
 static int launch_spin(const rf_launch_args *a) {
   hipLaunchKernelGGL(spin_kernel, dim3(1), dim3(1), 0, (hipStream_t)a->stream, a->x,
                      (float *)a->out);
@@ -95,6 +104,14 @@ extern "C" const rf_variant *const *rf_plugin_variants(size_t *count) {
   /* RF_TEST_PLUGIN_SPIN=any: the same kernel, taking any launch (sweep --huge's grid 1 x
    * block 32 too), as a grid-stride loop whose 32-bit counter never reaches n = 2^32+3 does
    * (issue 47), from n = 100 on: tests/cli/stop_signal.sh. */
+  if (spin && strcmp(spin, "host") == 0) {
+    const rf_variant v = {"sum/plugin-test-spin-host", RF_OP_SUM, 0, 1,
+                          "test: its launch function never returns", "block, grid 1",
+                          spin_configure, no_scratch, plan, launch_spin_host, 0};
+    variants[MANY] = v;
+    list[MANY] = &variants[MANY];
+    *count = MANY + 1;
+  }
   if (spin && strcmp(spin, "any") == 0) {
     const rf_variant v = {"sum/plugin-test-spin-any", RF_OP_SUM, 0, 1,
                           "test: spins without a barrier, any launch", "any", spin_any_configure,
