@@ -11,7 +11,7 @@
 #    on 1 case in 8 and no many-short-rows class: REDFUZZ_REPEAT_EVERY, REDFUZZ_SHORT_ROWS),
 #    new failures shrunk into regressions/, then each variant's kernel coverage of the corpus.
 # Each step's wall and CPU seconds are printed; where the time goes:
-# docs/log/2026-12-07-main-job-time.md.
+# docs/log/2026-12-07-main-job-fresh-clone.md.
 # Exit status: 0 nothing failed, 1 a sweep or the campaign found a failure, 2 bad usage or a
 # step with no result (a build, a sweep that refused to run, a campaign that ran nothing: a bad
 # REDFUZZ_* setting), which wins over 1; 128 + the signal when a step was interrupted.
