@@ -152,6 +152,10 @@ if(REDFUZZ_BACKEND STREQUAL "sim")
   # (sim/kernel_coverage.cpp: on_launch_avx2, dirty_from): both checked against the reference.
   add_test(NAME sim.coverage_fold.baseline COMMAND sim_coverage_fold baseline)
   set_tests_properties(sim.coverage_fold.baseline PROPERTIES LABELS "${rf_cov_labels}")
+  # The same with every periodic fold reading every counter (REDFUZZ_COVERAGE_FOLD=full), not
+  # each launch's reach.
+  add_test(NAME sim.coverage_fold.full COMMAND sim_coverage_fold full)
+  set_tests_properties(sim.coverage_fold.full PROPERTIES LABELS "${rf_cov_labels}")
   # The kernels' trace-cmp callbacks through the fuzz target's wrappers (sim/kernel_cmp.cpp):
   # GPU threads' compares stop there by default, pass with `all` (REDFUZZ_COVERAGE_CMP=all).
   add_executable(sim_coverage_cmp ${CMAKE_SOURCE_DIR}/kernels/sancov_stubs.c

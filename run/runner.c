@@ -106,11 +106,12 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
   r->ns_per_elem = set->launch_ns_per_elem;
   rf_input_check_init(&r->check, (int)set->input_check, rf_backend.is_sim);
   rf_launch_set_sim_max_threads(set->sim_max_threads);
-  /* REDFUZZ_COVERAGE_FOLD's names ("0", reference, baseline) to the simulator's folds. */
+  /* REDFUZZ_COVERAGE_FOLD's names ("0", reference, baseline, full) to the simulator's folds. */
   static const int folds[] = {[RF_COV_FOLD_OFF] = RF_DEV_FOLD_OFF,
                               [RF_COV_FOLD_REFERENCE] = RF_DEV_FOLD_REFERENCE,
-                              [RF_COV_FOLD_BASELINE] = RF_DEV_FOLD_BASELINE};
-  rf_dev_sim_coverage(set->coverage_fold_set ? folds[set->coverage_fold % 3] : RF_DEV_FOLD_BLOCKS,
+                              [RF_COV_FOLD_BASELINE] = RF_DEV_FOLD_BASELINE,
+                              [RF_COV_FOLD_FULL] = RF_DEV_FOLD_FULL};
+  rf_dev_sim_coverage(set->coverage_fold_set ? folds[set->coverage_fold % 4] : RF_DEV_FOLD_BLOCKS,
                       set->coverage_cmp == RF_COV_CMP_ALL);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);

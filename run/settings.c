@@ -24,7 +24,7 @@ static const struct {
 } name_sets[] = {
   {RF_SET_ORACLE, "an oracle mode", {"double", "mpfr", "upgrade"}},
   {RF_SET_TARGET, "a simulated target", {"gfx1201", "nvidia"}},
-  {RF_SET_FOLD, "a coverage fold", {"0", "reference", "baseline"}},
+  {RF_SET_FOLD, "a coverage fold", {"0", "reference", "baseline", "full"}},
   {RF_SET_CMP, "a compare mode", {"host", "all"}},
   /* run/input_check.h's RF_INPUT_CHECK_* */
   {RF_SET_INPUT_CHECK, "an input check", {"auto", "protect", "host", "device"}},

@@ -13,7 +13,7 @@ typedef enum { RF_SET_BOOL, RF_SET_COUNT, RF_SET_ORACLE, RF_SET_TARGET, RF_SET_F
 /* The values of the name settings: the index of the name given. */
 enum { RF_ORACLE_DOUBLE, RF_ORACLE_MPFR, RF_ORACLE_UPGRADE };
 enum { RF_TARGET_GFX1201, RF_TARGET_NVIDIA };
-enum { RF_COV_FOLD_OFF, RF_COV_FOLD_REFERENCE, RF_COV_FOLD_BASELINE };   /* "0", ... */
+enum { RF_COV_FOLD_OFF, RF_COV_FOLD_REFERENCE, RF_COV_FOLD_BASELINE, RF_COV_FOLD_FULL };   /* "0", ... */
 enum { RF_COV_CMP_HOST, RF_COV_CMP_ALL };
 
 typedef struct {

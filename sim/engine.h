@@ -189,6 +189,10 @@ extern bool coverage_counters;
  * (tests/sim/coverage_fold.hip; rf_sim_coverage_fold(RF_SIM_FOLD_REFERENCE) sets it, the
  * runner's REDFUZZ_COVERAGE_FOLD=reference). */
 extern bool coverage_reference_fold;
+/* Defined with the folding: functions a launch ran outside what its kernel reaches through
+ * direct calls (sim/kernel_coverage.cpp, "The reach": a function pointer's target, or a
+ * callee the machine-code read missed), each counted once a launch when a fold finds it. */
+extern uint64_t coverage_reach_misses;
 
 /* Relative source path for messages (the project root prefix stripped). */
 const char *short_path(const char *file);

@@ -24,9 +24,11 @@
  *
  * This file is simulator code: it is not instrumented for coverage, and not for
  * ThreadSanitizer either (it runs on every GPU thread's fiber and would order them). */
+#include <link.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <algorithm>
 #include <vector>
 #include "engine.h"
 #include "sim_control.h"
@@ -48,6 +50,7 @@ extern const uintptr_t __stop___sancov_pcs[] __attribute__((weak, visibility("hi
 namespace rf_sim {
 
 bool coverage_reference_fold;
+uint64_t coverage_reach_misses;
 
 namespace {
 
@@ -55,17 +58,67 @@ uint8_t *counters;
 size_t ncounters;
 std::vector<uint8_t> peak;                // per counter: what the launch's end writes back
 std::vector<uint32_t> func_lo, func_hi;   // per counter: its function's counters [lo, hi)
-size_t hot_lo, hot_hi;                    // the functions this launch has run so far
-size_t hot_blo, hot_bhi;                  // the same, widened to whole 32-byte blocks
-// The hot range as the per-switch fold reads it: its whole 32-byte blocks from hot_cnt (in
-// counters) and hot_peak (in peak), then hot_tail bytes of the section's last partial block.
-uint8_t *hot_cnt, *hot_peak;
-size_t hot_blocks, hot_tail;
+// The hot set: the counter ranges of the functions this launch has run so far, sorted,
+// adjacent ones merged (a few: a kernel and the device functions it calls).
+std::vector<std::pair<uint32_t, uint32_t>> hot_fns;
+uint32_t last_heat = UINT32_MAX;  // the start of the function heat saw last
+bool hot_changed;                 // hot_fns changed since the spans were made
+// The hot set as the per-switch fold reads it: at most kMaxSpans spans, each its whole
+// 32-byte blocks from cnt (in counters) and peak (in peak), then tail bytes (the section's
+// last partial block; the reference's whole span).
+struct Span {
+  uint8_t *cnt, *peak;
+  size_t blocks, tail;
+};
+constexpr unsigned kMaxSpans = 8;
+Span spans[kMaxSpans];
+unsigned nspans;
 unsigned until_full;  // switches until the next full fold (1: the next one)
 bool reference_launch;  // coverage_reference_fold as the launch began
+bool reach_launch;      // this launch's periodic folds read its reach (reach_ready, not reference)
+unsigned until_whole;   // periodic folds until the next one that reads every counter
+bool whole_folds;       // REDFUZZ_COVERAGE_FOLD=full: every periodic fold reads every counter
 
-/* A switch that folds every counter after this many that fold only the hot range. */
+/* A switch that folds every counter after this many that fold only the hot set. */
 constexpr unsigned kFullFoldEvery = 64;
+/* Of those periodic folds, where the launch's reach is known (below), all but every
+ * kWholeEvery-th read only the reach: the others read every counter, for a function reached
+ * only through a pointer. */
+constexpr unsigned kWholeEvery = 16;
+
+/* The reach: the counters a launch's GPU threads can touch. A periodic fold looks for
+ * functions the hot set does not hold yet; reading the whole section for that (23,411
+ * counters in the fuzz target, mostly other variants' kernels, host code and device oracles
+ * that never run on the simulator) was 10 % of a campaign's execution time
+ * (docs/SIMULATOR.md, "The reach of a launch"). A kernel reaches only its own function and the
+ * functions it calls, directly or through them: the reach is that closure, from the functions
+ * the launch's first switch found touched (its kernel), over the direct calls and jumps in
+ * their machine code (x86-64 rel32 call, jmp and jcc whose target is an instrumented
+ * function's entry; a byte that only looks like one adds a function, which costs a read and
+ * changes nothing). A function touched outside the reach (reached through a pointer) is found
+ * by the next fold that reads every counter, and joins the reach with what it calls; until
+ * then its counts sum over at most kFullFoldEvery * kWholeEvery stretches, once a launch. So
+ * a direct callee is folded exactly as when every periodic fold read every counter
+ * (REDFUZZ_COVERAGE_FOLD=full; the reference does so: tests/sim/coverage_fold.hip compares
+ * them counter for counter). Where the machine code cannot be read (not x86-64, no PC table,
+ * no executable segment found), every periodic fold reads every counter, as before. */
+struct Fn {
+  uintptr_t pc;                  // the entry (the PC table's entry PC: the function's address)
+  uintptr_t code_end;            // where its machine code ends at the latest (next entry)
+  uint32_t lo, hi;               // its counters
+  bool scanned;                  // callees read
+  std::vector<uint32_t> callees;  // functions its code calls or jumps to directly
+};
+std::vector<Fn> fns;
+std::vector<uint32_t> fn_of;                  // per counter: its function
+std::vector<std::pair<uintptr_t, uint32_t>> by_pc;  // entries by address
+bool reach_ready;                             // the above were built
+std::vector<uint32_t> reach_mark;             // per function: the launch number that reached it
+uint32_t launch_no;
+std::vector<uint32_t> reach_fns;              // the functions in this launch's reach
+std::vector<std::pair<size_t, size_t>> reach_blocks;  // its counters, whole 32-byte blocks, merged
+std::vector<uint32_t> touched;                // functions a fold found touched (when collecting)
+bool collect;                                 // fold_touched_block records into touched
 
 /* The plain byte loop: the reference the block folds below must equal (REDFUZZ_COVERAGE_FOLD=
  * reference, tests/sim/coverage_fold.hip), and the section's last partial block. */
@@ -146,12 +199,12 @@ __attribute__((target("avx2"))) size_t dirty_from_avx2(const uint8_t *c, size_t 
 #endif
 size_t (*dirty_from)(const uint8_t *, size_t, size_t) = dirty_from_baseline;
 
-/* Folds the hot range at a switch: its whole blocks, each folded without testing whether the
- * stretch touched it (a clean block's fold changes nothing, and the test cost as much as the
- * fold: most of the hot range's ~2 blocks are touched at most switches), then the tail. The
- * pointers and counts come from fold_all, so a switch reads no vector and no flag. */
-inline void fold_hot_tail(uint8_t *c, uint8_t *p) {
-  for (size_t i = 0; i < hot_tail; i++) {
+/* Folds the hot set at a switch: each span's whole blocks, each folded without testing
+ * whether the stretch touched it (a clean block's fold changes nothing, and the test cost as
+ * much as the fold: most of the hot set's few blocks are touched at most switches), then its
+ * tail. The spans come from the periodic fold (hot_range_set), so a switch reads no vector. */
+inline void fold_hot_tail(uint8_t *c, uint8_t *p, size_t n) {
+  for (size_t i = 0; i < n; i++) {
     uint8_t v = c[i];
     p[i] = v > p[i] ? v : p[i];
     c[i] = 0;
@@ -159,44 +212,78 @@ inline void fold_hot_tail(uint8_t *c, uint8_t *p) {
 }
 
 inline void fold_hot() {
-  uint8_t *c = hot_cnt, *p = hot_peak;
-  for (size_t k = hot_blocks; k; k--, c += 32, p += 32) fold_block(c, p);
-  fold_hot_tail(c, p);
+  for (const Span *s = spans, *e = spans + nspans; s != e; s++) {
+    uint8_t *c = s->cnt, *p = s->peak;
+    for (size_t k = s->blocks; k; k--, c += 32, p += 32) fold_block(c, p);
+    fold_hot_tail(c, p, s->tail);
+  }
 }
 
 /* The same with one 32-byte load, max and two stores a block, where the CPU has AVX2 (the
  * hook itself is chosen at install: on_launch_avx2). */
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) inline void fold_hot_avx2() {
-  uint8_t *c = hot_cnt, *p = hot_peak;
-  for (size_t k = hot_blocks; k; k--, c += 32, p += 32) {
-    __m256i *cv = reinterpret_cast<__m256i *>(c), *pv = reinterpret_cast<__m256i *>(p);
-    _mm256_storeu_si256(pv, _mm256_max_epu8(_mm256_loadu_si256(cv), _mm256_loadu_si256(pv)));
-    _mm256_storeu_si256(cv, _mm256_setzero_si256());
+  for (const Span *s = spans, *e = spans + nspans; s != e; s++) {
+    uint8_t *c = s->cnt, *p = s->peak;
+    for (size_t k = s->blocks; k; k--, c += 32, p += 32) {
+      __m256i *cv = reinterpret_cast<__m256i *>(c), *pv = reinterpret_cast<__m256i *>(p);
+      _mm256_storeu_si256(pv, _mm256_max_epu8(_mm256_loadu_si256(cv), _mm256_loadu_si256(pv)));
+      _mm256_storeu_si256(cv, _mm256_setzero_si256());
+    }
+    fold_hot_tail(c, p, s->tail);
   }
-  fold_hot_tail(c, p);
 }
 #endif
 
-/* Counter i ran: its function joins the hot range. */
-inline void heat(size_t i) {
-  if (hot_lo >= hot_hi) hot_lo = func_lo[i], hot_hi = func_hi[i];
-  if (func_lo[i] < hot_lo) hot_lo = func_lo[i];
-  if (func_hi[i] > hot_hi) hot_hi = func_hi[i];
+/* Counter i ran: its function joins the hot set (kept sorted, touching ranges merged). The
+ * function seen last, and then one already in the set, is the common case. */
+void heat_new(uint32_t lo, uint32_t hi) {
+  auto it = std::lower_bound(hot_fns.begin(), hot_fns.end(), std::make_pair(lo, uint32_t{0}));
+  if (it != hot_fns.end() && it->first == lo && it->second >= hi) return;
+  if (it != hot_fns.begin() && std::prev(it)->second >= hi) return;  // it starts before lo
+  it = hot_fns.insert(it, std::make_pair(lo, hi));
+  // Merge with the neighbours it touches or overlaps.
+  while (it + 1 != hot_fns.end() && (it + 1)->first <= it->second) {
+    it->second = std::max(it->second, (it + 1)->second);
+    hot_fns.erase(it + 1);
+  }
+  if (it != hot_fns.begin() && std::prev(it)->second >= it->first) {
+    std::prev(it)->second = std::max(std::prev(it)->second, it->second);
+    hot_fns.erase(it);
+  }
+  hot_changed = true;
 }
 
-/* A touched 32-byte block: its functions join the hot range, and it is folded. Functions are
+inline void heat(size_t i) {
+  if (func_lo[i] == last_heat) return;
+  last_heat = func_lo[i];
+  heat_new(func_lo[i], func_hi[i]);
+}
+
+/* The functions of a block's nonzero counters (mask bit i: counter b + i) into touched. */
+void note_touched(size_t b, uint32_t m) {
+  for (uint32_t last = UINT32_MAX; m; m &= m - 1) {
+    const uint32_t f = fn_of[b + static_cast<unsigned>(__builtin_ctz(m))];
+    if (f != last) touched.push_back(last = f);
+  }
+}
+
+/* A touched 32-byte block: its functions join the hot set, and it is folded. Functions are
  * consecutive counter ranges in index order, so the first and the last nonzero counter of the
- * block give the smallest start and the largest end of its touched functions. */
+ * block give the smallest start and the largest end of its touched functions (one between
+ * them lies inside the block, which the spans fold whole). */
 inline void fold_touched_block(size_t b) {
   uint32_t m = nonzero_mask(counters + b);
   if (!m) return;
   heat(b + static_cast<unsigned>(__builtin_ctz(m)));
   heat(b + 31 - static_cast<unsigned>(__builtin_clz(m)));
+  if (collect) note_touched(b, m);
   fold_block(counters + b, peak.data() + b);
 }
 
-/* Every counter; the functions of those that changed join the hot range. Most of the
+void hot_range_set();
+
+/* Every counter; the functions of those that changed join the hot set. Most of the
  * section is clean at any switch: it is tested 64 bytes at a time. */
 void fold_all() {
   size_t b = 0;
@@ -209,43 +296,174 @@ void fold_all() {
     if (b + 32 <= ncounters) fold_touched_block(b), b += 32;
   }
   for (size_t i = b; i < ncounters; i++)
-    if (counters[i]) heat(i);
+    if (counters[i]) {
+      heat(i);
+      if (collect) touched.push_back(fn_of[i]);
+    }
   fold_bytes(counters + b, peak.data() + b, ncounters - b);
-  if (hot_lo >= hot_hi) {  // nothing has run yet: the next switch folds everything again
+  hot_range_set();
+}
+
+/* After a periodic fold: the spans the switches until the next one fold. */
+void hot_range_set() {
+  if (hot_fns.empty()) {  // nothing has run yet: the next switch folds everything again
     until_full = 1;
     return;
   }
   until_full = kFullFoldEvery;
-  // The switches until the next full fold fold the hot range widened to whole 32-byte blocks
-  // of the section (never past its end): a hot range is a few dozen counters at any offset.
-  // The extra counters belong to neighbouring functions, folded now rather than at the next
-  // full fold, which only shortens what their counts sum over.
-  hot_blo = hot_lo & ~size_t{31};
-  hot_bhi = (hot_hi + 31) & ~size_t{31};
-  if (hot_bhi > ncounters) hot_bhi = ncounters;
-  hot_cnt = counters + hot_blo;
-  hot_peak = peak.data() + hot_blo;
-  // The reference folds the whole hot range with the byte loop (as the tail).
-  hot_blocks = reference_launch ? 0 : (hot_bhi - hot_blo) / 32;
-  hot_tail = hot_bhi - hot_blo - 32 * hot_blocks;
+  if (!hot_changed) return;
+  hot_changed = false;
+  // Each function range widened to whole 32-byte blocks of the section (never past its end),
+  // touching ones merged; past kMaxSpans, the two closest spans become one (the counters
+  // between them fold at every switch too). A kernel and a device function it calls can lie
+  // thousands of counters apart (an inline function's one copy is in whichever file the
+  // linker kept): one range over all of them folded 5.5 blocks a switch on average (9 to 64
+  // at 17 % of the switches), the spans 3.5 (docs/SIMULATOR.md, "The reach of a launch"). Counters
+  // folded beyond the functions belong to neighbours, folded now rather than at the next
+  // periodic fold, which only shortens what their counts sum over.
+  std::pair<size_t, size_t> b[kMaxSpans + 1];
+  unsigned n = 0;
+  for (const auto &f : hot_fns) {
+    const size_t lo = f.first & ~size_t{31}, hi = std::min((size_t{f.second} + 31) & ~size_t{31}, ncounters);
+    if (n && lo <= b[n - 1].second) {
+      b[n - 1].second = std::max(b[n - 1].second, hi);
+      continue;
+    }
+    b[n++] = std::make_pair(lo, hi);
+    if (n <= kMaxSpans) continue;
+    unsigned k = 0;  // the closest pair: k and k + 1
+    for (unsigned j = 1; j + 1 < n; j++)
+      if (b[j + 1].first - b[j].second < b[k + 1].first - b[k].second) k = j;
+    b[k].second = b[k + 1].second;
+    for (unsigned j = k + 1; j + 1 < n; j++) b[j] = b[j + 1];
+    n--;
+  }
+  nspans = n;
+  for (unsigned k = 0; k < n; k++) {
+    Span &s = spans[k];
+    s.cnt = counters + b[k].first;
+    s.peak = peak.data() + b[k].first;
+    // The reference folds the whole span with the byte loop (as the tail).
+    s.blocks = reference_launch ? 0 : (b[k].second - b[k].first) / 32;
+    s.tail = b[k].second - b[k].first - 32 * s.blocks;
+  }
+}
+
+/* The reach (above): building it and folding it. */
+
+/* The functions f's machine code calls or jumps to directly (x86-64 rel32 forms), read once. */
+void scan_callees(Fn &f) {
+  f.scanned = true;
+  const uint8_t *c = reinterpret_cast<const uint8_t *>(f.pc);
+  const size_t len = f.code_end - f.pc;
+  auto target = [&](size_t rel_at, size_t next) {
+    int32_t rel;
+    memcpy(&rel, c + rel_at, sizeof rel);
+    const uintptr_t t = f.pc + next + static_cast<uintptr_t>(static_cast<intptr_t>(rel));
+    auto it = std::lower_bound(by_pc.begin(), by_pc.end(), std::make_pair(t, uint32_t{0}));
+    if (it != by_pc.end() && it->first == t &&
+        std::find(f.callees.begin(), f.callees.end(), it->second) == f.callees.end())
+      f.callees.push_back(it->second);
+  };
+  for (size_t i = 0; i < len; i++) {
+    if ((c[i] == 0xE8 || c[i] == 0xE9) && i + 5 <= len) target(i + 1, i + 5);  // call, jmp
+    else if (c[i] == 0x0F && i + 6 <= len && (c[i + 1] & 0xF0) == 0x80) target(i + 2, i + 6);  // jcc
+  }
+}
+
+/* Touched functions outside the reach (coverage_reach_misses): reached through a pointer, or
+ * a call the machine-code read missed; found in a block the reach shares, or by a fold that
+ * reads every counter. */
+void count_misses() {
+  for (size_t k = 0; k < touched.size(); k++)
+    if (reach_mark[touched[k]] != launch_no &&
+        std::find(touched.begin(), touched.begin() + k, touched[k]) == touched.begin() + k)
+      coverage_reach_misses++;
+}
+
+/* The touched functions not yet in this launch's reach join it with their closure. */
+void extend_reach() {
+  static std::vector<uint32_t> todo;
+  for (uint32_t f : touched)
+    if (reach_mark[f] != launch_no) reach_mark[f] = launch_no, todo.push_back(f);
+  touched.clear();
+  if (todo.empty()) return;
+  while (!todo.empty()) {
+    Fn &f = fns[todo.back()];
+    reach_fns.push_back(todo.back());
+    todo.pop_back();
+    if (!f.scanned) scan_callees(f);
+    for (uint32_t g : f.callees)
+      if (reach_mark[g] != launch_no) reach_mark[g] = launch_no, todo.push_back(g);
+  }
+  std::sort(reach_fns.begin(), reach_fns.end(),
+            [](uint32_t a, uint32_t b) { return fns[a].lo < fns[b].lo; });
+  reach_blocks.clear();
+  for (uint32_t g : reach_fns) {
+    const size_t lo = fns[g].lo & ~size_t{31}, hi = std::min((size_t{fns[g].hi} + 31) & ~size_t{31}, ncounters);
+    if (!reach_blocks.empty() && lo <= reach_blocks.back().second)
+      reach_blocks.back().second = std::max(reach_blocks.back().second, hi);
+    else
+      reach_blocks.emplace_back(lo, hi);
+  }
+}
+
+/* A periodic fold that reads the reach's counters only: what fold_all does there. A function
+ * found touched outside the reach (a neighbour sharing a block) joins it. */
+void fold_reach() {
+  collect = true;
+  for (const auto &r : reach_blocks) {
+    size_t b = r.first;
+    for (; b + 32 <= r.second; b += 32) fold_touched_block(b);
+    for (; b < r.second; b++)  // the section's last partial block
+      if (counters[b]) {
+        heat(b);
+        touched.push_back(fn_of[b]);
+        peak[b] = counters[b] > peak[b] ? counters[b] : peak[b];
+        counters[b] = 0;
+      }
+  }
+  collect = false;
+  hot_range_set();
+  count_misses();
+  extend_reach();
 }
 
 /* A stretch of one thread touches a few dozen counters of the kernel's own function (and of
- * any device function it calls without inlining). Most switches fold only the hot range (the
- * functions seen so far in this launch); every kFullFoldEvery-th switch folds all counters,
- * which adds a newly reached function to the hot range (its counts until then are summed
- * over at most that many stretches, once).
+ * any device function it calls without inlining). Most switches fold only the hot set (the
+ * functions seen so far in this launch); every kFullFoldEvery-th switch looks for functions
+ * outside it (in the reach, or every counter: above), which adds a newly reached function to
+ * the hot set (its counts until then are summed over at most that many stretches, once).
  * Folding every counter at every switch measured 1.8x slower executions. */
-/* Every call of the hook but a switch that only folds the hot range. */
+/* Every call of the hook but a switch that only folds the hot set. */
 void on_launch_rest(CoveragePhase phase) {
-  if (phase == kCoverageSegment) return fold_all();  // the count-down reached 0
+  if (phase == kCoverageSegment) {  // the count-down reached 0
+    if (reach_launch && !reach_fns.empty() && --until_whole != 0) return fold_reach();
+    until_whole = kWholeEvery;
+    collect = reach_launch;
+    fold_all();
+    collect = false;
+    if (!reach_launch) return;
+    if (!reach_fns.empty()) count_misses();  // not the launch's first (which seeds the reach)
+    extend_reach();
+    return;
+  }
   if (phase == kCoverageBegin) {
     // What host code counted so far (and earlier launches' maxima) is the floor.
     memcpy(peak.data(), counters, ncounters);
     memset(counters, 0, ncounters);
-    hot_lo = hot_hi = 0;
-    until_full = 1;  // the first switch folds everything: no hot range yet
+    hot_fns.clear();
+    last_heat = UINT32_MAX;
+    hot_changed = true;
+    nspans = 0;
+    until_full = 1;  // the first switch folds everything: no hot set yet
     reference_launch = coverage_reference_fold;
+    reach_launch = reach_ready && !reference_launch && !whole_folds;
+    until_whole = kWholeEvery;
+    reach_fns.clear();
+    reach_blocks.clear();
+    touched.clear();
+    ++launch_no;
     return;
   }
   fold_all();  // kCoverageEnd
@@ -254,7 +472,7 @@ void on_launch_rest(CoveragePhase phase) {
 
 /* The hook. A switch is its one frequent call (~70 instructions, half of them call and
  * bookkeeping, were 15.7 % of corpus/bench: docs/SIMULATOR.md "The fuzz campaign"); it comes
- * first and does no more than count down and fold the hot range. */
+ * first and does no more than count down and fold the hot set. */
 void on_launch(CoveragePhase phase) {
   if (__builtin_expect(phase == kCoverageSegment && --until_full != 0, 1)) return fold_hot();
   on_launch_rest(phase);
@@ -288,6 +506,51 @@ void set_quiet(bool on) {
   }
 }
 
+/* The executable segment holding pc: [lo, hi), or {0, 0}. */
+struct Segment {
+  uintptr_t pc, lo, hi;
+};
+int find_segment(struct dl_phdr_info *info, size_t, void *data) {
+  Segment *s = static_cast<Segment *>(data);
+  for (unsigned k = 0; k < info->dlpi_phnum; k++) {
+    const ElfW(Phdr) &ph = info->dlpi_phdr[k];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+    const uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
+    if (s->pc >= lo && s->pc < hi) {
+      s->lo = lo, s->hi = hi;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The functions for the reach: entries, counters, where each one's code can end. */
+void index_reach(const uintptr_t *pcs) {
+#if defined(__x86_64__)
+  fn_of.assign(ncounters, 0);
+  for (size_t i = 0; i < ncounters; i++) {
+    if (pcs[2 * i + 1] & 1) {
+      fns.push_back(Fn{pcs[2 * i], 0, static_cast<uint32_t>(i), static_cast<uint32_t>(func_hi[i]), false, {}});
+      by_pc.emplace_back(pcs[2 * i], static_cast<uint32_t>(fns.size() - 1));
+    }
+    if (fns.empty()) return;  // a counter before the first entry: not a table this reads
+    fn_of[i] = static_cast<uint32_t>(fns.size() - 1);
+  }
+  std::sort(by_pc.begin(), by_pc.end());
+  Segment seg{by_pc.front().first, 0, 0};
+  dl_iterate_phdr(find_segment, &seg);
+  if (!seg.hi || by_pc.back().first >= seg.hi) return;
+  for (size_t k = 0; k < by_pc.size(); k++) {
+    const uintptr_t end = k + 1 < by_pc.size() ? by_pc[k + 1].first : seg.hi;
+    fns[by_pc[k].second].code_end = std::min(end, by_pc[k].first + (uintptr_t{1} << 16));
+  }
+  reach_mark.assign(fns.size(), 0);
+  reach_ready = true;
+#else
+  (void)pcs;
+#endif
+}
+
 /* Function ranges from the PC table: one (PC, flags) pair per counter, in the same order,
  * flags bit 0 marking a function's entry block. Without a usable table, one range. */
 void index_functions() {
@@ -304,14 +567,18 @@ void index_functions() {
     }
     start = i;
   }
+  index_reach(pcs);
 }
 
 /* The fold for the launches that follow (rf_sim_coverage_fold, from REDFUZZ_COVERAGE_FOLD):
  * OFF: plain wrapping counters (to measure what the folding buys); REFERENCE: the same folds
  * with the byte loops (to measure what the block folds buy); BASELINE: no AVX2 folds even
- * where the CPU has it (sim.coverage_fold.baseline); BLOCKS, the default: AVX2 where it is. */
+ * where the CPU has it (sim.coverage_fold.baseline); FULL: every periodic fold reads every
+ * counter, not the launch's reach (to measure what the reach buys); BLOCKS, the default: AVX2
+ * where it is, the reach where it can be read. */
 void set_fold(int mode) {
   coverage_reference_fold = mode == RF_SIM_FOLD_REFERENCE;
+  whole_folds = mode == RF_SIM_FOLD_FULL;
   dirty_from = dirty_from_baseline;
   void (*hook)(CoveragePhase) = mode == RF_SIM_FOLD_OFF ? nullptr : on_launch;
 #if defined(__x86_64__)

@@ -74,11 +74,12 @@ void rf_sim_quiet_coverage(int quiet);
 /* How the fuzz build folds its kernel coverage counters (sim/kernel_coverage.cpp), for the
  * launches that follow: BLOCKS (the default: block folds, AVX2 where the CPU has it), OFF
  * (plain wrapping counters, to measure what folding buys), REFERENCE (the same folds with the
- * byte loops the block folds must equal), BASELINE (no AVX2 even where the CPU has it). The
+ * byte loops the block folds must equal), BASELINE (no AVX2 even where the CPU has it), FULL
+ * (every periodic fold reads every counter, not only what the launch's kernel reaches). The
  * runner passes REDFUZZ_COVERAGE_FOLD down (the simulator reads no environment). No-op in
  * other builds. */
 enum { RF_SIM_FOLD_BLOCKS = 0, RF_SIM_FOLD_OFF = 1, RF_SIM_FOLD_REFERENCE = 2,
-       RF_SIM_FOLD_BASELINE = 3 };
+       RF_SIM_FOLD_BASELINE = 3, RF_SIM_FOLD_FULL = 4 };
 void rf_sim_coverage_fold(int mode);
 /* 1: the GPU threads' compares reach libFuzzer too (sim/kernel_cmp.cpp; REDFUZZ_COVERAGE_CMP=
  * all); 0 (the default): only the host code's. Before the first launch. */

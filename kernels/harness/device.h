@@ -164,7 +164,7 @@ void rf_dev_sim_quiet_coverage(int quiet);
 /* Simulator's fuzz build: how the kernel coverage counters fold (RF_DEV_FOLD_*, the
  * simulator's RF_SIM_FOLD_*) and whether the GPU threads' compares reach libFuzzer
  * (cmp_all), from REDFUZZ_COVERAGE_FOLD / _CMP (no-op elsewhere). */
-enum { RF_DEV_FOLD_BLOCKS, RF_DEV_FOLD_OFF, RF_DEV_FOLD_REFERENCE, RF_DEV_FOLD_BASELINE };
+enum { RF_DEV_FOLD_BLOCKS, RF_DEV_FOLD_OFF, RF_DEV_FOLD_REFERENCE, RF_DEV_FOLD_BASELINE, RF_DEV_FOLD_FULL };
 void rf_dev_sim_coverage(int fold, int cmp_all);
 /* Simulator: 1 when its fast intrinsics stand for NVIDIA's (REDFUZZ_SIM_TARGET=nvidia), 0 for
  * AMD gfx1201 (the default) and on every other backend. */

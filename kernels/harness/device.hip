@@ -526,7 +526,8 @@ extern "C" void rf_dev_sim_coverage(int fold, int cmp_all) {
   static_assert(int{RF_DEV_FOLD_BLOCKS} == int{RF_SIM_FOLD_BLOCKS} &&
                     int{RF_DEV_FOLD_OFF} == int{RF_SIM_FOLD_OFF} &&
                     int{RF_DEV_FOLD_REFERENCE} == int{RF_SIM_FOLD_REFERENCE} &&
-                    int{RF_DEV_FOLD_BASELINE} == int{RF_SIM_FOLD_BASELINE},
+                    int{RF_DEV_FOLD_BASELINE} == int{RF_SIM_FOLD_BASELINE} &&
+                    int{RF_DEV_FOLD_FULL} == int{RF_SIM_FOLD_FULL},
                 "the device's fold modes are the simulator's");
   rf_sim_coverage_fold(fold);
   rf_sim_coverage_cmp_all(cmp_all);

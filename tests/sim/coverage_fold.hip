@@ -6,8 +6,9 @@
  * that host code's counts around launches are kept; and that the block folds give, counter
  * for counter, what the reference byte loops give over a sequence of launches whose stretches
  * reach device functions late (after the hot range has formed), with host code in between
- * (the planted failure there: the plain counters differ from the reference); and that a
- * quiet stretch of launches (the determinism repeat) leaves every counter as it was. */
+ * (the planted failure there: the plain counters differ from the reference), which the
+ * launches' reach (the functions their kernels call directly) holds; that a function called
+ * through a pointer is found outside the reach; and that a quiet stretch of launches (the determinism repeat) leaves every counter as it was. */
 #include <stdint.h>
 #include "sim/engine.h"
 #include "sim_test_util.h"
@@ -62,6 +63,23 @@ __global__ void staged_kernel(int *out, int *scratch, int k) {
   int v = s[0];
   if (t >= blockDim.x - 8 || static_cast<int>(t) == k)
     v = late_helper(scratch + g * kSteps, v + static_cast<int>(t), k);
+  out[g] = v;
+}
+
+/* Called only through a pointer, by block 0's threads after their second barrier: outside
+ * the reach of pointer_kernel (sim/kernel_coverage.cpp, "The reach"), which a fold that reads
+ * every counter finds later in the launch. */
+__attribute__((noinline)) __device__ int pointed_helper(int v) { return v % 5 == 0 ? v / 5 : v + 3; }
+__device__ int (*volatile pointed)(int) = pointed_helper;
+
+__global__ void pointer_kernel(int *out) {
+  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  int v = out[g];
+  for (int phase = 0; phase < 8; phase++) {
+    if (phase == 2 && blockIdx.x == 0) v = pointed(v);
+    v += phase;
+    __syncthreads();
+  }
   out[g] = v;
 }
 
@@ -125,7 +143,12 @@ static size_t differing(const std::vector<uint8_t> &a, const std::vector<uint8_t
 int main(int argc, char **argv) {
   // `baseline`: the x86-64 baseline folds (rf_sim_coverage_fold, as the runner sets it from
   // REDFUZZ_COVERAGE_FOLD=baseline), checked against the reference like the AVX2 ones.
-  if (argc > 1 && strcmp(argv[1], "baseline") == 0) rf_sim_coverage_fold(RF_SIM_FOLD_BASELINE);
+  // `full`: every periodic fold reads every counter (REDFUZZ_COVERAGE_FOLD=full), not the
+  // launch's reach.
+  int fold_mode = RF_SIM_FOLD_BLOCKS;
+  if (argc > 1 && strcmp(argv[1], "baseline") == 0) fold_mode = RF_SIM_FOLD_BASELINE;
+  if (argc > 1 && strcmp(argv[1], "full") == 0) fold_mode = RF_SIM_FOLD_FULL;
+  if (fold_mode != RF_SIM_FOLD_BLOCKS) rf_sim_coverage_fold(fold_mode);
   CHECK_MSG(rf_sim::coverage_hook != nullptr, "the counter folding is not installed");
   auto hook0 = rf_sim::coverage_hook;
   const unsigned threads = 256, blocks = 4;
@@ -175,6 +198,23 @@ int main(int argc, char **argv) {
             "late_helper: entry count %u, %zu counters (want > 32)", reference[late.lo], late.hi - late.lo);
   CHECK_MSG(differing(fast, reference) == 0, "block folds: %zu of %zu counters differ from the reference",
             differing(fast, reference), reference.size());
+  // late_helper, called directly, was in the launches' reach: no fold that read every
+  // counter found a function outside it. (Planted failure: a reach without the callees, and
+  // late_helper's counts summed over more stretches, differ from the reference above.)
+  CHECK_MSG(rf_sim::coverage_reach_misses == 0, "the reach missed %llu functions of direct calls",
+            static_cast<unsigned long long>(rf_sim::coverage_reach_misses));
+
+  // A function reached only through a pointer is outside the reach: a later fold that reads
+  // every counter finds it (counted: the planted failure, a reach that read every counter
+  // or none, counts none) and its edges count from there on.
+  clear_counters();
+  hipMemset(out, 0, threads * blocks * sizeof(int));
+  hipLaunchKernelGGL(pointer_kernel, dim3(blocks), dim3(threads), 0, 0, out);
+  Range pointed_range = counters_of(reinterpret_cast<const void *>(&pointed_helper));
+  CHECK_MSG(__start___sancov_cntrs[pointed_range.lo] != 0, "pointed_helper's entry not counted");
+  CHECK_MSG(rf_sim::coverage_reach_misses == (fold_mode == RF_SIM_FOLD_FULL ? 0u : 1u),
+            "functions found outside the reach: %llu (want %d)",
+            static_cast<unsigned long long>(rf_sim::coverage_reach_misses), fold_mode == RF_SIM_FOLD_FULL ? 0 : 1);
 
   // A quiet stretch (rf_sim_quiet_coverage: the determinism repeat) adds nothing: a launch
   // that reaches edges the counters have not seen (loop_kernel's) and host code leave every
