@@ -193,6 +193,8 @@ extern bool coverage_reference_fold;
  * direct calls (sim/kernel_coverage.cpp, "The reach": a function pointer's target, or a
  * callee the machine-code read missed), each counted once a launch when a fold finds it. */
 extern uint64_t coverage_reach_misses;
+/* Defined with the folding: the looks for newly run functions that read every counter. */
+extern uint64_t coverage_whole_looks;
 
 /* Relative source path for messages (the project root prefix stripped). */
 const char *short_path(const char *file);

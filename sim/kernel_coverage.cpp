@@ -51,6 +51,7 @@ namespace rf_sim {
 
 bool coverage_reference_fold;
 uint64_t coverage_reach_misses;
+uint64_t coverage_whole_looks;
 
 namespace {
 
@@ -74,6 +75,7 @@ constexpr unsigned kMaxSpans = 8;
 Span spans[kMaxSpans];
 unsigned nspans;
 unsigned until_full;  // switches until the next full fold (1: the next one)
+unsigned empty_looks;  // looks of this launch that found nothing, while none has found anything
 bool reference_launch;  // coverage_reference_fold as the launch began
 bool reach_launch;      // this launch's periodic folds read its reach (reach_ready, not reference)
 unsigned until_whole;   // periodic folds until the next one that reads every counter
@@ -306,8 +308,18 @@ void fold_all() {
 
 /* After a periodic fold: the spans the switches until the next one fold. */
 void hot_range_set() {
-  if (hot_fns.empty()) {  // nothing has run yet: the next switch folds everything again
-    until_full = 1;
+  if (hot_fns.empty()) {
+    // Nothing of this section has run: a plugin's kernel (its counters are its own, not
+    // folded), or code that is not instrumented. The first switch of a launch leaves the
+    // host, the second ends the first GPU thread's first stretch, where a kernel of this
+    // section touches its entry: the first kEagerLooks looks come at every switch, the next
+    // ones after 2, 4, 8, ... switches, at most kFullFoldEvery * kWholeEvery. A look at every
+    // switch read all 23,411 counters each time, 52 % of a plugin campaign's time
+    // (docs/SIMULATOR.md, "The reach of a launch").
+    constexpr unsigned kEagerLooks = 4;
+    empty_looks++;
+    until_full = empty_looks <= kEagerLooks ? 1
+                 : std::min(1u << std::min(empty_looks - kEagerLooks, 10u), kFullFoldEvery * kWholeEvery);
     return;
   }
   until_full = kFullFoldEvery;
@@ -441,6 +453,7 @@ void on_launch_rest(CoveragePhase phase) {
     if (reach_launch && !reach_fns.empty() && --until_whole != 0) return fold_reach();
     until_whole = kWholeEvery;
     collect = reach_launch;
+    coverage_whole_looks++;
     fold_all();
     collect = false;
     if (!reach_launch) return;
@@ -457,6 +470,7 @@ void on_launch_rest(CoveragePhase phase) {
     hot_changed = true;
     nspans = 0;
     until_full = 1;  // the first switch folds everything: no hot set yet
+    empty_looks = 0;
     reference_launch = coverage_reference_fold;
     reach_launch = reach_ready && !reference_launch && !whole_folds;
     until_whole = kWholeEvery;

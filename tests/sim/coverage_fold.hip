@@ -83,6 +83,18 @@ __global__ void pointer_kernel(int *out) {
   out[g] = v;
 }
 
+/* Not instrumented, as a plugin's kernel is to this section (its counters are its own): a
+ * launch of it touches no counter here. */
+__attribute__((no_sanitize("coverage"))) __global__ void bare_kernel(int *out) {
+  unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  int v = out[g];
+  for (int phase = 0; phase < 8; phase++) {
+    v = v * 3 + static_cast<int>(t);
+    __syncthreads();
+  }
+  out[g] = v;
+}
+
 int host_steps;  // observed at the end, so the calls stay
 static __attribute__((noinline)) void host_step() { host_steps += 1; }
 
@@ -215,6 +227,17 @@ int main(int argc, char **argv) {
   CHECK_MSG(rf_sim::coverage_reach_misses == (fold_mode == RF_SIM_FOLD_FULL ? 0u : 1u),
             "functions found outside the reach: %llu (want %d)",
             static_cast<unsigned long long>(rf_sim::coverage_reach_misses), fold_mode == RF_SIM_FOLD_FULL ? 0 : 1);
+
+  // A launch that touches none of these counters (bare_kernel, as a plugin's) looks for
+  // newly run functions ever more rarely: 4 blocks of 256 threads and 8 barriers are ~9,200
+  // switches; the looks at the first 4, then after 2, 4, ..., 1024 switches and then every
+  // 1024th are ~21.
+  // (Planted failure: a look at every switch while none has found anything, as before.)
+  uint64_t looks0 = rf_sim::coverage_whole_looks;
+  hipLaunchKernelGGL(bare_kernel, dim3(blocks), dim3(threads), 0, 0, out);
+  uint64_t bare_looks = rf_sim::coverage_whole_looks - looks0;
+  CHECK_MSG(bare_looks >= 5 && bare_looks <= 30, "a launch that touches no counter: %llu looks at every counter",
+            static_cast<unsigned long long>(bare_looks));
 
   // A quiet stretch (rf_sim_quiet_coverage: the determinism repeat) adds nothing: a launch
   // that reaches edges the counters have not seen (loop_kernel's) and host code leave every
