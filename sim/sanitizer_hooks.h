@@ -14,6 +14,8 @@ void *__tsan_get_current_fiber(void);
 void *__tsan_create_fiber(unsigned flags);
 void __tsan_switch_to_fiber(void *fiber, unsigned flags);
 void __tsan_set_fiber_name(void *fiber, const char *name);
+void __tsan_ignore_thread_begin(void);
+void __tsan_ignore_thread_end(void);
 }
 #endif
 #if defined(RF_ASAN) && RF_ASAN
@@ -41,6 +43,12 @@ inline void *create_fiber(const char *name) {
 inline void switch_to(void *fiber) { __tsan_switch_to_fiber(fiber, 1u /* no_sync */); }
 inline void release(uintptr_t sync) { __tsan_release(reinterpret_cast<void *>(sync)); }
 inline void acquire(uintptr_t sync) { __tsan_acquire(reinterpret_cast<void *>(sync)); }
+/* The running fiber's memory accesses, the runtime's own (allocation, memmove) included, go
+ * unrecorded until ignore_end: for simulator bookkeeping that runs on a GPU thread's fiber
+ * and touches the heap (sim/kernel_coverage.cpp's look for newly run functions). Not a
+ * synchronisation: it orders nothing. */
+inline void ignore_begin() { __tsan_ignore_thread_begin(); }
+inline void ignore_end() { __tsan_ignore_thread_end(); }
 #else
 constexpr bool tsan = false;
 inline void *current_fiber() { return nullptr; }
@@ -48,6 +56,8 @@ inline void *create_fiber(const char *) { return nullptr; }
 inline void switch_to(void *) {}
 inline void release(uintptr_t) {}
 inline void acquire(uintptr_t) {}
+inline void ignore_begin() {}
+inline void ignore_end() {}
 #endif
 
 #if defined(RF_ASAN) && RF_ASAN
