@@ -111,7 +111,8 @@ rf_runner *rf_runner_create(const rf_settings *set, char *err, size_t errlen) {
                               [RF_COV_FOLD_REFERENCE] = RF_DEV_FOLD_REFERENCE,
                               [RF_COV_FOLD_BASELINE] = RF_DEV_FOLD_BASELINE,
                               [RF_COV_FOLD_FULL] = RF_DEV_FOLD_FULL};
-  rf_dev_sim_coverage(set->coverage_fold_set ? folds[set->coverage_fold % 4] : RF_DEV_FOLD_BLOCKS,
+  const size_t fold = set->coverage_fold % (sizeof folds / sizeof folds[0]);   /* 0..3 (settings.def) */
+  rf_dev_sim_coverage(set->coverage_fold_set ? folds[fold] : RF_DEV_FOLD_BLOCKS,
                       set->coverage_cmp == RF_COV_CMP_ALL);
   r->arena.exact = r->in_arena.exact = rf_backend.is_sim;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -58,7 +58,6 @@ namespace {
 uint8_t *counters;
 size_t ncounters;
 std::vector<uint8_t> peak;                // per counter: what the launch's end writes back
-std::vector<uint32_t> func_lo, func_hi;   // per counter: its function's counters [lo, hi)
 // The hot set: the counter ranges of the functions this launch has run so far, sorted,
 // adjacent ones merged (a few: a kernel and the device functions it calls).
 std::vector<std::pair<uint32_t, uint32_t>> hot_fns;
@@ -111,10 +110,10 @@ struct Fn {
   bool scanned;                  // callees read
   std::vector<uint32_t> callees;  // functions its code calls or jumps to directly
 };
-std::vector<Fn> fns;
+std::vector<Fn> fns;                          // in counter order (one without a usable PC table)
 std::vector<uint32_t> fn_of;                  // per counter: its function
 std::vector<std::pair<uintptr_t, uint32_t>> by_pc;  // entries by address
-bool reach_ready;                             // the above were built
+bool reach_ready;                             // by_pc and each code_end were built
 std::vector<uint32_t> reach_mark;             // per function: the launch number that reached it
 uint32_t launch_no;
 std::vector<uint32_t> reach_fns;              // the functions in this launch's reach
@@ -257,9 +256,10 @@ void heat_new(uint32_t lo, uint32_t hi) {
 }
 
 inline void heat(size_t i) {
-  if (func_lo[i] == last_heat) return;
-  last_heat = func_lo[i];
-  heat_new(func_lo[i], func_hi[i]);
+  const Fn &f = fns[fn_of[i]];
+  if (f.lo == last_heat) return;
+  last_heat = f.lo;
+  heat_new(f.lo, f.hi);
 }
 
 /* The functions of a block's nonzero counters (mask bit i: counter b + i) into touched. */
@@ -285,6 +285,22 @@ inline void fold_touched_block(size_t b) {
 
 void hot_range_set();
 
+/* Counters [b, e) one by one (the section's last partial block; the reference's whole
+ * section): their functions join the hot set (and touched, when collecting); then folded. */
+void fold_counters(size_t b, size_t e) {
+  for (size_t i = b; i < e; i++)
+    if (counters[i]) {
+      heat(i);
+      if (collect) touched.push_back(fn_of[i]);
+    }
+  fold_bytes(counters + b, peak.data() + b, e - b);
+}
+
+/* Counters [lo, hi) widened to whole 32-byte blocks of the section, never past its end. */
+std::pair<size_t, size_t> whole_blocks(size_t lo, size_t hi) {
+  return {lo & ~size_t{31}, std::min((hi + 31) & ~size_t{31}, ncounters)};
+}
+
 /* Every counter; the functions of those that changed join the hot set. Most of the
  * section is clean at any switch: it is tested 64 bytes at a time. */
 void fold_all() {
@@ -297,12 +313,7 @@ void fold_all() {
     }
     if (b + 32 <= ncounters) fold_touched_block(b), b += 32;
   }
-  for (size_t i = b; i < ncounters; i++)
-    if (counters[i]) {
-      heat(i);
-      if (collect) touched.push_back(fn_of[i]);
-    }
-  fold_bytes(counters + b, peak.data() + b, ncounters - b);
+  fold_counters(b, ncounters);
   hot_range_set();
 }
 
@@ -336,12 +347,12 @@ void hot_range_set() {
   std::pair<size_t, size_t> b[kMaxSpans + 1];
   unsigned n = 0;
   for (const auto &f : hot_fns) {
-    const size_t lo = f.first & ~size_t{31}, hi = std::min((size_t{f.second} + 31) & ~size_t{31}, ncounters);
-    if (n && lo <= b[n - 1].second) {
-      b[n - 1].second = std::max(b[n - 1].second, hi);
+    const auto w = whole_blocks(f.first, f.second);
+    if (n && w.first <= b[n - 1].second) {
+      b[n - 1].second = std::max(b[n - 1].second, w.second);
       continue;
     }
-    b[n++] = std::make_pair(lo, hi);
+    b[n++] = w;
     if (n <= kMaxSpans) continue;
     unsigned k = 0;  // the closest pair: k and k + 1
     for (unsigned j = 1; j + 1 < n; j++)
@@ -383,21 +394,19 @@ void scan_callees(Fn &f) {
   }
 }
 
-/* Touched functions outside the reach (coverage_reach_misses): reached through a pointer, or
- * a call the machine-code read missed; found in a block the reach shares, or by a fold that
- * reads every counter. */
-void count_misses() {
-  for (size_t k = 0; k < touched.size(); k++)
-    if (reach_mark[touched[k]] != launch_no &&
-        std::find(touched.begin(), touched.begin() + k, touched[k]) == touched.begin() + k)
-      coverage_reach_misses++;
-}
-
-/* The touched functions not yet in this launch's reach join it with their closure. */
+/* The touched functions not yet in this launch's reach join it with their closure. Once the
+ * reach has been seeded (the launch's first look), each of them is a miss
+ * (coverage_reach_misses): reached through a pointer, or a call the machine-code read missed;
+ * found in a block the reach shares, or by a fold that reads every counter. */
 void extend_reach() {
   static std::vector<uint32_t> todo;
+  const bool seeded = !reach_fns.empty();
   for (uint32_t f : touched)
-    if (reach_mark[f] != launch_no) reach_mark[f] = launch_no, todo.push_back(f);
+    if (reach_mark[f] != launch_no) {
+      reach_mark[f] = launch_no;
+      todo.push_back(f);
+      coverage_reach_misses += seeded;
+    }
   touched.clear();
   if (todo.empty()) return;
   while (!todo.empty()) {
@@ -412,11 +421,11 @@ void extend_reach() {
             [](uint32_t a, uint32_t b) { return fns[a].lo < fns[b].lo; });
   reach_blocks.clear();
   for (uint32_t g : reach_fns) {
-    const size_t lo = fns[g].lo & ~size_t{31}, hi = std::min((size_t{fns[g].hi} + 31) & ~size_t{31}, ncounters);
-    if (!reach_blocks.empty() && lo <= reach_blocks.back().second)
-      reach_blocks.back().second = std::max(reach_blocks.back().second, hi);
+    const auto w = whole_blocks(fns[g].lo, fns[g].hi);
+    if (!reach_blocks.empty() && w.first <= reach_blocks.back().second)
+      reach_blocks.back().second = std::max(reach_blocks.back().second, w.second);
     else
-      reach_blocks.emplace_back(lo, hi);
+      reach_blocks.push_back(w);
   }
 }
 
@@ -427,17 +436,10 @@ void fold_reach() {
   for (const auto &r : reach_blocks) {
     size_t b = r.first;
     for (; b + 32 <= r.second; b += 32) fold_touched_block(b);
-    for (; b < r.second; b++)  // the section's last partial block
-      if (counters[b]) {
-        heat(b);
-        touched.push_back(fn_of[b]);
-        peak[b] = counters[b] > peak[b] ? counters[b] : peak[b];
-        counters[b] = 0;
-      }
+    fold_counters(b, r.second);  // the section's last partial block, if in the reach
   }
   collect = false;
   hot_range_set();
-  count_misses();
   extend_reach();
 }
 
@@ -458,9 +460,7 @@ void look() {
   coverage_whole_looks++;
   fold_all();
   collect = false;
-  if (!reach_launch) return;
-  if (!reach_fns.empty()) count_misses();  // not the launch's first (which seeds the reach)
-  extend_reach();
+  if (reach_launch) extend_reach();
 }
 
 /* Every call of the hook but a switch that only folds the hot set. */
@@ -548,18 +548,10 @@ int find_segment(struct dl_phdr_info *info, size_t, void *data) {
   return 0;
 }
 
-/* The functions for the reach: entries, counters, where each one's code can end. */
-void index_reach(const uintptr_t *pcs) {
+/* For the reach: the entries by address, and where each function's code can end. */
+void index_reach() {
 #if defined(__x86_64__)
-  fn_of.assign(ncounters, 0);
-  for (size_t i = 0; i < ncounters; i++) {
-    if (pcs[2 * i + 1] & 1) {
-      fns.push_back(Fn{pcs[2 * i], 0, static_cast<uint32_t>(i), static_cast<uint32_t>(func_hi[i]), false, {}});
-      by_pc.emplace_back(pcs[2 * i], static_cast<uint32_t>(fns.size() - 1));
-    }
-    if (fns.empty()) return;  // a counter before the first entry: not a table this reads
-    fn_of[i] = static_cast<uint32_t>(fns.size() - 1);
-  }
+  for (uint32_t k = 0; k < fns.size(); k++) by_pc.emplace_back(fns[k].pc, k);
   std::sort(by_pc.begin(), by_pc.end());
   Segment seg{by_pc.front().first, 0, 0};
   dl_iterate_phdr(find_segment, &seg);
@@ -570,28 +562,24 @@ void index_reach(const uintptr_t *pcs) {
   }
   reach_mark.assign(fns.size(), 0);
   reach_ready = true;
-#else
-  (void)pcs;
 #endif
 }
 
-/* Function ranges from the PC table: one (PC, flags) pair per counter, in the same order,
- * flags bit 0 marking a function's entry block. Without a usable table, one range. */
+/* Functions from the PC table: one (PC, flags) pair per counter, in the same order, flags bit
+ * 0 marking a function's entry block (its PC the function's address). Without a usable
+ * table, one function over every counter, and no reach. */
 void index_functions() {
-  func_lo.assign(ncounters, 0);
-  func_hi.assign(ncounters, static_cast<uint32_t>(ncounters));
   const uintptr_t *pcs = __start___sancov_pcs;
-  if (!pcs || static_cast<size_t>(__stop___sancov_pcs - pcs) != 2 * ncounters) return;
-  size_t start = 0;
-  for (size_t i = 1; i <= ncounters; i++) {
-    if (i < ncounters && !(pcs[2 * i + 1] & 1)) continue;
-    for (size_t k = start; k < i; k++) {
-      func_lo[k] = static_cast<uint32_t>(start);
-      func_hi[k] = static_cast<uint32_t>(i);
-    }
-    start = i;
+  const bool table = pcs && static_cast<size_t>(__stop___sancov_pcs - pcs) == 2 * ncounters;
+  fn_of.assign(ncounters, 0);
+  for (size_t i = 0; i < ncounters; i++) {
+    if (i == 0 || (table && (pcs[2 * i + 1] & 1)))
+      fns.push_back(Fn{table ? pcs[2 * i] : 0, 0, static_cast<uint32_t>(i), 0, false, {}});
+    fn_of[i] = static_cast<uint32_t>(fns.size() - 1);
   }
-  index_reach(pcs);
+  for (size_t k = 0; k < fns.size(); k++)
+    fns[k].hi = static_cast<uint32_t>(k + 1 < fns.size() ? fns[k + 1].lo : ncounters);
+  if (table && (pcs[1] & 1)) index_reach();  // counter 0 is an entry: every PC is a function's
 }
 
 /* The fold for the launches that follow (rf_sim_coverage_fold, from REDFUZZ_COVERAGE_FOLD):

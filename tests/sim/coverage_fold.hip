@@ -8,7 +8,9 @@
  * reach device functions late (after the hot range has formed), with host code in between
  * (the planted failure there: the plain counters differ from the reference), which the
  * launches' reach (the functions their kernels call directly) holds; that a function called
- * through a pointer is found outside the reach; and that a quiet stretch of launches (the determinism repeat) leaves every counter as it was. */
+ * through a pointer is found outside the reach; that a launch touching no counter looks for
+ * new functions ever more rarely; and that a quiet stretch of launches (the determinism
+ * repeat) leaves every counter as it was. */
 #include <stdint.h>
 #include "sim/engine.h"
 #include "sim_test_util.h"
